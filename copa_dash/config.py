@@ -1,0 +1,87 @@
+"""Settings of one copa-dash instance, read once from the environment.
+
+Every variable is optional; the defaults run a single-user instance with the bundled
+datasets, a local data directory and a local diskcache.
+
+=========================  ============================================  =====================
+variable                   meaning                                       default
+=========================  ============================================  =====================
+COPA_DATA_DIR              where uploaded datasets are stored            ``./.copa_data``
+COPA_CACHE_DIR             diskcache directory (analysis + callbacks)    ``./.copa_cache``
+COPA_CACHE_SIZE_MB         bound of the analysis cache                   1024
+COPA_MAX_UPLOAD_MB         largest accepted upload                       50
+COPA_MAX_ROWS              most rows an upload may have                  1000000
+COPA_MAX_COLUMNS           most columns an upload may have               500
+COPA_AUTH_USER             with COPA_AUTH_PASSWORD: HTTP basic auth      unset (no auth)
+COPA_AUTH_PASSWORD         the shared password                           unset
+COPA_REDIS_URL             Redis for the cache and Celery jobs           unset (diskcache)
+COPA_HOST / COPA_PORT      where ``python app.py`` listens               127.0.0.1 / 8050
+COPA_WORKERS               gunicorn workers (read by gunicorn.conf.py)   2
+COPA_DEBUG                 Dash debug mode for ``python app.py``         0
+=========================  ============================================  =====================
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .core.errors import InvalidInputError
+
+
+def _int_env(env, name: str, default: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise InvalidInputError(f"environment variable {name} must be an integer, not {raw!r}") from None
+    if value <= 0:
+        raise InvalidInputError(f"environment variable {name} must be positive, not {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Frozen configuration of one instance (see the module docstring for the variables)."""
+
+    data_dir: Path = Path(".copa_data")
+    cache_dir: Path = Path(".copa_cache")
+    cache_size_bytes: int = 1024 * 2**20
+    max_upload_bytes: int = 50 * 2**20
+    max_rows: int = 1_000_000
+    max_columns: int = 500
+    auth_user: str | None = None
+    auth_password: str | None = None
+    redis_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8050
+    workers: int = 2
+    debug: bool = False
+
+    @property
+    def auth_enabled(self) -> bool:
+        """True when the instance asks for the shared user name and password."""
+        return bool(self.auth_user and self.auth_password)
+
+    @classmethod
+    def from_env(cls, env=None) -> "Settings":
+        """Read the settings from ``env`` (default: ``os.environ``)."""
+        env = os.environ if env is None else env
+        return cls(
+            data_dir=Path(env.get("COPA_DATA_DIR") or ".copa_data"),
+            cache_dir=Path(env.get("COPA_CACHE_DIR") or ".copa_cache"),
+            cache_size_bytes=_int_env(env, "COPA_CACHE_SIZE_MB", 1024) * 2**20,
+            max_upload_bytes=_int_env(env, "COPA_MAX_UPLOAD_MB", 50) * 2**20,
+            max_rows=_int_env(env, "COPA_MAX_ROWS", 1_000_000),
+            max_columns=_int_env(env, "COPA_MAX_COLUMNS", 500),
+            auth_user=env.get("COPA_AUTH_USER") or None,
+            auth_password=env.get("COPA_AUTH_PASSWORD") or None,
+            redis_url=env.get("COPA_REDIS_URL") or None,
+            host=env.get("COPA_HOST") or "127.0.0.1",
+            port=_int_env(env, "COPA_PORT", 8050),
+            workers=_int_env(env, "COPA_WORKERS", 2),
+            debug=(env.get("COPA_DEBUG") or "0").lower() in ("1", "true", "yes"),
+        )
