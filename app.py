@@ -1,0 +1,12 @@
+"""Entry point: ``python app.py`` (development server) or ``gunicorn app:server``."""
+
+from copa_dash.app_factory import create_app
+from copa_dash.config import Settings
+
+settings = Settings.from_env()
+app = create_app(settings)
+server = app.server
+
+if __name__ == "__main__":
+    print(f"copa-dash on http://{settings.host}:{settings.port}/")
+    app.run(host=settings.host, port=settings.port, debug=settings.debug)

@@ -1,0 +1,67 @@
+"""Build the Dash application: pages, background jobs, error handling, JIT warm-up."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import dash
+
+from .config import Settings
+
+logger = logging.getLogger("copa_dash")
+
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+
+
+def create_app(settings: Settings | None = None) -> dash.Dash:
+    """Create the copa-dash application.
+
+    Parameters
+    ----------
+    settings : Settings, optional
+        Instance configuration; read from the environment when omitted.
+
+    Returns
+    -------
+    dash.Dash
+        The app; ``app.server`` is the Flask server gunicorn serves.
+    """
+    settings = settings or Settings.from_env()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    settings.cache_dir.mkdir(parents=True, exist_ok=True)
+
+    from .services.jobs import background_callback_manager
+    from .ui.errors import report_callback_error
+
+    app = dash.Dash(
+        __name__,
+        use_pages=True,
+        pages_folder="",
+        assets_folder=str(ASSETS_DIR),
+        title="copa-dash",
+        suppress_callback_exceptions=True,
+        background_callback_manager=background_callback_manager(settings),
+        on_error=report_callback_error,
+        update_title=None,
+    )
+    app.server.config["COPA_SETTINGS"] = settings
+    app.server.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes + 2**20
+
+    from .api import register_api
+
+    register_api(app.server, settings)
+
+    from .ui.layout import register_pages
+
+    register_pages(app, settings)
+
+    if settings.auth_enabled:
+        from .api import apply_auth
+
+        apply_auth(app, settings)
+
+    from .services.warmup import warm_up_kernels
+
+    warm_up_kernels()
+    return app

@@ -1,0 +1,58 @@
+"""The ``copa-dash`` command: JSON on stdout with ``--json``, a readable table otherwise.
+
+A user error prints one line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..core.errors import InvalidInputError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    from . import datasets, selection
+
+    parser = argparse.ArgumentParser(
+        prog="copa-dash", description="Navigate Pareto fronts of model-evaluation tables.")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    selection.register(subparsers)
+    datasets.register(subparsers)
+    for module_name in ("rankings", "systems", "generalization", "posets"):
+        module = _optional_module(module_name)
+        if module is not None:
+            module.register(subparsers)
+    return parser
+
+
+def _optional_module(name: str):
+    import importlib
+
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{__name__}.{name}":
+            return None
+        raise
+
+
+def main(argv=None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except InvalidInputError as exc:
+        print(f"copa-dash {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except FileNotFoundError as exc:
+        print(f"copa-dash {args.command}: no such file: {exc.filename}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

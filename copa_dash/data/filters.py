@@ -1,0 +1,169 @@
+"""Row filters (constraints) on raw values: ranges, value sets and ``COL>=X`` conditions.
+
+The CLI's ``--where`` options, the explorer's range sliders and set pickers, and the
+manifest's default filters all become one :class:`RowFilter`, whose ``mask`` says which
+rows pass.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..core.errors import InvalidInputError
+
+_OPERATORS = ("<=", ">=", "==", "!=", "<", ">")
+_WHERE_PATTERN = re.compile(r"^\s*(?P<col>.+?)\s*(?P<op><=|>=|==|!=|<|>)\s*(?P<value>.*?)\s*$")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One comparison ``column op value``; ``value`` is a float or a string."""
+
+    column: str
+    operator: str
+    value: float | str
+
+    def mask(self, frame: pd.DataFrame) -> np.ndarray:
+        """Rows of ``frame`` that satisfy the comparison (missing values never do)."""
+        series = frame[self.column]
+        if isinstance(self.value, float):
+            values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float)
+            with np.errstate(invalid="ignore"):
+                result = _compare(values, self.operator, self.value)
+            return result & ~np.isnan(values)
+        text = series.astype("string").fillna("").to_numpy(dtype=object)
+        if self.operator in ("==", "!="):
+            equal = np.array([t == self.value for t in text], dtype=bool)
+            present = series.notna().to_numpy()
+            return (equal if self.operator == "==" else ~equal) & present
+        raise InvalidInputError(
+            f"filter on '{self.column}': '{self.operator}' needs a number, not {self.value!r}")
+
+
+def _compare(values: np.ndarray, operator: str, value: float) -> np.ndarray:
+    if operator == "<":
+        return values < value
+    if operator == "<=":
+        return values <= value
+    if operator == ">":
+        return values > value
+    if operator == ">=":
+        return values >= value
+    if operator == "==":
+        return values == value
+    return values != value
+
+
+def parse_condition(text: str, columns) -> Condition:
+    """Parse ``"COL>=X"`` (operators ``< <= > >= == !=``) against the known ``columns``.
+
+    Raises
+    ------
+    InvalidInputError
+        If the text has no operator, names an unknown column, or compares a string
+        with ``<``-like operators.
+
+    Examples
+    --------
+    >>> parse_condition("score >= 0.5", ["score"])
+    Condition(column='score', operator='>=', value=0.5)
+    """
+    match = _WHERE_PATTERN.match(text or "")
+    if not match:
+        raise InvalidInputError(
+            f"cannot read the filter {text!r}: write COLUMN OP VALUE with OP one of "
+            + ", ".join(_OPERATORS))
+    column, operator, raw = match.group("col"), match.group("op"), match.group("value")
+    if column not in columns:
+        raise InvalidInputError(
+            f"filter {text!r} names the column '{column}', which the table does not have; "
+            f"columns: {', '.join(map(str, columns))}")
+    raw = raw.strip().strip("'\"")
+    try:
+        value: float | str = float(raw)
+        if math.isnan(value):
+            raise ValueError
+    except ValueError:
+        value = raw
+        if operator not in ("==", "!="):
+            raise InvalidInputError(
+                f"filter {text!r}: '{operator}' needs a number, not {raw!r}") from None
+    return Condition(column, operator, value)
+
+
+@dataclass(frozen=True)
+class RowFilter:
+    """Constraints on raw values: every condition, range and value set must hold.
+
+    Attributes
+    ----------
+    conditions : tuple of Condition
+        Free comparisons (from ``--where``).
+    ranges : dict
+        ``{column: (low, high)}``, inclusive; either bound may be None.
+    sets : dict
+        ``{column: allowed values}``; a row passes when its value (as text) is one of them.
+    """
+
+    conditions: tuple[Condition, ...] = ()
+    ranges: dict = field(default_factory=dict)
+    sets: dict = field(default_factory=dict)
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the filter lets every row through."""
+        return not (self.conditions or self.ranges or self.sets)
+
+    def columns(self) -> set[str]:
+        """The columns the filter reads."""
+        return {c.column for c in self.conditions} | set(self.ranges) | set(self.sets)
+
+    def mask(self, frame: pd.DataFrame) -> np.ndarray:
+        """Boolean mask of the rows of ``frame`` that pass every constraint.
+
+        Raises
+        ------
+        InvalidInputError
+            If a constraint names a column the table does not have.
+        """
+        missing = sorted(self.columns() - set(frame.columns))
+        if missing:
+            raise InvalidInputError(
+                f"a filter names column(s) the table does not have: {', '.join(missing)}")
+        passed = np.ones(len(frame), dtype=bool)
+        for condition in self.conditions:
+            passed &= condition.mask(frame)
+        for column, (low, high) in self.ranges.items():
+            values = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float)
+            with np.errstate(invalid="ignore"):
+                inside = ~np.isnan(values)
+                if low is not None:
+                    inside &= values >= low
+                if high is not None:
+                    inside &= values <= high
+            passed &= inside
+        for column, allowed in self.sets.items():
+            allowed_text = {_as_text(v) for v in allowed}
+            values = frame[column].to_numpy(dtype=object)
+            passed &= np.array([_as_text(v) in allowed_text for v in values], dtype=bool)
+        return passed
+
+
+def _as_text(value) -> str:
+    """Canonical text of a cell or an allowed value, so True, 'True' and 'true' agree."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    text = str(value)
+    return text.lower() if text.lower() in ("true", "false") else text
+
+
+def filter_from_where(texts, columns) -> RowFilter:
+    """Build a :class:`RowFilter` from ``--where`` texts."""
+    return RowFilter(conditions=tuple(parse_condition(t, columns) for t in texts or ()))

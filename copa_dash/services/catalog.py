@@ -1,0 +1,113 @@
+"""One catalogue over bundled datasets and uploaded ones.
+
+A dataset reference is a bundled manifest name (``open-llm-leaderboard-v2``) or an
+uploaded dataset's id (64 hex characters). :func:`open_dataset` turns either into a
+:class:`OpenedDataset` with the table, a stable cache id and the texts the page shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..core.errors import InvalidInputError
+from ..data.schema import DefaultView, EvalTable
+
+_UPLOAD_ID = re.compile(r"^[0-9a-f]{32,128}$")
+
+
+@dataclass(frozen=True)
+class OpenedDataset:
+    """A table ready to explore, with what the page says about it."""
+
+    ref: str
+    cache_id: str
+    table: EvalTable
+    title: str
+    description: str
+    source: str
+    licence: str
+    default_view: DefaultView | None
+    kind: str  # "bundled" | "uploaded"
+    paired_metrics: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    """A line of the dataset picker."""
+
+    ref: str
+    title: str
+    description: str
+    kind: str
+    n_rows: int
+
+
+def is_upload_id(ref: str) -> bool:
+    """True when ``ref`` has the form of an uploaded dataset's id."""
+    return bool(_UPLOAD_ID.match(ref or ""))
+
+
+@lru_cache(maxsize=32)
+def _bundled(name: str) -> OpenedDataset:
+    # Parsed bundled tables are immutable and identical in every worker, so a small
+    # per-process memo of them is safe; analysis results go to the shared cache.
+    from ..data.bundled import load_bundled
+
+    table, info = load_bundled(name)
+    digest = hashlib.sha256()
+    digest.update(name.encode())
+    digest.update(str(info.file).encode())
+    digest.update(str(info.n_rows).encode())
+    digest.update(",".join(map(str, table.frame.columns)).encode())
+    digest.update(table.frame.to_csv(index=False).encode()[:1_000_000])
+    return OpenedDataset(
+        ref=name, cache_id="bundled-" + digest.hexdigest()[:24], table=table, title=info.title,
+        description=info.description, source=info.source, licence=info.licence,
+        default_view=info.default_view, kind="bundled",
+        paired_metrics=tuple(getattr(info, "paired_metrics", ()) or ()))
+
+
+def open_dataset(ref: str, settings=None) -> OpenedDataset:
+    """Open a bundled dataset by name or an uploaded one by id.
+
+    Raises
+    ------
+    InvalidInputError
+        If no dataset has that name or id.
+    """
+    if not ref:
+        raise InvalidInputError("choose a dataset")
+    if is_upload_id(ref):
+        if settings is None:
+            raise InvalidInputError("uploaded datasets need the instance's settings")
+        from .store import DatasetStore
+
+        store = DatasetStore(settings.data_dir)
+        table = store.load(ref)
+        info = store.info(ref)
+        name = info.get("name") if isinstance(info, dict) else getattr(info, "name", None)
+        return OpenedDataset(
+            ref=ref, cache_id=ref, table=table, title=name or f"upload {ref[:8]}",
+            description="A table uploaded to this instance.", source="uploaded", licence="",
+            default_view=None, kind="uploaded")
+    return _bundled(ref)
+
+
+def catalog(settings=None, *, include_shared: bool = True) -> list[CatalogEntry]:
+    """The bundled datasets, then (when ``settings`` is given) the uploads marked shared."""
+    from ..data.bundled import list_datasets
+
+    entries = [CatalogEntry(d.name, d.title, d.description, "bundled", d.n_rows)
+               for d in list_datasets()]
+    if settings is not None and include_shared:
+        from .store import DatasetStore
+
+        for info in DatasetStore(settings.data_dir).list(shared_only=True):
+            get = info.get if isinstance(info, dict) else (lambda k, i=info: getattr(i, k, None))
+            entries.append(CatalogEntry(get("id"), get("name") or get("id")[:8],
+                                        "Shared on this instance.", "uploaded",
+                                        int(get("n_rows") or 0)))
+    return entries

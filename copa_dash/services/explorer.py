@@ -1,0 +1,158 @@
+"""Everything the COPA explorer shows for one view, as plain data (no dash, no plotly).
+
+:func:`explore` takes a dataset, the preferences and the constraints and returns an
+:class:`Exploration`: the scored rows, their u, the front, the alpha sweep, the pick with
+its uncertainty and alpha range, the runners-up and (on demand) where the baseline
+normalisations pick. Slider-independent parts are memoised per dataset in the cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..core import criteria
+from ..core.errors import InvalidInputError
+from ..core.ranks import dkw_epsilon, u_standard_error
+from ..data.filters import RowFilter
+from . import selection
+from .catalog import OpenedDataset
+
+BASELINES = ("sum", "saw", "ahp", "delta", "norm")
+BASELINE_LABELS = {"sum": "Sum", "saw": "SAW", "ahp": "AHP", "delta": "Delta", "norm": "norm",
+                   "copa": "COPA"}
+COMPARE_GRID = 201
+AHP_MAX_ROWS = 3000
+
+
+@dataclass(frozen=True)
+class BaselinePick:
+    """Where one normalisation picks, and how many rows it reaches over alpha."""
+
+    method: str
+    position: int | None
+    distinct_over_alpha: int | None
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Exploration:
+    """The explorer's content for one view."""
+
+    problem: selection.SelectionProblem
+    scores: np.ndarray
+    front: np.ndarray
+    pick: int
+    ranking: np.ndarray
+    sweep: object | None
+    pick_alpha_range: tuple[float, float] | None
+    u_standard_error: np.ndarray
+    dkw: float
+    baselines: tuple[BaselinePick, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def runners_up(self) -> np.ndarray:
+        return self.ranking[1:6]
+
+
+def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filter: RowFilter,
+            *, compare: bool = False, cache=None) -> Exploration:
+    """Compute the explorer's content.
+
+    Raises
+    ------
+    InvalidInputError
+        With a message saying what to change: fewer than two objectives, no row passing the
+        constraints, every row missing an objective.
+    """
+    if len(preferences.objectives) < 2:
+        raise InvalidInputError(
+            "choose at least two objectives: a Pareto front needs something to trade off")
+    problem = selection.build_problem(opened.table, preferences, row_filter,
+                                      dataset_id=opened.cache_id, cache=cache)
+    if not problem.eligible.any():
+        raise InvalidInputError(
+            "no row passes the constraints: widen a range or allow more values in a filter")
+    notes = []
+    if problem.n_missing:
+        notes.append(f"{problem.n_missing} rows are left out because a chosen objective is "
+                     "missing for them; drop that objective to include them.")
+    scores = selection.scores(problem)
+    ranking = selection.ranking(problem)
+    pick = int(ranking[0])
+    front = selection.front_mask(problem, cache=cache)
+    sweep = None
+    alpha_range = None
+    if preferences.weights is None and preferences.focus and \
+            len(preferences.focus) < len(preferences.objectives):
+        sweep = selection.sweep(problem, cache=cache)
+        hits = np.flatnonzero(sweep.selected == pick)
+        if hits.size:
+            alpha_range = (float(sweep.alphas[hits[0]]), float(sweep.alphas[hits[-1]]))
+    se = u_standard_error(problem.u[pick], problem.n_population)
+    baselines = _baselines(problem, cache) if compare else ()
+    return Exploration(problem=problem, scores=scores, front=front, pick=pick, ranking=ranking,
+                       sweep=sweep, pick_alpha_range=alpha_range, u_standard_error=se,
+                       dkw=float(dkw_epsilon(problem.n_population)), baselines=baselines,
+                       notes=tuple(notes))
+
+
+def _baselines(problem: selection.SelectionProblem, cache) -> tuple[BaselinePick, ...]:
+    prefs = problem.preferences
+    grid = np.linspace(0.0, 1.0, COMPARE_GRID)
+    sweepable = prefs.weights is None and prefs.focus and len(prefs.focus) < len(prefs.objectives)
+    out = []
+    for method in ("copa",) + BASELINES:
+        if method == "ahp" and problem.raw.shape[0] > AHP_MAX_ROWS:
+            out.append(BaselinePick(method, None, None,
+                                    f"AHP compares every pair of rows; skipped above "
+                                    f"{AHP_MAX_ROWS} rows (this view has {problem.raw.shape[0]})."))
+            continue
+        method_prefs = replace(prefs, method=method)
+        try:
+            position = selection.select(problem, preferences=method_prefs)
+            distinct = None
+            if sweepable:
+                distinct = _distinct_over_grid(problem, method_prefs, grid, cache)
+            out.append(BaselinePick(method, position, distinct))
+        except InvalidInputError as exc:
+            out.append(BaselinePick(method, None, None, str(exc)))
+    return tuple(out)
+
+
+def _distinct_over_grid(problem, prefs, grid, cache) -> int:
+    def compute():
+        picks = set()
+        for alpha in grid:
+            picks.add(selection.select(problem, preferences=replace(prefs, alpha=float(alpha))))
+        return len(picks)
+
+    key = dict(problem.cache_key, method=prefs.method, focus=list(prefs.focus), p=str(prefs.p),
+               grid=len(grid), eligible=selection._mask_digest(problem.eligible))
+    return selection._memo(cache, "distinct_over_alpha", problem.dataset_id, key, compute)
+
+
+def summary_coordinates(problem: selection.SelectionProblem) -> tuple[np.ndarray, np.ndarray]:
+    """The paper's Fig. 4 view: x = u of the focus, y = CDF of the p-norm of the others' u.
+
+    With several focus objectives x is the CDF of their p-norm as well.
+    """
+    prefs = problem.preferences
+    focus = list(prefs.focus) or [prefs.objectives[0]]
+    index_f = [prefs.objectives.index(f) for f in focus]
+    index_r = [k for k in range(len(prefs.objectives)) if k not in index_f]
+    u = problem.u
+
+    def norm_cdf(columns):
+        part = np.ascontiguousarray(u[:, columns])
+        equal = np.full(len(columns), 1.0 / len(columns))
+        values = criteria.copa_scores(part, equal, p=prefs.p)
+        from ..core.ranks import cdf_transform
+
+        return cdf_transform(values.reshape(-1, 1))[:, 0]
+
+    x = u[:, index_f[0]] if len(index_f) == 1 else norm_cdf(index_f)
+    y = norm_cdf(index_r) if index_r else np.zeros(u.shape[0])
+    return x, y

@@ -1,0 +1,224 @@
+"""Model selection on an evaluation table: the one path the CLI and the explorer share.
+
+A :class:`Preferences` says which objectives count, in which direction, with which
+weights (alpha and a focus set, or one weight per objective) and which p. Given a table
+and the constraints, :func:`build_problem` computes the CDF (u) matrix over the chosen
+population, and :func:`select`, :func:`rank` and :func:`sweep` answer on it. Results that
+do not change with alpha or p are memoised per dataset when a cache is given.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core import criteria, ranks
+from ..core import sweep as sweep_core
+from ..core.baselines import baseline_scores
+from ..core.dominance import nondominated_mask
+from ..core.errors import InvalidInputError
+from ..data.filters import RowFilter
+from ..data.schema import EvalTable
+
+METHODS = ("copa", "sum", "saw", "ahp", "delta", "norm", "maxnorm", "pnorm")
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """What the user wants: objectives, directions, weights and p.
+
+    ``weights`` (one per objective) overrides ``focus``/``alpha`` when given.
+    """
+
+    objectives: tuple[str, ...]
+    directions: tuple[str, ...]
+    focus: tuple[str, ...] = ()
+    alpha: float = 0.5
+    weights: tuple[float, ...] | None = None
+    p: float = math.inf
+    method: str = "copa"
+    population: str = "all"
+
+    def __post_init__(self):
+        if len(self.objectives) != len(self.directions):
+            raise InvalidInputError("every objective needs a direction (min or max)")
+        if len(set(self.objectives)) != len(self.objectives):
+            raise InvalidInputError("an objective is listed twice")
+        unknown = [f for f in self.focus if f not in self.objectives]
+        if unknown:
+            raise InvalidInputError(
+                f"focus objective(s) {', '.join(unknown)} are not among the chosen objectives")
+        if self.method not in METHODS:
+            raise InvalidInputError(
+                f"method must be one of {', '.join(METHODS)}, not {self.method!r}")
+        if self.population not in ("all", "filtered"):
+            raise InvalidInputError("population must be 'all' or 'filtered'")
+        if not 0.0 <= self.alpha <= 1.0:
+            raise InvalidInputError(f"alpha must be in [0, 1], not {self.alpha}")
+
+    def weight_vector(self) -> np.ndarray:
+        """Normalised weights, one per objective (sum 1)."""
+        k = len(self.objectives)
+        if self.weights is not None:
+            from ..core._validate import check_weights
+
+            return check_weights(self.weights, k, name="weights")
+        if not self.focus:
+            return np.full(k, 1.0 / k)
+        focus_index = [self.objectives.index(f) for f in self.focus]
+        return criteria.weights_from_alpha(k, focus_index, self.alpha)
+
+
+@dataclass(frozen=True)
+class SelectionProblem:
+    """The rows that can be scored, their raw values and u, and which rows pass the filters.
+
+    Row positions are positions in ``rows`` (indices into the table's frame).
+    """
+
+    dataset_id: str
+    preferences: Preferences
+    rows: np.ndarray          # table row index of each scored row
+    ids: np.ndarray           # id of each scored row
+    raw: np.ndarray           # (n, K) raw values
+    u: np.ndarray             # (n, K) CDF values over the population
+    eligible: np.ndarray      # (n,) passes the constraints
+    n_missing: int            # rows left out for a missing objective value
+    n_population: int         # rows the CDF is computed over
+    cache_key: dict = field(default_factory=dict)
+
+
+def _memo(cache, name: str, dataset_id: str, arguments: dict, compute):
+    if cache is None:
+        return compute()
+    return cache.memoize(name, dataset_id, arguments, compute)
+
+
+def build_problem(table: EvalTable, preferences: Preferences, row_filter: RowFilter | None = None,
+                  *, dataset_id: str = "", cache=None) -> SelectionProblem:
+    """Prepare the scored rows for ``preferences`` under ``row_filter``.
+
+    Raises
+    ------
+    InvalidInputError
+        If an objective is not a numeric column, or no row has every objective.
+    """
+    if not preferences.objectives:
+        raise InvalidInputError("choose at least one objective")
+    row_filter = row_filter or RowFilter()
+    missing_cols = [c for c in preferences.objectives if c not in table.frame.columns]
+    if missing_cols:
+        raise InvalidInputError(f"the table has no column(s) {', '.join(missing_cols)}")
+    raw_all = table.matrix(list(preferences.objectives))
+    complete = ~np.isnan(raw_all).any(axis=1)
+    rows = np.flatnonzero(complete)
+    if rows.size == 0:
+        raise InvalidInputError(
+            "no row has a value for every chosen objective: drop an objective with missing values")
+    raw = np.ascontiguousarray(raw_all[rows])
+    passes = row_filter.mask(table.frame)[rows]
+    filtered = preferences.population == "filtered"
+    key = {
+        "objectives": list(preferences.objectives),
+        "directions": list(preferences.directions),
+        "population": _filter_key(row_filter) if filtered else "all",
+    }
+
+    def compute_u():
+        population = passes if filtered else None
+        if filtered and not passes.any():
+            return np.full(raw.shape, np.nan)
+        return ranks.cdf_transform(raw, list(preferences.directions), population=population)
+
+    u = _memo(cache, "cdf_transform", dataset_id, key, compute_u)
+    return SelectionProblem(
+        dataset_id=dataset_id, preferences=preferences, rows=rows,
+        ids=table.ids[rows], raw=raw, u=u, eligible=passes,
+        n_missing=int((~complete).sum()),
+        n_population=int(passes.sum()) if filtered else int(rows.size),
+        cache_key=key)
+
+
+def _filter_key(row_filter: RowFilter) -> str:
+    return json.dumps({
+        "conditions": [[c.column, c.operator, c.value] for c in row_filter.conditions],
+        "ranges": {k: list(v) for k, v in sorted(row_filter.ranges.items())},
+        "sets": {k: sorted(map(str, v)) for k, v in sorted(row_filter.sets.items())},
+    }, sort_keys=True, default=str)
+
+
+def scores(problem: SelectionProblem, *, preferences: Preferences | None = None) -> np.ndarray:
+    """Criterion value of every scored row (smaller is better)."""
+    prefs = preferences or problem.preferences
+    weights = prefs.weight_vector()
+    if prefs.method == "copa":
+        return criteria.copa_scores(problem.u, weights, p=prefs.p)
+    if prefs.method == "pnorm":
+        return baseline_scores(problem.u, None, weights, method="pnorm", p=prefs.p)
+    return baseline_scores(problem.raw, list(prefs.directions), weights, method=prefs.method)
+
+
+def _require_eligible(problem: SelectionProblem) -> None:
+    if not problem.eligible.any():
+        raise InvalidInputError(
+            "no row passes the constraints: widen a range or allow more values")
+
+
+def select(problem: SelectionProblem, *, preferences: Preferences | None = None) -> int:
+    """Position (in ``problem``) of the selected row."""
+    _require_eligible(problem)
+    prefs = preferences or problem.preferences
+    if prefs.method == "copa":
+        return int(criteria.copa_select(problem.u, prefs.weight_vector(), p=prefs.p,
+                                        eligible=problem.eligible))
+    return int(_ranking_by_scores(scores(problem, preferences=prefs), problem.eligible)[0])
+
+
+def ranking(problem: SelectionProblem, *, preferences: Preferences | None = None) -> np.ndarray:
+    """Positions of the eligible rows, best first."""
+    _require_eligible(problem)
+    prefs = preferences or problem.preferences
+    if prefs.method == "copa":
+        return np.asarray(criteria.copa_ranking(problem.u, prefs.weight_vector(), p=prefs.p,
+                                                eligible=problem.eligible))
+    return _ranking_by_scores(scores(problem, preferences=prefs), problem.eligible)
+
+
+def _ranking_by_scores(values: np.ndarray, eligible: np.ndarray) -> np.ndarray:
+    candidates = np.flatnonzero(eligible & ~np.isnan(values))
+    if candidates.size == 0:
+        raise InvalidInputError("the criterion is undefined for every eligible row")
+    order = np.lexsort((candidates, values[candidates]))
+    return candidates[order]
+
+
+def sweep(problem: SelectionProblem, *, n_alphas: int = 10_000, cache=None):
+    """The alpha sweep for the problem's focus set and p (memoised per dataset)."""
+    prefs = problem.preferences
+    if not prefs.focus:
+        raise InvalidInputError("the alpha sweep needs at least one focus objective")
+    if len(prefs.focus) == len(prefs.objectives):
+        raise InvalidInputError(
+            "the alpha sweep needs at least one objective outside the focus set")
+    _require_eligible(problem)
+    focus_index = [prefs.objectives.index(f) for f in prefs.focus]
+    key = dict(problem.cache_key, focus=list(prefs.focus), p=str(prefs.p), n_alphas=n_alphas,
+               eligible=_mask_digest(problem.eligible))
+    return _memo(cache, "alpha_sweep", problem.dataset_id, key,
+                 lambda: sweep_core.alpha_sweep(problem.u, focus_index, p=prefs.p,
+                                                n_alphas=n_alphas, eligible=problem.eligible))
+
+
+def front_mask(problem: SelectionProblem, *, cache=None) -> np.ndarray:
+    """Non-dominated rows of the problem in all chosen objectives (memoised per dataset)."""
+    return _memo(cache, "nondominated_mask", problem.dataset_id, problem.cache_key,
+                 lambda: nondominated_mask(problem.raw, list(problem.preferences.directions)))
+
+
+def _mask_digest(mask: np.ndarray) -> str:
+    import hashlib
+
+    return hashlib.sha1(np.packbits(mask).tobytes()).hexdigest()

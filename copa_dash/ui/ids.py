@@ -1,0 +1,38 @@
+"""Every component id of the pages, in one place."""
+
+class ExploreIds:
+    """Ids of the COPA explorer page."""
+
+    NAV = "explore-nav"
+    DATASET = "explore-dataset"
+    DATASET_INFO = "explore-dataset-info"
+    OBJECTIVES = "explore-objectives"
+    DIRECTION = "explore-direction"          # pattern: {"type": DIRECTION, "column": name}
+    MODE = "explore-mode"
+    FOCUS = "explore-focus"
+    ALPHA = "explore-alpha"
+    WEIGHT = "explore-weight"                # pattern
+    WEIGHT_SHARES = "explore-weight-shares"
+    ALPHA_PANEL = "explore-alpha-panel"
+    WEIGHT_PANEL = "explore-weight-panel"
+    P_SLIDER = "explore-p-slider"
+    P_INPUT = "explore-p"
+    POPULATION = "explore-population"
+    RANGE_MIN = "explore-range-min"          # pattern
+    RANGE_MAX = "explore-range-max"          # pattern
+    SET_FILTER = "explore-set"               # pattern
+    AXES = "explore-axes"
+    X = "explore-x"
+    Y = "explore-y"
+    COMPARE = "explore-compare"
+    ALERT = "explore-alert"
+    PICK = "explore-pick"
+    FRONT = "explore-front"
+    COMPARE_TABLE = "explore-compare-table"
+    TABLE = "explore-table"
+    TABLE_NOTE = "explore-table-note"
+    DOWNLOAD_BUTTON = "explore-download-button"
+    DOWNLOAD = "explore-download"
+    PARALLEL = "explore-parallel"
+    QUERY = "explore-query"
+    SHARE = "explore-share"

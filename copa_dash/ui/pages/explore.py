@@ -1,0 +1,84 @@
+"""The COPA explorer page: ``/explore?dataset=NAME&...`` (the URL holds the whole view)."""
+
+from __future__ import annotations
+
+from dash import dash_table, dcc, html
+
+from ...core.errors import InvalidInputError
+from ...services.catalog import catalog, open_dataset
+from .. import components
+from ..ids import ExploreIds as ID
+from ..settings_access import current_settings
+from ..state import parse_query, to_query, with_defaults
+
+DEFAULT_DATASET = "open-llm-leaderboard-v2"
+PATH = "/explore"
+
+
+def layout(**query):
+    """Build the page from the query string, so a copied link reproduces the view."""
+    settings = current_settings()
+    state = parse_query(query)
+    entries = catalog(settings)
+    ref = state.dataset or (DEFAULT_DATASET if any(e.ref == DEFAULT_DATASET for e in entries)
+                            else (entries[0].ref if entries else ""))
+    try:
+        opened = open_dataset(ref, settings)
+    except InvalidInputError as exc:
+        return html.Div(className="page", children=[
+            html.H2("Explore"), html.Div(str(exc), className="alert alert-error"),
+            dcc.Link("Back to the dataset list", href="/")])
+    state = with_defaults(state, opened)
+    options = [{"label": e.title, "value": e.ref} for e in entries]
+    if not any(o["value"] == opened.ref for o in options):
+        options.append({"label": opened.title, "value": opened.ref})
+    table = opened.table
+    return html.Div(className="explore", children=[
+        dcc.Location(id=ID.NAV, refresh="callback-nav"),
+        dcc.Store(id=ID.QUERY, data=to_query(state)),
+        dcc.Store(id="explore-ref", data=opened.ref),
+        html.Aside(className="controls", children=[
+            html.H4("Dataset"),
+            dcc.Dropdown(id=ID.DATASET, options=options, value=opened.ref, clearable=False),
+            html.Details(id=ID.DATASET_INFO, open=False, children=[
+                html.Summary(f"About: {opened.title}"),
+                html.P(opened.description),
+                html.P(f"Source: {opened.source}", className="help"),
+                html.P(f"Licence: {opened.licence or 'none stated'}", className="help"),
+            ]),
+            html.H4("Objectives"),
+            components.objective_controls(table, state),
+            html.H4("Preferences"),
+            components.preference_controls(table, state),
+            html.Details(open=bool(state.ranges or state.sets), children=[
+                html.Summary("Constraints (raw units)"),
+                components.help_text("Rows outside a range, or with a value not in a chosen set, "
+                                     "cannot be picked; they stay in the CDF population unless "
+                                     "you switch it above."),
+                components.constraint_controls(table, state),
+            ]),
+        ]),
+        html.Main(className="results", children=[
+            html.Div(id=ID.ALERT),
+            html.Div(id=ID.PICK),
+            components.axes_controls(state),
+            dcc.Graph(id=ID.FRONT, config={"displaylogo": False}),
+            html.Div(id=ID.COMPARE_TABLE),
+            html.Div(className="share-row", children=[
+                html.Span("Share this view: "),
+                dcc.Input(id=ID.SHARE, readOnly=True, className="share-link"),
+                dcc.Clipboard(target_id=ID.SHARE, title="copy the link"),
+            ]),
+            html.H4("Ranked rows passing the constraints"),
+            html.Div(id=ID.TABLE_NOTE, className="help"),
+            html.Button("Download CSV", id=ID.DOWNLOAD_BUTTON, className="button"),
+            dcc.Download(id=ID.DOWNLOAD),
+            dash_table.DataTable(id=ID.TABLE, page_size=15, sort_action="native",
+                                 filter_action="native", style_table={"overflowX": "auto"},
+                                 style_cell={"fontFamily": "inherit", "fontSize": 13,
+                                             "maxWidth": 260, "overflow": "hidden",
+                                             "textOverflow": "ellipsis"}),
+            html.H4("All chosen objectives in CDF space (top = best; the pick in red)"),
+            dcc.Graph(id=ID.PARALLEL, config={"displaylogo": False}),
+        ]),
+    ])

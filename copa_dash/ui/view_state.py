@@ -1,0 +1,76 @@
+"""Between the explorer's controls, its URL state and the selection service's inputs."""
+
+from __future__ import annotations
+
+import math
+
+from ..data.filters import RowFilter
+from ..services.selection import Preferences
+from .state import ExploreState
+
+
+def _number(value) -> float | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _p(text) -> float:
+    raw = str(text if text is not None else "inf").strip().lower()
+    if raw in ("inf", "infinity", "∞", ""):
+        return math.inf
+    try:
+        return float(raw)
+    except ValueError:
+        return float("nan")
+
+
+def state_from_controls(*, objectives, directions, mode, focus, alpha, weights, p, population,
+                        range_min, range_max, sets, axes, x, y, compare, dataset,
+                        objective_ids, weight_ids, range_ids, set_ids) -> ExploreState:
+    """Collect the explorer's control values into an :class:`ExploreState`."""
+    chosen = []
+    for ident, values, direction in zip(objective_ids, objectives, directions):
+        if values:
+            chosen.append((ident["column"], direction or "min"))
+    names = [n for n, _ in chosen]
+    weight_pairs = ()
+    if mode == "weights":
+        weight_pairs = tuple((i["column"], _number(w) or 0.0)
+                             for i, w in zip(weight_ids, weights) if i["column"] in names)
+    ranges = tuple((i["column"], _number(lo), _number(hi))
+                   for i, lo, hi in zip(range_ids, range_min, range_max)
+                   if _number(lo) is not None or _number(hi) is not None)
+    value_sets = tuple((i["column"], tuple(v)) for i, v in zip(set_ids, sets) if v)
+    return ExploreState(
+        dataset=dataset or "", objectives=tuple(chosen),
+        focus=tuple(f for f in (focus or []) if f in names), alpha=float(alpha or 0.0),
+        weights=weight_pairs, p=_p(p), population=population or "all", ranges=ranges,
+        sets=value_sets, axes=axes or "raw", x=x or "", y=y or "", compare=bool(compare))
+
+
+def preferences_and_filter(state: ExploreState, table) -> tuple[Preferences, RowFilter]:
+    """The selection service's inputs for ``state``.
+
+    Raises
+    ------
+    InvalidInputError
+        If p is not a number >= 1, or the weights are all zero.
+    """
+    from ..core._validate import check_p
+
+    p = check_p(state.p)
+    names = state.objective_names
+    weights = None
+    if state.weights:
+        given = dict(state.weights)
+        weights = tuple(float(given.get(n, 0.0)) for n in names)
+    prefs = Preferences(objectives=names, directions=state.directions, focus=state.focus,
+                        alpha=state.alpha, weights=weights, p=p, population=state.population)
+    row_filter = RowFilter(ranges={c: (lo, hi) for c, lo, hi in state.ranges},
+                           sets={c: list(v) for c, v in state.sets})
+    return prefs, row_filter

@@ -1,0 +1,55 @@
+"""Row filters: --where conditions, ranges and value sets on raw values."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from copa_dash.core.errors import InvalidInputError
+from copa_dash.data.filters import Condition, RowFilter, filter_from_where, parse_condition
+
+FRAME = pd.DataFrame({
+    "model": ["a", "b", "c", "d"],
+    "score": [0.1, 0.5, np.nan, 0.9],
+    "type": ["chat", "base", "chat", None],
+    "on_hub": [True, False, True, True],
+})
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("score>=0.5", [False, True, False, True]),
+    ("score < 0.5", [True, False, False, False]),
+    ("score != 0.5", [True, False, False, True]),
+    ("type == chat", [True, False, True, False]),
+    ("type != 'chat'", [False, True, False, False]),
+])
+def test_conditions_select_the_expected_rows_and_never_missing_values(text, expected):
+    mask = filter_from_where([text], FRAME.columns).mask(FRAME)
+    assert mask.tolist() == expected
+
+
+def test_parse_condition_reads_numbers_and_strings():
+    assert parse_condition("score <= 2", FRAME.columns) == Condition("score", "<=", 2.0)
+    assert parse_condition("type==chat", FRAME.columns) == Condition("type", "==", "chat")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("score", "write COLUMN OP VALUE"),
+    ("nope > 1", "the column 'nope'"),
+    ("type > chat", "needs a number"),
+])
+def test_bad_conditions_say_what_to_change(text, message):
+    with pytest.raises(InvalidInputError, match=message):
+        parse_condition(text, FRAME.columns)
+
+
+def test_ranges_and_sets_combine_and_booleans_match_as_text():
+    row_filter = RowFilter(ranges={"score": (0.2, None)}, sets={"on_hub": [True], "type": ["base", "chat"]})
+    assert row_filter.mask(FRAME).tolist() == [False, False, False, False]
+    assert RowFilter(sets={"on_hub": ["true"]}).mask(FRAME).tolist() == [True, False, True, True]
+    assert RowFilter(ranges={"score": (None, 0.5)}).mask(FRAME).tolist() == [True, True, False, False]
+
+
+def test_an_empty_filter_passes_every_row_and_an_unknown_column_is_named():
+    assert RowFilter().mask(FRAME).all()
+    with pytest.raises(InvalidInputError, match="missing_col"):
+        RowFilter(ranges={"missing_col": (0, 1)}).mask(FRAME)
