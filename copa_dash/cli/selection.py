@@ -109,6 +109,10 @@ def run_select(args) -> int:
 
 
 def run_rank(args) -> int:
+    if getattr(args, "criteria", None):
+        from .rankings import run_criteria_rank
+
+        return run_criteria_rank(args)
     table, prefs, row_filter = build(args)
     problem = selection.build_problem(table, prefs, row_filter)
     order = selection.ranking(problem)
@@ -172,6 +176,10 @@ def register(subparsers) -> None:
         sub.set_defaults(run=runner)
         if name == "rank":
             sub.add_argument("--top", type=int, default=None, help="print only the best N rows")
+            sub.add_argument("--criteria", default=None, metavar="copa:1,copa:inf,mean,norm,delta:REF",
+                             help="rank under several criteria at once (a rank table per row)")
+            sub.add_argument("--ties", default="break", choices=("break", "keep"),
+                             help="keep: tied rows share the best rank (default: untie as the chart does)")
         if name == "sweep":
             sub.add_argument("--alphas", type=int, default=10_000, help="number of alphas (default 10,000)")
     front = subparsers.add_parser("front", help="ids of the non-dominated rows")
