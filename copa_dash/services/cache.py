@@ -1,0 +1,329 @@
+"""Per-dataset memo of analysis results, shared by every worker process.
+
+Key
+    ``(function name, dataset id, arguments, core version)``: the arguments are frozen
+    as canonical JSON (sorted keys; tuples, sets and numpy values turned into lists and
+    numbers), the version is ``copa_dash.__version__`` so an upgrade never serves results
+    of older code. The key is stored as its SHA-256.
+Tag
+    Every entry is tagged with its dataset id; :meth:`AnalysisCache.evict_dataset` drops
+    them all. The cache never touches the dataset store.
+Backends
+    Locally a :class:`diskcache.Cache` in ``settings.cache_dir / "analysis"`` bounded by
+    ``settings.cache_size_bytes`` with least-recently-used eviction; it is SQLite plus
+    files, safe for several processes. diskcache pickles the values it stores: that is
+    acceptable because only this process family writes that directory.
+    With ``settings.redis_url`` a Redis server instead (redis-py): values are written with
+    :mod:`copa_dash.services.codec` (JSON + ``np.save`` + Parquet), never pickled, since
+    Redis is a network service. Bound its memory in Redis itself
+    (``maxmemory`` with ``maxmemory-policy allkeys-lru``).
+
+A cache that fails (disk full, Redis down, lock timeout) is logged and bypassed: the
+result is computed and returned, never lost to a cache error.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import json
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+import numpy as np
+
+from . import codec
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+_MISSING = object()
+_KEY_PREFIX = "copa:analysis:"
+_TAG_PREFIX = "copa:tag:"
+
+
+def freeze_arguments(arguments: dict) -> str:
+    """Canonical JSON text of an argument mapping (the part of a key that varies).
+
+    Raises
+    ------
+    TypeError
+        If a value has no canonical JSON form (the message names the argument).
+
+    Examples
+    --------
+    >>> freeze_arguments({"p": float("inf"), "focus": ("a", "b")})
+    '{"focus":["a","b"],"p":Infinity}'
+    """
+    if not isinstance(arguments, dict):
+        raise TypeError(f"'arguments' must be a dict, not {type(arguments).__name__}")
+
+    def plain(value, where: str):
+        if value is None or isinstance(value, (bool, str, int)):
+            return value
+        if isinstance(value, float):
+            return value
+        if isinstance(value, np.generic):
+            return plain(value.item(), where)
+        if isinstance(value, np.ndarray):
+            return [plain(v, where) for v in value.tolist()]
+        if isinstance(value, (list, tuple)):
+            return [plain(v, where) for v in value]
+        if isinstance(value, (set, frozenset)):
+            return sorted((plain(v, where) for v in value), key=repr)
+        if isinstance(value, dict):
+            return {str(k): plain(v, where) for k, v in value.items()}
+        raise TypeError(f"argument {where!r} of type {type(value).__name__} cannot be part "
+                        "of a cache key; pass numbers, text, lists or dicts")
+
+    frozen = {str(name): plain(value, str(name)) for name, value in arguments.items()}
+    return json.dumps(frozen, sort_keys=True, separators=(",", ":"), allow_nan=True)
+
+
+class DiskBackend:
+    """diskcache.Cache with LRU eviction and a tag index (values pickled locally)."""
+
+    def __init__(self, directory: Path, *, size_limit: int):
+        import diskcache
+
+        self._errors = (diskcache.Timeout, OSError)
+        self.cache = diskcache.Cache(str(directory), size_limit=int(size_limit),
+                                     eviction_policy="least-recently-used", tag_index=True)
+
+    @property
+    def errors(self) -> tuple:
+        return self._errors
+
+    def get(self, key: str):
+        return self.cache.get(key, default=_MISSING, retry=True)
+
+    def set(self, key: str, value, tag: str) -> None:
+        self.cache.set(key, value, tag=tag, retry=True)
+
+    def evict(self, tag: str) -> int:
+        return int(self.cache.evict(tag, retry=True))
+
+    def clear(self) -> None:
+        self.cache.clear(retry=True)
+
+    def volume(self) -> int:
+        return int(self.cache.volume())
+
+    def close(self) -> None:
+        self.cache.close()
+
+
+class RedisBackend:
+    """Redis with values in :mod:`codec` form and one set of keys per dataset tag."""
+
+    def __init__(self, client):
+        import redis
+
+        self.client = client
+        self._errors = (redis.RedisError, OSError)
+
+    @classmethod
+    def from_url(cls, url: str) -> "RedisBackend":
+        import redis
+
+        return cls(redis.Redis.from_url(url))
+
+    @property
+    def errors(self) -> tuple:
+        return self._errors
+
+    def get(self, key: str):
+        data = self.client.get(_KEY_PREFIX + key)
+        return _MISSING if data is None else codec.decode(data)
+
+    def set(self, key: str, value, tag: str) -> None:
+        data = codec.encode(value)
+        with self.client.pipeline() as pipe:
+            pipe.set(_KEY_PREFIX + key, data)
+            pipe.sadd(_TAG_PREFIX + tag, key)
+            pipe.execute()
+
+    def evict(self, tag: str) -> int:
+        keys = [k.decode() if isinstance(k, bytes) else k
+                for k in self.client.smembers(_TAG_PREFIX + tag)]
+        removed = self.client.delete(*[_KEY_PREFIX + k for k in keys]) if keys else 0
+        self.client.delete(_TAG_PREFIX + tag)
+        return int(removed)
+
+    def clear(self) -> None:
+        for pattern in (_KEY_PREFIX + "*", _TAG_PREFIX + "*"):
+            for key in self.client.scan_iter(match=pattern, count=1000):
+                self.client.delete(key)
+
+    def volume(self) -> int:
+        return int(self.client.info("memory").get("used_memory", 0))
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class AnalysisCache:
+    """Memo of ``compute()`` results per (function, dataset, arguments, version).
+
+    Parameters
+    ----------
+    backend : DiskBackend or RedisBackend
+        Where entries live; see :meth:`from_settings`.
+    version : str, optional
+        Part of every key; ``copa_dash.__version__`` by default.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> cache = AnalysisCache(DiskBackend(Path(tempfile.mkdtemp()), size_limit=2**20))
+    >>> cache.memoize("double", "d1", {"x": 2}, lambda: 4)
+    4
+    >>> cache.memoize("double", "d1", {"x": 2}, lambda: 5)  # a hit: compute is not called
+    4
+    >>> cache.close()
+    """
+
+    def __init__(self, backend, *, version: str | None = None):
+        if version is None:
+            from .. import __version__ as version
+        self.backend = backend
+        self.version = str(version)
+        self.hits = 0
+        self.misses = 0
+
+    @classmethod
+    def from_settings(cls, settings) -> "AnalysisCache":
+        """Redis when ``settings.redis_url`` is set, else diskcache under ``cache_dir``."""
+        if settings.redis_url:
+            return cls(RedisBackend.from_url(settings.redis_url))
+        directory = Path(settings.cache_dir) / "analysis"
+        return cls(DiskBackend(directory, size_limit=settings.cache_size_bytes))
+
+    def key(self, function_name: str, dataset_id: str, arguments: dict) -> str:
+        """SHA-256 hex of the canonical JSON of the four key parts."""
+        if not isinstance(function_name, str) or not function_name:
+            raise TypeError("'function_name' must be non-empty text")
+        if not isinstance(dataset_id, str) or not dataset_id:
+            raise TypeError("'dataset_id' must be non-empty text")
+        text = json.dumps([function_name, dataset_id, freeze_arguments(arguments),
+                           self.version], separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def memoize(self, function_name: str, dataset_id: str, arguments: dict,
+                compute: Callable[[], T]) -> T:
+        """The cached result for the key, or ``compute()`` stored under it.
+
+        Parameters
+        ----------
+        function_name, dataset_id : str
+            What is computed, on which dataset (the dataset id is also the entry's tag).
+        arguments : dict
+            Everything else the result depends on (see :func:`freeze_arguments`).
+        compute : callable
+            Called without arguments on a miss; an exception propagates and stores nothing.
+
+        Notes
+        -----
+        Two processes missing the same key at once both compute; the results are equal,
+        the last write stays. A failing backend is logged and bypassed.
+        """
+        key = self.key(function_name, dataset_id, arguments)
+        try:
+            value = self.backend.get(key)
+        except self.backend.errors:
+            logger.warning("analysis cache unavailable for reading; computing %s",
+                           function_name, exc_info=True)
+            value = _MISSING
+        if value is not _MISSING:
+            self.hits += 1
+            return value
+        self.misses += 1
+        value = compute()
+        try:
+            self.backend.set(key, value, dataset_id)
+        except self.backend.errors:
+            logger.warning("analysis cache unavailable for writing %s", function_name,
+                           exc_info=True)
+        return value
+
+    def cached(self, function_name: str | None = None):
+        """Decorator form: ``f(dataset_id, ...)`` memoised on all its bound arguments."""
+        return _decorator(lambda: self, function_name)
+
+    def evict_dataset(self, dataset_id: str) -> int:
+        """Drop every entry tagged with ``dataset_id``; returns how many went."""
+        return self.backend.evict(dataset_id)
+
+    def clear(self) -> None:
+        """Drop every entry."""
+        self.backend.clear()
+
+    def volume(self) -> int:
+        """Bytes the backend uses (diskcache: database + files; Redis: used_memory)."""
+        return self.backend.volume()
+
+    def close(self) -> None:
+        self.backend.close()
+
+
+def _decorator(resolve_cache: Callable[[], AnalysisCache], function_name: str | None):
+    def wrap(function):
+        name = function_name or f"{function.__module__}.{function.__qualname__}"
+        signature = inspect.signature(function)
+        first = next(iter(signature.parameters))
+
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            arguments = dict(bound.arguments)
+            dataset_id = arguments.pop(first)
+            return resolve_cache().memoize(name, dataset_id, arguments,
+                                           lambda: function(*args, **kwargs))
+
+        return wrapper
+
+    return wrap
+
+
+def cached(function_name: str | None = None):
+    """Decorator memoising ``f(dataset_id, ...)`` in the process-wide cache (:func:`get_cache`).
+
+    Examples
+    --------
+    >>> @cached("front_size")
+    ... def front_size(dataset_id, *, objectives):
+    ...     return len(objectives)
+    """
+    return _decorator(get_cache, function_name)
+
+
+_caches: dict[tuple, AnalysisCache] = {}
+_default: list = []
+_lock = threading.Lock()
+
+
+def get_cache(settings=None) -> AnalysisCache:
+    """The process-wide cache for ``settings`` (default: the last one asked for, else the env).
+
+    One instance per process and configuration: connections are opened lazily in each
+    gunicorn worker after the fork, never inherited from a parent.
+    """
+    with _lock:
+        if settings is None:
+            if _default and _default[0][0] == os.getpid():
+                return _default[0][1]
+            from ..config import Settings
+
+            settings = Settings.from_env()
+        identity = (os.getpid(), str(Path(settings.cache_dir).resolve()),
+                    settings.redis_url, settings.cache_size_bytes)
+        cache = _caches.get(identity)
+        if cache is None:
+            cache = _caches[identity] = AnalysisCache.from_settings(settings)
+        _default[:] = [(os.getpid(), cache)]
+        return cache
+
