@@ -26,6 +26,8 @@ def add_preference_arguments(parser: argparse.ArgumentParser) -> None:
                         help="copa (default) or a baseline normalisation")
     parser.add_argument("--where", action="append", default=[], metavar='"COL>=X"',
                         help="a constraint on which rows may be selected (< <= > >= == !=)")
+    parser.add_argument("--all-rows", action="store_true",
+                        help="with --dataset: drop the default view's filters (e.g. only models on the hub)")
     parser.add_argument("--cdf-population", default="all", choices=("all", "filtered"),
                         help="compute u over all rows (default) or only the rows that pass --where")
 
@@ -69,8 +71,10 @@ def build(args):
         objectives=tuple(objectives), directions=tuple(directions), focus=focus, alpha=alpha,
         weights=weights, p=p, method=args.method, population=args.cdf_population)
     row_filter = filter_from_where(args.where, list(table.frame.columns))
-    if view is not None and not args.where and view.filters:
-        row_filter = view_filter(view.filters)
+    if view is not None and view.filters and not getattr(args, "all_rows", False):
+        defaults = view_filter(view.filters)
+        row_filter = RowFilter(conditions=row_filter.conditions, ranges=defaults.ranges,
+                               sets=defaults.sets)
     return table, prefs, row_filter
 
 

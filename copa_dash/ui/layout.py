@@ -29,18 +29,19 @@ def _extra_links():
 
 def register_pages(app: dash.Dash, settings) -> None:
     """Register every page module and its callbacks, then set the shell as the layout."""
-    from .callbacks import explore as explore_callbacks  # noqa: F401  (registers callbacks)
+    from .callbacks import explore as explore_callbacks
     from .pages import explore, landing
 
     dash.register_page("landing", path="/", name="Datasets", title="copa-dash",
                        layout=landing.layout)
     dash.register_page("explore", path=explore.PATH, name="Explore",
                        title="copa-dash: explore", layout=explore.layout)
-    _register_optional_pages()
+    explore_callbacks.register_callbacks(app)
+    _register_optional_pages(app)
     app.layout = shell
 
 
-def _register_optional_pages() -> None:
+def _register_optional_pages(app: dash.Dash) -> None:
     """Pages of later features register themselves when their module is present."""
     import importlib
 
@@ -51,4 +52,4 @@ def _register_optional_pages() -> None:
             if exc.name == f"{__package__}.pages.{name}":
                 continue
             raise
-        module.register()
+        module.register(app)

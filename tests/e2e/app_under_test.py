@@ -1,0 +1,29 @@
+"""The real app, built once per test process with temporary data and cache directories."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from copa_dash.app_factory import create_app
+from copa_dash.config import Settings
+
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+_APP = None
+
+
+def make_app():
+    """The app under test (one per process: Dash pages are registered globally)."""
+    global _APP
+    if _APP is None:
+        root = Path(tempfile.mkdtemp(prefix="copa-e2e-"))
+        _APP = create_app(Settings(data_dir=root / "data", cache_dir=root / "cache"))
+    return _APP
+
+
+def screenshot(dash_duo, name: str) -> Path:
+    """Save a full-window screenshot to tests/e2e/screenshots/NAME.png."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    dash_duo.driver.save_screenshot(str(path))
+    return path

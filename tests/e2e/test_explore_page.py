@@ -1,0 +1,123 @@
+"""The COPA explorer in headless Chromium: the pick, alpha by keyboard, constraints, URL, console."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from tests.e2e.app_under_test import make_app, screenshot
+
+pytestmark = pytest.mark.browser
+DATASET = "open-llm-leaderboard-v2"
+
+
+def _cli_select(*extra) -> dict:
+    out = subprocess.run([sys.executable, "-m", "copa_dash.cli", "select", "--dataset", DATASET,
+                          "--json", *extra], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def _pick(dash_duo) -> str:
+    return dash_duo.find_element("#pick-id").text
+
+
+def _wait_for_pick_change(dash_duo, before: str, timeout: float = 15) -> str:
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            now = _pick(dash_duo)
+        except Exception:  # the card is re-rendered while we read it
+            now = before
+        if now and now != before:
+            return now
+        time.sleep(0.2)
+    raise AssertionError(f"the pick stayed {before!r}")
+
+
+def _open(dash_duo, path: str = f"/explore?dataset={DATASET}"):
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=30)
+    dash_duo.wait_for_element("#pick-id", timeout=30)
+
+
+@pytest.fixture(scope="module")
+def app():
+    return make_app()
+
+
+def test_default_view_picks_what_the_cli_prints_and_alpha_moves_it(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo)
+    expected = _cli_select()
+    dash_duo.wait_for_text_to_equal("#pick-id", str(expected["id"]), timeout=30)
+    screenshot(dash_duo, "explore-default")
+
+    before = _pick(dash_duo)
+    slider = dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-alpha [role=slider]")[0]
+    slider.click()
+    slider.send_keys(Keys.END)  # alpha = 1: only CO2 cost counts
+    after = _wait_for_pick_change(dash_duo, before)
+    expected_after = _cli_select("--alpha", "1")
+    assert after == str(expected_after["id"])
+    query = parse_qs(urlparse(dash_duo.driver.current_url).query)
+    assert query["alpha"] == ["1"]
+    screenshot(dash_duo, "explore-alpha-1")
+    assert dash_duo.get_logs() == []
+
+
+def test_a_constraint_that_excludes_the_pick_gives_another_pick_that_satisfies_it(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo)
+    first = _cli_select()
+    co2 = _focus_column()
+    table_co2 = _objective_value(first["id"], co2)
+    box = dash_duo.find_element(f'[id*="explore-range-max"][id*="{co2}"]')
+    box.send_keys(str(table_co2 * 0.5), Keys.ENTER)
+    after = _wait_for_pick_change(dash_duo, str(first["id"]))
+    assert _objective_value(after, co2) <= table_co2 * 0.5
+    assert after == str(_cli_select("--where", f"{co2}<={table_co2 * 0.5}")["id"])
+    screenshot(dash_duo, "explore-constraint")
+    assert dash_duo.get_logs() == []
+
+
+def test_reloading_the_url_reproduces_the_view(dash_duo, app):
+    dash_duo.start_server(app)
+    path = (f"/explore?dataset={DATASET}&alpha=0.8&p=2&axes=cdf")
+    _open(dash_duo, path)
+    dash_duo.wait_for_text_to_equal("#explore-p", "2", timeout=15)
+    pick = _pick(dash_duo)
+    url = dash_duo.driver.current_url
+    dash_duo.driver.get(url)
+    dash_duo.wait_for_element("#pick-id", timeout=30)
+    dash_duo.wait_for_text_to_equal("#pick-id", pick, timeout=30)
+    assert parse_qs(urlparse(dash_duo.driver.current_url).query)["p"] == ["2"]
+    assert pick == str(_cli_select("--alpha", "0.8", "--p", "2")["id"])
+    screenshot(dash_duo, "explore-url-cdf")
+    assert dash_duo.get_logs() == []
+
+
+def test_fewer_than_two_objectives_shows_a_plain_message(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo, f"/explore?dataset={DATASET}&obj={_focus_column()}:min")
+    dash_duo.wait_for_contains_text("#explore-alert", "at least two objectives", timeout=15)
+    assert dash_duo.get_logs() == []
+
+
+def _focus_column() -> str:
+    from copa_dash.data.bundled import load_bundled
+
+    return load_bundled(DATASET)[1].default_view.focus[0]
+
+
+def _objective_value(model_id: str, column: str) -> float:
+    from copa_dash.data.bundled import load_bundled
+
+    table, _ = load_bundled(DATASET)
+    frame = table.frame
+    return float(frame.loc[frame[table.roles.id].astype(str) == model_id, column].iloc[0])
