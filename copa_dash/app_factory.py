@@ -46,7 +46,8 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
         update_title=None,
     )
     app.server.config["COPA_SETTINGS"] = settings
-    app.server.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes + 2**20
+    # uploads arrive base64-encoded in a callback: 4/3 of the file plus the request around it
+    app.server.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes * 4 // 3 + 4 * 2**20
 
     from .api import register_api
 
