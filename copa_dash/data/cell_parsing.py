@@ -1,0 +1,210 @@
+"""Turning raw cells into typed columns, with errors that name the column and the rows.
+
+Every reader (CSV, JSON, Excel, Parquet) hands its cells to the two functions here, so a
+value means the same in every format:
+
+* missing: an empty cell, or (ignoring case and surrounding spaces) ``NA``, ``N/A``,
+  ``NaN``, ``null``, ``None``, ``#N/A``, ``-``; JSON ``null``; Excel empty cells.
+* a column is numeric when every present cell is a plain number: an optional sign,
+  digits, one ``.`` as decimal point, an optional exponent (``1e-3``), or ``inf``.
+  Thousands separators (``1,234``), decimal commas (``0,5``), units (``12 ms``) and
+  percent signs (``85%``) are *not* numbers: guessing what they mean would silently
+  change values, so such a column stays text and making it an objective is an error
+  that names the cells (see :func:`objective_values`).
+* a column whose numbers have leading zeros (``007``) stays text, so ids keep them.
+
+Row numbers in messages count data rows from 1 (the header is not counted): data row
+``r`` is line ``r + 1`` of a CSV file without blank lines and row ``r + 1`` of a sheet.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import numbers
+import re
+
+import numpy as np
+import pandas as pd
+
+from ..core.errors import InvalidInputError
+
+MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "none", "#n/a", "-"})
+ROWS_NOTE = "(rows count data rows from 1, below the header)"
+MAX_LISTED = 5
+_LEADING_ZERO = re.compile(r"^[+-]?0\d")
+_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d*,\d+$")
+
+
+def short(value, width: int = 40) -> str:
+    """``repr`` of a cell, cut to ``width`` characters for messages."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def row_list(positions, limit: int = MAX_LISTED) -> str:
+    """'row 3' or 'rows 3, 7, 9 and 4 more' from 0-based positions (printed 1-based)."""
+    positions = list(positions)
+    text = ", ".join(str(p + 1) for p in positions[:limit])
+    if len(positions) > limit:
+        text += f" and {len(positions) - limit} more"
+    return f"{'row' if len(positions) == 1 else 'rows'} {text}"
+
+
+def _is_missing_scalar(value) -> bool:
+    if value is None or value is pd.NA or value is pd.NaT:
+        return True
+    return isinstance(value, (float, np.floating)) and bool(np.isnan(value))
+
+
+def _clean_text(series: pd.Series) -> pd.Series:
+    """Stripped text with NaN where the cell is missing (see MISSING_TOKENS)."""
+    text = series.astype(object).where(series.notna(), None)
+    text = pd.Series(text, dtype="str", index=series.index).str.strip()
+    missing = text.isna() | text.str.lower().isin(MISSING_TOKENS)
+    return text.where(~missing)
+
+
+def text_column(series: pd.Series) -> pd.Series:
+    """Type a column of text cells: numeric if every present cell is a number, else text.
+
+    An all-missing column becomes float64 NaN. Text cells are stripped; missing cells
+    become NaN.
+    """
+    text = _clean_text(series)
+    present = text.notna()
+    if not present.any():
+        return pd.Series(np.nan, index=series.index, dtype=np.float64)
+    numbers_ = pd.to_numeric(text, errors="coerce")
+    if numbers_[present].notna().all() and not text[present].str.match(_LEADING_ZERO).any():
+        if numbers_.dtype.kind in "iuf":
+            return numbers_
+        return numbers_.astype(np.float64)
+    return text
+
+
+def values_column(values, *, column: str) -> pd.Series:
+    """Type a column of Python cell values (JSON, Excel, Parquet objects).
+
+    Numbers stay numbers (int64 when all are integers and none is missing), booleans
+    stay booleans when none is missing, dates become datetime64; a column that mixes
+    kinds is turned into text and typed by :func:`text_column`.
+
+    Raises
+    ------
+    InvalidInputError
+        If a cell holds a list, an object or bytes (not a table cell), or a number too
+        large for a float; the message names the column and the row.
+    """
+    values = list(values)
+    kinds = set()
+    for row, value in enumerate(values):
+        if _is_missing_scalar(value):
+            kinds.add("missing")
+        elif isinstance(value, (bool, np.bool_)):
+            kinds.add("bool")
+        elif isinstance(value, numbers.Integral):
+            kinds.add("int")
+        elif isinstance(value, numbers.Real):
+            kinds.add("float")
+        elif isinstance(value, str):
+            kinds.add("str")
+        elif isinstance(value, (_dt.date, _dt.datetime, pd.Timestamp, np.datetime64)):
+            kinds.add("date")
+        else:
+            raise InvalidInputError(
+                f"column {column!r}, row {row + 1}: a cell holds a {type(value).__name__} "
+                f"({short(value)}), but a table cell must be a number, text, a date or empty")
+    present = kinds - {"missing"}
+    if not present:
+        return pd.Series(np.nan, index=range(len(values)), dtype=np.float64)
+    if present <= {"int", "float"}:
+        out = np.empty(len(values), dtype=np.float64)
+        for row, value in enumerate(values):
+            try:
+                out[row] = np.nan if _is_missing_scalar(value) else float(value)
+            except OverflowError:
+                raise InvalidInputError(
+                    f"column {column!r}, row {row + 1}: the number {short(value)} is too "
+                    "large") from None
+        if kinds == {"int"} and np.all(np.abs(out) < 2.0**53):
+            return pd.Series(out.astype(np.int64))
+        return pd.Series(out)
+    if present == {"bool"} and "missing" not in kinds:
+        return pd.Series(np.array(values, dtype=bool))
+    if present == {"date"}:
+        try:
+            return pd.Series(pd.to_datetime(values))
+        except (ValueError, TypeError, OverflowError, pd.errors.OutOfBoundsDatetime):
+            pass
+    text = [None if _is_missing_scalar(v) else _cell_text(v) for v in values]
+    return text_column(pd.Series(text, dtype=object))
+
+
+def _cell_text(value) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, (_dt.date, pd.Timestamp)):
+        return value.isoformat()
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
+        return repr(float(value))
+    return str(value)
+
+
+def _hints(bad_values) -> str:
+    hints = []
+    if any(_THOUSANDS.match(v) for v in bad_values):
+        hints.append("remove thousands separators (write 1234, not 1,234)")
+    elif any(_DECIMAL_COMMA.match(v) for v in bad_values):
+        hints.append("use '.' as the decimal point (write 0.5, not 0,5)")
+    if any(v.endswith("%") for v in bad_values):
+        hints.append("write percentages as plain numbers (85, not 85%)")
+    hints.append("leave a missing value empty")
+    return "; ".join(hints)
+
+
+def objective_values(series: pd.Series, *, column: str) -> tuple[pd.Series | None, str | None]:
+    """Convert an objective column to float64, or describe why it cannot be one.
+
+    Returns ``(values, None)`` on success and ``(None, problem)`` otherwise; the
+    problem names the column, the rows and up to 5 offending cells. Missing values are
+    allowed (NaN); infinite values, dates and an all-missing column are not.
+    """
+    dtype = series.dtype
+    if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
+        return None, f"objective {column!r} holds dates or durations, not numbers"
+    if pd.api.types.is_bool_dtype(dtype):
+        values = series.astype(np.float64)
+    elif pd.api.types.is_numeric_dtype(dtype):
+        values = pd.Series(series.to_numpy(dtype=np.float64, na_value=np.nan),
+                           index=series.index)
+    else:
+        text = _clean_text(series)
+        values = pd.to_numeric(text, errors="coerce").astype(np.float64)
+        bad = np.flatnonzero((text.notna() & values.isna()).to_numpy())
+        if bad.size:
+            cells = ", ".join(f"row {p + 1}: {short(text.iloc[p])}" for p in bad[:MAX_LISTED])
+            more = f" and {bad.size - MAX_LISTED} more" if bad.size > MAX_LISTED else ""
+            shown = [text.iloc[p] for p in bad[:MAX_LISTED]]
+            what = "value that is not a number" if bad.size == 1 else "values that are not numbers"
+            return None, (f"objective {column!r} has {bad.size} {what}: {cells}{more} "
+                          f"{ROWS_NOTE}; {_hints(shown)}")
+    array = values.to_numpy(dtype=np.float64)
+    if np.isnan(array).all():
+        return None, f"objective {column!r} has no values (all {array.size} rows are empty)"
+    infinite = np.flatnonzero(np.isinf(array))
+    if infinite.size:
+        return None, (f"objective {column!r} has infinite values in "
+                      f"{row_list(infinite)} {ROWS_NOTE}")
+    return pd.Series(array, index=series.index, name=series.name), None
+
+
+def id_values(series: pd.Series) -> pd.Series:
+    """Ids as stripped text (integral floats lose their '.0'); NaN where missing."""
+    if pd.api.types.is_float_dtype(series.dtype):
+        array = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        whole = np.isfinite(array) & (array == np.round(array)) & (np.abs(array) < 2.0**53)
+        text = [None if np.isnan(v) else (str(int(v)) if w else repr(float(v)))
+                for v, w in zip(array, whole)]
+        return pd.Series(text, index=series.index, dtype="str")
+    return _clean_text(series)

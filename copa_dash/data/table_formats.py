@@ -1,0 +1,345 @@
+"""One reader per file format, each turning checked bytes or text into a typed frame.
+
+Called only by :func:`copa_dash.data.io.read_table`, after the size, extension and magic
+bytes are checked. Every reader ends with the same typing of cells
+(:mod:`copa_dash.data.cell_parsing`) and the same shape checks, so a table means the
+same whatever format it came in. Third-party parsers are called on untrusted bytes;
+their own exceptions are turned into :class:`InvalidInputError` right at the call.
+"""
+
+from __future__ import annotations
+
+import csv
+import decimal
+import io
+import json
+import warnings
+
+import pandas as pd
+
+from ..core.errors import InvalidInputError
+from .cell_parsing import text_column, values_column
+from .upload_checks import Limits, check_header, check_shape, check_zip
+
+_DELIMITERS = {"csv": (",", ";", "\t"), "tsv": ("\t",), "txt": ("\t", ",", ";", "|")}
+_DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
+
+
+def _frame(columns: dict[str, pd.Series]) -> pd.DataFrame:
+    return pd.DataFrame({name: values.reset_index(drop=True) for name, values in columns.items()})
+
+
+# --------------------------------------------------------------------------- CSV / TSV / TXT
+def _delimiter(first_line: str, fmt: str) -> str:
+    candidates = _DELIMITERS[fmt]
+    counts = [first_line.count(d) for d in candidates]
+    if fmt == "csv" and counts[0] > 0:
+        return ","
+    best = max(range(len(candidates)), key=lambda i: counts[i])
+    return candidates[best] if counts[best] > 0 else candidates[0]
+
+
+def read_delimited(text: str, fmt: str, filename: str, limits: Limits) -> pd.DataFrame:
+    """CSV/TSV/TXT: header from the first non-blank record, then every cell as text.
+
+    The delimiter is ',' for .csv (';' or tab when the header has no comma), tab for
+    .tsv, and the most frequent of tab , ; | in the header line for .txt. Quoted fields
+    may hold delimiters and newlines. Blank lines are skipped.
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    if not text.strip():
+        raise InvalidInputError(f"{filename}: the file holds only blank space")
+    delimiter = _delimiter(text.lstrip("\r\n").split("\n", 1)[0], fmt)
+    buffer = io.StringIO(text, newline="")
+    reader = csv.reader(buffer, delimiter=delimiter)
+    try:
+        header = next(reader)
+        while not header:
+            header = next(reader)
+    except csv.Error as exc:
+        raise InvalidInputError(f"{filename}: cannot read the header line ({exc})") from None
+    names = check_header(header, filename, limits)
+    header_lines = reader.line_num
+    body = text[buffer.tell():]
+    if not body.strip():
+        check_shape(0, len(names), filename, limits)
+    invalid = []
+
+    def on_invalid_row(row):
+        invalid.append(row)
+        return "skip"
+
+    keys = [f"c{i}" for i in range(len(names))]
+    try:
+        table = pacsv.read_csv(
+            io.BytesIO(body.encode("utf-8")),
+            read_options=pacsv.ReadOptions(column_names=keys),
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=True,
+                                             invalid_row_handler=on_invalid_row),
+            convert_options=pacsv.ConvertOptions(column_types={k: pa.string() for k in keys},
+                                                 strings_can_be_null=False,
+                                                 quoted_strings_can_be_null=False))
+    except pa.ArrowException as exc:
+        raise InvalidInputError(
+            f"{filename}: cannot parse the {fmt.upper()} data ({_arrow_message(exc)})") from None
+    if invalid:
+        raise _ragged(body, delimiter, len(names), header_lines, invalid, filename)
+    check_shape(table.num_rows, len(names), filename, limits)
+    return _frame({name: text_column(table.column(k).to_pandas())
+                   for name, k in zip(names, keys)})
+
+
+def _arrow_message(exc: Exception) -> str:
+    return str(exc).split("\n")[0].replace("CSV parse error: ", "")
+
+
+def _ragged(body: str, delimiter: str, expected: int, header_lines: int, invalid,
+            filename: str) -> InvalidInputError:
+    """Name the lines whose field count differs from the header's (Python csv, error path)."""
+    found = []
+    reader = csv.reader(io.StringIO(body, newline=""), delimiter=delimiter, strict=True)
+    start = 1
+    try:
+        for fields in reader:
+            if fields and len(fields) != expected:
+                found.append(f"line {header_lines + start} has {len(fields)} "
+                             f"field{'' if len(fields) == 1 else 's'}")
+                if len(found) == 5:
+                    break
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        if "unexpected end of data" in str(exc):
+            found.append(f"the quoted value starting on line {header_lines + start} is never "
+                         "closed")
+        else:
+            found.append(f"line {header_lines + start}: {exc}")
+    if not found:  # the two parsers disagree: fall back on pyarrow's own description
+        found = [f"record {r.number} ({r.text[:40]!r}) has {r.actual_columns} fields"
+                 for r in invalid[:5]]
+    more = f" (and {len(invalid) - len(found)} more rows)" if len(invalid) > len(found) else ""
+    return InvalidInputError(
+        f"{filename}: rows with the wrong number of fields: {'; '.join(found)}{more}; the "
+        f"header has {expected} {'field' if expected == 1 else 'fields'} separated by "
+        f"{_DELIMITER_NAMES[delimiter]}s. Check for unquoted {_DELIMITER_NAMES[delimiter]}s "
+        "inside values")
+
+
+# --------------------------------------------------------------------------- JSON
+def read_json(text: str, filename: str, limits: Limits) -> pd.DataFrame:
+    """JSON: records ``[{col: value}, ...]`` or columns ``{col: [values]}``.
+
+    Also accepted: pandas' ``to_json`` default ``{col: {row: value}}``, its "split"
+    ``{"columns": [...], "data": [[...]]}`` and "table" ``{"schema":..., "data": [...]}``
+    layouts. A record that lacks a key has a missing value there.
+    """
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(
+            f"{filename}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise InvalidInputError(f"{filename}: the JSON is nested too deeply") from None
+    except ValueError as exc:
+        raise InvalidInputError(f"{filename}: not valid JSON ({exc})") from None
+    if isinstance(obj, dict) and set(obj) == {"schema", "data"} and isinstance(obj["data"], list):
+        obj = obj["data"]
+    if isinstance(obj, dict) and {"columns", "data"} <= set(obj) <= {"columns", "data", "index"} \
+            and isinstance(obj["columns"], list) and isinstance(obj["data"], list):
+        columns = _split_columns(obj, filename, limits)
+    elif isinstance(obj, list):
+        columns = _record_columns(obj, filename, limits)
+    elif isinstance(obj, dict) and obj and all(isinstance(v, list) for v in obj.values()):
+        columns = _list_columns(obj, filename, limits)
+    elif isinstance(obj, dict) and obj and all(isinstance(v, dict) for v in obj.values()):
+        columns = _dict_columns(obj, filename, limits)
+    else:
+        raise InvalidInputError(
+            f"{filename}: the JSON must be a list of records [{{\"col\": value, ...}}, ...] "
+            f"or an object of columns {{\"col\": [values], ...}}; it is {_json_kind(obj)}")
+    names = check_header(list(columns), filename, limits)
+    n_rows = len(next(iter(columns.values()))) if columns else 0
+    check_shape(n_rows, len(names), filename, limits)
+    return _frame({name: values_column(values, column=name)
+                   for name, values in zip(names, columns.values())})
+
+
+def _json_kind(obj) -> str:
+    if isinstance(obj, dict):
+        return "an empty object" if not obj else "an object mixing lists and other values"
+    return {str: "a string", bool: "a boolean", type(None): "null"}.get(type(obj), "a number")
+
+
+def _record_columns(records: list, filename: str, limits: Limits) -> dict[str, list]:
+    if len(records) > limits.max_rows:
+        check_shape(len(records), 1, filename, limits)
+    keys: dict[str, None] = {}
+    for row, record in enumerate(records):
+        if not isinstance(record, dict):
+            kind = "a list" if isinstance(record, list) else _json_kind(record)
+            raise InvalidInputError(
+                f"{filename}: record {row + 1} is {kind}, not an object {{\"col\": value, ...}}")
+        for key in record:
+            if key not in keys:
+                keys[key] = None
+                if len(keys) > limits.max_columns:
+                    check_header(list(keys), filename, limits)
+    return {key: [record.get(key) for record in records] for key in keys}
+
+
+def _list_columns(obj: dict, filename: str, limits: Limits) -> dict[str, list]:
+    if len(obj) > limits.max_columns:
+        check_header(list(obj), filename, limits)
+    lengths = {key: len(values) for key, values in obj.items()}
+    first = next(iter(obj))
+    for key, n in lengths.items():
+        if n != lengths[first]:
+            raise InvalidInputError(
+                f"{filename}: column {key!r} has {n} values but column {first!r} has "
+                f"{lengths[first]}; every column needs one value per row")
+    return obj
+
+
+def _dict_columns(obj: dict, filename: str, limits: Limits) -> dict[str, list]:
+    if len(obj) > limits.max_columns:
+        check_header(list(obj), filename, limits)
+    rows: dict[str, None] = {}
+    for inner in obj.values():
+        rows.update(dict.fromkeys(inner))
+        if len(rows) > limits.max_rows:
+            check_shape(len(rows), 1, filename, limits)
+    return {key: [inner.get(r) for r in rows] for key, inner in obj.items()}
+
+
+def _split_columns(obj: dict, filename: str, limits: Limits) -> dict[str, list]:
+    names, data = obj["columns"], obj["data"]
+    check_header(names, filename, limits)
+    check_shape(len(data), len(names), filename, limits)
+    for row, values in enumerate(data):
+        if not isinstance(values, list) or len(values) != len(names):
+            got = f"{len(values)} values" if isinstance(values, list) else _json_kind(values)
+            raise InvalidInputError(
+                f"{filename}: data row {row + 1} has {got}, but there are {len(names)} columns")
+    return {str(name): [values[j] for values in data] for j, name in enumerate(names)}
+
+
+# --------------------------------------------------------------------------- Excel
+def read_xlsx(data: bytes, filename: str, limits: Limits) -> pd.DataFrame:
+    """First worksheet of an .xlsx: cached cell values only (formulas are never evaluated).
+
+    The zip's total uncompressed size is bounded before openpyxl opens it; openpyxl
+    runs read-only, data-only, without external links or VBA. Leading empty rows are
+    skipped; the first non-empty row is the header; trailing empty rows are dropped.
+    """
+    import pyexpat
+
+    check_zip(data, filename, limits)
+    if pyexpat.version_info < (2, 4, 1):  # older expat has no entity-expansion guard
+        raise InvalidInputError(
+            f"{filename}: this server cannot read Excel files safely; upload CSV instead")
+    import openpyxl
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True,
+                                          keep_links=False, keep_vba=False)
+        except MemoryError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure of the parser on untrusted bytes
+            raise InvalidInputError(
+                f"{filename}: not a readable .xlsx workbook ({type(exc).__name__}: {exc})"
+            ) from None
+        try:
+            return _sheet_frame(book, filename, limits)
+        except (InvalidInputError, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - openpyxl on untrusted bytes
+            raise InvalidInputError(
+                f"{filename}: cannot read the first sheet ({type(exc).__name__}: {exc})"
+            ) from None
+        finally:
+            book.close()
+
+
+def _sheet_frame(book, filename: str, limits: Limits) -> pd.DataFrame:
+    if not book.worksheets:
+        raise InvalidInputError(f"{filename}: the workbook has no worksheet")
+    sheet = book.worksheets[0]
+    rows = sheet.iter_rows(values_only=True, max_col=limits.max_columns + 1)
+    header = None
+    for header in rows:
+        if any(v is not None for v in header):
+            break
+    else:
+        raise InvalidInputError(f"{filename}: the first sheet {sheet.title!r} is empty")
+    width = max(j for j, v in enumerate(header) if v is not None) + 1
+    names = check_header(header[:width], filename, limits)
+    body = []
+    for row in rows:
+        extra = [j for j, v in enumerate(row[width:]) if v is not None]
+        if extra:
+            raise InvalidInputError(
+                f"{filename}: row {len(body) + 1} has a value in column {width + extra[0] + 1}, "
+                f"right of the last named column ({width}); give that column a header name")
+        body.append(row[:width])
+        if len(body) > limits.max_rows or len(body) * width > limits.max_cells:
+            check_shape(len(body), width, filename, limits)
+    while body and all(v is None for v in body[-1]):
+        body.pop()
+    check_shape(len(body), width, filename, limits)
+    return _frame({name: values_column([row[j] for row in body], column=name)
+                   for j, name in enumerate(names)})
+
+
+# --------------------------------------------------------------------------- Parquet
+def read_parquet(data: bytes, filename: str, limits: Limits) -> pd.DataFrame:
+    """Parquet via pyarrow; rows, columns and uncompressed size checked from the footer."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        parquet = pq.ParquetFile(pa.BufferReader(data))
+        meta = parquet.metadata
+        n_columns = len(parquet.schema_arrow)
+        expanded = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    except MemoryError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - pyarrow on untrusted bytes
+        raise InvalidInputError(f"{filename}: not a valid Parquet file ({exc})") from None
+    if n_columns > limits.max_columns:
+        check_header(parquet.schema_arrow.names, filename, limits)
+    if meta.num_rows > limits.max_rows or meta.num_rows * n_columns > limits.max_cells:
+        check_shape(meta.num_rows, n_columns, filename, limits)
+    if expanded > limits.max_uncompressed_bytes:
+        raise InvalidInputError(
+            f"{filename}: the Parquet data expands to {expanded:,} bytes, over the limit of "
+            f"{limits.max_uncompressed_bytes:,}")
+    try:
+        frame = parquet.read().to_pandas()
+    except MemoryError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - pyarrow on untrusted bytes
+        raise InvalidInputError(f"{filename}: cannot read the Parquet data ({exc})") from None
+    if not isinstance(frame.index, pd.RangeIndex):
+        named = any(name is not None for name in frame.index.names)
+        frame = frame.reset_index(drop=not named)
+    names = check_header(list(frame.columns), filename, limits)
+    check_shape(len(frame), len(names), filename, limits)
+    return _frame({name: _typed(frame.iloc[:, j], name) for j, name in enumerate(names)})
+
+
+def _typed(series: pd.Series, name: str) -> pd.Series:
+    """Keep plain numpy numbers, booleans and dates; type everything else cell by cell."""
+    dtype = series.dtype
+    if isinstance(dtype, pd.StringDtype):
+        return text_column(series)
+    if dtype.kind in "biufM" and not isinstance(dtype, pd.api.extensions.ExtensionDtype):
+        return series
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        return series
+    values = [(None if v.is_nan() else float(v)) if isinstance(v, decimal.Decimal) else v
+              for v in series.astype(object).tolist()]
+    return values_column(values, column=name)
