@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..core.errors import InvalidInputError
 from .cell_parsing import ROWS_NOTE, id_values, objective_values, row_list, short
+from .role_guess import add_row_ids, guess_direction, guess_roles
 from .schema import EvalTable, Roles
 from .table_formats import read_delimited, read_json, read_parquet, read_xlsx
 from .upload_checks import (
@@ -29,7 +30,9 @@ from .upload_checks import (
     load_source,
 )
 
-__all__ = ["Limits", "build_eval_table", "read_table"]
+# role guesses are re-exported: the upload flow reads, then guesses
+__all__ = ["Limits", "add_row_ids", "build_eval_table", "guess_direction", "guess_roles",
+           "read_table"]
 
 
 def read_table(source, /, *, filename: str | None = None,

@@ -48,7 +48,8 @@ def _optional_text(value, where: str) -> str | None:
 
 def _check_keys(d, allowed: Sequence[str], what: str) -> None:
     if not isinstance(d, Mapping):
-        raise InvalidInputError(f"{what} must be a mapping (JSON object), but it is {type(d).__name__}")
+        raise InvalidInputError(
+            f"{what} must be a mapping (JSON object), but it is {type(d).__name__}")
     unknown = [k for k in d if k not in allowed]
     if unknown:
         raise InvalidInputError(
@@ -100,11 +101,14 @@ class Objective:
 class Roles:
     """Which column plays which role.
 
+    ``metadata`` means "the other columns worth filtering on": a metadata column that
+    also has a real role (id, objective, system, ...) is dropped from it, repeats too.
+
     Raises
     ------
     InvalidInputError
         If there is no objective, an objective is listed twice, or one column is given
-        two roles (for example the id column is also an objective).
+        two real roles (for example the id column is also an objective).
     """
 
     id: str
@@ -130,8 +134,10 @@ class Roles:
                 _name(value, f"the {role} column")
         if isinstance(self.metadata, str):
             raise InvalidInputError("metadata must be a list of column names, not one string")
-        metadata = tuple(_name(m, "a metadata column") for m in self.metadata)
-        object.__setattr__(self, "metadata", metadata)
+        metadata = tuple(dict.fromkeys(_name(m, "a metadata column") for m in self.metadata))
+        object.__setattr__(self, "metadata", ())
+        roled = set(self.columns)
+        object.__setattr__(self, "metadata", tuple(m for m in metadata if m not in roled))
         seen: dict[str, str] = {}
         for column, role in self._assignments():
             if column in seen:
@@ -203,7 +209,8 @@ class Roles:
                 single[role] = single[role] if value is None else value
         objectives = d["objectives"]
         if isinstance(objectives, (str, Mapping)) or not isinstance(objectives, Sequence):
-            raise InvalidInputError("'objectives' must be a list of objects with name and direction")
+            raise InvalidInputError(
+                "'objectives' must be a list of objects with name and direction")
         metadata = d.get("metadata") or ()
         if isinstance(metadata, str) or not isinstance(metadata, Sequence):
             raise InvalidInputError("'metadata' must be a list of column names")
@@ -230,7 +237,8 @@ def _check_filters(filters) -> dict:
                 if isinstance(value, bool) or not isinstance(value, (int, float)) \
                         or math.isnan(value):
                     raise InvalidInputError(
-                        f"'{key}' of the range filter on {column!r} must be a number, not {value!r}")
+                        f"'{key}' of the range filter on {column!r} must be a number, "
+                        f"not {value!r}")
                 bounds[key] = value
             out[column] = bounds
         elif isinstance(rule, (list, tuple)):
@@ -283,7 +291,8 @@ class DefaultView:
         try:
             alpha = float(self.alpha)
         except (TypeError, ValueError):
-            raise InvalidInputError(f"'alpha' must be a number in [0, 1], not {self.alpha!r}") from None
+            raise InvalidInputError(
+                f"'alpha' must be a number in [0, 1], not {self.alpha!r}") from None
         if not 0.0 <= alpha <= 1.0:
             raise InvalidInputError(f"'alpha' must be in [0, 1], but it is {alpha}")
         object.__setattr__(self, "alpha", alpha)
@@ -352,7 +361,8 @@ class EvalTable:
 
     def __init__(self, frame: pd.DataFrame, roles: Roles):
         if not isinstance(frame, pd.DataFrame):
-            raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
+            raise InvalidInputError(
+                f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
         if not isinstance(roles, Roles):
             raise InvalidInputError(f"'roles' must be Roles, not {type(roles).__name__}")
         missing = [c for c in roles.columns if c not in frame.columns]
