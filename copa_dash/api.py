@@ -139,7 +139,8 @@ def _parse_bool(text, field: str) -> bool:
 
 
 def _too_large(limit: int) -> InvalidInputError:
-    return InvalidInputError(f"the upload is larger than the limit of {limit / 2**20:g} MB")
+    size = f"{limit / 2**20:.3g} MB" if limit >= 2**20 else f"{limit / 1024:.3g} kB"
+    return InvalidInputError(f"the upload is larger than the limit of {size}")
 
 
 def _read_upload(limit: int):

@@ -71,18 +71,20 @@ def safe_csv(frame: pd.DataFrame, /) -> str:
     Returns
     -------
     str
-        RFC 4180 CSV (comma, double quotes where needed, ``\\n`` line ends) with a header.
+        RFC 4180 CSV (comma, ``\\r\\n`` line ends, double quotes around any cell holding
+        a comma, quote, ``\\r`` or ``\\n``) with a header.
 
     Notes
     -----
     Text cells and column names starting with ``= + - @ \\t \\r`` get a leading ``'``.
+    Line ends are ``\\r\\n`` so that a cell holding a lone ``\\r`` is quoted too: with
+    ``\\n`` line ends Python's csv writer leaves it bare, and a spreadsheet would start
+    a new row there, with whatever follows (say ``=cmd()``) unescaped in its first cell.
     Missing values are empty cells. Cost: O(N K).
 
     Examples
     --------
-    >>> print(safe_csv(pd.DataFrame({"model": ["=cmd()", "b"], "err": [-0.5, 1.0]})), end="")
-    model,err
-    '=cmd(),-0.5
-    b,1.0
+    >>> safe_csv(pd.DataFrame({"model": ["=cmd()", "a\\r=b"], "err": [-0.5, 1.0]})).split("\\r\\n")
+    ['model,err', "'=cmd(),-0.5", '"a\\r=b",1.0', '']
     """
-    return safe_frame(frame).to_csv(index=False, lineterminator="\n")
+    return safe_frame(frame).to_csv(index=False, lineterminator="\r\n")
