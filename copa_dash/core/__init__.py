@@ -1,0 +1,1 @@
+"""Analysis core of copa-dash: numpy + numba only, no pandas, no dash."""

@@ -1,0 +1,1 @@
+"""Compiled kernels: @njit(cache=True) loops on contiguous float64 that never check or raise."""

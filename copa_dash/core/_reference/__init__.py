@@ -1,0 +1,1 @@
+"""Slow, obviously-correct twins of the compiled kernels, for tests and benchmarks."""
