@@ -1,0 +1,259 @@
+"""Compiled loops for dominance posets and the ufg depth. No checks, no raising.
+
+Posets are strict orders on M = {0, ..., n-1}, n <= 64, stored as ``n`` uint64 rows:
+bit j of row i is set iff i is above j. Intersection and union are row-wise AND / OR,
+inclusion is ``a & ~b == 0`` on every row.
+
+Twins in ``copa_dash/core/_reference/posets.py`` (the brute-force oracle).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True)
+def dominance_relations(values):
+    """(T, n, C) min-oriented values -> above (T, n, n) and tied (T, n, n) booleans."""
+    n_tasks, n, n_crit = values.shape
+    above = np.zeros((n_tasks, n, n), dtype=np.bool_)
+    tied = np.zeros((n_tasks, n, n), dtype=np.bool_)
+    for t in range(n_tasks):
+        for i in range(n):
+            for j in range(n):
+                if i == j:
+                    continue
+                no_worse = True
+                better = False
+                for c in range(n_crit):
+                    a = values[t, i, c]
+                    b = values[t, j, c]
+                    if a > b:
+                        no_worse = False
+                        break
+                    if a < b:
+                        better = True
+                if no_worse and better:
+                    above[t, i, j] = True
+                elif no_worse:
+                    tied[t, i, j] = True
+    return above, tied
+
+
+@njit(cache=True)
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(cache=True)
+def _lowest_bit(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    return np.int64(_popcount((x & (~x + _ONE)) - _ONE))
+
+
+@njit(cache=True)
+def _satisfied(t, only_in, absent_in, a, n):
+    """Does the relation t witness member a (t has a pair only a has, or lacks a pair
+    every other member has)?"""
+    for r in range(n):
+        if t[r] & only_in[a, r]:
+            return True
+        if absent_in[a, r] & ~t[r]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack, cand, tried):
+    """Is there a poset p with meet <= p <= join outside every gamma(S minus one member)?
+
+    p avoids gamma(S minus a) iff p has a pair of ``only_in[a]`` (pairs of a alone) or
+    lacks a pair of ``absent_in[a]`` (pairs of all members but a). Depth-first search
+    with a lower bound t (a poset, initially meet) and an upper bound u (initially
+    join): while some member a is not witnessed by t, every answer between t and u
+    must hold a pair e of only_in[a] & u (pairs only grow, so the absence witnesses
+    t lacks are lost for good); branch on the member with the fewest such pairs, the
+    child's t being the transitive closure of t + e (cycles and relations leaving u
+    are discarded). Once the branch of e has failed, e is removed from u for the
+    remaining siblings, so no relation is searched twice. A node whose t witnesses
+    every member returns t as the answer. Depth <= k: each step witnesses a member.
+    """
+    for r in range(n):
+        t_stack[0, r] = meet[r]
+        u_stack[0, r] = join[r]
+    depth = 0
+    fresh = True
+    while True:
+        t = t_stack[depth]
+        u = u_stack[depth]
+        if fresh:
+            best = -1
+            best_count = np.uint64(65 * 64)
+            for a in range(k):
+                if _satisfied(t, only_in, absent_in, a, n):
+                    continue
+                count = _ZERO
+                for r in range(n):
+                    count += _popcount(only_in[a, r] & u[r])
+                if count < best_count:
+                    best_count = count
+                    best = a
+                    if count == _ZERO:
+                        break
+            if best == -1:
+                return True
+            for r in range(n):
+                cand[depth, r] = only_in[best, r] & u[r]
+        advanced = False
+        for r in range(n):
+            while cand[depth, r] != _ZERO:
+                bits = cand[depth, r]
+                c = _lowest_bit(bits)
+                cand[depth, r] = bits & (bits - _ONE)
+                if not (u[r] >> np.uint64(c)) & _ONE:  # excluded by a failed sibling
+                    continue
+                if (t[c] >> np.uint64(r)) & _ONE:  # c is above r already: a cycle
+                    continue
+                add = (_ONE << np.uint64(c)) | t[c]
+                ok = True
+                for x in range(n):
+                    row = t[x]
+                    if x == r or (row >> np.uint64(r)) & _ONE:
+                        row = row | add
+                        if row & ~u[x]:
+                            ok = False
+                            break
+                    t_stack[depth + 1, x] = row
+                if ok:
+                    for x in range(n):
+                        u_stack[depth + 1, x] = u[x]
+                    tried[depth, 0] = r  # remember the pair being tried
+                    tried[depth, 1] = c
+                    advanced = True
+                    break
+            if advanced:
+                break
+        if advanced:
+            depth += 1
+            fresh = True
+        else:
+            if depth == 0:
+                return False
+            # the branch of pair (r, c) failed: exclude it for the siblings
+            depth -= 1
+            r = tried[depth, 0]
+            c = tried[depth, 1]
+            u_stack[depth, r] &= ~(_ONE << np.uint64(c))
+            fresh = False
+
+
+@njit(cache=True)
+def ufg_level_chunk(rows, nu, tail, targets, frontier, max_size, numer, out_frontier):
+    """Extend each set of ``frontier`` by one larger index; test and weigh the new sets.
+
+    Parameters
+    ----------
+    rows : (m, n) uint64, the distinct observed posets.
+    nu : (m,) float64, their empirical frequencies.
+    tail : (m + 1,) float64, tail[j] = prod_{i >= j} (1 + nu_i).
+    targets : (P, n) uint64, posets whose depth is accumulated.
+    frontier : (F, s) int64, sorted member indices of sets of size s (s >= 1) that
+        may have ufg supersets.
+    max_size : int, no ufg set has more members (App. B bound, see ufg_depth.py).
+    numer : (P,) float64, accumulated in place: weight of ufg sets whose closure holds
+        each target.
+    out_frontier : (F * m, s + 1) int64 buffer for the sets of size s + 1 that pass the
+        hereditary witness test and may still grow.
+
+    Returns
+    -------
+    n_out, denom, n_ufg, open_mass
+        Rows written to ``out_frontier``; total weight and number of the ufg sets of
+        size s + 1 found; sum over the written sets S of w(S) * (tail[max S + 1] - 1),
+        the largest weight their proper supersets can carry.
+    """
+    m, n = rows.shape
+    n_front, s = frontier.shape
+    k = s + 1
+    n_targets = targets.shape[0]
+    members = np.empty(k, dtype=np.int64)
+    pre_and = np.empty((k + 1, n), dtype=np.uint64)
+    pre_or = np.empty((k + 1, n), dtype=np.uint64)
+    suf_and = np.empty((k + 1, n), dtype=np.uint64)
+    suf_or = np.empty((k + 1, n), dtype=np.uint64)
+    only_in = np.empty((k, n), dtype=np.uint64)
+    absent_in = np.empty((k, n), dtype=np.uint64)
+    meet = np.empty(n, dtype=np.uint64)
+    join = np.empty(n, dtype=np.uint64)
+    t_stack = np.empty((k + 1, n), dtype=np.uint64)
+    u_stack = np.empty((k + 1, n), dtype=np.uint64)
+    cand = np.empty((k + 1, n), dtype=np.uint64)
+    tried = np.empty((k + 1, 2), dtype=np.int64)
+    n_out = 0
+    denom = 0.0
+    n_ufg = 0
+    open_mass = 0.0
+    for f in range(n_front):
+        base_weight = 1.0
+        for a in range(s):
+            members[a] = frontier[f, a]
+            base_weight *= nu[members[a]]
+        for j in range(frontier[f, s - 1] + 1, m):
+            members[s] = j
+            weight = base_weight * nu[j]
+            for r in range(n):
+                pre_and[0, r] = _ALL
+                pre_or[0, r] = _ZERO
+                suf_and[k, r] = _ALL
+                suf_or[k, r] = _ZERO
+            for a in range(k):
+                for r in range(n):
+                    pre_and[a + 1, r] = pre_and[a, r] & rows[members[a], r]
+                    pre_or[a + 1, r] = pre_or[a, r] | rows[members[a], r]
+            for a in range(k - 1, -1, -1):
+                for r in range(n):
+                    suf_and[a, r] = suf_and[a + 1, r] & rows[members[a], r]
+                    suf_or[a, r] = suf_or[a + 1, r] | rows[members[a], r]
+            for r in range(n):
+                meet[r] = pre_and[k, r]
+                join[r] = pre_or[k, r]
+            witnessed = True
+            for a in range(k):
+                any_witness = False
+                for r in range(n):
+                    others_and = pre_and[a, r] & suf_and[a + 1, r]
+                    others_or = pre_or[a, r] | suf_or[a + 1, r]
+                    absent_in[a, r] = others_and & ~meet[r]
+                    only_in[a, r] = join[r] & ~others_or
+                    if absent_in[a, r] | only_in[a, r]:
+                        any_witness = True
+                if not any_witness:
+                    witnessed = False
+                    break
+            if not witnessed:
+                continue  # hereditary: no superset can be ufg either
+            if _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack, cand, tried):
+                n_ufg += 1
+                denom += weight
+                for p in range(n_targets):
+                    inside = True
+                    for r in range(n):
+                        if (meet[r] & ~targets[p, r]) | (targets[p, r] & ~join[r]):
+                            inside = False
+                            break
+                    if inside:
+                        numer[p] += weight
+            if k < max_size and j + 1 < m:
+                for a in range(k):
+                    out_frontier[n_out, a] = members[a]
+                n_out += 1
+                open_mass += weight * (tail[j + 1] - 1.0)
+    return n_out, denom, n_ufg, open_mass
