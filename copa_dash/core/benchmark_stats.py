@@ -16,11 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ._validate import as_points
+from ._validate import as_points, check_p
+from .criteria import copa_scores
 from .errors import InvalidInputError
 from .ranks import cdf_transform
 
-__all__ = ["per_task_ccdf", "scaled_performance", "within_task_ranks", "friedman_test",
+__all__ = ["per_task_ccdf", "scaled_performance", "aggregate_over_tasks", "within_task_ranks", "friedman_test",
            "FriedmanResult", "nemenyi_critical_difference", "critical_difference_groups"]
 
 
@@ -122,6 +123,55 @@ def scaled_performance(values, /, reference: int, *, direction: str = "min") -> 
         out = (ref - y) / span
     out[~np.isfinite(out) | (span == 0) | np.isnan(y) | np.isnan(ref)] = np.nan
     return out
+
+
+def aggregate_over_tasks(values, /, *, direction: str = "min", p=2.0) -> np.ndarray:
+    """One score per method over all tasks: COPA over the per-task u, as a power mean.
+
+    Parameters
+    ----------
+    values : array_like, shape (T, M)
+        One metric: row = task, column = method; NaN where a method has no result.
+    direction : {"min", "max"}, default "min"
+    p : float or "inf", default 2
+        The COPA exponent (the paper's Fig. B.9 uses p = 2 and equal weights).
+
+    Returns
+    -------
+    ndarray, shape (M,)
+        ``(mean_t u_tm^p)^(1/p)`` (``max_t u_tm`` for p = inf) in [0, 1), smaller is better;
+        a method without a result on a task counts as the worst there (u = 1), as AMLB
+        imputes failures.
+
+    Raises
+    ------
+    InvalidInputError
+        If ``values`` or ``p`` are malformed, or no task has a result.
+
+    Notes
+    -----
+    Tasks are the objectives: ``u_tm`` is the CDF of method m over the methods on task t.
+    COPA with equal weights ``1/T`` gives ``C_m = T^(-1) (sum_t u_tm^p)^(1/p)``; this returns
+    ``T^(1 - 1/p) C_m``, the same order, on the scale of u ("typically top x%").
+    O(T M log M).
+
+    Examples
+    --------
+    >>> aggregate_over_tasks([[0.1, 0.2], [0.3, 0.2]], p=1)
+    array([0.25, 0.25])
+    >>> aggregate_over_tasks([[0.1, 0.2], [0.3, float("nan")]], p="inf")
+    array([0., 1.])
+    """
+    ccdf = per_task_ccdf(values, direction=direction)
+    present = ~np.isnan(ccdf).all(axis=1)
+    if not present.any():
+        raise InvalidInputError("'values' has no result on any task")
+    u = 1.0 - ccdf[present]
+    u[np.isnan(u)] = 1.0
+    n_tasks = u.shape[0]
+    p = check_p(p)
+    scores = copa_scores(np.ascontiguousarray(u.T), np.full(n_tasks, 1.0 / n_tasks), p=p)
+    return scores * n_tasks ** (1.0 - 1.0 / p)   # 1 / inf = 0: the max of u
 
 
 def within_task_ranks(values, /, *, direction: str = "min") -> np.ndarray:

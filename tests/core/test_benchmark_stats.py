@@ -9,8 +9,9 @@ import pytest
 from scipy import stats
 
 from copa_dash.core.benchmark_stats import (
-    critical_difference_groups, friedman_test, nemenyi_critical_difference, per_task_ccdf,
+    aggregate_over_tasks, critical_difference_groups, friedman_test, nemenyi_critical_difference, per_task_ccdf,
     scaled_performance, within_task_ranks)
+from copa_dash.core.criteria import copa_scores
 from copa_dash.core.errors import InvalidInputError
 
 SEEDS = range(6)
@@ -214,3 +215,31 @@ def test_groups_are_exactly_the_maximal_cliques(seed):
 def test_groups_reject_a_bad_cd():
     with pytest.raises(InvalidInputError, match="cd"):
         critical_difference_groups([1.0, 2.0], 0.0)
+
+
+# --- aggregation over tasks (paper Fig. B.9) --------------------------------------------
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("p", [1.0, 2.0, 4.0, "inf"])
+def test_aggregate_is_copa_over_tasks_rescaled(seed, p):
+    values = _integer_table(seed, missing=0.15)
+    u = 1.0 - _brute_ccdf(values, "min")
+    u = u[~np.isnan(u).all(axis=1)]
+    u[np.isnan(u)] = 1.0                        # a missing result is the worst on its task
+    n_tasks = u.shape[0]
+    expected = copa_scores(u.T, np.full(n_tasks, 1.0 / n_tasks), p=p)
+    expected = expected * (n_tasks if p == "inf" else n_tasks ** (1 - 1 / p))
+    np.testing.assert_allclose(aggregate_over_tasks(values, p=p), expected)
+
+
+def test_aggregate_by_hand_and_order_matches_copa():
+    values = np.array([[1.0, 2.0, 3.0], [3.0, 1.0, 2.0]])   # u: [0, 1/3, 2/3], [2/3, 0, 1/3]
+    got = aggregate_over_tasks(values, p=2)
+    np.testing.assert_allclose(got, np.sqrt([(0 + 4 / 9) / 2, (1 / 9 + 0) / 2,
+                                             (4 / 9 + 1 / 9) / 2]))
+    assert aggregate_over_tasks(values, direction="max", p=2).argmin() == 2
+
+
+def test_aggregate_needs_a_result():
+    with pytest.raises(InvalidInputError, match="no result"):
+        aggregate_over_tasks([[np.nan, np.nan]])
