@@ -57,6 +57,11 @@ class DatasetInfo:
 def datasets_dir() -> Path:
     """The folder of the bundled datasets: ``$COPA_DATASETS_DIR`` or ``<repo>/datasets``.
 
+    Returns
+    -------
+    pathlib.Path
+        A folder that holds ``manifest.json``.
+
     Raises
     ------
     InvalidInputError
