@@ -61,6 +61,11 @@ class Settings:
     workers: int = 2
     debug: bool = False
 
+    def __post_init__(self):
+        # accept plain strings for the directories (tests, scripts)
+        object.__setattr__(self, "data_dir", Path(self.data_dir))
+        object.__setattr__(self, "cache_dir", Path(self.cache_dir))
+
     @property
     def auth_enabled(self) -> bool:
         """True when the instance asks for the shared user name and password."""
