@@ -1,0 +1,52 @@
+# syntax=docker/dockerfile:1
+# copa-dash: gunicorn serving app:server, as a non-root user, with writable data and caches.
+#   docker build -t copa-dash .                                  (add --build-arg EXTRAS=redis for Redis/Celery)
+#   docker run -p 8050:8050 -v copa-state:/var/lib/copa copa-dash
+# Settings are environment variables (see copa_dash/config.py), e.g. -e COPA_WORKERS=4,
+# -e COPA_AUTH_USER=... -e COPA_AUTH_PASSWORD=..., -e COPA_REDIS_URL=redis://redis:6379/0.
+
+########## builder: resolve and install the package and its dependencies into a venv
+FROM python:3.11-slim AS builder
+ARG EXTRAS=""
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PYTHONDONTWRITEBYTECODE=1
+RUN python -m venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY copa_dash ./copa_dash
+# Editable install: the venv points at /app/copa_dash, which the runtime stage copies to the
+# same path, so the code exists once and the app finds /app/assets and /app/datasets
+# beside it. The dependencies are regular installs from wheels (no compiler needed).
+RUN python -m pip install --upgrade pip \
+ && python -m pip install -e ".${EXTRAS:+[$EXTRAS]}"
+
+########## runtime
+FROM python:3.11-slim AS runtime
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    COPA_HOST=0.0.0.0 \
+    COPA_PORT=8050 \
+    COPA_DATA_DIR=/var/lib/copa/data \
+    COPA_CACHE_DIR=/var/lib/copa/cache \
+    NUMBA_CACHE_DIR=/var/lib/copa/numba \
+    COPA_DATASETS_DIR=/app/datasets \
+    HOME=/home/copa
+RUN groupadd --system --gid 10001 copa \
+ && useradd --system --uid 10001 --gid copa --create-home --home-dir /home/copa copa \
+ && mkdir -p /var/lib/copa/data /var/lib/copa/cache /var/lib/copa/numba \
+ && chown -R copa:copa /var/lib/copa
+COPY --from=builder /opt/venv /opt/venv
+WORKDIR /app
+COPY --from=builder /app /app
+COPY app.py gunicorn.conf.py ./
+COPY assets ./assets
+COPY datasets ./datasets
+USER copa
+VOLUME ["/var/lib/copa"]
+EXPOSE 8050
+HEALTHCHECK --interval=30s --timeout=5s --start-period=90s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; port = os.environ.get('COPA_PORT') or os.environ.get('PORT') or '8050'; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % port, timeout=4).read()"]
+CMD ["gunicorn", "app:server"]

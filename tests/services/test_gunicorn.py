@@ -1,0 +1,149 @@
+"""The deployment path: ``gunicorn app:server`` with 2 workers sharing the store.
+
+An upload answered by one worker is served by both (their pids are in the access log),
+and survives a restart of gunicorn.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+requests = pytest.importorskip("requests")
+pytest.importorskip("gunicorn")
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[2]
+BOOT_SECONDS = 120
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Gunicorn:
+    """``gunicorn app:server`` in the repository, configured by gunicorn.conf.py + env."""
+
+    def __init__(self, tmp_path: Path, port: int, name: str):
+        self.url = f"http://127.0.0.1:{port}"
+        self.log_path = tmp_path / f"{name}.log"
+        env = dict(os.environ, COPA_DATA_DIR=str(tmp_path / "data"),
+                   COPA_CACHE_DIR=str(tmp_path / "cache"), COPA_HOST="127.0.0.1",
+                   COPA_PORT=str(port), COPA_WORKERS="2")
+        env.setdefault("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+        for variable in ("PORT", "COPA_AUTH_USER", "COPA_AUTH_PASSWORD", "COPA_REDIS_URL"):
+            env.pop(variable, None)
+        self.log = open(self.log_path, "wb")
+        # The pid of the answering worker in every access-log line.
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "app:server",
+             "--access-logformat", "worker=%(p)s %(m)s %(U)s %(s)s"],
+            cwd=REPO, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + BOOT_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                pytest.fail(f"gunicorn exited with {self.process.returncode}:\n{self.text()}")
+            try:
+                if requests.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    return
+            except (requests.ConnectionError, requests.Timeout):  # booting
+                pass
+            time.sleep(0.3)
+        pytest.fail(f"gunicorn did not answer /healthz in {BOOT_SECONDS} s:\n{self.text()}")
+
+    def text(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text(errors="replace")[-5000:]
+
+    def worker_pids(self, path: str) -> set[str]:
+        pattern = re.compile(rf"worker=<?(\d+)>? GET {re.escape(path)} 200")
+        return set(pattern.findall(self.text()))
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)  # graceful: workers finish, then exit
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.log.close()
+
+
+@pytest.fixture
+def servers(tmp_path):
+    started = []
+
+    def start(name: str) -> Gunicorn:
+        server = Gunicorn(tmp_path, free_port(), name)
+        started.append(server)
+        server.wait_ready()
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def make_csv(n_rows: int = 5_000) -> bytes:
+    rng = np.random.default_rng(5)
+    lines = ["model,error,latency,family"]
+    lines += [f"m{i},{rng.integers(0, 100) / 10},{rng.integers(1, 50)},=f{i % 3}"
+              for i in range(n_rows)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+ROLES = ('{"id": "model", "objectives": [{"name": "error", "direction": "min"}, '
+         '{"name": "latency", "direction": "min"}], "metadata": ["family"]}')
+
+
+def test_two_workers_share_uploads_across_a_restart(servers):
+    first = servers("first")
+    response = requests.post(first.url + "/api/datasets", timeout=60,
+                             files={"file": ("runs.csv", make_csv(), "text/csv")},
+                             data={"roles": ROLES, "name": "runs", "shared": "true"})
+    assert response.status_code == 201, response.text
+    dataset_id = response.json()["id"]
+    assert response.json() == {"id": dataset_id, "name": "runs", "n_rows": 5_000}
+
+    csv_path = f"/api/datasets/{dataset_id}/csv"
+
+    def fetch(_):
+        answer = requests.get(first.url + csv_path, timeout=60)
+        return answer.status_code, answer.content
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        for _ in range(10):  # concurrent requests keep both workers busy
+            answers = list(pool.map(fetch, range(24)))
+            if len(first.worker_pids(csv_path)) == 2:
+                break
+    assert {status for status, _ in answers} == {200}
+    assert len({content for _, content in answers}) == 1
+    body = answers[0][1].decode()
+    assert body.splitlines()[1].endswith(",'=f0")  # escaped by the export
+    assert len(first.worker_pids(csv_path)) == 2, first.text()
+
+    first.stop()
+    second = servers("second")
+    info = requests.get(f"{second.url}/api/datasets/{dataset_id}", timeout=30)
+    assert info.status_code == 200 and info.json()["n_rows"] == 5_000
+    again = requests.get(second.url + csv_path, timeout=60)
+    assert again.status_code == 200 and again.content == answers[0][1]
+    assert requests.get(second.url + "/healthz", timeout=10).json()["datasets"] == 1
+    listed = requests.get(second.url + "/api/datasets", timeout=30).json()["datasets"]
+    assert [d["id"] for d in listed] == [dataset_id]
