@@ -33,8 +33,9 @@ def cdf_transform(points, /, directions=None, *, population=None) -> np.ndarray:
     Returns
     -------
     ndarray, shape (N, K)
-        ``u[i, k] = #{j in population : y'[j, k] < y'[i, k]} / N_pop[k]`` in [0, 1); NaN
-        where ``points`` is NaN.
+        ``u[i, k] = #{j in population : y'[j, k] < y'[i, k]} / N_pop[k]`` in [0, 1] (below
+        1 for population rows; a row outside can be worse than all of it); NaN where
+        ``points`` is NaN.
 
     Raises
     ------

@@ -1,0 +1,180 @@
+"""CDF transform: the compiled kernel against scipy, its twin and hand-worked values."""
+
+import math
+
+import numpy as np
+import pytest
+import scipy.stats
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from copa_dash.core._kernels import ranks as kernels
+from copa_dash.core._reference import ranks as reference
+from copa_dash.core.errors import InvalidInputError
+from copa_dash.core.ranks import cdf_transform, dkw_epsilon, u_standard_error
+
+
+def integer_table(seed, n=40, k=4, high=5):
+    """Seeded integer-valued floats: many ties, and a few exact duplicate rows."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, high, (n, k)).astype(float)
+    y[rng.integers(0, n, n // 4)] = y[rng.integers(0, n)]
+    return y
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_matches_scipy_rankdata_min(seed):
+    y = integer_table(seed)
+    expected = (scipy.stats.rankdata(y, method="min", axis=0) - 1) / y.shape[0]
+    assert np.array_equal(cdf_transform(y), expected)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_directions_rank_negated_columns(seed):
+    y = integer_table(seed, k=3)
+    flipped = y * np.array([1.0, -1.0, 1.0])
+    expected = (scipy.stats.rankdata(flipped, method="min", axis=0) - 1) / y.shape[0]
+    assert np.array_equal(cdf_transform(y, ["min", "max", "min"]), expected)
+    assert np.array_equal(cdf_transform(y, ["min", "max", "min"]), cdf_transform(flipped))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_kernel_matches_reference_with_population_and_nan(seed):
+    rng = np.random.default_rng(seed)
+    y = integer_table(seed, n=30, k=3)
+    y[rng.random(y.shape) < 0.15] = np.nan
+    y[0] = [0.0, 1.0, 2.0]  # keep every column populated
+    population = rng.random(30) < 0.6
+    population[0] = True
+    got = kernels.cdf_columns(y, population)
+    want = reference.cdf_columns(y, population)
+    assert np.array_equal(np.isnan(got), np.isnan(y))
+    assert np.array_equal(got, want, equal_nan=True)
+
+
+def test_hand_worked_example_with_population_and_missing_values():
+    y = np.array([[3.0, 1.0],
+                  [1.0, np.nan],
+                  [3.0, 5.0],
+                  [2.0, 4.0],
+                  [0.0, 2.0]])
+    population = np.array([True, True, True, True, False])
+    u = cdf_transform(y, population=population)
+    # column 0, population {3, 1, 3, 2}: 1 -> 0/4, 2 -> 1/4, 3 -> 2/4 (tied, smaller value);
+    # row 4 (outside) has 0 < every member: 0/4.
+    assert u[:, 0].tolist() == [0.5, 0.0, 0.5, 0.25, 0.0]
+    # column 1, population {1, 5, 4} (row 1 is missing, so N_pop = 3); row 4 (2) beats 1 of them.
+    assert u[0, 1] == 0.0 and math.isnan(u[1, 1])
+    assert u[2, 1] == pytest.approx(2 / 3) and u[3, 1] == pytest.approx(1 / 3)
+    assert u[4, 1] == pytest.approx(1 / 3)
+
+
+def test_best_row_gets_zero_and_ties_share_the_smaller_value():
+    u = cdf_transform([[5.0], [1.0], [5.0], [3.0]])
+    assert u[:, 0].tolist() == [0.5, 0.0, 0.5, 0.25]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_row_permutation_permutes_u(seed):
+    y = integer_table(seed)
+    perm = np.random.default_rng(seed).permutation(y.shape[0])
+    assert np.array_equal(cdf_transform(y[perm]), cdf_transform(y)[perm])
+
+
+@pytest.mark.parametrize("transform", [np.exp, lambda v: v ** 3 - 7.0, lambda v: 0.01 * v + 1e6,
+                                       np.arctan])
+def test_strictly_increasing_transform_leaves_u_unchanged(transform):
+    y = integer_table(3) - 2.0
+    assert np.array_equal(cdf_transform(transform(y)), cdf_transform(y))
+
+
+def test_decreasing_transform_equals_flipping_the_direction():
+    y = integer_table(5)
+    assert np.array_equal(cdf_transform(-2.0 * y, "max"), cdf_transform(y))
+
+
+@settings(max_examples=40, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(1, 12), st.integers(1, 3)),
+              elements=st.sampled_from([0.0, 1.0, 2.0, 2.5, -1.0, np.nan])),
+       st.data())
+def test_property_kernel_equals_definition(y, data):
+    population = np.array(data.draw(st.lists(st.booleans(), min_size=y.shape[0],
+                                             max_size=y.shape[0])), dtype=bool)
+    counts = (~np.isnan(y[population])).sum(axis=0)
+    if not population.any() or (counts == 0).any():
+        with pytest.raises(InvalidInputError):
+            cdf_transform(y, population=population)
+        return
+    got = cdf_transform(y, population=population)
+    assert np.array_equal(got, reference.cdf_columns(y, population), equal_nan=True)
+    assert np.nanmin(got, initial=0.0) >= 0.0 and np.nanmax(got, initial=0.0) <= 1.0
+    assert np.nanmax(got[population], initial=0.0) < 1.0  # 1 only for rows outside it
+
+
+def test_large_random_column_matches_scipy():
+    y = np.random.default_rng(0).normal(size=(20_000, 2)).round(2)
+    expected = (scipy.stats.rankdata(y, method="min", axis=0) - 1) / y.shape[0]
+    assert np.array_equal(cdf_transform(y), expected)
+
+
+def test_inputs_are_not_mutated():
+    y = integer_table(1)
+    y[3, 1] = np.nan
+    population = np.ones(y.shape[0], dtype=bool)
+    y0, p0 = y.copy(), population.copy()
+    cdf_transform(y, "max", population=population)
+    assert np.array_equal(y, y0, equal_nan=True) and np.array_equal(population, p0)
+
+
+@pytest.mark.parametrize("points, kwargs, match", [
+    ([[1.0, np.inf]], {}, "'points' must not contain infinite"),
+    ([["a", "b"]], {}, "'points' must be numeric"),
+    (np.zeros((2, 2, 2)), {}, "'points' must be a 2-D array"),
+    ([[1.0, 2.0]], {"directions": ["min"]}, "'directions' must have length 2"),
+    ([[1.0, 2.0]], {"directions": "up"}, r"'directions\[0\]' must be 'min' or 'max'"),
+    ([[1.0], [2.0]], {"population": [True]}, "'population' must have length 2"),
+    ([[1.0], [2.0]], {"population": [1, 0]}, "'population' must be a boolean array"),
+    ([[1.0], [2.0]], {"population": [False, False]}, "'population' must select at least one"),
+    ([[1.0, np.nan], [2.0, 3.0]], {"population": [True, False]},
+     "'points' column 1 has no value inside the population"),
+])
+def test_bad_input_names_the_argument(points, kwargs, match):
+    with pytest.raises(InvalidInputError, match=match):
+        cdf_transform(points, **kwargs)
+
+
+def test_standard_error_matches_proposition_3_1():
+    u = np.array([[0.0, 0.5], [0.25, 0.9]])
+    se = u_standard_error(u, np.array([100, 400]))  # one population size per column
+    assert se == pytest.approx(np.sqrt(u * (1 - u) / np.array([100, 400])))
+    assert u_standard_error(0.5, 25) == pytest.approx(0.1)  # the maximum, 0.5 / sqrt(N)
+    assert np.isnan(u_standard_error([np.nan], 10)[0])
+
+
+def test_standard_error_matches_simulated_spread_of_u_hat():
+    rng = np.random.default_rng(7)
+    n, y0 = 50, 0.3  # a fixed value whose true CDF under U(0, 1) is 0.3
+    estimates = [(rng.random(n) < y0).mean() for _ in range(4000)]
+    assert np.std(estimates) == pytest.approx(float(u_standard_error(0.3, n)), rel=0.05)
+
+
+@pytest.mark.parametrize("u, n, match", [
+    ([1.5], 10, "'u' must lie in"), ([0.5], 0, "'n_population' must be a positive"),
+    ([0.5], 2.5, "'n_population' must be a positive"), ([0.5, 0.5], [1, 2, 3], "broadcast"),
+])
+def test_standard_error_errors(u, n, match):
+    with pytest.raises(InvalidInputError, match=match):
+        u_standard_error(u, n)
+
+
+def test_dkw_epsilon():
+    assert dkw_epsilon(1000) == pytest.approx(math.sqrt(math.log(40) / 2000))
+    assert isinstance(dkw_epsilon(10, delta=0.1), float)
+    assert dkw_epsilon([10, 40]) == pytest.approx([math.sqrt(math.log(40) / 20),
+                                                   math.sqrt(math.log(40) / 80)])
+    for bad in (0.0, 1.0, "x"):
+        with pytest.raises(InvalidInputError, match="'delta'"):
+            dkw_epsilon(10, delta=bad)
+    with pytest.raises(InvalidInputError, match="'n_population'"):
+        dkw_epsilon(0)
