@@ -1,0 +1,322 @@
+"""Rank the rows (or systems) of a dataset under several criteria: the bump-chart view.
+
+:func:`parse_criteria` reads the criteria a user writes (``copa:1, copa:inf, mean, norm,
+delta:REF, obj:COL``); :func:`rank_view` ranks the entries of a table under them, one entry
+per row or, when the table has a system column and a system has several rows (seeds), one
+per system with the mean of its rows. Results are memoised per dataset in the shared
+cache. :func:`chart_rows`, :func:`change_order` and :func:`flattery` are the small
+decisions the page and the command line share: which rows a chart shows and highlights,
+which move most, and which the first criterion flatters.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core._validate import check_p, check_weights
+from ..core.criteria import weights_from_alpha
+from ..core.errors import InvalidInputError
+from ..core.rank_tables import Criterion, rank_rows, rank_spread
+from ..data.filters import RowFilter
+from ..data.schema import EvalTable
+
+DEFAULT_CRITERIA = ("mean", "norm", "copa:1", "copa:2", "copa:4", "copa:8", "copa:inf")
+GROUP_MODES = ("system", "rows")   # system: by the system column when the table has one
+CRITERIA_SYNTAX = "copa:P (P >= 1 or inf), mean, norm, delta, delta:ID or obj:COLUMN"
+
+
+def format_p(p: float) -> str:
+    """``inf`` or the shortest decimal of p (``copa:1``, ``copa:2.5``)."""
+    return "inf" if math.isinf(p) else f"{p:g}"
+
+
+def parse_criteria(spec, objectives, entry_ids=()) -> tuple[tuple[str, Criterion], ...]:
+    """Read criteria written as text into ``(label, Criterion)`` pairs.
+
+    Parameters
+    ----------
+    spec : str or sequence of str
+        ``"copa:1,copa:inf,mean,norm,delta:REF,obj:COL"`` or the same items as a list.
+    objectives : sequence of str
+        The objectives being ranked on (``obj:COL`` must name one of them).
+    entry_ids : sequence of str
+        Names of the entries being ranked (``delta:REF`` must name one of them).
+
+    Raises
+    ------
+    InvalidInputError
+        For an unknown or repeated criterion, naming it and the accepted syntax.
+    """
+    items = spec.split(",") if isinstance(spec, str) else list(spec or ())
+    items = [str(item).strip() for item in items if str(item).strip()]
+    if not items:
+        raise InvalidInputError(f"give at least one criterion: {CRITERIA_SYNTAX}")
+    objectives = list(objectives)
+    ids = {str(i): position for position, i in enumerate(entry_ids)}
+    out, seen = [], set()
+    for item in items:
+        kind, sep, argument = item.partition(":")
+        kind = kind.strip().lower()
+        if kind == "copa" and sep:
+            p = check_p(argument.strip(), name=f"p of criterion {item!r}")
+            label, criterion = f"copa:{format_p(p)}", Criterion("copa", p=p)
+        elif kind in ("mean", "norm") and not sep:
+            label, criterion = kind, Criterion(kind)
+        elif kind == "delta" and not sep:
+            label, criterion = "delta", Criterion("delta")
+        elif kind == "delta":
+            if argument not in ids:
+                raise InvalidInputError(
+                    f"criterion {item!r}: {argument!r} is not one of the ranked entries "
+                    f"(e.g. {', '.join(list(ids)[:3])})")
+            label, criterion = f"delta:{argument}", Criterion("delta", reference=ids[argument])
+        elif kind == "obj" and sep:
+            if argument not in objectives:
+                raise InvalidInputError(
+                    f"criterion {item!r}: {argument!r} is not a chosen objective "
+                    f"({', '.join(objectives)})")
+            label = f"obj:{argument}"
+            criterion = Criterion("objective", objective=objectives.index(argument))
+        else:
+            raise InvalidInputError(f"criterion {item!r} is not known: write {CRITERIA_SYNTAX}")
+        if label in seen:
+            raise InvalidInputError(f"criterion {label!r} is listed twice")
+        seen.add(label)
+        out.append((label, criterion))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class RankingView:
+    """Ranks of the entries (rows, or systems averaged over their rows) under each criterion."""
+
+    ids: np.ndarray            # (N,) entry names
+    criteria: tuple            # (C,) labels
+    ranks_broken: np.ndarray   # (N, C) 1..N, ties broken by COPA at p = 8, sum u, order
+    ranks_kept: np.ndarray     # (N, C) tied entries share 1 + #strictly better
+    scores: np.ndarray         # (N, C) smaller is better
+    objectives: tuple
+    directions: tuple
+    raw: np.ndarray            # (N, K) values (means over the system's rows when grouped)
+    n_members: np.ndarray      # (N,) rows behind each entry
+    group_column: str | None
+    weights: np.ndarray        # (K,)
+    notes: tuple
+
+    def ranks(self, ties: str = "break") -> np.ndarray:
+        """The rank matrix with ties broken (``"break"``) or kept (``"keep"``)."""
+        if ties not in ("break", "keep"):
+            raise InvalidInputError(f"ties must be 'break' or 'keep', not {ties!r}")
+        return self.ranks_broken if ties == "break" else self.ranks_kept
+
+
+def filter_key(row_filter: RowFilter) -> str:
+    """Canonical text of a row filter (part of cache keys)."""
+    return json.dumps({
+        "conditions": [[c.column, c.operator, c.value] for c in row_filter.conditions],
+        "ranges": {k: list(v) for k, v in sorted(row_filter.ranges.items())},
+        "sets": {k: sorted(map(str, v)) for k, v in sorted(row_filter.sets.items())},
+    }, sort_keys=True, default=str)
+
+
+def _entries(table: EvalTable, objectives, row_filter: RowFilter, group: str):
+    """Entry names, values, member counts, grouping column and notes."""
+    frame = table.frame
+    passes = row_filter.mask(frame)
+    raw = table.matrix(list(objectives))
+    complete = ~np.isnan(raw).any(axis=1)
+    keep = passes & complete
+    notes = []
+    n_missing = int((passes & ~complete).sum())
+    if n_missing:
+        notes.append(f"{n_missing} rows are left out because a chosen objective is missing "
+                     "for them.")
+    if keep.sum() < 2:
+        raise InvalidInputError(
+            "fewer than 2 rows pass the filters with every chosen objective: widen the filters "
+            "or drop an objective")
+    system = table.roles.system
+    ids, values = table.ids[keep], raw[keep]
+    if system is None or group == "rows":
+        return ids, values, np.ones(len(ids), dtype=np.int64), None, notes
+    names = frame[system].astype(str).to_numpy()[keep]
+    systems, first, inverse, counts = np.unique(names, return_index=True, return_inverse=True,
+                                                return_counts=True)
+    order = np.argsort(first, kind="stable")              # systems in table order
+    sums = np.zeros((len(systems), values.shape[1]))
+    np.add.at(sums, inverse, values)
+    means = sums / counts[:, None]
+    if counts.max() > 1:
+        seed = table.roles.seed
+        what = f"its runs (seed column {seed!r})" if seed else "its rows"
+        notes.append(f"One entry per {system}: the mean of {what}, {counts.min()} to "
+                     f"{counts.max()} rows each.")
+    task = table.roles.task
+    if task is not None and counts.max() > 1:
+        n_tasks = frame[task].to_numpy()[keep]
+        if len(set(map(str, n_tasks))) > 1:
+            notes.append(f"The rows span {len(set(map(str, n_tasks)))} values of {task!r}: the "
+                         f"means mix them. Pick one {task} in the filter, or use the benchmark "
+                         "view, which compares systems task by task.")
+    return systems[order], means[order], counts[order], system, notes
+
+
+def rank_view(table: EvalTable, *, criteria=DEFAULT_CRITERIA, objectives=None, weights=None,
+              focus=(), alpha: float = 0.5, row_filter: RowFilter | None = None, group: str = "system", dataset_id: str = "",
+              cache=None) -> RankingView:
+    """Rank the entries of ``table`` under each criterion (memoised per dataset).
+
+    Parameters
+    ----------
+    table : EvalTable
+    criteria : str or sequence of str
+        See :func:`parse_criteria`; default: mean, norm and COPA with p in {1, 2, 4, 8, inf}.
+    objectives : sequence of (name, direction) or of names, optional
+        Default: every objective of the table with its direction.
+    weights : sequence of float, optional
+        One per objective (normalised); default equal weights, as in the paper's figures.
+    focus, alpha : sequence of str, float
+        Instead of ``weights``: the focus objectives get ``alpha`` (METHODS.md); an empty
+        focus, or every objective in it, means equal weights.
+    row_filter : RowFilter, optional
+        Rows that take part (e.g. one model-selection method of DomainBed).
+    group : {"system", "rows"}
+        ``system`` names the entries by the system column when the table has one, averaging
+        a system's rows (seeds); ``rows`` keeps one entry per row.
+
+    Raises
+    ------
+    InvalidInputError
+        With a message saying what to change.
+    """
+    if group not in GROUP_MODES:
+        raise InvalidInputError(f"group must be one of {', '.join(GROUP_MODES)}, not {group!r}")
+    names, directions = _objectives(table, objectives)
+    w = _weights(names, weights, focus, alpha)
+    row_filter = row_filter or RowFilter()
+    ids, values, members, group_column, notes = _entries(table, names, row_filter, group)
+    parsed = parse_criteria(criteria, names, ids)
+    labels = tuple(label for label, _ in parsed)
+
+    def compute() -> RankingView:
+        table_ = rank_rows(values, list(directions), w, [c for _, c in parsed], ties="break")
+        return RankingView(ids=np.asarray(ids, dtype=object), criteria=labels,
+                           ranks_broken=table_.ranks, ranks_kept=table_.tied_ranks,
+                           scores=table_.scores, objectives=tuple(names),
+                           directions=tuple(directions), raw=values, n_members=members,
+                           group_column=group_column, weights=w, notes=tuple(notes))
+
+    if cache is None:
+        return compute()
+    key = {"criteria": list(labels), "objectives": list(names), "directions": list(directions),
+           "weights": [float(x) for x in w], "filter": filter_key(row_filter), "group": group}
+    return cache.memoize("rank_view", dataset_id, key, compute)
+
+
+def _weights(names, weights, focus, alpha) -> np.ndarray:
+    focus = list(focus or ())
+    if weights is not None and focus:
+        raise InvalidInputError("give either weights or a focus with alpha, not both")
+    if weights is not None:
+        return check_weights(weights, len(names))
+    unknown = [f for f in focus if f not in names]
+    if unknown:
+        raise InvalidInputError(f"focus objective(s) {', '.join(unknown)} are not chosen")
+    return weights_from_alpha(len(names), [names.index(f) for f in focus], alpha)
+
+
+def _objectives(table: EvalTable, objectives):
+    if objectives is None:
+        return list(table.objective_names), list(table.directions)
+    names, directions = [], []
+    for item in objectives:
+        name, direction = (item, None) if isinstance(item, str) else tuple(item)
+        direction = direction or table.objective(name).direction
+        if direction not in ("min", "max"):
+            raise InvalidInputError(f"objective {name!r}: direction must be min or max")
+        names.append(name)
+        directions.append(direction)
+    if not names:
+        raise InvalidInputError("choose at least one objective")
+    if len(set(names)) != len(names):
+        raise InvalidInputError("an objective is listed twice")
+    for name in names:
+        table.objective(name)
+    return names, directions
+
+
+def change_order(view: RankingView, *, ties: str = "break") -> np.ndarray:
+    """Entry positions with the largest rank changes (max - min rank) first, then by the
+    best rank under the first criterion."""
+    ranks = view.ranks(ties)
+    spread = rank_spread(ranks)
+    return np.lexsort((np.arange(len(spread)), ranks[:, 0], -spread))
+
+
+def flattery(view: RankingView, *, ties: str = "break") -> np.ndarray:
+    """How many places the first criterion flatters each entry: the median rank under the
+    other criteria minus the rank under the first (positive: the first criterion ranks the
+    entry better than the others do). Zero with a single criterion."""
+    ranks = view.ranks(ties).astype(float)
+    if ranks.shape[1] < 2:
+        return np.zeros(ranks.shape[0])
+    return np.median(ranks[:, 1:], axis=1) - ranks[:, 0]
+
+
+@dataclass(frozen=True)
+class ChartRows:
+    """Which entries a bump chart draws and which it highlights."""
+
+    shown: np.ndarray          # positions drawn, best first under ``by``
+    highlighted: np.ndarray    # positions drawn in colour (largest moves and pinned)
+    pinned: np.ndarray         # positions pinned by the user
+    by: str                    # criterion the top N is taken under
+    note: str
+
+
+def chart_rows(view: RankingView, *, ties: str = "break", top: int = 30, by: str | None = None,
+               pinned=(), n_highlight: int = 6) -> ChartRows:
+    """The top ``top`` entries under criterion ``by`` plus the pinned ones; the entries that
+    move most among them (and the pinned ones) are highlighted.
+
+    Raises
+    ------
+    InvalidInputError
+        If ``by`` is not one of the view's criteria or ``top`` is not positive.
+    """
+    ranks = view.ranks(ties)
+    by = by or view.criteria[0]
+    if by not in view.criteria:
+        raise InvalidInputError(f"{by!r} is not one of the criteria ({', '.join(view.criteria)})")
+    if not isinstance(top, (int, np.integer)) or top < 1:
+        raise InvalidInputError(f"top must be a positive whole number, not {top!r}")
+    column = view.criteria.index(by)
+    position = {str(name): i for i, name in enumerate(view.ids)}
+    pinned_pos = np.array(sorted({position[p] for p in pinned if p in position}), dtype=np.int64)
+    n = len(view.ids)
+    by_rank = np.argsort(ranks[:, column], kind="stable")
+    shown = by_rank[:top]
+    extra = np.setdiff1d(pinned_pos, shown)
+    shown = np.concatenate([shown, extra[np.argsort(ranks[extra, column], kind="stable")]])
+    if n <= top:
+        note = f"All {n} entries."
+    else:
+        note = (f"The top {top} of {n} entries under {by}"
+                + (f", plus {len(extra)} pinned" if len(extra) else "")
+                + "; ranks are among all entries. The table below lists every entry.")
+    spread = rank_spread(ranks[shown])
+    movers = shown[np.lexsort((ranks[shown, column], -spread))][:n_highlight]
+    movers = movers[rank_spread(ranks[movers]) > 0]
+    highlighted = np.union1d(movers, pinned_pos).astype(np.int64)
+    return ChartRows(shown=shown, highlighted=highlighted, pinned=pinned_pos, by=by, note=note)
+
+
+def rank_records(view: RankingView, *, ties: str = "break") -> list[dict]:
+    """One ``{"id": ..., criterion: rank, ...}`` per entry, in table order (the CLI's JSON)."""
+    ranks = view.ranks(ties)
+    return [{"id": str(name), **{c: int(ranks[i, j]) for j, c in enumerate(view.criteria)}}
+            for i, name in enumerate(view.ids)]
