@@ -80,6 +80,43 @@ def _check_name(name) -> str | None:
     return name or None
 
 
+def _text_parts(series: pd.Series) -> tuple[np.ndarray, np.ndarray, bytes]:
+    """Null mask, UTF-8 byte lengths (0 for nulls) and the concatenated bytes of a column.
+
+    Columns of text go through Arrow (one C pass); any other column (numbers mixed with
+    text, nullable integers, ...) goes value by value through ``str``. Both give the
+    same parts for the same texts.
+    """
+    try:
+        array = pa.array(series, from_pandas=True)  # zero-copy for Arrow-backed text
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+        array = None
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    if array is not None and pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    if array is not None and (pa.types.is_string(array.type)
+                              or pa.types.is_large_string(array.type)):
+        array = array.cast(pa.large_string())
+        missing = array.is_null().to_numpy(zero_copy_only=False)
+        _, offsets_buffer, data_buffer = array.buffers()
+        offsets = np.frombuffer(offsets_buffer, dtype=np.int64)[
+            array.offset:array.offset + len(array) + 1]
+        lengths = np.diff(offsets)
+        if not lengths[missing].any():  # nulls hold no bytes (always so when built here)
+            data = b"" if data_buffer is None else data_buffer.to_pybytes()
+            return missing, lengths, data[offsets[0]:offsets[-1]]
+    return _text_parts_by_value(series)
+
+
+def _text_parts_by_value(series: pd.Series) -> tuple[np.ndarray, np.ndarray, bytes]:
+    missing = series.isna().to_numpy(dtype=bool)
+    texts = [b"" if gone else str(value).encode("utf-8")
+             for value, gone in zip(series.tolist(), missing)]
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    return missing, lengths, b"".join(texts)
+
+
 def _update_with_column(digest, name, series: pd.Series) -> None:
     """Feed one column into ``digest`` unambiguously (length-prefixed parts)."""
 
@@ -98,12 +135,10 @@ def _update_with_column(digest, name, series: pd.Series) -> None:
         part(values.tobytes())
         return
     # Text, categorical, nullable and mixed columns: each value as text, plus a null mask.
-    missing = series.isna().to_numpy(dtype=bool)
-    texts = [b"" if gone else str(value).encode("utf-8")
-             for value, gone in zip(series.tolist(), missing)]
+    missing, lengths, data = _text_parts(series)
     part(np.packbits(missing).tobytes())
-    part(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)).tobytes())
-    part(b"".join(texts))
+    part(lengths.astype("<i8").tobytes())
+    part(data)
 
 
 def content_id(frame: pd.DataFrame, roles: Roles) -> str:

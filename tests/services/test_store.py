@@ -250,3 +250,19 @@ def test_concurrent_metadata_updates_lose_nothing(store, fork):
     assert info["name"] == f"name {rounds - 1}"
     assert info["shared"] is ((rounds - 1) % 2 == 0)
     assert not [name for name in files(store.root) if name.startswith(".tmp-")]
+
+
+@pytest.mark.parametrize("dtype", [object, "str", "string", "category"])
+def test_text_hashing_fast_path_matches_value_by_value(dtype):
+    series = pd.Series(["a", None, "bé", "", np.nan, "=x", "a"], dtype=dtype)
+    fast = store_module._text_parts(series)
+    slow = store_module._text_parts_by_value(series)
+    assert fast[0].tolist() == slow[0].tolist() == [False, True, False, False, True,
+                                                      False, False]
+    assert fast[1].tolist() == slow[1].tolist() == [1, 0, 3, 0, 0, 2, 1]
+    assert fast[2] == slow[2] == "abé=xa".encode()
+
+
+def test_mixed_text_and_numbers_hash_value_by_value():
+    mixed = pd.Series(["a", 3, None], dtype=object)
+    assert store_module._text_parts(mixed)[2] == b"a3"
