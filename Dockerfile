@@ -2,6 +2,7 @@
 # copa-dash: gunicorn serving app:server, as a non-root user, with writable data and caches.
 #   docker build -t copa-dash .                                  (add --build-arg EXTRAS=redis for Redis/Celery)
 #   docker run -p 8050:8050 -v copa-state:/var/lib/copa copa-dash
+# Port: COPA_PORT, else PORT (set by container platforms), else 8050 (gunicorn.conf.py).
 # Settings are environment variables (see copa_dash/config.py), e.g. -e COPA_WORKERS=4,
 # -e COPA_AUTH_USER=... -e COPA_AUTH_PASSWORD=..., -e COPA_REDIS_URL=redis://redis:6379/0.
 
@@ -28,7 +29,6 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     COPA_HOST=0.0.0.0 \
-    COPA_PORT=8050 \
     COPA_DATA_DIR=/var/lib/copa/data \
     COPA_CACHE_DIR=/var/lib/copa/cache \
     NUMBA_CACHE_DIR=/var/lib/copa/numba \
