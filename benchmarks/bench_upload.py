@@ -23,10 +23,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from copa_dash.data.io import build_eval_table, read_table  # noqa: E402
-from copa_dash.data.schema import Objective, Roles  # noqa: E402
-from copa_dash.services.cache import AnalysisCache, DiskBackend  # noqa: E402
-from copa_dash.services.store import DatasetStore  # noqa: E402
+from copa_dash.data.io import build_eval_table, read_table
+from copa_dash.data.schema import Objective, Roles
+from copa_dash.services.cache import AnalysisCache, DiskBackend
+from copa_dash.services.store import DatasetStore
 
 N_OBJECTIVES = 6
 BUDGET_FIRST_VIEW = 3.0

@@ -31,8 +31,9 @@ import json
 import logging
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
@@ -126,7 +127,7 @@ class RedisBackend:
         self._errors = (redis.RedisError, OSError)
 
     @classmethod
-    def from_url(cls, url: str) -> "RedisBackend":
+    def from_url(cls, url: str) -> RedisBackend:
         import redis
 
         return cls(redis.Redis.from_url(url))
@@ -195,7 +196,7 @@ class AnalysisCache:
         self.misses = 0
 
     @classmethod
-    def from_settings(cls, settings) -> "AnalysisCache":
+    def from_settings(cls, settings) -> AnalysisCache:
         """Redis when ``settings.redis_url`` is set, else diskcache under ``cache_dir``."""
         if settings.redis_url:
             return cls(RedisBackend.from_url(settings.redis_url))

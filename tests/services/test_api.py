@@ -134,7 +134,7 @@ def test_missing_file_field(client):
 
 
 def test_too_large_by_content_length_is_refused_before_reading(tmp_path):
-    app, settings = make_app(tmp_path, max_upload_bytes=1000)
+    app, _ = make_app(tmp_path, max_upload_bytes=1000)
     read = []
 
     class Body(io.BytesIO):

@@ -13,8 +13,14 @@ import pytest
 from copa_dash.config import Settings
 from copa_dash.data.schema import Objective
 from copa_dash.services import codec
-from copa_dash.services.cache import (AnalysisCache, DiskBackend, RedisBackend, cached,
-                                      freeze_arguments, get_cache)
+from copa_dash.services.cache import (
+    AnalysisCache,
+    DiskBackend,
+    RedisBackend,
+    cached,
+    freeze_arguments,
+    get_cache,
+)
 
 
 class Counter:

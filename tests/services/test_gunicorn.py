@@ -46,7 +46,7 @@ class Gunicorn:
         env.setdefault("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
         for variable in ("PORT", "COPA_AUTH_USER", "COPA_AUTH_PASSWORD", "COPA_REDIS_URL"):
             env.pop(variable, None)
-        self.log = open(self.log_path, "wb")
+        self.log = open(self.log_path, "wb")  # noqa: SIM115 - open while gunicorn runs
         # The pid of the answering worker in every access-log line.
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "app:server",
