@@ -335,6 +335,7 @@ def ufg_depth(posets, /, *, query=None, exact: bool = True, tolerance: float = 0
     numer = np.zeros(targets.shape[0])
     state = {"denom": 0.0, "n_ufg": 0, "largest": 0}
     frontier = np.arange(m, dtype=np.int64).reshape(m, 1)
+    witness = np.zeros((m, n + 1), dtype=np.uint64)
     masses = _frontier_mass(frontier, nu, tail) if m > 1 else np.zeros(m)
     total_mass = float(masses.sum())
     chunk = 64
@@ -355,21 +356,24 @@ def ufg_depth(posets, /, *, query=None, exact: bool = True, tolerance: float = 0
     size = 1
     while frontier.shape[0] > 0 and size < max_size:
         remaining = float(masses.sum())
-        next_parts, next_mass = [], 0.0
+        next_parts, next_witness, next_mass = [], [], 0.0
         pos = 0
         while pos < frontier.shape[0]:
             stop = min(frontier.shape[0], pos + chunk)
             part = np.ascontiguousarray(frontier[pos:stop])
             buffer = np.empty(((stop - pos) * (m - 1), size + 1), dtype=np.int64)
+            witness_buffer = np.empty(((stop - pos) * (m - 1), n + 1), dtype=np.uint64)
             tick = time.perf_counter()
             n_out, denom, n_ufg, open_mass = ufg_level_chunk(
-                rows, nu, tail, targets, part, max_size, numer, buffer)
+                rows, nu, tail, targets, part, np.ascontiguousarray(witness[pos:stop]),
+                max_size, numer, buffer, witness_buffer)
             spent = time.perf_counter() - tick
             state["denom"] += denom
             state["n_ufg"] += n_ufg
             if n_ufg:
                 state["largest"] = size + 1
             next_parts.append(buffer[:n_out].copy())
+            next_witness.append(witness_buffer[:n_out].copy())
             next_mass += open_mass
             remaining = max(0.0, remaining - float(masses[pos:stop].sum()))
             pos = stop
@@ -390,6 +394,8 @@ def ufg_depth(posets, /, *, query=None, exact: bool = True, tolerance: float = 0
                 return result(open_now, "time")
         frontier = (np.concatenate(next_parts) if next_parts
                     else np.zeros((0, size + 1), dtype=np.int64))
+        witness = (np.concatenate(next_witness) if next_witness
+                   else np.zeros((0, n + 1), dtype=np.uint64))
         masses = _frontier_mass(frontier, nu, tail)
         size += 1
     if progress is not None:

@@ -72,7 +72,83 @@ def _satisfied(t, only_in, absent_in, a, n):
 
 
 @njit(cache=True)
-def _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack, cand, tried):
+def _warm_witness(prev, join, only_in, absent_in, k, n, t):
+    """Fast path when ``prev`` witnessed the set without its last member: prev lies in
+    [meet, join] of the larger set too, and only a pair of the last member alone can
+    witness it, so try prev + each such pair (closed, inside join). True if one
+    witnesses every member (t holds it), False if unsure."""
+    last = k - 1
+    for r in range(n):
+        bits = only_in[last, r]
+        while bits != _ZERO:
+            c = _lowest_bit(bits)
+            bits = bits & (bits - _ONE)
+            if (prev[c] >> np.uint64(r)) & _ONE:
+                continue
+            add = (_ONE << np.uint64(c)) | prev[c]
+            ok = True
+            for x in range(n):
+                row = prev[x]
+                if x == r or (row >> np.uint64(r)) & _ONE:
+                    row = row | add
+                    if row & ~join[x]:
+                        ok = False
+                        break
+                t[x] = row
+            if not ok:
+                continue
+            for a in range(k - 1):
+                if not _satisfied(t, only_in, absent_in, a, n):
+                    ok = False
+                    break
+            if ok:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _greedy_witness(meet, join, only_in, absent_in, k, n, t):
+    """Fast path of :func:`_union_free`: one pass over the members, giving each member
+    that t does not witness the first pair of only_in that keeps t a poset inside
+    join; True if t then witnesses every member (a proof), False if unsure."""
+    for r in range(n):
+        t[r] = meet[r]
+    for a in range(k):
+        if _satisfied(t, only_in, absent_in, a, n):
+            continue
+        placed = False
+        for r in range(n):
+            bits = only_in[a, r]
+            while bits != _ZERO:
+                c = _lowest_bit(bits)
+                bits = bits & (bits - _ONE)
+                if (t[c] >> np.uint64(r)) & _ONE:
+                    continue
+                add = (_ONE << np.uint64(c)) | t[c]
+                ok = True
+                for x in range(n):
+                    if (x == r or (t[x] >> np.uint64(r)) & _ONE) and (t[x] | add) & ~join[x]:
+                        ok = False
+                        break
+                if ok:
+                    for x in range(n):
+                        if x == r or (t[x] >> np.uint64(r)) & _ONE:
+                            t[x] |= add
+                    placed = True
+                    break
+            if placed:
+                break
+        if not placed:
+            return False
+    for a in range(k):
+        if not _satisfied(t, only_in, absent_in, a, n):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack, cand, tried, above,
+                found):
     """Is there a poset p with meet <= p <= join outside every gamma(S minus one member)?
 
     p avoids gamma(S minus a) iff p has a pair of ``only_in[a]`` (pairs of a alone) or
@@ -95,6 +171,16 @@ def _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack, cand, tr
         t = t_stack[depth]
         u = u_stack[depth]
         if fresh:
+            # above[r]: the elements above r in t (column r); a pair (r, c) with c
+            # above r closes a cycle
+            for r in range(n):
+                above[r] = _ZERO
+            for x in range(n):
+                row = t[x]
+                while row != _ZERO:
+                    y = _lowest_bit(row)
+                    row = row & (row - _ONE)
+                    above[y] |= _ONE << np.uint64(x)
             best = -1
             best_count = np.uint64(65 * 64)
             for a in range(k):
@@ -102,16 +188,23 @@ def _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack, cand, tr
                     continue
                 count = _ZERO
                 for r in range(n):
-                    count += _popcount(only_in[a, r] & u[r])
+                    bits = only_in[a, r] & u[r] & ~above[r]
+                    while bits != _ZERO:
+                        c = _lowest_bit(bits)
+                        bits = bits & (bits - _ONE)
+                        if not t[c] & ~u[r]:
+                            count += _ONE
                 if count < best_count:
                     best_count = count
                     best = a
                     if count == _ZERO:
                         break
             if best == -1:
+                for r in range(n):
+                    found[r] = t[r]
                 return True
             for r in range(n):
-                cand[depth, r] = only_in[best, r] & u[r]
+                cand[depth, r] = only_in[best, r] & u[r] & ~above[r]
         advanced = False
         for r in range(n):
             while cand[depth, r] != _ZERO:
@@ -156,7 +249,8 @@ def _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack, cand, tr
 
 
 @njit(cache=True)
-def ufg_level_chunk(rows, nu, tail, targets, frontier, max_size, numer, out_frontier):
+def ufg_level_chunk(rows, nu, tail, targets, frontier, witness, max_size, numer,
+                    out_frontier, out_witness):
     """Extend each set of ``frontier`` by one larger index; test and weigh the new sets.
 
     Parameters
@@ -167,11 +261,14 @@ def ufg_level_chunk(rows, nu, tail, targets, frontier, max_size, numer, out_fron
     targets : (P, n) uint64, posets whose depth is accumulated.
     frontier : (F, s) int64, sorted member indices of sets of size s (s >= 1) that
         may have ufg supersets.
+    witness : (F, n + 1) uint64, per frontier set a poset witnessing that it is ufg
+        (in columns :n) when column n is 1; a hint that speeds up its supersets.
     max_size : int, no ufg set has more members (App. B bound, see ufg_depth.py).
     numer : (P,) float64, accumulated in place: weight of ufg sets whose closure holds
         each target.
     out_frontier : (F * m, s + 1) int64 buffer for the sets of size s + 1 that pass the
         hereditary witness test and may still grow.
+    out_witness : (F * m, n + 1) uint64 buffer, their witnesses as in ``witness``.
 
     Returns
     -------
@@ -197,6 +294,8 @@ def ufg_level_chunk(rows, nu, tail, targets, frontier, max_size, numer, out_fron
     u_stack = np.empty((k + 1, n), dtype=np.uint64)
     cand = np.empty((k + 1, n), dtype=np.uint64)
     tried = np.empty((k + 1, 2), dtype=np.int64)
+    above = np.empty(n, dtype=np.uint64)
+    found = np.empty(n, dtype=np.uint64)
     n_out = 0
     denom = 0.0
     n_ufg = 0
@@ -240,7 +339,13 @@ def ufg_level_chunk(rows, nu, tail, targets, frontier, max_size, numer, out_fron
                     break
             if not witnessed:
                 continue  # hereditary: no superset can be ufg either
-            if _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack, cand, tried):
+            has_prev = k > 2 and witness[f, n] != _ZERO
+            is_ufg = ((has_prev and _warm_witness(witness[f], join, only_in, absent_in, k, n,
+                                                  found))
+                      or _greedy_witness(meet, join, only_in, absent_in, k, n, found)
+                      or _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack,
+                                     cand, tried, above, found))
+            if is_ufg:
                 n_ufg += 1
                 denom += weight
                 for p in range(n_targets):
@@ -254,6 +359,9 @@ def ufg_level_chunk(rows, nu, tail, targets, frontier, max_size, numer, out_fron
             if k < max_size and j + 1 < m:
                 for a in range(k):
                     out_frontier[n_out, a] = members[a]
+                for r in range(n):
+                    out_witness[n_out, r] = found[r] if is_ufg else _ZERO
+                out_witness[n_out, n] = _ONE if is_ufg else _ZERO
                 n_out += 1
                 open_mass += weight * (tail[j + 1] - 1.0)
     return n_out, denom, n_ufg, open_mass
