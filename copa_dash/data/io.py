@@ -89,13 +89,18 @@ def read_table(source, /, *, filename: str | None = None,
     if gzipped:
         data = gunzip(data, filename, limits)
     check_magic(data, fmt, filename)
-    if fmt in TEXT_FORMATS:
-        return read_delimited(decode_text(data, filename), fmt, filename, limits)
-    if fmt == "json":
-        return read_json(decode_text(data, filename), filename, limits)
-    if fmt == "parquet":
-        return read_parquet(data, filename, limits)
-    return read_xlsx(data, filename, limits)
+    try:
+        if fmt in TEXT_FORMATS:
+            return read_delimited(decode_text(data, filename), fmt, filename, limits)
+        if fmt == "json":
+            return read_json(decode_text(data, filename), filename, limits)
+        if fmt == "parquet":
+            return read_parquet(data, filename, limits)
+        return read_xlsx(data, filename, limits)
+    except InvalidInputError as exc:
+        if str(exc).startswith(f"{filename}: "):
+            raise
+        raise InvalidInputError(f"{filename}: {exc}") from None
 
 
 def build_eval_table(frame, /, roles) -> EvalTable:

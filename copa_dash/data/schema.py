@@ -368,7 +368,8 @@ class EvalTable:
         missing = [c for c in roles.columns if c not in frame.columns]
         if missing:
             raise InvalidInputError(
-                f"column {', '.join(map(repr, missing))} named in the roles is not in the table")
+                f"{'column' if len(missing) == 1 else 'columns'} {', '.join(map(repr, missing))} "
+                f"named in the roles {'is' if len(missing) == 1 else 'are'} not in the table")
         if len(frame) < 2:
             raise InvalidInputError(f"the table needs at least 2 rows, but it has {len(frame)}")
         for name in roles.objective_names:

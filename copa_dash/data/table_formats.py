@@ -265,25 +265,32 @@ def read_xlsx(data: bytes, filename: str, limits: Limits) -> pd.DataFrame:
 
 
 def _sheet_frame(book, filename: str, limits: Limits) -> pd.DataFrame:
+    from openpyxl.utils import get_column_letter
+
     if not book.worksheets:
         raise InvalidInputError(f"{filename}: the workbook has no worksheet")
     sheet = book.worksheets[0]
     rows = sheet.iter_rows(values_only=True, max_col=limits.max_columns + 1)
-    header = None
-    for header in rows:
+    header, header_row = None, 0
+    for header_row, header in enumerate(rows, start=1):
         if any(v is not None for v in header):
             break
     else:
         raise InvalidInputError(f"{filename}: the first sheet {sheet.title!r} is empty")
     width = max(j for j, v in enumerate(header) if v is not None) + 1
+    if width > limits.max_columns:
+        raise InvalidInputError(
+            f"{filename}: the table has more than {limits.max_columns} columns, the limit")
     names = check_header(header[:width], filename, limits)
     body = []
     for row in rows:
         extra = [j for j, v in enumerate(row[width:]) if v is not None]
         if extra:
+            column = width + extra[0] + 1
             raise InvalidInputError(
-                f"{filename}: row {len(body) + 1} has a value in column {width + extra[0] + 1}, "
-                f"right of the last named column ({width}); give that column a header name")
+                f"{filename}: data row {len(body) + 1} (sheet row {header_row + len(body) + 1}) "
+                f"has a value in column {column} ({get_column_letter(column)}), right of the "
+                f"last named column ({width}); give that column a header name")
         body.append(row[:width])
         if len(body) > limits.max_rows or len(body) * width > limits.max_cells:
             check_shape(len(body), width, filename, limits)

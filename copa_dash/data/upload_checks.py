@@ -70,7 +70,7 @@ class Limits:
 
 
 def _size_text(n: int) -> str:
-    return f"{n / MIB:.1f} MiB" if n >= MIB / 10 else f"{n:,} bytes"
+    return f"{n / MIB:.1f} MiB" if n >= MIB else f"{n:,} bytes"
 
 
 def load_source(source, filename, limits: Limits) -> tuple[bytes, str]:
@@ -88,10 +88,10 @@ def load_source(source, filename, limits: Limits) -> tuple[bytes, str]:
         filename = os.path.basename(path) if filename is None else filename
         try:
             size = os.stat(path).st_size
-            if size > limits.max_bytes:
-                raise _too_big(filename, size, limits)
-            with open(path, "rb") as handle:
-                data = handle.read(limits.max_bytes + 1)
+            data = b""
+            if size <= limits.max_bytes:
+                with open(path, "rb") as handle:
+                    data = handle.read(limits.max_bytes + 1)
         except (FileNotFoundError, NotADirectoryError):
             raise InvalidInputError(f"{path}: no such file") from None
         except IsADirectoryError:
@@ -100,6 +100,8 @@ def load_source(source, filename, limits: Limits) -> tuple[bytes, str]:
             raise InvalidInputError(f"{path}: permission denied") from None
         except (OSError, ValueError) as exc:
             raise InvalidInputError(f"{path}: cannot be read ({exc})") from None
+        if size > limits.max_bytes:
+            raise _too_big(filename, size, limits)
     else:
         raise InvalidInputError(
             f"'source' must be a file path or bytes, not {type(source).__name__}")
@@ -215,7 +217,8 @@ def check_zip(data: bytes, filename: str, limits: Limits) -> None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError,
+            NotImplementedError, RuntimeError) as exc:  # zipfile raises all of these
         raise InvalidInputError(f"{filename}: not a valid .xlsx workbook ({exc})") from None
     if len(members) > 10_000:
         raise InvalidInputError(f"{filename}: the workbook has {len(members)} parts, too many")

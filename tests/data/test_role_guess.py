@@ -1,0 +1,83 @@
+"""Role guesses for the upload form: whole-word direction guesses and a sensible id."""
+
+import pandas as pd
+import pytest
+
+from copa_dash.core.errors import InvalidInputError
+from copa_dash.data.io import build_eval_table, read_table
+from copa_dash.data.role_guess import add_row_ids, guess_direction, guess_roles
+
+
+@pytest.mark.parametrize("name", [
+    "loss", "val_loss", "valLoss", "Test Error", "err", "wall_time_s", "Time (s)", "latency_ms",
+    "HTTPLatency", "cost_usd", "cost_per_token", "co2_kg", "CO2", "#params", "n_params",
+    "model_size", "memory_GB", "energy_kWh", "price", "MSE", "rmse", "mae", "Errors", "losses",
+    "perplexity", "WER",
+])
+def test_minimised_names(name):
+    assert guess_direction(name) == "min"
+
+
+@pytest.mark.parametrize("name", [
+    "accuracy", "Accuracy (%)", "acc", "test-acc", "Top1Acc", "score", "F1", "F1Score",
+    "macro_f1", "AUC", "precision@5", "recall_at_10", "throughput", "Elo", "win rate",
+    "winRate", "win_rate", "BLEU", "rouge2", "ROUGE-L", "mAP", "ndcg@10",
+])
+def test_maximised_names(name):
+    assert guess_direction(name) == "max"
+
+
+@pytest.mark.parametrize("name", [
+    "accumulated", "accumulated_steps", "scores_std", "acc_std", "accuracy_ci",
+    "time_to_accuracy", "tokens_per_second", "batch_size", "seed", "epoch", "timestamp",
+    "lossless", "errand", "notes", "",
+])
+def test_no_guess(name):
+    assert guess_direction(name) is None
+
+
+def test_guess_roles_on_a_wide_table():
+    frame = pd.DataFrame({"run": [1, 2, 3], "model": ["a", "b", "c"], "method": ["x", "y", "x"],
+                          "dataset": ["d", "d", "e"], "seed": [0, 1, 0],
+                          "val_loss": [0.3, 0.2, 0.1], "acc": [0.8, 0.9, 0.7],
+                          "epochs": [3, 4, 5], "notes": ["", "n", ""]})
+    roles = guess_roles(frame)
+    assert roles.id == "model"
+    assert (roles.system, roles.task, roles.seed) == ("method", "dataset", "seed")
+    assert [(o.name, o.direction) for o in roles.objectives] == [("val_loss", "min"),
+                                                                 ("acc", "max")]
+    assert roles.metadata == ("run", "epochs", "notes")
+    build_eval_table(frame, roles)
+
+
+def test_numeric_columns_without_a_guess_become_objectives_only_when_nothing_is_guessed():
+    frame = pd.DataFrame({"name": ["a", "b"], "x": [1.0, 2.0], "y": [3, 4]})
+    roles = guess_roles(frame)
+    assert [(o.name, o.direction) for o in roles.objectives] == [("x", "min"), ("y", "min")]
+
+
+def test_id_falls_back_to_a_unique_integer_column():
+    roles = guess_roles(pd.DataFrame({"k": [1, 2, 3], "loss": [0.5, 0.5, 0.1]}))
+    assert roles.id == "k"
+
+
+def test_long_table_without_a_unique_column_needs_row_ids():
+    frame = read_table(b"system,task,seed,loss\na,t,0,1\na,t,1,2\nb,t,0,3\nb,t,0,3\n",
+                       filename="long.csv")
+    with pytest.raises(InvalidInputError, match="^no column has a different value in every row"):
+        guess_roles(frame)
+    with_ids = add_row_ids(frame)
+    roles = guess_roles(with_ids)
+    assert roles.id == "row" and roles.system == "system" and roles.task == "task"
+    assert build_eval_table(with_ids, roles).ids.tolist() == ["1", "2", "3", "4"]
+    assert "row" not in frame.columns
+
+
+def test_no_numeric_column():
+    with pytest.raises(InvalidInputError, match="^no column holds numbers"):
+        guess_roles(pd.DataFrame({"m": ["a", "b"], "t": ["x", "y"]}))
+
+
+def test_add_row_ids_avoids_taken_names():
+    frame = pd.DataFrame({"row": [5, 6], "row_2": [1, 2]})
+    assert add_row_ids(frame).columns.tolist() == ["row_3", "row", "row_2"]
