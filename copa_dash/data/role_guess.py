@@ -8,8 +8,9 @@ as ``acc``. Decisions:
   spread (``acc_std``) or a setting (``batch_size``, ``seed``), gets no direction;
 * numeric columns without a guessed direction become metadata, not objectives: a wrong
   direction silently inverts every ranking, while an extra metadata column costs a click.
-  Only when no numeric column has a guess are all numeric columns proposed as
-  objectives, minimised (the core's default);
+  Only when no numeric column has a guess are the numeric columns proposed as objectives,
+  maximised: such tables are mostly per-benchmark scores (``art``, ``clipart``, ``mmlu``);
+  columns with a spread or setting word (``art_std``, ``seed``) stay metadata even then;
 * the id is the first column with a unique value in every row, preferring id-like names
   and text columns; when none is unique (long tables: one row per system x task x seed)
   :func:`guess_roles` says so and :func:`add_row_ids` adds a row-number id column.
@@ -43,7 +44,7 @@ _NO_DIRECTION = frozenset({
 })
 _ROLE_NAMES = {
     "system": ("system", "method", "algorithm", "algo", "approach", "family", "model_family",
-               "optimizer", "solver"),
+               "optimizer", "solver", "framework", "learner", "library"),
     "seed": ("seed", "random_seed", "replicate", "rep", "repeat", "trial", "run_seed"),
     "task": ("task", "dataset", "benchmark", "problem", "function", "instance", "env",
              "environment", "test_function"),
@@ -95,7 +96,8 @@ def guess_direction(column_name: str) -> str | None:
     -----
     Whole words only: the name is split at non-alphanumerics and camelCase; digits at a
     word's end and a plural s/es are dropped (``rouge2`` -> rouge, ``errors`` -> error).
-    Words after "per" are ignored (``cost_per_token`` -> min, ``tokens_per_s`` -> None).
+    In a rate only the word before "per" counts (``cost_per_token`` -> min,
+    ``energy_tokens_per_kwh`` -> None: tokens is not a known word).
     O(length of the name).
 
     Examples
@@ -106,8 +108,8 @@ def guess_direction(column_name: str) -> str | None:
     (True, True)
     """
     words = _words(column_name)
-    if "per" in words:  # "cost_per_token" is a cost, "tokens_per_second" a rate
-        words = words[:words.index("per")]
+    if "per" in words:  # the word before "per" decides: cost_per_token, tokens_per_kwh
+        words = words[max(words.index("per") - 1, 0):words.index("per")]
     stems = [_stems(w) for w in words]
     if any(s & _NO_DIRECTION for s in stems):
         return None
@@ -201,7 +203,8 @@ def guess_roles(frame, /) -> Roles:
             "nothing to compare; objectives must be numeric")
     objectives = [Objective(c, d) for c in numeric if (d := guess_direction(c)) is not None]
     if not objectives:
-        objectives = [Objective(c, "min") for c in numeric]
+        plain = [c for c in numeric if not any(_stems(w) & _NO_DIRECTION for w in _words(c))]
+        objectives = [Objective(c, "max") for c in plain or numeric]
     taken.update(o.name for o in objectives)
     metadata = tuple(c for c in frame.columns if c not in taken)
     return Roles(id=id_column, objectives=tuple(objectives), metadata=metadata, **single)

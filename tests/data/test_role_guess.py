@@ -29,7 +29,7 @@ def test_maximised_names(name):
 
 @pytest.mark.parametrize("name", [
     "accumulated", "accumulated_steps", "scores_std", "acc_std", "accuracy_ci",
-    "time_to_accuracy", "tokens_per_second", "batch_size", "seed", "epoch", "timestamp",
+    "time_to_accuracy", "tokens_per_second", "energy_tokens_per_kwh", "batch_size", "seed", "epoch", "timestamp",
     "lossless", "errand", "notes", "",
 ])
 def test_no_guess(name):
@@ -51,9 +51,15 @@ def test_guess_roles_on_a_wide_table():
 
 
 def test_numeric_columns_without_a_guess_become_objectives_only_when_nothing_is_guessed():
-    frame = pd.DataFrame({"name": ["a", "b"], "x": [1.0, 2.0], "y": [3, 4]})
+    frame = pd.DataFrame({"name": ["a", "b"], "art": [1.0, 2.0], "photo": [3, 4],
+                          "art_std": [0.1, 0.2]})
     roles = guess_roles(frame)
-    assert [(o.name, o.direction) for o in roles.objectives] == [("x", "min"), ("y", "min")]
+    assert [(o.name, o.direction) for o in roles.objectives] == [("art", "max"),
+                                                                 ("photo", "max")]
+    assert roles.metadata == ("art_std",)
+    with_loss = guess_roles(frame.assign(loss=[1.0, 2.0]))
+    assert with_loss.objective_names == ("loss",)
+    assert with_loss.metadata == ("art", "photo", "art_std")
 
 
 def test_id_falls_back_to_a_unique_integer_column():
