@@ -49,7 +49,7 @@ def cdf_transform(points, /, directions=None, *, population=None) -> np.ndarray:
     strict ``<``), so ``u = (rankdata(y', method="min") - 1) / N`` when the population is
     every row. NaN cells are left out of their column's population, so ``N_pop`` is counted
     per column. The estimate is unbiased with variance ``u (1 - u) / N`` (Prop. 3.1).
-    Complexity: one O(N log N) sort per column.
+    Complexity: one O(N log N) argsort per column, then one compiled O(N) pass.
 
     Examples
     --------
@@ -68,7 +68,8 @@ def cdf_transform(points, /, directions=None, *, population=None) -> np.ndarray:
         raise InvalidInputError(
             f"'points' column {int(empty[0])} has no value inside the population: "
             "every value there is missing (NaN)")
-    return _kernels.cdf_columns(y, mask)
+    y_t = np.ascontiguousarray(y.T)
+    return _kernels.cdf_columns(y_t, np.argsort(y_t, axis=1), mask)
 
 
 def u_standard_error(u, n_population) -> np.ndarray:
