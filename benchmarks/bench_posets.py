@@ -1,0 +1,131 @@
+"""Time the partial-ranking core (task posets + exact ufg depth) and print a markdown table.
+
+    python benchmarks/bench_posets.py            # synthetic shapes of the paper's three studies
+    python benchmarks/bench_posets.py --quick    # skip the 11 x 21 cases
+    python benchmarks/bench_posets.py --raw-dir DIR   # also the authors' DeepOBS / DMOP tables
+
+Shapes follow papers/partial-rankings-of-optimizers-ufg-depth.txt: DeepOBS (3 methods x 8
+tasks, 2 criteria; the authors' R code: ~1 s), DMOP (7 x 13, 4 criteria; ~10 s) and BBOB
+(11 x 21, 2 criteria; 7 hours). Criteria are uniform random numbers drawn with a fixed seed
+(no ties). Every timing is warm (one call first: compilation excluded) and the median of a
+few repeats; the approximate column is ``ufg_depth(exact=False, tolerance=0.01)`` and its
+proven error bound. The real tables are the CSVs of the authors' repository (see
+shared/datasets-raw/optimizer-benchmarks-posets/PROVENANCE.md); their depths must match the
+authors' published summaries, which is checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("NUMBA_CACHE_DIR", "/tmp/numba_cache")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np
+
+from copa_dash.core.posets import task_posets, ufg_depth
+
+SHAPES = [  # label, methods, tasks, criteria, seed, the paper's runtime with the R code
+    ("DeepOBS-sized", 3, 8, 2, 0, "~1 s"),
+    ("DMOP-sized", 7, 13, 4, 0, "~10 s"),
+    ("BBOB-sized", 11, 21, 2, 0, "~7 h"),
+    ("BBOB-sized", 11, 21, 3, 0, ""),
+    ("BBOB-sized", 11, 21, 4, 0, ""),
+]
+REAL = [  # label, file, separator, decimal, task and method columns, criteria, authors' min, max
+    ("DeepOBS (real)", "deepops_Schneideretal_data_test_loss.csv", ";", ",", "Test Problem",
+     "Optimizer",
+     ["Performance", "Speed"], (0.293838862559242, 0.649289099526066)),
+    ("DMOP (real)", "3_stages_DMOP_Wuetal_data_no_std_err.csv", ",", ".", "Test Problem",
+     "Optimizer",
+     ["MIGD_total", "MIGD_1st_stage", "MIGD_2nd_stage", "MIGD_3rd_stage"],
+     (0.172789668572607, 0.390968080293946)),
+]
+
+
+def warm_median(fn, repeats: int) -> float:
+    fn()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def synthetic_table(n_methods, n_tasks, n_criteria, seed):
+    rng = np.random.default_rng(seed)
+    crit = rng.random((n_tasks * n_methods, n_criteria))
+    methods = np.tile(np.arange(n_methods), n_tasks)
+    tasks = np.repeat(np.arange(n_tasks), n_methods)
+    return crit, methods, tasks
+
+
+def row(label, shape, crit, methods, tasks, paper, repeats):
+    def run():
+        tp = task_posets(crit, method_index=methods, task_index=tasks)
+        return tp, ufg_depth(tp.relations)
+
+    seconds = warm_median(run, repeats)
+    tp, res = run()
+    approx_s = warm_median(lambda: ufg_depth(tp.relations, exact=False, tolerance=0.01),
+                           repeats)
+    approx = ufg_depth(tp.relations, exact=False, tolerance=0.01)
+    assert np.abs(approx.depths - res.depths).max() <= approx.error_bound + 1e-12
+    return (f"| {label} | {shape} | {len(res.counts)} | {res.n_ufg_sets:,} | "
+            f"{res.largest_size} | {res.depths.min():.3f} .. {res.depths.max():.3f} | "
+            f"{seconds:.3f} | {approx_s:.3f} (bound {approx.error_bound:.1e}) | {paper} |"), res
+
+
+def real_rows(raw_dir: Path, repeats: int) -> list[str]:
+    import pandas as pd  # benchmarks only; the core never imports pandas
+
+    lines = []
+    for label, name, sep, dec, task_col, method_col, cols, (lo, hi) in REAL:
+        path = raw_dir / name
+        if not path.exists():
+            continue
+        df = pd.read_csv(path, sep=sep, decimal=dec, encoding="utf-8-sig").dropna(how="all")
+        methods = pd.factorize(df[method_col])[0]
+        tasks = pd.factorize(df[task_col])[0]
+        crit = df[cols].to_numpy(dtype=float)
+        line, res = row(label,
+                        f"{methods.max() + 1} x {tasks.max() + 1} x {len(cols)}",
+                        crit, methods, tasks, "", repeats)
+        d = res.observed_depths
+        assert abs(d.min() - lo) < 1e-12 and abs(d.max() - hi) < 1e-12, "authors' depths"
+        lines.append(line)
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="skip the 11 x 21 shapes")
+    parser.add_argument("--raw-dir", type=Path, default=Path(os.environ.get(
+        "COPA_RAW_DIR", ROOT.parent / "shared" / "datasets-raw" / "optimizer-benchmarks-posets")))
+    args = parser.parse_args()
+    header = ("| case | methods x tasks x criteria | distinct posets | ufg sets | largest ufg "
+              "set | depth range | exact (s) | approx. tol 0.01 (s) | authors' R code |")
+    lines = [header,
+             "|---|---|---:|---:|---:|---|---:|---:|---|"]
+    for label, n, t, c, seed, paper in SHAPES:
+        if args.quick and n > 7:
+            continue
+        repeats = 5 if n <= 7 else 1
+        line, _ = row(label, f"{n} x {t} x {c}", *synthetic_table(n, t, c, seed), paper,
+                      repeats)
+        lines.append(line)
+        print(line, file=sys.stderr)
+    if args.raw_dir.is_dir():
+        lines += real_rows(args.raw_dir, 5)
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
