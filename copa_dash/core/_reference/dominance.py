@@ -1,0 +1,49 @@
+"""Slow, obviously-correct twins of :mod:`copa_dash.core._kernels.dominance`.
+
+Plain numpy on (N, K) float64 arrays oriented to minimisation; for tests and benchmarks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def dominance_matrix(points: np.ndarray) -> np.ndarray:
+    """``D[a, b]`` is True iff row a dominates row b: <= everywhere and < somewhere. O(N^2 K)."""
+    y = np.asarray(points, dtype=np.float64)
+    le = (y[:, None, :] <= y[None, :, :]).all(axis=2)
+    lt = (y[:, None, :] < y[None, :, :]).any(axis=2)
+    return le & lt
+
+
+def nondominated_mask(points: np.ndarray) -> np.ndarray:
+    """Rows that no row dominates, by comparing every pair. O(N^2 K)."""
+    y = np.asarray(points, dtype=np.float64)
+    if y.shape[0] == 0:
+        return np.zeros(0, dtype=bool)
+    return ~dominance_matrix(y).any(axis=0)
+
+
+def nondominated_layers(points: np.ndarray) -> np.ndarray:
+    """Layer numbers by repeated peeling: layer 1 is the front, then the front of the rest."""
+    y = np.asarray(points, dtype=np.float64)
+    layers = np.zeros(y.shape[0], dtype=np.int64)
+    remaining = np.arange(y.shape[0])
+    layer = 1
+    while remaining.size:
+        front = nondominated_mask(y[remaining])
+        layers[remaining[front]] = layer
+        remaining = remaining[~front]
+        layer += 1
+    return layers
+
+
+def lexicographic_order(points: np.ndarray) -> np.ndarray:
+    """Stable lexicographic row order (first column most significant)."""
+    y = np.asarray(points, dtype=np.float64)
+    return np.lexsort(y.T[::-1])
+
+
+def all_finite(points: np.ndarray) -> bool:
+    """True when no cell is NaN or infinite."""
+    return bool(np.isfinite(points).all())
