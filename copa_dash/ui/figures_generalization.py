@@ -233,10 +233,7 @@ def parallel_front(report: GapReport, search: SearchResult) -> dict:
     return {"data": [{"type": "parcoords", "dimensions": dims,
                       "line": {"color": code.tolist(), "colorscale": scale, "cmin": 0, "cmax": 3}}],
             "layout": {"template": "plotly_white", "height": 400,
-                       "margin": {"l": 70, "r": 70, "t": 60, "b": 30},
-                       "title": {"text": "Validation front, top = best. Colour: blue on both test "
-                                         "fronts, green optimistic only, pink pessimistic only, "
-                                         "grey neither", "font": {"size": 12}}}}
+                       "margin": {"l": 70, "r": 70, "t": 60, "b": 30}}}
 
 
 def budget_figure(report: GapReport) -> dict:

@@ -156,3 +156,39 @@ def test_the_page_is_in_the_navigation(dash_duo, app):
     link.click()
     dash_duo.wait_for_contains_text("#generalization-search-title", "Search:", timeout=30)
     assert dash_duo.get_logs() == []
+
+
+def test_an_uploaded_table_of_three_metrics_gets_parallel_axes(dash_duo, app):
+    import numpy as np
+    import pandas as pd
+
+    from copa_dash.data.schema import Objective, Roles
+    from copa_dash.services.store import DatasetStore
+
+    rng = np.random.default_rng(0)
+    n = 60
+    frame = pd.DataFrame({"run": [f"run-{i}" for i in range(n)],
+                          "family": np.where(np.arange(n) < 30, "alpha", "beta")})
+    metrics = (("error", "min"), ("latency", "min"), ("fairness", "max"))
+    for name, _ in metrics:
+        frame[f"val_{name}"] = rng.random(n).round(3)
+        frame[f"test_{name}"] = (frame[f"val_{name}"] + rng.normal(0, 0.1, n)).round(3)
+    objectives = tuple(Objective(f"{split}_{name}", direction)
+                       for name, direction in metrics for split in ("val", "test"))
+    settings = app.server.config["COPA_SETTINGS"]
+    dataset_id = DatasetStore(settings.data_dir).save(
+        frame, Roles("run", objectives, system="family"), name="three metrics")
+
+    dash_duo.start_server(app)
+    _open(dash_duo, f"/generalization?dataset={dataset_id}")
+    _wait(lambda: _figure(dash_duo, "generalization-panels")["data"])
+    labels = dash_duo.driver.execute_script(
+        "const g = document.querySelector('#generalization-panels .js-plotly-plot');"
+        "return g.data[0].type + ':' + g.data[0].dimensions.map(d => d.label).join('|');")
+    assert labels == ("parcoords:val error|test error|val latency|test latency|"
+                      "val fairness|test fairness")
+    verdicts = dash_duo.find_element("#generalization-verdict-list").text
+    assert "alpha" in verdicts and "beta" in verdicts
+    assert not dash_duo.find_element("#generalization-systems").is_displayed()
+    screenshot(dash_duo, "generalization-three-metrics")
+    assert dash_duo.get_logs() == []

@@ -10,7 +10,15 @@ from ...core.errors import InvalidInputError
 from ...services.catalog import open_dataset
 from ...services.generalization import dataset_report, label_text, pair_comparisons
 from .. import figures_generalization as figures
-from ..pages.generalization import ID, PATH, GapViewState, parse_ref, to_query
+from ..pages.generalization import (
+    HELP_MORE,
+    HELP_TWO,
+    ID,
+    PATH,
+    GapViewState,
+    parse_ref,
+    to_query,
+)
 from ..settings_access import current_cache, current_settings
 
 CRITERIA = {"hv_difference": "Hypervolume difference", "dominance": "Front dominance",
@@ -70,7 +78,8 @@ def register_callbacks(app) -> None:
     """Attach the page's callbacks to ``app``."""
 
     @app.callback(Output(ID.ALERT, "children"), Output(ID.SEARCH_TITLE, "children"),
-                  Output(ID.PANELS, "figure"), Output(ID.FRONT_TABLE, "data"),
+                  Output(ID.PANELS, "figure"), Output(ID.PANELS_HELP, "children"),
+                  Output(ID.FRONT_TABLE, "data"),
                   Output(ID.FRONT_TABLE, "columns"),
                   *METRIC_INPUTS, Input(ID.SYSTEM, "value"), Input(ID.BUDGET, "value"),
                   Input(ID.SEED, "value"), *CONTEXT)
@@ -80,12 +89,12 @@ def register_callbacks(app) -> None:
             report = _report(metrics, ref_text, dataset, directions)
             search = report.search(system, budget, seed)
         except InvalidInputError as exc:
-            return _alert(str(exc)), "", EMPTY, [], []
+            return _alert(str(exc)), "", EMPTY, "", [], []
         two = len(report.spec.metrics) == 2
         figure = figures.search_panels(report, search) if two else figures.parallel_front(report, search)
         data, columns = figures.front_table(report, search)
         notes = [_alert(n, "info") for n in report.notes]
-        return notes, _title(search), figure, data, columns
+        return notes, _title(search), figure, HELP_TWO if two else HELP_MORE, data, columns
 
     @app.callback(Output(ID.VERDICTS, "children"), Output(ID.SYSTEMS, "figure"),
                   Output(ID.SYSTEMS, "style"), *METRIC_INPUTS, Input(ID.BUDGET, "value"),

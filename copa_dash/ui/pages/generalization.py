@@ -45,6 +45,7 @@ class GeneralizationIds:
     ALERT = "generalization-alert"
     SEARCH_TITLE = "generalization-search-title"
     PANELS = "generalization-panels"
+    PANELS_HELP = "generalization-panels-help"
     FRONT_TABLE = "generalization-front-table"
     VERDICTS = "generalization-verdicts"
     SYSTEMS = "generalization-systems"
@@ -68,6 +69,14 @@ class GapViewState:
     seed: str = ""
     a: str = ""
     b: str = ""
+
+
+HELP_TWO = ("The axes zoom on the fronts; the steps run on to the reference point, so the areas "
+            "are the hypervolumes. Double-click a panel to see every configuration.")
+HELP_MORE = ("The validation front of this search on parallel axes, the validation and the test "
+             "value of each metric side by side, the best end of every axis at the top. Colour: "
+             "blue on both test fronts, green on the optimistic front only, pink on the "
+             "pessimistic front only, grey on neither.")
 
 
 def _first(query: dict, key: str) -> str:
@@ -223,9 +232,7 @@ def layout(**query):
             html.Div(id=ID.ALERT),
             html.H3(id=ID.SEARCH_TITLE),
             dcc.Graph(id=ID.PANELS, config={"displaylogo": False}),
-            html.P("The axes zoom on the fronts; the steps run on to the reference point, so the "
-                   "areas are the hypervolumes. Double-click a panel to see every configuration.",
-                   className="help"),
+            html.P(id=ID.PANELS_HELP, className="help"),
             html.H4("The validation front of this search on test"),
             dash_table.DataTable(id=ID.FRONT_TABLE, page_size=10, sort_action="native", **TABLE_STYLE),
             html.H4("Verdicts between the two systems"),
