@@ -25,13 +25,19 @@ import re
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..core.errors import InvalidInputError
 
 MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "none", "#n/a", "-"})
 ROWS_NOTE = "(rows count data rows from 1, below the header)"
 MAX_LISTED = 5
-_LEADING_ZERO = re.compile(r"^[+-]?0\d")
+_MISSING_ARRAY = pa.array(sorted(MISSING_TOKENS))
+_NUMBER = (r"^[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"  # 1, 1.5, .5e-3
+           r"|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?)$")  # inf, Infinity (rejected later)
+_INTEGER = r"^[+-]?[0-9]+$"
+_LEADING_ZERO = r"^[+-]?0[0-9]"
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d*,\d+$")
 
@@ -57,30 +63,60 @@ def _is_missing_scalar(value) -> bool:
     return isinstance(value, (float, np.floating)) and bool(np.isnan(value))
 
 
-def _clean_text(series: pd.Series) -> pd.Series:
-    """Stripped text with NaN where the cell is missing (see MISSING_TOKENS)."""
-    text = series.astype(object).where(series.notna(), None)
-    text = pd.Series(text, dtype="str", index=series.index).str.strip()
-    missing = text.isna() | text.str.lower().isin(MISSING_TOKENS)
-    return text.where(~missing)
+def _arrow_text(values) -> pa.ChunkedArray:
+    """Cells as an arrow string array: text kept, missing cells null, others ``str()``."""
+    if isinstance(values, pa.Array):
+        values = pa.chunked_array([values])
+    if isinstance(values, pa.ChunkedArray):
+        if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+            return values
+        values = values.to_pylist()
+    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.StringDtype):
+        return pa.chunked_array([pa.array(values, type=pa.string(), from_pandas=True)])
+    cells = [None if _is_missing_scalar(v) else v if isinstance(v, str) else str(v)
+             for v in (values.tolist() if isinstance(values, pd.Series) else values)]
+    try:
+        return pa.chunked_array([pa.array(cells, type=pa.string())])
+    except UnicodeEncodeError:  # lone surrogates (possible in JSON): replace them
+        cells = [None if c is None else c.encode("utf-8", "replace").decode("utf-8")
+                 for c in cells]
+        return pa.chunked_array([pa.array(cells, type=pa.string())])
 
 
-def text_column(series: pd.Series) -> pd.Series:
+def _clean(values) -> pa.ChunkedArray:
+    """Stripped text, null where the cell is missing (see MISSING_TOKENS)."""
+    text = pc.utf8_trim_whitespace(_arrow_text(values))
+    missing = pc.is_in(pc.utf8_lower(text), value_set=_MISSING_ARRAY)
+    return pc.if_else(missing, pa.scalar(None, pa.string()), text)
+
+
+def _to_text_series(text: pa.ChunkedArray) -> pd.Series:
+    return pd.Series(text.to_pandas(), dtype="str").reset_index(drop=True)
+
+
+def _floats(text: pa.ChunkedArray) -> np.ndarray:
+    return pc.cast(text, pa.float64()).to_numpy()
+
+
+def text_column(values) -> pd.Series:
     """Type a column of text cells: numeric if every present cell is a number, else text.
 
-    An all-missing column becomes float64 NaN. Text cells are stripped; missing cells
-    become NaN.
+    ``values`` is a pandas Series, a list of cells or an arrow array. An all-missing
+    column becomes float64 NaN; integers without missing cells become int64; text cells
+    are stripped and missing cells become NaN. Vectorised (arrow compute): O(cells).
     """
-    text = _clean_text(series)
-    present = text.notna()
-    if not present.any():
-        return pd.Series(np.nan, index=series.index, dtype=np.float64)
-    numbers_ = pd.to_numeric(text, errors="coerce")
-    if numbers_[present].notna().all() and not text[present].str.match(_LEADING_ZERO).any():
-        if numbers_.dtype.kind in "iuf":
-            return numbers_
-        return numbers_.astype(np.float64)
-    return text
+    text = _clean(values)
+    if text.null_count == len(text):
+        return pd.Series(np.full(len(text), np.nan))
+    if not pc.all(pc.match_substring_regex(text, _NUMBER)).as_py() \
+            or pc.any(pc.match_substring_regex(text, _LEADING_ZERO)).as_py():
+        return _to_text_series(text)
+    if text.null_count == 0 and pc.all(pc.match_substring_regex(text, _INTEGER)).as_py():
+        try:
+            return pd.Series(pc.cast(text, pa.int64()).to_numpy())
+        except pa.ArrowInvalid:  # beyond int64: keep as float
+            pass
+    return pd.Series(_floats(text))
 
 
 def values_column(values, *, column: str) -> pd.Series:
@@ -137,8 +173,7 @@ def values_column(values, *, column: str) -> pd.Series:
             return pd.Series(pd.to_datetime(values))
         except (ValueError, TypeError, OverflowError, pd.errors.OutOfBoundsDatetime):
             pass
-    text = [None if _is_missing_scalar(v) else _cell_text(v) for v in values]
-    return text_column(pd.Series(text, dtype=object))
+    return text_column([None if _is_missing_scalar(v) else _cell_text(v) for v in values])
 
 
 def _cell_text(value) -> str:
@@ -179,16 +214,17 @@ def objective_values(series: pd.Series, *, column: str) -> tuple[pd.Series | Non
         values = pd.Series(series.to_numpy(dtype=np.float64, na_value=np.nan),
                            index=series.index)
     else:
-        text = _clean_text(series)
-        values = pd.to_numeric(text, errors="coerce").astype(np.float64)
-        bad = np.flatnonzero((text.notna() & values.isna()).to_numpy())
+        text = _clean(series)
+        is_number = pc.match_substring_regex(text, _NUMBER)
+        bad = np.flatnonzero(pc.fill_null(pc.invert(is_number), False).to_numpy())
         if bad.size:
-            cells = ", ".join(f"row {p + 1}: {short(text.iloc[p])}" for p in bad[:MAX_LISTED])
+            shown = [text[int(p)].as_py() for p in bad[:MAX_LISTED]]
+            cells = ", ".join(f"row {p + 1}: {short(v)}" for p, v in zip(bad, shown))
             more = f" and {bad.size - MAX_LISTED} more" if bad.size > MAX_LISTED else ""
-            shown = [text.iloc[p] for p in bad[:MAX_LISTED]]
             what = "value that is not a number" if bad.size == 1 else "values that are not numbers"
             return None, (f"objective {column!r} has {bad.size} {what}: {cells}{more} "
                           f"{ROWS_NOTE}; {_hints(shown)}")
+        values = pd.Series(_floats(text), index=series.index)
     array = values.to_numpy(dtype=np.float64)
     if np.isnan(array).all():
         return None, f"objective {column!r} has no values (all {array.size} rows are empty)"
@@ -207,4 +243,4 @@ def id_values(series: pd.Series) -> pd.Series:
         text = [None if np.isnan(v) else (str(int(v)) if w else repr(float(v)))
                 for v, w in zip(array, whole)]
         return pd.Series(text, index=series.index, dtype="str")
-    return _clean_text(series)
+    return _to_text_series(_clean(series)).set_axis(series.index)

@@ -135,14 +135,20 @@ def _is_number_column(series: pd.Series) -> bool:
 
 
 def _id_column(frame: pd.DataFrame) -> str | None:
-    unique = [c for c in frame.columns
-              if frame[c].notna().all() and not frame[c].astype(str).duplicated().any()]
+    unique: dict[str, bool] = {}  # checked lazily: O(N) hashing per candidate
+
+    def is_unique(column: str) -> bool:
+        if column not in unique:
+            values = frame[column]
+            unique[column] = bool(values.notna().all() and values.is_unique)
+        return unique[column]
+
     for rank in (lambda c: _normal(c) in _ID_NAMES and not _is_number_column(frame[c]),
                  lambda c: not _is_number_column(frame[c]),
                  lambda c: _normal(c) in _ID_NAMES,
                  lambda c: pd.api.types.is_integer_dtype(frame[c].dtype)):
-        for column in unique:
-            if rank(column):
+        for column in frame.columns:
+            if rank(column) and is_unique(column):
                 return column
     return None
 

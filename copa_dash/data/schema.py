@@ -378,7 +378,7 @@ class EvalTable:
                     f"objective {name!r} must be a numeric column, but its dtype is "
                     f"{frame[name].dtype}; build the table with build_eval_table")
         ids = frame[roles.id]
-        if ids.isna().any() or ids.astype(str).duplicated().any():
+        if ids.isna().any() or not ids.astype(str).is_unique:
             raise InvalidInputError(
                 f"id column {roles.id!r} must be present and unique in every row; "
                 "build the table with build_eval_table to see which rows")

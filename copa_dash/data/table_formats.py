@@ -87,7 +87,7 @@ def read_delimited(text: str, fmt: str, filename: str, limits: Limits) -> pd.Dat
     if invalid:
         raise _ragged(body, delimiter, len(names), header_lines, invalid, filename)
     check_shape(table.num_rows, len(names), filename, limits)
-    return _frame({name: text_column(table.column(k).to_pandas())
+    return _frame({name: text_column(table.column(k))
                    for name, k in zip(names, keys)})
 
 

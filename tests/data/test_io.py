@@ -424,3 +424,32 @@ def test_json_round_trip_of_a_table_written_by_pandas():
         np.testing.assert_array_equal(frame[["err", "acc"]].to_numpy(),
                                       source[["err", "acc"]].to_numpy())
         assert json.loads(text)  # really JSON
+
+
+# ----------------------------------------------------------------------------- number grammar
+@pytest.mark.parametrize(("cell", "number"), [
+    ("1", 1.0), ("+3", 3.0), ("-0.5", -0.5), (".5", 0.5), ("5.", 5.0), ("1e-3", 0.001),
+    ("1E5", 1e5), (" 2.5 ", 2.5), ("1e999", np.inf), ("-Infinity", -np.inf),
+])
+def test_numbers_that_are_read_as_numbers(cell, number):
+    frame = read_table(f"m,x\na,{cell}\nb,1\n".encode(), filename="n.csv")
+    assert frame["x"].dtype.kind in "fi" and frame["x"][0] == number
+
+
+@pytest.mark.parametrize("cell", ["0x1A", "1_000", "1 000", "1d", "\u0661\u0662", "e5", ".",
+                                  "12ms", "True"])
+def test_cells_that_are_not_numbers(cell):
+    frame = read_table(f"m,x\na,{cell}\nb,1\n".encode(), filename="n.csv")
+    assert frame["x"].tolist() == [cell, "1"]
+
+
+@pytest.mark.parametrize("cell", ["", "NA", "n/a", "NaN", "null", "None", "#N/A", "-", " na "])
+def test_missing_tokens(cell):
+    frame = read_table(f"m,x\na,{cell}\nb,1\n".encode(), filename="n.csv")
+    assert frame["x"].isna().tolist() == [True, False] and frame["x"].dtype.kind in "fi"
+
+
+def test_limits_must_be_positive_integers():
+    assert error_of(Limits, max_rows=0) == "'max_rows' must be a positive integer, not 0"
+    assert error_of(read_table, GOOD_CSV, filename="t.csv", limits={"max_rows": 3}) == \
+        "'limits' must be a Limits, not dict"
