@@ -110,6 +110,8 @@ def spec_from_roles(roles, columns, /, *, paired_metrics=(), metrics=None, ref=N
     Parameters
     ----------
     roles : copa_dash.data.schema.Roles
+        With a split column, the rows of one configuration are matched by the config
+        column when there is one (uploaded tables need unique ids), else by the id.
     columns : sequence of str
         The table's columns (to find ``val_``/``test_`` pairs when the manifest names none).
     paired_metrics : sequence of str
@@ -143,7 +145,10 @@ def spec_from_roles(roles, columns, /, *, paired_metrics=(), metrics=None, ref=N
                 raise InvalidInputError(f"the direction of metric {name!r} is not known: "
                                         "give it as METRIC:min or METRIC:max")
             directions.append(direction)
-    return GapSpec(id=roles.id, metrics=tuple(names), directions=tuple(directions),
+    # In a long layout the two rows of a configuration share its config value when the
+    # table has a config column (stored tables need unique ids), else its id.
+    key = roles.config if roles.split and roles.config else roles.id
+    return GapSpec(id=key, metrics=tuple(names), directions=tuple(directions),
                    split=roles.split, system=roles.system, budget=roles.budget, seed=roles.seed,
                    ref=None if ref is None else tuple(float(r) for r in ref))
 
@@ -207,11 +212,38 @@ def _long_to_paired(frame: pd.DataFrame, spec: GapSpec) -> tuple[pd.DataFrame, i
 def pair_runs(frame: pd.DataFrame, spec: GapSpec, /) -> PairedRuns:
     """Validation and test values of every configuration, and its system/budget/seed.
 
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Paired ``val_<m>``/``test_<m>`` columns, or (``spec.split``) one row per
+        configuration and split, matched by ``spec.id``. Not modified.
+    spec : GapSpec
+
+    Returns
+    -------
+    PairedRuns
+        Rows in table order (long layout: validation rows' order); configurations with a
+        missing value, or without both splits, are left out and counted in ``n_dropped``.
+
     Raises
     ------
     InvalidInputError
         A missing column, a non-numeric metric, a split column without one validation and
-        one test value, an id repeated within a split, or no configuration with every value.
+        one test value, an id repeated within a split, role values that differ between the
+        two rows of a configuration, or no configuration with every value.
+
+    Notes
+    -----
+    Split values are recognised without case: validation is one of ``VAL_SPLITS``, test
+    one of ``TEST_SPLITS``; ``spec.split_values`` names them otherwise. O(N K).
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"id": ["a", "a", "b", "b"], "split": ["val", "test"] * 2,
+    ...                       "err": [0.1, 0.2, 0.3, 0.25]})
+    >>> runs = pair_runs(frame, GapSpec("id", ("err",), ("min",), split="split"))
+    >>> runs.ids.tolist(), runs.val.ravel().tolist(), runs.test.ravel().tolist()
+    (['a', 'b'], [0.1, 0.3], [0.2, 0.25])
     """
     if not spec.metrics:
         raise InvalidInputError("give at least one metric")

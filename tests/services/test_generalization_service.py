@@ -260,3 +260,26 @@ def test_labels_sort_numbers_then_text_then_missing():
     labels = sorted({gap.label(v) for v in values}, key=gap.label_order)
     assert labels == [2.5, 3, 10, "a", "b", None]
     assert gap.label_text(20.0) == "20" and gap.label_text(None) == ""
+
+
+def test_long_layout_of_a_stored_table_pairs_rows_by_the_config_column():
+    from copa_dash.data.schema import Objective, Roles
+
+    frame = _long(_example()).rename(columns={"id": "config"}).reset_index(drop=True)
+    frame["row"] = [f"row-{i}" for i in range(len(frame))]  # unique ids, as the store needs
+    roles = Roles("row", (Objective("err", "min"), Objective("cost", "min")), system="model",
+                  split="split", config="config")
+    spec = gap.spec_from_roles(roles, list(frame.columns), ref=(1.0, 1.0))
+    assert (spec.id, spec.split) == ("config", "split")
+    report = gap.build_report(frame, spec)
+    assert gap.summary_rows(report) == gap.summary_rows(gap.build_report(_example(), _spec()))
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from copa_dash.services import val_test_pairs
+
+    for module in (gap, val_test_pairs):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0
