@@ -107,13 +107,15 @@ def _warm_witness(prev, join, only_in, absent_in, k, n, t):
 
 
 @njit(cache=True)
-def _greedy_witness(meet, join, only_in, absent_in, k, n, t):
-    """Fast path of :func:`_union_free`: one pass over the members, giving each member
-    that t does not witness the first pair of only_in that keeps t a poset inside
-    join; True if t then witnesses every member (a proof), False if unsure."""
+def _greedy_witness(start, join, only_in, absent_in, k, n, t, first):
+    """Fast path of :func:`_union_free`: from t = start (a poset between meet and join),
+    one pass over the members (``first`` first), giving each member that t does not
+    witness the first pair of only_in that keeps t a poset inside join; True if t then
+    witnesses every member (a proof), False if unsure."""
     for r in range(n):
-        t[r] = meet[r]
-    for a in range(k):
+        t[r] = start[r]
+    for step in range(k):
+        a = (step + first) % k
         if _satisfied(t, only_in, absent_in, a, n):
             continue
         placed = False
@@ -342,7 +344,9 @@ def ufg_level_chunk(rows, nu, tail, targets, frontier, witness, max_size, numer,
             has_prev = k > 2 and witness[f, n] != _ZERO
             is_ufg = ((has_prev and _warm_witness(witness[f], join, only_in, absent_in, k, n,
                                                   found))
-                      or _greedy_witness(meet, join, only_in, absent_in, k, n, found)
+                      or (has_prev and _greedy_witness(witness[f], join, only_in, absent_in, k,
+                                                       n, found, k - 1))
+                      or _greedy_witness(meet, join, only_in, absent_in, k, n, found, 0)
                       or _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack,
                                      cand, tried, above, found))
             if is_ufg:
