@@ -63,15 +63,15 @@ def run_criteria_rank(args) -> int:
 
 
 def _benchmark_filter(args, table, info) -> RowFilter:
-    """--where, else the dataset's default filters without the one on the task column."""
+    """--where, else the dataset's default filters (the service leaves out the one on the
+    task column, and says so)."""
     if args.where:
         return filter_from_where(args.where, list(table.frame.columns))
     if info is None or not info.default_view.filters:
         return RowFilter()
     from .selection import view_filter
 
-    kept = {c: v for c, v in info.default_view.filters.items() if c != table.roles.task}
-    return view_filter(kept)
+    return view_filter(info.default_view.filters)
 
 
 def run_benchmark(args) -> int:

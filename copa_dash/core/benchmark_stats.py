@@ -21,8 +21,16 @@ from .criteria import copa_scores
 from .errors import InvalidInputError
 from .ranks import cdf_transform
 
-__all__ = ["per_task_ccdf", "scaled_performance", "aggregate_over_tasks", "within_task_ranks", "friedman_test",
-           "FriedmanResult", "nemenyi_critical_difference", "critical_difference_groups"]
+__all__ = [
+    "FriedmanResult",
+    "aggregate_over_tasks",
+    "critical_difference_groups",
+    "friedman_test",
+    "nemenyi_critical_difference",
+    "per_task_ccdf",
+    "scaled_performance",
+    "within_task_ranks",
+]
 
 
 def _oriented(values, direction, name: str = "values") -> np.ndarray:

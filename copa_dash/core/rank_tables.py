@@ -22,8 +22,16 @@ from .criteria import TIE_RTOL, TIEBREAK_P, copa_scores
 from .errors import InvalidInputError
 from .ranks import cdf_transform
 
-__all__ = ["Criterion", "CRITERION_KINDS", "criterion_scores", "tie_break_keys", "rank_table",
-           "rank_rows", "RankTable", "rank_spread"]
+__all__ = [
+    "CRITERION_KINDS",
+    "Criterion",
+    "RankTable",
+    "criterion_scores",
+    "rank_rows",
+    "rank_spread",
+    "rank_table",
+    "tie_break_keys",
+]
 
 CRITERION_KINDS = ("copa", "mean", "norm", "delta", "objective")
 

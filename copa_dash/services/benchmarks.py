@@ -79,6 +79,18 @@ def _pivot(table: EvalTable, metric: str, row_filter: RowFilter):
     return methods, tasks, np.ascontiguousarray(values), int(sub.duplicated([system, task]).sum())
 
 
+def without_task_filter(table: EvalTable, row_filter: RowFilter) -> tuple[RowFilter, str]:
+    """The filter without its value set on the task column (a benchmark compares across
+    tasks), and a note saying so when there was one."""
+    task = table.roles.task
+    if task is None or task not in row_filter.sets:
+        return row_filter, ""
+    sets = {c: v for c, v in row_filter.sets.items() if c != task}
+    note = (f"The filter on {task!r} is left out here: the benchmark view compares the methods "
+            "across all tasks.")
+    return RowFilter(conditions=row_filter.conditions, ranges=row_filter.ranges, sets=sets), note
+
+
 def default_reference(methods) -> str:
     """The reference method the scaled view starts with: a random forest when there is one
     (AMLB's choice), else a common baseline name, else the first method."""
@@ -102,7 +114,7 @@ def benchmark_view(table: EvalTable, *, metric: str | None = None, reference: st
         reference is not a method, or fewer than 2 methods remain.
     """
     metric = metric or table.objective_names[0]
-    row_filter = row_filter or RowFilter()
+    row_filter, dropped = without_task_filter(table, row_filter or RowFilter())
 
     def compute() -> BenchmarkView:
         methods, tasks, values, n_averaged = _pivot(table, metric, row_filter)
@@ -114,7 +126,7 @@ def benchmark_view(table: EvalTable, *, metric: str | None = None, reference: st
         direction = table.objective(metric).direction
         ccdf = stats.per_task_ccdf(values, direction=direction)
         scaled = stats.scaled_performance(values, methods.index(ref), direction=direction)
-        notes = []
+        notes = [dropped] if dropped else []
         if n_averaged:
             notes.append(f"{n_averaged} rows repeat a (method, task) pair: each pair shows the "
                          "mean of its rows.")
@@ -207,10 +219,10 @@ def tradeoff_view(table: EvalTable, *, metric: str, time_metric: str, group_colu
         If the table is not long, a metric is unknown, or the group column varies
         within a task.
     """
-    row_filter = row_filter or RowFilter()
+    row_filter = without_task_filter(table, row_filter or RowFilter())[0]
 
     def compute():
-        system, task = long_format_columns(table)
+        task = long_format_columns(table)[1]
         if time_metric == metric:
             raise InvalidInputError("choose a time metric other than the performance metric")
         methods, tasks, perf = _pivot(table, metric, row_filter)[:3]

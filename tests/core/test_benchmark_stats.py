@@ -9,8 +9,14 @@ import pytest
 from scipy import stats
 
 from copa_dash.core.benchmark_stats import (
-    aggregate_over_tasks, critical_difference_groups, friedman_test, nemenyi_critical_difference, per_task_ccdf,
-    scaled_performance, within_task_ranks)
+    aggregate_over_tasks,
+    critical_difference_groups,
+    friedman_test,
+    nemenyi_critical_difference,
+    per_task_ccdf,
+    scaled_performance,
+    within_task_ranks,
+)
 from copa_dash.core.criteria import copa_scores
 from copa_dash.core.errors import InvalidInputError
 

@@ -9,7 +9,13 @@ from scipy import stats
 from copa_dash.core.criteria import copa_ranking
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.core.rank_tables import (
-    Criterion, criterion_scores, rank_rows, rank_spread, rank_table, tie_break_keys)
+    Criterion,
+    criterion_scores,
+    rank_rows,
+    rank_spread,
+    rank_table,
+    tie_break_keys,
+)
 from copa_dash.core.ranks import cdf_transform
 
 SEEDS = range(8)
