@@ -1,0 +1,189 @@
+"""The rankings page in headless Chromium: the bump chart on DecodingTrust agrees with the CLI,
+raw ties, pinned rows, top N of a large leaderboard, DomainBed, and the AMLB benchmark view."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pandas as pd
+import pytest
+
+from copa_dash.cli import main as cli_main
+from tests.e2e.app_under_test import make_app, screenshot
+
+pytestmark = pytest.mark.browser
+CRITERIA = "mean,norm,copa:1,copa:2,copa:4,copa:8,copa:inf"
+
+
+def _cli_ranks(dataset: str, *extra) -> dict:
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert cli_main(["rank", "--dataset", dataset, "--criteria", CRITERIA, "--json",
+                         *extra]) == 0
+    return {r["id"]: r for r in json.loads(buffer.getvalue())["ranks"]}
+
+
+def _figure(dash_duo, graph_id: str, timeout: float = 30) -> dict:
+    """The plotly data and layout of a dcc.Graph, once it has traces."""
+    end = time.time() + timeout
+    while time.time() < end:
+        figure = dash_duo.driver.execute_script(
+            "const el = document.querySelector(arguments[0] + ' .js-plotly-plot');"
+            "return el && el.data && el.data.length ? {data: el.data, layout: el.layout} : null;",
+            f"#{graph_id}")
+        if figure:
+            return figure
+        time.sleep(0.25)
+    raise AssertionError(f"{graph_id} never got any trace")
+
+
+def _line_ranks(figure: dict) -> dict[str, list[int]]:
+    """Ranks per entry name read from the chart: named traces, and the grey trace's hover."""
+    out = {}
+    for trace in figure["data"]:
+        ys = trace["y"]
+        if trace["name"] == "other entries":
+            texts = trace["hovertext"]
+            start = 0
+            for stop in [i for i, y in enumerate(ys) if y is None]:
+                name = texts[start].split("<b>")[1].split("</b>")[0]
+                out[name] = ys[start:stop]
+                start = stop + 1
+        else:
+            name = trace["hovertext"][0].split("<b>")[1].split("</b>")[0]
+            out[name] = ys
+    return out
+
+
+def _shot(dash_duo, element_id: str, name: str):
+    """Scroll ``element_id`` to the top of the window, then save a screenshot."""
+    dash_duo.driver.execute_script(
+        "document.getElementById(arguments[0]).scrollIntoView({block: 'start'});", element_id)
+    time.sleep(0.6)
+    screenshot(dash_duo, name)
+
+
+def _open(dash_duo, path: str, wait_for: str = "#rankings-glance"):
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=30)
+    dash_duo.wait_for_element(wait_for, timeout=40)
+
+
+@pytest.fixture(scope="module")
+def app():
+    return make_app()
+
+
+def test_decodingtrust_bump_chart_matches_the_cli_and_names_what_the_average_flatters(
+        dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo, "/rankings?dataset=decodingtrust&top=25")
+    figure = _figure(dash_duo, "rankings-bump")
+    ticks = figure["layout"]["xaxis"]["ticktext"]
+    assert ticks == ["mean (raw)", "mean of norm", "COPA p=1", "COPA p=2", "COPA p=4",
+                     "COPA p=8", "COPA p=inf"]
+    expected = _cli_ranks("decodingtrust")
+    drawn = _line_ranks(figure)
+    assert len(drawn) >= 25
+    for name, ys in drawn.items():
+        assert ys == [expected[name][c] for c in CRITERIA.split(",")], name
+    highlighted = [t["name"] for t in figure["data"] if t["name"] != "other entries"]
+    assert "GPT-4" in highlighted
+    glance = dash_duo.find_element("#rankings-glance").text
+    better = glance.split("Ranked better by mean (raw) than by the others")[1]
+    assert better.split("\n")[1].startswith("GPT-4: rank 12 under mean (raw)")
+    assert "top 25 of 55 entries" in dash_duo.find_element("#rankings-chart-note").text
+    hover = next(t for t in figure["data"] if t["name"] == "GPT-4")["hovertext"][0]
+    assert "fairness (max)" in hover and "COPA p=inf" in hover
+    screenshot(dash_duo, "rankings-decodingtrust")
+    _shot(dash_duo, "rankings-bump", "rankings-decodingtrust-chart")
+    curve = [t["name"] for t in figure["data"]].index("GPT-4")
+    dash_duo.driver.execute_script(
+        "const el = document.querySelector('#rankings-bump .js-plotly-plot');"
+        "Plotly.Fx.hover(el, [{curveNumber: arguments[0], pointNumber: 2}]);", curve)
+    dash_duo.wait_for_contains_text("#rankings-bump .hoverlayer", "GPT-4", timeout=10)
+    assert "rank 14 of 55 under COPA p=1" in dash_duo.find_element(
+        "#rankings-bump .hoverlayer").text
+    screenshot(dash_duo, "rankings-decodingtrust-hover")
+    first_entry = dash_duo.find_elements('#rankings-table td[data-dash-column="entry"]')[0]
+    assert first_entry.text == "GPT-4"        # the largest rank change comes first
+    assert dash_duo.get_logs() == []
+
+
+def test_raw_ties_and_pinned_rows(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo, "/rankings?dataset=decodingtrust&pin=Falcon&top=10")
+    figure = _figure(dash_duo, "rankings-bump")
+    assert "Falcon (pinned)" in [t["name"] for t in figure["data"]]
+    assert "plus 1 pinned" in dash_duo.find_element("#rankings-chart-note").text
+    dash_duo.find_element("#rankings-ties input[value=keep]").click()
+    end = time.time() + 20
+    while time.time() < end:
+        if parse_qs(urlparse(dash_duo.driver.current_url).query).get("ties") == ["keep"]:
+            break
+        time.sleep(0.25)
+    time.sleep(1.0)
+    kept = _cli_ranks("decodingtrust", "--ties", "keep")
+    drawn = _line_ranks(_figure(dash_duo, "rankings-bump"))
+    for name, ys in drawn.items():
+        assert ys == [kept[name][c] for c in CRITERIA.split(",")], name
+    assert dash_duo.get_logs() == []
+
+
+def test_large_leaderboard_shows_the_top_n_and_says_so(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo, "/rankings?dataset=open-llm-leaderboard-v2&top=15&crit=mean,copa:1,copa:inf")
+    figure = _figure(dash_duo, "rankings-bump")
+    assert len(_line_ranks(figure)) == 15
+    note = dash_duo.find_element("#rankings-chart-note").text
+    assert note.startswith("The top 15 of ") and "under mean" in note
+    assert figure["layout"]["yaxis"].get("type") == "log"     # ranks among ~2,900 entries
+    _shot(dash_duo, "rankings-bump", "rankings-llm-top15")
+    assert dash_duo.get_logs() == []
+
+
+def test_domainbed_average_against_copa(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo, "/rankings?dataset=domainbed-pacs")
+    figure = _figure(dash_duo, "rankings-bump")
+    drawn = _line_ranks(figure)
+    assert len(drawn) == 14 and "SagNet" in drawn
+    expected = _cli_ranks("domainbed-pacs")
+    assert drawn["Mixup"] == [expected["Mixup"][c] for c in CRITERIA.split(",")]
+    _shot(dash_duo, "rankings-bump", "rankings-domainbed-pacs")
+    dash_duo.find_element("#rankings-download-button").click()
+    target = Path(dash_duo.download_path) / "copa-rankings.csv"
+    end = time.time() + 20
+    while not target.exists() and time.time() < end:
+        time.sleep(0.25)
+    frame = pd.read_csv(target)
+    assert list(frame.columns[:3]) == ["entry", "mean (raw)", "mean of norm"]
+    assert len(frame) == 14 and frame["moves (max - min rank)"].is_monotonic_decreasing
+    row = frame.set_index("entry").loc["Mixup"]
+    assert row["COPA p=inf"] == expected["Mixup"]["copa:inf"]
+    assert dash_duo.get_logs() == []
+
+
+def test_amlb_benchmark_view(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo, "/rankings?dataset=amlb-2022&tab=benchmark&type=problem_type",
+          wait_for="#rankings-boxes")
+    boxes = _figure(dash_duo, "rankings-boxes", timeout=40)
+    assert len(boxes["data"]) == 20                          # 10 methods x (scaled, CCDF)
+    assert {t["xaxis"] for t in boxes["data"]} == {"x", "x2"}
+    first = boxes["layout"]["yaxis"]["categoryarray"][-1]    # top of the chart: best median
+    assert first.startswith("AutoGluon")
+    cd = _figure(dash_duo, "rankings-cd")
+    assert "CD = 1.861" in cd["layout"]["annotations"][0]["text"]
+    dash_duo.wait_for_contains_text("#rankings-friedman", "Friedman", timeout=20)
+    tradeoff = _figure(dash_duo, "rankings-tradeoff")
+    panels = [a["text"] for a in tradeoff["layout"]["annotations"]]
+    assert any("regression" in p for p in panels) and len(panels) == 3
+    _shot(dash_duo, "rankings-tabs", "rankings-amlb-boxes")
+    _shot(dash_duo, "rankings-cd", "rankings-amlb-cd")
+    _shot(dash_duo, "rankings-tradeoff", "rankings-amlb-tradeoff")
+    assert dash_duo.get_logs() == []

@@ -1,0 +1,39 @@
+"""The rankings page's URL state: round trip, defaults from the dataset, bad values."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+from copa_dash.services.catalog import open_dataset
+from copa_dash.ui.rankings_state import RankingsState, parse_query, to_query, with_defaults
+
+
+def _round_trip(state: RankingsState) -> RankingsState:
+    return parse_query(parse_qs(to_query(state)))
+
+
+def test_state_round_trips_through_the_query():
+    state = RankingsState(dataset="decodingtrust", tab="benchmark", criteria=("mean", "copa:inf"),
+                          objectives=("fairness", "privacy"), focus=("fairness",), alpha=0.7,
+                          ties="keep", group="rows", top=12, by="copa:inf", pins=("GPT-4",),
+                          sets=(("compressed", ("false",)),), metric="fairness",
+                          reference="GPT-4", time="privacy", task_type="compressed",
+                          significance=0.1)
+    assert _round_trip(state) == state
+
+
+def test_malformed_values_fall_back_to_defaults():
+    state = parse_query({"tab": "nope", "ties": "x", "top": "-3", "alpha": "abc", "sig": "nan",
+                         "group": "??", "crit": "mean,mean,copa:1"})
+    assert (state.tab, state.ties, state.top, state.alpha, state.significance, state.group) == \
+        ("ranks", "break", 1, 0.5, 0.05, "system")
+    assert state.criteria == ("mean", "copa:1")
+
+
+def test_defaults_come_from_the_dataset():
+    amlb = with_defaults(RankingsState(), open_dataset("amlb-2022"))
+    assert amlb.metric == "metric_error" and amlb.time == "time_infer_s"
+    assert amlb.sets == (("dataset", ("Amazon_employee_access",)),)
+    assert amlb.criteria[0] == "mean" and "copa:inf" in amlb.criteria
+    dt = with_defaults(RankingsState(focus=("not-an-objective",)), open_dataset("decodingtrust"))
+    assert len(dt.objectives) == 8 and dt.focus == ()
