@@ -12,8 +12,11 @@ gamma(S) = {posets p : intersection(S) <= p <= union(S)}.
 
 from __future__ import annotations
 
+import itertools
+import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +27,7 @@ from .errors import CopaError, InvalidInputError
 MAX_ITEMS = 64          # one uint64 row per element
 _TARGET_CALL_SECONDS = 0.05
 _MAX_BUFFER_ROWS = 400_000
+_MAX_WORKERS = 8
 
 
 class DepthCancelled(CopaError):
@@ -210,10 +214,37 @@ def _frontier_mass(frontier, nu, tail):
     return weights * (tail[frontier[:, -1] + 1] - 1.0)
 
 
+def _extend_chunk(pool, workers, rows, nu, tail, targets, part, part_witness, max_size):
+    """Run the kernel on ``part`` split over ``workers`` threads (the kernel releases
+    the GIL); return the kept sets, their witnesses, the numerator increments, the ufg
+    weight and count found and the open mass, in the order of ``part``."""
+    m, n = rows.shape
+    bounds = np.linspace(0, part.shape[0], min(workers, part.shape[0]) + 1).astype(int)
+
+    def run(lo, hi):
+        numer = np.zeros(targets.shape[0])
+        out = np.empty(((hi - lo) * (m - 1), part.shape[1] + 1), dtype=np.int64)
+        out_witness = np.empty(((hi - lo) * (m - 1), n + 1), dtype=np.uint64)
+        n_out, denom, n_ufg, open_mass = ufg_level_chunk(
+            rows, nu, tail, targets, np.ascontiguousarray(part[lo:hi]),
+            np.ascontiguousarray(part_witness[lo:hi]), max_size, numer, out, out_witness)
+        return out[:n_out], out_witness[:n_out], numer, denom, n_ufg, open_mass
+
+    pieces = list(itertools.pairwise(bounds.tolist()))
+    if pool is None or len(pieces) == 1:
+        results = [run(lo, hi) for lo, hi in pieces]
+    else:
+        results = list(pool.map(lambda b: run(*b), pieces))
+    return (np.concatenate([r[0] for r in results]), np.concatenate([r[1] for r in results]),
+            sum(r[2] for r in results), sum(r[3] for r in results),
+            sum(r[4] for r in results), sum(r[5] for r in results))
+
+
 def ufg_depth(posets, /, *, query=None, exact: bool = True, tolerance: float = 0.01,
               max_seconds: float | None = None,
               progress: Callable[[float], object] | None = None,
-              cancel: Callable[[], bool] | None = None) -> UfgDepthResult:
+              cancel: Callable[[], bool] | None = None,
+              workers: int | None = None) -> UfgDepthResult:
     """Empirical ufg depth (Def. B.1) of the observed posets and of optional queries.
 
     Parameters
@@ -239,6 +270,9 @@ def ufg_depth(posets, /, *, query=None, exact: bool = True, tolerance: float = 0
     cancel : callable() -> bool, optional
         Polled between chunks; when it returns True, :class:`DepthCancelled` is raised
         with the partial result in its ``partial`` attribute.
+    workers : int, optional
+        Threads running the compiled kernel side by side (it releases the GIL); default
+        the number of CPUs, at most 8. Results agree up to float summation order.
 
     Returns
     -------
@@ -314,6 +348,9 @@ def ufg_depth(posets, /, *, query=None, exact: bool = True, tolerance: float = 0
             raise InvalidInputError(f"'tolerance' must be a number, not {tolerance!r}") from None
         if not 0.0 < tolerance < 1.0:
             raise InvalidInputError(f"'tolerance' must be in (0, 1), but it is {tolerance}")
+    if workers is not None and (isinstance(workers, (bool, np.bool_))
+                                or not isinstance(workers, (int, np.integer)) or workers < 1):
+        raise InvalidInputError(f"'workers' must be a positive integer, not {workers!r}")
     if max_seconds is not None:
         try:
             max_seconds = float(max_seconds)
@@ -353,51 +390,55 @@ def ufg_depth(posets, /, *, query=None, exact: bool = True, tolerance: float = 0
             exact=bound == 0.0, error_bound=float(bound), largest_size=int(state["largest"]),
             stop_reason=stop_reason, seconds=time.perf_counter() - start)
 
-    size = 1
-    while frontier.shape[0] > 0 and size < max_size:
-        remaining = float(masses.sum())
-        next_parts, next_witness, next_mass = [], [], 0.0
-        pos = 0
-        while pos < frontier.shape[0]:
-            stop = min(frontier.shape[0], pos + chunk)
-            part = np.ascontiguousarray(frontier[pos:stop])
-            buffer = np.empty(((stop - pos) * (m - 1), size + 1), dtype=np.int64)
-            witness_buffer = np.empty(((stop - pos) * (m - 1), n + 1), dtype=np.uint64)
-            tick = time.perf_counter()
-            n_out, denom, n_ufg, open_mass = ufg_level_chunk(
-                rows, nu, tail, targets, part, np.ascontiguousarray(witness[pos:stop]),
-                max_size, numer, buffer, witness_buffer)
-            spent = time.perf_counter() - tick
-            state["denom"] += denom
-            state["n_ufg"] += n_ufg
-            if n_ufg:
-                state["largest"] = size + 1
-            next_parts.append(buffer[:n_out].copy())
-            next_witness.append(witness_buffer[:n_out].copy())
-            next_mass += open_mass
-            remaining = max(0.0, remaining - float(masses[pos:stop].sum()))
-            pos = stop
-            open_now = remaining + next_mass if pos < frontier.shape[0] else next_mass
-            if spent < _TARGET_CALL_SECONDS / 4:
-                chunk = min(chunk * 2, max(1, _MAX_BUFFER_ROWS // max(m, 1)))
-            elif spent > _TARGET_CALL_SECONDS * 4:
-                chunk = max(1, chunk // 2)
-            if progress is not None and total_mass > 0:
-                progress(min(1.0, max(0.0, 1.0 - open_now / total_mass)))
-            if cancel is not None and cancel():
-                raise DepthCancelled("ufg depth computation cancelled",
-                                     result(open_now, "cancelled"))
-            if not exact and open_now <= tolerance * (state["denom"] + open_now):
-                return result(open_now, "tolerance")
-            if max_seconds is not None and time.perf_counter() - start > max_seconds \
-                    and open_now > 0:
-                return result(open_now, "time")
-        frontier = (np.concatenate(next_parts) if next_parts
-                    else np.zeros((0, size + 1), dtype=np.int64))
-        witness = (np.concatenate(next_witness) if next_witness
-                   else np.zeros((0, n + 1), dtype=np.uint64))
-        masses = _frontier_mass(frontier, nu, tail)
-        size += 1
+    workers = max(1, min(os.cpu_count() or 1, _MAX_WORKERS) if workers is None else workers)
+    pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    try:
+        size = 1
+        while frontier.shape[0] > 0 and size < max_size:
+            remaining = float(masses.sum())
+            next_parts, next_witness, next_mass = [], [], 0.0
+            pos = 0
+            while pos < frontier.shape[0]:
+                stop = min(frontier.shape[0], pos + chunk * workers)
+                tick = time.perf_counter()
+                kept, kept_witness, numer_add, denom, n_ufg, open_mass = _extend_chunk(
+                    pool, workers, rows, nu, tail, targets, frontier[pos:stop],
+                    witness[pos:stop], max_size)
+                spent = time.perf_counter() - tick
+                numer += numer_add
+                state["denom"] += denom
+                state["n_ufg"] += n_ufg
+                if n_ufg:
+                    state["largest"] = size + 1
+                next_parts.append(kept)
+                next_witness.append(kept_witness)
+                next_mass += open_mass
+                remaining = max(0.0, remaining - float(masses[pos:stop].sum()))
+                pos = stop
+                open_now = remaining + next_mass if pos < frontier.shape[0] else next_mass
+                if spent < _TARGET_CALL_SECONDS / 4:
+                    chunk = min(chunk * 2, max(1, _MAX_BUFFER_ROWS // max(m, 1)))
+                elif spent > _TARGET_CALL_SECONDS * 4:
+                    chunk = max(1, chunk // 2)
+                if progress is not None and total_mass > 0:
+                    progress(min(1.0, max(0.0, 1.0 - open_now / total_mass)))
+                if cancel is not None and cancel():
+                    raise DepthCancelled("ufg depth computation cancelled",
+                                         result(open_now, "cancelled"))
+                if not exact and open_now <= tolerance * (state["denom"] + open_now):
+                    return result(open_now, "tolerance")
+                if max_seconds is not None and time.perf_counter() - start > max_seconds \
+                        and open_now > 0:
+                    return result(open_now, "time")
+            frontier = (np.concatenate(next_parts) if next_parts
+                        else np.zeros((0, size + 1), dtype=np.int64))
+            witness = (np.concatenate(next_witness) if next_witness
+                       else np.zeros((0, n + 1), dtype=np.uint64))
+            masses = _frontier_mass(frontier, nu, tail)
+            size += 1
+    finally:
+        if pool is not None:
+            pool.shutdown()
     if progress is not None:
         progress(1.0)
     return result(0.0, reason)

@@ -250,7 +250,7 @@ def _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack, cand, tr
             fresh = False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def ufg_level_chunk(rows, nu, tail, targets, frontier, witness, max_size, numer,
                     out_frontier, out_witness):
     """Extend each set of ``frontier`` by one larger index; test and weigh the new sets.
