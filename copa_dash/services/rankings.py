@@ -249,6 +249,13 @@ def _objectives(table: EvalTable, objectives):
     return names, directions
 
 
+def entry_names(table: EvalTable, *, group: str = "system") -> list[str]:
+    """Names of the entries a rank view of ``table`` can have (before filters), table order."""
+    if table.roles.system is not None and group == "system":
+        return list(dict.fromkeys(table.frame[table.roles.system].astype(str)))
+    return [str(i) for i in table.ids]
+
+
 def change_order(view: RankingView, *, ties: str = "break") -> np.ndarray:
     """Entry positions with the largest rank changes (max - min rank) first, then by the
     best rank under the first criterion."""

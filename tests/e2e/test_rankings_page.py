@@ -187,3 +187,13 @@ def test_amlb_benchmark_view(dash_duo, app):
     _shot(dash_duo, "rankings-cd", "rankings-amlb-cd")
     _shot(dash_duo, "rankings-tradeoff", "rankings-amlb-tradeoff")
     assert dash_duo.get_logs() == []
+
+
+def test_a_bad_criterion_in_the_url_gives_a_message_not_a_traceback(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo, "/rankings?dataset=decodingtrust&crit=mean,median", wait_for="#rankings-alert")
+    dash_duo.wait_for_contains_text("#rankings-alert", "criterion 'median' is not known",
+                                    timeout=30)
+    tab = dash_duo.find_element("#rankings-tabs .tab--disabled")
+    assert "Benchmark" in tab.text                 # DecodingTrust is not a long table
+    assert dash_duo.get_logs() == []

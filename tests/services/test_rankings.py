@@ -99,6 +99,12 @@ def test_rows_mode_keeps_every_run_and_delta_names_a_system():
     assert view.ranks("keep")[:, 0].tolist() == [2, 1, 2]
 
 
+def test_entry_names_follow_the_grouping():
+    assert rankings.entry_names(_seed_table()) == ["s1", "s2", "s3"]
+    assert rankings.entry_names(_seed_table(), group="rows")[:2] == ["s1-0", "s1-1"]
+    assert rankings.entry_names(_hand_table()) == list("ABCDE")
+
+
 def test_filters_weights_and_objectives():
     table = _hand_table()
     view = rankings.rank_view(table, criteria="obj:f1",

@@ -122,6 +122,13 @@ def register_callbacks(app) -> None:
         """The focus picker offers the chosen objectives."""
         return [{"label": o, "value": o} for o in objectives or ()]
 
+    @app.callback(Output(ID.PINS, "options"), Input(ID.GROUP, "value"), State(ID.REF, "data"),
+                  prevent_initial_call=True)
+    def pin_options(group, ref):
+        """Entries to pin: systems or rows, as the chart draws them."""
+        table = open_dataset(ref, current_settings()).table
+        return [{"label": e, "value": e} for e in rankings.entry_names(table, group=group)]
+
     @app.callback(Output(ID.NAV, "href"), Input(ID.DATASET, "value"), State(ID.REF, "data"),
                   prevent_initial_call=True)
     def change_dataset(ref, current):

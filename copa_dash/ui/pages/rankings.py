@@ -13,7 +13,7 @@ from dash import dash_table, dcc, html
 
 from ...core.errors import InvalidInputError
 from ...services.catalog import catalog, open_dataset
-from ...services.rankings import DEFAULT_CRITERIA
+from ...services.rankings import DEFAULT_CRITERIA, entry_names
 from ..components import help_text
 from ..rankings_state import RankingsState, parse_query, to_query, with_defaults
 from ..settings_access import current_settings
@@ -89,13 +89,6 @@ def criteria_options(state: RankingsState, table, entries) -> list[dict]:
     return _options(values)
 
 
-def _entries(table, state: RankingsState) -> list[str]:
-    system = table.roles.system
-    if system is not None and state.group == "system":
-        return list(dict.fromkeys(table.frame[system].astype(str)))
-    return [str(i) for i in table.ids]
-
-
 def _set_filters(table, state: RankingsState) -> html.Div:
     chosen = dict(state.sets)
     columns = list(dict.fromkeys([*chosen, *(c for c in (table.roles.task,) if c)]))
@@ -168,7 +161,7 @@ def layout(**query):
             html.H2("Rankings"), html.Div(str(exc), className="alert alert-error"),
             dcc.Link("Back to the dataset list", href="/")])
     state = with_defaults(state, opened)
-    entries = _entries(opened.table, state)
+    entries = entry_names(opened.table, group=state.group)
     long_table = bool(opened.table.roles.system and opened.table.roles.task)
     return html.Div(className="explore", children=[
         dcc.Location(id=ID.NAV, refresh="callback-nav"),
