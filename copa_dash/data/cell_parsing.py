@@ -72,7 +72,8 @@ def _arrow_text(values) -> pa.ChunkedArray:
             return values
         values = values.to_pylist()
     if isinstance(values, pd.Series) and isinstance(values.dtype, pd.StringDtype):
-        return pa.chunked_array([pa.array(values, type=pa.string(), from_pandas=True)])
+        array = pa.array(values, type=pa.string(), from_pandas=True)  # may be chunked already
+        return array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array])
     cells = [None if _is_missing_scalar(v) else v if isinstance(v, str) else str(v)
              for v in (values.tolist() if isinstance(values, pd.Series) else values)]
     try:
