@@ -200,11 +200,11 @@ def test_fast_matches_oracle_on_random_sets(seed):
     assert res.largest_size <= max_ufg_size(n)
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(8))
 def test_fast_matches_oracle_on_dominance_posets(seed):
     # posets from tied integer criteria are close to each other: deep searches
     rng = np.random.default_rng(100 + seed)
-    values = rng.integers(0, 3, (9, 4, int(rng.integers(2, 4)))).astype(float)
+    values = rng.integers(0, 3, (8, 4, int(rng.integers(2, 4)))).astype(float)
     rel = kernels.dominance_relations(values)[0]
     d = distinct_posets(rel)
     pairs = [reference.relation_to_pairs(r) for r in d.relations]
@@ -396,6 +396,9 @@ def test_depth_properties():
     never = np.zeros_like(sample[0])
     never[tuple(unseen[0])] = True
     assert ufg_depth(sample, query=never).query_depths[0] == 0.0
+    threaded = ufg_depth(sample, workers=3)
+    np.testing.assert_allclose(threaded.depths, res.depths, rtol=1e-12)
+    assert threaded.n_ufg_sets == res.n_ufg_sets
     single = ufg_depth(np.repeat(sample[:1], 4, axis=0))
     assert single.n_ufg_sets == 0 and (single.depths == 0).all() and single.exact
 
@@ -414,6 +417,10 @@ def test_poset_validation():
         ufg_depth(good, query=np.zeros((2, 2), dtype=bool))
     with pytest.raises(InvalidInputError, match="'tolerance'"):
         ufg_depth(good, exact=False, tolerance=0)
+    with pytest.raises(InvalidInputError, match="'workers'"):
+        ufg_depth(good, workers=0)
+    with pytest.raises(InvalidInputError, match="'max_seconds'"):
+        ufg_depth(good, max_seconds=-1)
     reflexive = ufg_depth(np.eye(3, dtype=bool) | np.array([[0, 1, 1], [0, 0, 0], [0, 0, 0]],
                                                           dtype=bool))
     assert reflexive.posets[0].astype(int).tolist() == [[0, 1, 1], [0, 0, 0], [0, 0, 0]]

@@ -265,7 +265,7 @@ def ufg_level_chunk(rows, nu, tail, targets, frontier, witness, max_size, numer,
         may have ufg supersets.
     witness : (F, n + 1) uint64, per frontier set a poset witnessing that it is ufg
         (in columns :n) when column n is 1; a hint that speeds up its supersets.
-    max_size : int, no ufg set has more members (App. B bound, see ufg_depth.py).
+    max_size : int, no ufg set has more members (max_ufg_size in ufg_depth.py).
     numer : (P,) float64, accumulated in place: weight of ufg sets whose closure holds
         each target.
     out_frontier : (F * m, s + 1) int64 buffer for the sets of size s + 1 that pass the
