@@ -4,6 +4,7 @@ example with --dataset, --compare, the readable output and the exit status of us
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -123,7 +124,9 @@ def test_user_errors_exit_2_with_one_line(capsys, paired_csv, argv, message):
 
 
 def test_the_console_command_runs():
-    out = subprocess.run([sys.executable, "-m", "copa_dash.cli", "gap", "--dataset",
-                          "breast-cancer-val-test", "--ref", "0,0", "--json"],
-                         capture_output=True, text=True, check=True)
+    command = shutil.which("copa-dash")
+    launcher = [command] if command else [
+        sys.executable, "-c", "import sys; from copa_dash.cli import main; sys.exit(main())"]
+    out = subprocess.run([*launcher, "gap", "--dataset", "breast-cancer-val-test", "--ref", "0,0",
+                          "--json"], capture_output=True, text=True, check=True)
     assert len(json.loads(out.stdout)["systems"]) == 8
