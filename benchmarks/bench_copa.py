@@ -20,12 +20,12 @@ from pathlib import Path
 os.environ.setdefault("NUMBA_CACHE_DIR", "/tmp/numba_cache")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numpy as np  # noqa: E402
-import scipy.stats  # noqa: E402
+import numpy as np
+import scipy.stats
 
-from copa_dash.core.criteria import copa_select, weights_from_alpha  # noqa: E402
-from copa_dash.core.ranks import cdf_transform  # noqa: E402
-from copa_dash.core.sweep import alpha_sweep  # noqa: E402
+from copa_dash.core.criteria import copa_select, weights_from_alpha
+from copa_dash.core.ranks import cdf_transform
+from copa_dash.core.sweep import alpha_sweep
 
 
 def warm_median(fn, repeats: int) -> float:
@@ -53,9 +53,9 @@ def bench_cdf(sizes, repeats) -> list[str]:
         theirs = (scipy.stats.rankdata(y, method="min", axis=0) - 1) / n
         assert np.array_equal(ours, theirs), "cdf_transform disagrees with scipy"
         reps = max(1, repeats // (1 + n // 100_000))
-        t_ours = warm_median(lambda: cdf_transform(y), reps)
-        t_scipy = warm_median(lambda: (scipy.stats.rankdata(y, method="min", axis=0) - 1) / n,
-                              reps)
+        t_ours = warm_median(lambda y=y: cdf_transform(y), reps)
+        t_scipy = warm_median(
+            lambda y=y, n=n: (scipy.stats.rankdata(y, method="min", axis=0) - 1) / n, reps)
         lines.append(f"| {n:,} | {fmt_ms(t_ours)} | {fmt_ms(t_scipy)} | "
                      f"{t_scipy / t_ours:.1f}x |")
     return lines
@@ -82,10 +82,10 @@ def numpy_sweep(u, focus, p, n_alphas, chunk=64):
 
 def bench_sweep(shapes, n_alphas, n_compare, repeats) -> list[str]:
     """alpha_sweep at ``n_alphas``; both sides at ``n_compare`` alphas for the ratio."""
-    lines = [f"| table | p | alpha_sweep, {n_alphas:,} alphas (ms) | alpha_sweep, {n_compare:,} "
-             f"(ms) | numpy broadcast, {n_compare:,} (ms) | numpy / ours | rows selected "
-             "| agrees with copa_select |",
-             "|---|---:|---:|---:|---:|---:|---:|---|"]
+    header = (f"| table | p | alpha_sweep, {n_alphas:,} alphas (ms) | alpha_sweep, {n_compare:,} "
+              f"(ms) | numpy broadcast, {n_compare:,} (ms) | numpy / ours | rows selected "
+              "| agrees with copa_select |")
+    lines = [header, "|---|---:|---:|---:|---:|---:|---:|---|"]
     rng = np.random.default_rng(1)
     for n, k in shapes:
         u = cdf_transform(rng.normal(size=(n, k)))
@@ -96,9 +96,12 @@ def bench_sweep(shapes, n_alphas, n_compare, repeats) -> list[str]:
             agree = all(result.selected[t] == copa_select(
                 u, weights_from_alpha(k, focus, result.alphas[t]), p=p)
                 for t in range(0, n_alphas, step))
-            t_full = warm_median(lambda: alpha_sweep(u, focus, p=p, n_alphas=n_alphas), repeats)
-            t_ours = warm_median(lambda: alpha_sweep(u, focus, p=p, n_alphas=n_compare), repeats)
-            t_np = warm_median(lambda: numpy_sweep(u, focus, p, n_compare), 1)
+            def ours(count, u=u, focus=focus, p=p):
+                return lambda: alpha_sweep(u, focus, p=p, n_alphas=count)
+
+            t_full = warm_median(ours(n_alphas), repeats)
+            t_ours = warm_median(ours(n_compare), repeats)
+            t_np = warm_median(lambda u=u, focus=focus, p=p: numpy_sweep(u, focus, p, n_compare), 1)
             lines.append(f"| {n:,} x {k} | {p:g} | {fmt_ms(t_full)} | {fmt_ms(t_ours)} | "
                          f"{fmt_ms(t_np)} | {t_np / t_ours:.0f}x | {result.rows.size} | "
                          f"{'yes' if agree else 'NO'} |")

@@ -16,8 +16,8 @@ from ._validate import as_points, check_mask, check_p, check_weights, parse_dire
 from .errors import InvalidInputError
 from .ranks import cdf_transform
 
-__all__ = ["METHODS", "NORMALISATIONS", "AHP_MAX_ROWS", "normalised_objectives",
-           "baseline_scores", "baseline_select"]
+__all__ = ["AHP_MAX_ROWS", "METHODS", "NORMALISATIONS", "baseline_scores", "baseline_select",
+           "normalised_objectives"]
 
 METHODS = ("sum", "delta", "norm", "maxnorm", "saw", "ahp", "pnorm")
 NORMALISATIONS = ("delta", "norm", "maxnorm", "ahp")

@@ -14,8 +14,8 @@ from ._kernels.criteria import TIE_RTOL, TIEBREAK_P
 from ._validate import as_points, check_mask, check_p, check_weights
 from .errors import InvalidInputError
 
-__all__ = ["TIE_RTOL", "TIEBREAK_P", "weights_from_alpha", "copa_scores", "copa_select",
-           "copa_ranking"]
+__all__ = ["TIEBREAK_P", "TIE_RTOL", "copa_ranking", "copa_scores", "copa_select",
+           "weights_from_alpha"]
 
 
 def weights_from_alpha(n_objectives, focus, alpha) -> np.ndarray:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._kernels import ranks as _kernels
-from ._validate import as_points, check_mask, oriented_points
+from ._validate import check_mask, oriented_points
 from .errors import InvalidInputError
 
-__all__ = ["cdf_transform", "u_standard_error", "dkw_epsilon"]
+__all__ = ["cdf_transform", "dkw_epsilon", "u_standard_error"]
 
 
 def cdf_transform(points, /, directions=None, *, population=None) -> np.ndarray:

@@ -14,7 +14,7 @@ from ._validate import check_mask, check_p
 from .criteria import check_u, focus_indices, raise_no_candidate
 from .errors import InvalidInputError
 
-__all__ = ["SweepResult", "alpha_sweep", "MAX_ALPHAS"]
+__all__ = ["MAX_ALPHAS", "SweepResult", "alpha_sweep"]
 
 MAX_ALPHAS = 1_000_000
 

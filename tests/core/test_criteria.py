@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 
 from copa_dash.core._kernels import criteria as kernels
 from copa_dash.core._reference import criteria as reference
-from copa_dash.core.criteria import (copa_ranking, copa_scores, copa_select,
-                                     weights_from_alpha)
+from copa_dash.core.criteria import copa_ranking, copa_scores, copa_select, weights_from_alpha
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.core.ranks import cdf_transform
 
