@@ -76,8 +76,8 @@ def stratified_split(labels, /, *, seed: int, fractions=(0.6, 0.2, 0.2)):
     parts = ([], [], [])
     for value in np.unique(labels):
         rows = rng.permutation(np.flatnonzero(labels == value))
-        n_train = int(round(fractions[0] * rows.size))
-        n_val = int(round(fractions[1] * rows.size))
+        n_train = round(fractions[0] * rows.size)
+        n_val = round(fractions[1] * rows.size)
         parts[0].append(rows[:n_train])
         parts[1].append(rows[n_train:n_train + n_val])
         parts[2].append(rows[n_train + n_val:])
