@@ -157,7 +157,7 @@ def scores(problem: SelectionProblem, *, preferences: Preferences | None = None)
     if prefs.method == "copa":
         return criteria.copa_scores(problem.u, weights, p=prefs.p)
     if prefs.method == "pnorm":
-        return baseline_scores(problem.u, None, weights, method="pnorm", p=prefs.p)
+        return baseline_scores(problem.raw, list(prefs.directions), weights, method="pnorm", p=prefs.p)
     return baseline_scores(problem.raw, list(prefs.directions), weights, method=prefs.method)
 
 
