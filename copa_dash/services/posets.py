@@ -1,0 +1,356 @@
+"""Partial rankings of methods across tasks, and their ufg depth, for the CLI and the page.
+
+A long table has one row per (method, task) (or several, e.g. seeds: they are averaged)
+and criterion columns. :func:`poset_table` reduces it to one value per method, task and
+criterion; :func:`depth_view` builds the dominance poset of the methods on every task
+(:func:`copa_dash.core.posets.task_posets`) and the ufg depth of each
+(:func:`copa_dash.core.posets.ufg_depth`), memoised per dataset in the shared cache.
+The helpers below turn a :class:`DepthView` into what the page and the CLI show: depth per
+task, the most central and most outlying tasks, Hasse layouts, the beats matrix and what
+the k most central posets agree on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..core import posets as core
+from ..core.errors import InvalidInputError
+
+TIES = ("drop", "incomparable")
+MISSING = ("drop", "worst")
+
+
+@dataclass(frozen=True)
+class PosetTable:
+    """One value per (task, method, criterion); NaN where the table has none."""
+
+    methods: tuple[str, ...]          # (n,) in order of first appearance
+    tasks: tuple[str, ...]            # (T,) in order of first appearance
+    criteria: tuple[str, ...]
+    directions: tuple[str, ...]
+    values: np.ndarray                # (T, n, C) float64
+    present: np.ndarray               # (T, n) bool: the table has a row for the pair
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DepthView:
+    """The task posets of a long table and their ufg depth (one entry per kept task)."""
+
+    methods: tuple[str, ...]
+    criteria: tuple[str, ...]
+    directions: tuple[str, ...]
+    tasks: tuple[str, ...]            # kept tasks, table order
+    relations: np.ndarray             # (T, n, n) bool, [t, i, j]: i above j on task t
+    depths: np.ndarray                # (T,) depth of each kept task's poset
+    poset_index: np.ndarray           # (T,) which distinct poset each task has
+    distinct: np.ndarray              # (D, n, n) distinct posets, first appearance
+    distinct_depths: np.ndarray       # (D,)
+    counts: np.ndarray                # (D,) tasks per distinct poset
+    n_ufg_sets: int
+    exact: bool
+    error_bound: float
+    confidence: float                 # 1.0: the bound is sure; else its probability
+    stop_reason: str
+    seconds: float
+    ties: str
+    missing: str
+    tied_tasks: tuple[str, ...]       # tasks where two methods are equal on every criterion
+    tied_pairs: tuple[tuple[str, str, str], ...]   # (task, method, method)
+    dropped: tuple[tuple[str, str], ...]           # (task, reason)
+    notes: tuple[str, ...]
+
+
+def long_columns(table, *, method: str | None = None, task: str | None = None) -> tuple[str, str]:
+    """The method and task columns: the given ones, else the table's system and task roles.
+
+    Raises
+    ------
+    InvalidInputError
+        If either is unknown or they are the same column.
+    """
+    method = method or table.roles.system
+    task = task or table.roles.task
+    if not method or not task:
+        raise InvalidInputError(
+            "partial rankings need a long table with a method (system) column and a task "
+            f"column; this dataset has {'no method column' if not method else 'no task column'}: "
+            "choose them")
+    for name, column in (("method", method), ("task", task)):
+        if column not in table.frame.columns:
+            raise InvalidInputError(f"the {name} column {column!r} is not in the table")
+    if method == task:
+        raise InvalidInputError("the method and task columns must differ")
+    return method, task
+
+
+def default_criteria(table, default_view=None) -> tuple[tuple[str, str], ...]:
+    """The criteria a dataset opens with: its default view's objectives, else all of them,
+    with the table's directions."""
+    view = default_view
+    names = list(table.objective_names)
+    chosen = [n for n in (view.objectives if view is not None else ()) if n in names] or names
+    return tuple((n, table.objective(n).direction) for n in chosen)
+
+
+def poset_table(frame: pd.DataFrame, *, method: str, task: str,
+                criteria: Sequence[tuple[str, str]]) -> PosetTable:
+    """Reduce a long table to one value per (task, method, criterion).
+
+    Rows repeating a (method, task) pair are averaged (NaN left out of the mean).
+
+    Raises
+    ------
+    InvalidInputError
+        A missing column, a criterion that is not numeric, a direction other than
+        min/max, no criterion, or fewer than 2 methods.
+    """
+    if not criteria:
+        raise InvalidInputError("choose at least one criterion")
+    names = [str(c) for c, _ in criteria]
+    directions = [str(d).lower() for _, d in criteria]
+    for name, direction in zip(names, directions):
+        if direction not in ("min", "max"):
+            raise InvalidInputError(f"criterion {name!r}: the direction must be min or max, "
+                                    f"not {direction!r}")
+    if len(set(names)) != len(names):
+        raise InvalidInputError("each criterion may be given once")
+    for column in [method, task, *names]:
+        if column not in frame.columns:
+            raise InvalidInputError(f"the column {column!r} is not in the table")
+    if method == task or {method, task} & set(names):
+        raise InvalidInputError("the method, task and criterion columns must all differ")
+    sub = pd.DataFrame({"method": frame[method].astype(str), "task": frame[task].astype(str)})
+    for name in names:
+        numbers = pd.to_numeric(frame[name], errors="coerce")
+        bad = numbers.isna() & frame[name].notna()
+        if bad.any():
+            row = int(np.flatnonzero(bad.to_numpy())[0])
+            raise InvalidInputError(f"criterion {name!r} must be numeric, but row {row} holds "
+                                    f"{frame[name].iloc[row]!r}")
+        sub[name] = numbers.astype(float).replace([np.inf, -np.inf], np.nan)
+    sub = sub[frame[method].notna().to_numpy() & frame[task].notna().to_numpy()]
+    methods = tuple(dict.fromkeys(sub["method"]))
+    tasks = tuple(dict.fromkeys(sub["task"]))
+    if len(methods) < 2:
+        raise InvalidInputError(f"partial rankings need at least 2 methods; {method!r} has "
+                                f"{len(methods)}")
+    means = sub.groupby(["task", "method"], sort=False)[names].mean()
+    index = pd.MultiIndex.from_product([tasks, methods], names=["task", "method"])
+    values = means.reindex(index).to_numpy(dtype=float).reshape(len(tasks), len(methods),
+                                                                 len(names))
+    counts = sub.groupby(["task", "method"], sort=False).size().reindex(index, fill_value=0)
+    present = counts.to_numpy().reshape(len(tasks), len(methods)) > 0
+    notes = []
+    repeated = int((counts.to_numpy() > 1).sum())
+    if repeated:
+        notes.append(f"{repeated} (method, task) pairs have several rows: each shows the mean "
+                     "of its rows.")
+    return PosetTable(methods=methods, tasks=tasks, criteria=tuple(names),
+                      directions=tuple(directions), values=np.ascontiguousarray(values),
+                      present=present, notes=tuple(notes))
+
+
+def _fill_worst(values: np.ndarray, directions: Sequence[str]) -> np.ndarray:
+    """NaN cells -> a value worse than every observed one of that criterion."""
+    out = values.copy()
+    for c, direction in enumerate(directions):
+        column = out[..., c]
+        finite = column[np.isfinite(column)]
+        if finite.size == 0:
+            continue
+        span = float(finite.max() - finite.min()) or 1.0
+        worst = finite.max() + span if direction == "min" else finite.min() - span
+        column[np.isnan(column)] = worst
+    return out
+
+
+def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "drop",
+                       exact: bool = True, tolerance: float = 0.01,
+                       max_seconds: float | None = None,
+                       progress: Callable[[float], object] | None = None,
+                       cancel: Callable[[], bool] | None = None) -> DepthView:
+    """Task posets and their ufg depth (no cache).
+
+    ``missing``: "drop" leaves out a task where some method has no value on a criterion;
+    "worst" counts a missing value as worse than every observed one (a method with no row
+    at all still drops the task). Raises InvalidInputError for bad options or when fewer
+    than one task remains, and :class:`copa_dash.core.posets.DepthCancelled` on cancel.
+    """
+    if ties not in TIES:
+        raise InvalidInputError(f"'ties' must be one of {TIES}, not {ties!r}")
+    if missing not in MISSING:
+        raise InvalidInputError(f"'missing' must be one of {MISSING}, not {missing!r}")
+    values = data.values if missing == "drop" else _fill_worst(data.values, data.directions)
+    usable = data.present & ~np.isnan(values).any(axis=2)
+    t_idx, m_idx = np.nonzero(usable)
+    reasons: dict[int, str] = {}
+    for t in np.flatnonzero(~usable.all(axis=1)):
+        absent = [data.methods[m] for m in np.flatnonzero(~usable[t])]
+        no_row = not data.present[t][~usable[t]].all()
+        reasons[int(t)] = ("no row for " if no_row else "missing values for ") + ", ".join(absent)
+    if t_idx.size == 0:
+        raise InvalidInputError("no task has a value for every method on every criterion")
+    tp = core.task_posets(values[t_idx, m_idx], list(data.directions), method_index=m_idx,
+                          task_index=t_idx, n_methods=len(data.methods), ties=ties,
+                          missing="drop")
+    tied = {int(t) for t in tp.flagged_ties}
+    for t in tp.dropped.tolist():
+        reasons.setdefault(int(t), "methods equal on every criterion (tie)" if t in tied
+                           else "incomplete")
+    if tp.relations.shape[0] == 0:
+        raise InvalidInputError("no task is left: " + "; ".join(
+            f"{data.tasks[t]}: {r}" for t, r in sorted(reasons.items())))
+    result = core.ufg_depth(tp.relations, exact=exact, tolerance=tolerance,
+                            max_seconds=max_seconds, progress=progress, cancel=cancel)
+    notes = list(data.notes)
+    if reasons:
+        notes.append(f"{len(reasons)} of {len(data.tasks)} tasks are left out: " + "; ".join(
+            f"{data.tasks[t]} ({r})" for t, r in sorted(reasons.items())) + ".")
+    if tied and ties == "incomparable":
+        notes.append(f"{len(tied)} tasks have methods equal on every criterion; they are kept "
+                     "with those methods incomparable.")
+    if result.n_ufg_sets == 0:
+        notes.append("No set of observed posets is union-free generic (e.g. every task gives "
+                     "the same poset): every depth is 0.")
+    confidence = float(getattr(result, "confidence", 1.0))
+    if not result.exact:
+        sure = "" if confidence >= 1 else f" with probability {confidence:g}"
+        notes.append(f"Approximate depths ({result.stop_reason}): each is within "
+                     f"{result.error_bound:.3g} of the exact value{sure}.")
+    return DepthView(
+        methods=data.methods, criteria=data.criteria, directions=data.directions,
+        tasks=tuple(data.tasks[t] for t in tp.task_ids.tolist()),
+        relations=tp.relations, depths=np.asarray(result.observed_depths, dtype=float),
+        poset_index=result.inverse, distinct=result.posets,
+        distinct_depths=np.asarray(result.depths, dtype=float), counts=result.counts,
+        n_ufg_sets=int(result.n_ufg_sets), exact=bool(result.exact),
+        error_bound=float(result.error_bound), confidence=confidence, stop_reason=result.stop_reason,
+        seconds=float(result.seconds), ties=ties, missing=missing,
+        tied_tasks=tuple(data.tasks[t] for t in sorted(tied)),
+        tied_pairs=tuple((data.tasks[t], data.methods[i], data.methods[j])
+                         for t, i, j in tp.tied_pairs.tolist()),
+        dropped=tuple((data.tasks[t], r) for t, r in sorted(reasons.items())),
+        notes=tuple(notes))
+
+
+def depth_view(table, *, criteria: Sequence[tuple[str, str]],
+               method: str | None = None, task: str | None = None, ties: str = "drop",
+               missing: str = "drop", exact: bool = True, tolerance: float = 0.01,
+               progress: Callable[[float], object] | None = None,
+               cancel: Callable[[], bool] | None = None,
+               dataset_id: str = "", cache=None) -> DepthView:
+    """:func:`compute_depth_view` on an EvalTable, memoised per dataset when ``cache`` is
+    given (progress and cancel are not part of the key; a cancelled run stores nothing).
+
+    ``criteria``: (column, "min"|"max") pairs (see :func:`default_criteria`);
+    ``method``/``task`` default to the table's system and task roles.
+    """
+    method, task = long_columns(table, method=method, task=task)
+    criteria = tuple((str(c), str(d)) for c, d in criteria)
+    arguments = {"method": method, "task": task, "criteria": criteria, "ties": ties,
+                 "missing": missing, "exact": bool(exact),
+                 "tolerance": None if exact else float(tolerance)}
+
+    def compute() -> DepthView:
+        data = poset_table(table.frame, method=method, task=task, criteria=criteria)
+        return compute_depth_view(data, ties=ties, missing=missing, exact=exact,
+                                  tolerance=tolerance, progress=progress, cancel=cancel)
+
+    if cache is None or not dataset_id:
+        return compute()
+    return cache.memoize("posets.depth_view", dataset_id, arguments, compute)
+
+
+def depth_records(view: DepthView) -> list[dict]:
+    """``[{"task", "depth"}, ...]`` in table order (the CLI's ``tasks``)."""
+    return [{"task": t, "depth": float(d)} for t, d in zip(view.tasks, view.depths)]
+
+
+def depth_order(view: DepthView) -> list[int]:
+    """Kept task positions, deepest (most central) first; equal depths keep table order."""
+    return np.argsort(-view.depths, kind="stable").tolist()
+
+
+def extreme_tasks(view: DepthView) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The most central tasks (largest depth) and the most outlying ones (smallest)."""
+    top, low = view.depths.max(), view.depths.min()
+    tol = 1e-12
+    return (tuple(t for t, d in zip(view.tasks, view.depths) if d >= top - tol),
+            tuple(t for t, d in zip(view.tasks, view.depths) if d <= low + tol))
+
+
+@dataclass(frozen=True)
+class HasseLayout:
+    """Where to draw a poset's Hasse diagram: better methods above."""
+
+    methods: tuple[str, ...]
+    level: tuple[int, ...]            # 0 = top: nothing above it
+    x: tuple[float, ...]              # position within the level, centred on 0
+    edges: tuple[tuple[int, int], ...]   # (upper, lower) cover pairs
+
+
+def hasse_layout(view: DepthView, relation: np.ndarray) -> HasseLayout:
+    """Cover pairs of ``relation`` and a layered layout: a method's level is the length of
+    the longest chain above it; within a level methods are ordered by the mean position of
+    the methods they are covered by (fewer crossings), then by name order."""
+    cover = core.cover_relation(relation)
+    n = cover.shape[0]
+    level = [0] * n
+    rel = np.asarray(relation, dtype=bool)
+    for j in sorted(range(n), key=lambda j: int(rel[:, j].sum())):
+        above = np.flatnonzero(cover[:, j])
+        level[j] = max((level[i] + 1 for i in above), default=0)
+    x = [0.0] * n
+    for lev in range(max(level) + 1):
+        members = [j for j in range(n) if level[j] == lev]
+
+        def key(j):
+            parents = np.flatnonzero(cover[:, j])
+            return (float(np.mean([x[i] for i in parents])) if parents.size else 0.0, j)
+
+        members.sort(key=key)
+        for pos, j in enumerate(members):
+            x[j] = pos - (len(members) - 1) / 2
+    edges = tuple((int(i), int(j)) for i, j in zip(*np.nonzero(cover)))
+    return HasseLayout(methods=view.methods, level=tuple(level), x=tuple(x), edges=edges)
+
+
+def beats(view: DepthView) -> np.ndarray:
+    """(n, n) int: on how many kept tasks method i is above method j."""
+    return core.beats_matrix(view.relations)
+
+
+@dataclass(frozen=True)
+class AgreementView:
+    """What the k most central distinct posets share, in words."""
+
+    k: int
+    tasks: tuple[tuple[str, ...], ...]   # the tasks of each of the k posets, deepest first
+    depths: tuple[float, ...]
+    above: tuple[tuple[str, str], ...]   # (better, worse) in all k
+    incomparable: tuple[tuple[str, str], ...]   # incomparable in all k
+    undecided: int                       # pairs ordered differently among the k
+
+
+def agreement(view: DepthView, *, k: int) -> AgreementView:
+    """The pairs the k deepest distinct posets order alike (k clipped to [1, D])."""
+    k = int(min(max(1, k), view.distinct.shape[0]))
+    agreed = core.top_k_agreement(view.distinct, view.distinct_depths, k=k)
+    n = len(view.methods)
+    names = view.methods
+    above = tuple((names[i], names[j]) for i, j in zip(*np.nonzero(agreed.above)))
+    incomparable = tuple((names[i], names[j]) for i, j in zip(*np.nonzero(agreed.incomparable))
+                         if i < j)
+    pairs = n * (n - 1) // 2
+    tasks = tuple(tuple(t for t, p in zip(view.tasks, view.poset_index.tolist()) if p == d)
+                  for d in agreed.indices.tolist())
+    return AgreementView(k=k, tasks=tasks,
+                         depths=tuple(float(view.distinct_depths[d]) for d in agreed.indices),
+                         above=above, incomparable=incomparable,
+                         undecided=pairs - len(above) - len(incomparable))
