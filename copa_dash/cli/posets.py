@@ -1,0 +1,103 @@
+"""``copa-dash depth``: the ufg depth of every task's partial ranking of the methods.
+
+``copa-dash depth TABLE --method COL --task COL --criterion COL:DIR ... [--ties drop|incomparable]
+--json`` prints ``{"tasks": [{"task", "depth"}, ...], "ufg_sets": N, ...}``: per task the
+dominance poset of the methods on the criteria, and its union-free generic depth among the
+observed posets (papers/partial-rankings-of-optimizers-ufg-depth.txt, App. B). With
+``--dataset NAME`` the method and task columns are the manifest's system and task roles
+and the criteria its default view's objectives, unless given.
+"""
+
+from __future__ import annotations
+
+from ..core.errors import InvalidInputError
+from ..services import posets
+from ._common import emit, format_table, parse_objective
+
+
+def _parse_criterion(text: str) -> tuple[str, str]:
+    try:
+        return parse_objective(text)
+    except InvalidInputError:
+        raise InvalidInputError(f"--criterion {text!r}: write COLUMN:min or COLUMN:max") from None
+
+
+def _load(args):
+    """(frame, method, task, criteria) from TABLE or --dataset and the options."""
+    criteria = [_parse_criterion(c) for c in args.criterion]
+    if args.dataset and args.table:
+        raise InvalidInputError("give either a TABLE file or --dataset NAME, not both")
+    if args.dataset:
+        from ..data.bundled import load_bundled
+
+        table, info = load_bundled(args.dataset)
+        method, task = posets.long_columns(table, method=args.method, task=args.task)
+        return (table.frame, method, task,
+                criteria or posets.default_criteria(table, info.default_view))
+    if not args.table:
+        raise InvalidInputError("give a TABLE file or --dataset NAME")
+    if not args.method or not args.task:
+        raise InvalidInputError("--method COL and --task COL are required with a TABLE file")
+    if not criteria:
+        raise InvalidInputError("give at least one --criterion COL:min or COL:max")
+    from ..data import io
+
+    frame = io.read_table(args.table, filename=args.table)
+    return frame, args.method, args.task, criteria
+
+
+def run_depth(args) -> int:
+    """Print the depth of every task's poset and the number of ufg sets."""
+    frame, method, task, criteria = _load(args)
+    if args.tolerance is not None and not 0 < args.tolerance < 1:
+        raise InvalidInputError("--tolerance must be in (0, 1)")
+    data = posets.poset_table(frame, method=method, task=task, criteria=criteria)
+    view = posets.compute_depth_view(
+        data, ties=args.ties, missing=args.missing, exact=args.tolerance is None,
+        tolerance=args.tolerance or 0.01, max_seconds=args.max_seconds)
+    central, outlying = posets.extreme_tasks(view)
+    result = {
+        "tasks": posets.depth_records(view), "ufg_sets": view.n_ufg_sets,
+        "methods": list(view.methods),
+        "criteria": [f"{c}:{d}" for c, d in zip(view.criteria, view.directions)],
+        "ties": view.ties, "exact": view.exact, "error_bound": view.error_bound,
+        "most_central": list(central), "most_outlying": list(outlying),
+        "flagged_ties": [{"task": t, "methods": [a, b]} for t, a, b in view.tied_pairs],
+        "dropped": [{"task": t, "reason": r} for t, r in view.dropped],
+        "seconds": view.seconds,
+    }
+    if args.json:
+        emit(result, args)
+        return 0
+    order = posets.depth_order(view)
+    print(format_table([{"task": view.tasks[i], "depth": float(view.depths[i])} for i in order],
+                       ["task", "depth"]))
+    print(f"{len(view.tasks)} tasks, {len(view.methods)} methods, {view.n_ufg_sets} ufg sets; "
+          f"most central: {', '.join(central)}; most outlying: {', '.join(outlying)}")
+    for note in view.notes:
+        print(note)
+    return 0
+
+
+def register(subparsers) -> None:
+    """Add ``depth`` to the CLI."""
+    sub = subparsers.add_parser(
+        "depth", help="ufg depth of each task's partial ranking of the methods (long table)")
+    sub.add_argument("table", nargs="?", help="CSV, TSV, Parquet, JSON or Excel file")
+    sub.add_argument("--dataset", help="a bundled dataset by its manifest name")
+    sub.add_argument("--method", help="the method column (default with --dataset: its system)")
+    sub.add_argument("--task", help="the task column (default with --dataset: its task)")
+    sub.add_argument("--criterion", action="append", default=[], metavar="COL:DIR",
+                     help="a criterion and its direction, min or max (repeat for each)")
+    sub.add_argument("--ties", choices=posets.TIES, default="drop",
+                     help="tasks with methods equal on every criterion: drop them (default) or "
+                          "keep them with those methods incomparable")
+    sub.add_argument("--missing", choices=posets.MISSING, default="drop",
+                     help="a missing criterion value: drop the task (default) or count it as "
+                          "worse than every observed value")
+    sub.add_argument("--tolerance", type=float, default=None,
+                     help="approximate: stop when every depth is within this of the exact one")
+    sub.add_argument("--max-seconds", type=float, default=None,
+                     help="stop after about this long and report the error bound")
+    sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    sub.set_defaults(run=run_depth)
