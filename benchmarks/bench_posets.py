@@ -38,6 +38,10 @@ SHAPES = [  # label, methods, tasks, criteria, seed, the paper's runtime with th
     ("BBOB-sized", 11, 21, 3, 0, ""),
     ("BBOB-sized", 11, 21, 4, 0, ""),
 ]
+LARGE = [  # approximate only: exact would enumerate up to 2^60 / 2^200 sets
+    ("many tasks", 15, 60, 3, 0),
+    ("many tasks", 30, 200, 3, 0),
+]
 REAL = [  # label, file, separator, decimal, task and method columns, criteria, authors' min, max
     ("DeepOBS (real)", "deepops_Schneideretal_data_test_loss.csv", ";", ",", "Test Problem",
      "Optimizer",
@@ -120,6 +124,18 @@ def main() -> None:
         repeats = 5 if n <= 7 else 1
         line, _ = row(label, f"{n} x {t} x {c}", *synthetic_table(n, t, c, seed), paper,
                       repeats)
+        lines.append(line)
+        print(line, file=sys.stderr)
+    for label, n, t, c, seed in ([] if args.quick else LARGE):
+        crit, methods, tasks = synthetic_table(n, t, c, seed)
+        rel = task_posets(crit, method_index=methods, task_index=tasks).relations
+        began = time.perf_counter()
+        res = ufg_depth(rel, exact=False, tolerance=0.01, rng=0)
+        seconds = time.perf_counter() - began
+        line = (f"| {label} | {n} x {t} x {c} | {len(res.counts)} | {res.n_ufg_sets:,} "
+                f"enumerated + {res.n_samples:,} sampled | {res.largest_size} | "
+                f"{res.depths.min():.3f} .. {res.depths.max():.3f} | - | {seconds:.3f} "
+                f"(bound {res.error_bound:.1e} at {res.confidence:.0%}) | |")
         lines.append(line)
         print(line, file=sys.stderr)
     if args.raw_dir.is_dir():

@@ -18,15 +18,8 @@ import numpy as np
 from ._kernels.posets import dominance_relations
 from ._validate import as_points, orient, parse_directions
 from .errors import InvalidInputError
-from .ufg_depth import (
-    DepthCancelled,
-    DistinctPosets,
-    UfgDepthResult,
-    as_relations,
-    distinct_posets,
-    max_ufg_size,
-    ufg_depth,
-)
+from .poset_relations import DistinctPosets, as_relations, distinct_posets, max_ufg_size
+from .ufg_depth import DepthCancelled, UfgDepthResult, ufg_depth
 
 __all__ = [
     "Agreement",

@@ -359,6 +359,27 @@ def test_approximate_mode_honours_its_error_bound():
         assert approx.n_ufg_sets <= exact.n_ufg_sets
 
 
+def test_sampled_remainder_honours_its_bound(monkeypatch):
+    import copa_dash.core.ufg_depth as module
+
+    sample = medium_sample(seed=4)
+    exact = ufg_depth(sample)
+    monkeypatch.setattr(module, "_LEVEL_LIMIT", 60)   # force sampling after size 2 or 3
+    for seed in range(3):
+        approx = ufg_depth(sample, exact=False, tolerance=0.01, confidence=0.999, rng=seed,
+                           workers=2)
+        assert approx.stop_reason == "sampled" and approx.n_samples > 0
+        assert approx.confidence == 0.999 and approx.error_bound <= 0.01
+        assert np.abs(approx.depths - exact.depths).max() <= approx.error_bound
+    again = ufg_depth(sample, exact=False, tolerance=0.01, confidence=0.999, rng=2, workers=2)
+    np.testing.assert_array_equal(again.depths, approx.depths)     # reproducible
+    calls = []
+    with pytest.raises(DepthCancelled) as info:
+        ufg_depth(sample, exact=False, tolerance=1e-4, rng=0,
+                  cancel=lambda: calls.append(1) or len(calls) > 3)
+    assert info.value.partial.error_bound > 0
+
+
 def test_time_limit_returns_a_bounded_partial_result():
     sample = medium_sample(seed=1, n=8, tasks=18)
     exact = ufg_depth(sample)

@@ -250,6 +250,49 @@ def _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack, cand, tr
             fresh = False
 
 
+@njit(cache=True)
+def _set_masks(rows, members, k, n, pre_and, pre_or, suf_and, suf_or, only_in, absent_in,
+               meet, join):
+    """Intersection, union, and per member the pairs only it has (``only_in``) and the
+    pairs all others have but it lacks (``absent_in``) of the set ``members[:k]``.
+    Returns False when some member has neither (then no superset is ufg)."""
+    for r in range(n):
+        pre_and[0, r] = _ALL
+        pre_or[0, r] = _ZERO
+        suf_and[k, r] = _ALL
+        suf_or[k, r] = _ZERO
+    for a in range(k):
+        for r in range(n):
+            pre_and[a + 1, r] = pre_and[a, r] & rows[members[a], r]
+            pre_or[a + 1, r] = pre_or[a, r] | rows[members[a], r]
+    for a in range(k - 1, -1, -1):
+        for r in range(n):
+            suf_and[a, r] = suf_and[a + 1, r] & rows[members[a], r]
+            suf_or[a, r] = suf_or[a + 1, r] | rows[members[a], r]
+    for r in range(n):
+        meet[r] = pre_and[k, r]
+        join[r] = pre_or[k, r]
+    for a in range(k):
+        any_witness = False
+        for r in range(n):
+            absent_in[a, r] = pre_and[a, r] & suf_and[a + 1, r] & ~meet[r]
+            only_in[a, r] = join[r] & ~(pre_or[a, r] | suf_or[a + 1, r])
+            if absent_in[a, r] | only_in[a, r]:
+                any_witness = True
+        if not any_witness:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _in_closure(meet, join, target, n):
+    """meet <= target <= join (target is a poset, so: target in gamma(S))."""
+    for r in range(n):
+        if (meet[r] & ~target[r]) | (target[r] & ~join[r]):
+            return False
+    return True
+
+
 @njit(cache=True, nogil=True)
 def ufg_level_chunk(rows, nu, tail, targets, frontier, witness, max_size, numer,
                     out_frontier, out_witness):
@@ -310,36 +353,8 @@ def ufg_level_chunk(rows, nu, tail, targets, frontier, witness, max_size, numer,
         for j in range(frontier[f, s - 1] + 1, m):
             members[s] = j
             weight = base_weight * nu[j]
-            for r in range(n):
-                pre_and[0, r] = _ALL
-                pre_or[0, r] = _ZERO
-                suf_and[k, r] = _ALL
-                suf_or[k, r] = _ZERO
-            for a in range(k):
-                for r in range(n):
-                    pre_and[a + 1, r] = pre_and[a, r] & rows[members[a], r]
-                    pre_or[a + 1, r] = pre_or[a, r] | rows[members[a], r]
-            for a in range(k - 1, -1, -1):
-                for r in range(n):
-                    suf_and[a, r] = suf_and[a + 1, r] & rows[members[a], r]
-                    suf_or[a, r] = suf_or[a + 1, r] | rows[members[a], r]
-            for r in range(n):
-                meet[r] = pre_and[k, r]
-                join[r] = pre_or[k, r]
-            witnessed = True
-            for a in range(k):
-                any_witness = False
-                for r in range(n):
-                    others_and = pre_and[a, r] & suf_and[a + 1, r]
-                    others_or = pre_or[a, r] | suf_or[a + 1, r]
-                    absent_in[a, r] = others_and & ~meet[r]
-                    only_in[a, r] = join[r] & ~others_or
-                    if absent_in[a, r] | only_in[a, r]:
-                        any_witness = True
-                if not any_witness:
-                    witnessed = False
-                    break
-            if not witnessed:
+            if not _set_masks(rows, members, k, n, pre_and, pre_or, suf_and, suf_or,
+                              only_in, absent_in, meet, join):
                 continue  # hereditary: no superset can be ufg either
             has_prev = k > 2 and witness[f, n] != _ZERO
             is_ufg = ((has_prev and _warm_witness(witness[f], join, only_in, absent_in, k, n,
@@ -353,12 +368,7 @@ def ufg_level_chunk(rows, nu, tail, targets, frontier, witness, max_size, numer,
                 n_ufg += 1
                 denom += weight
                 for p in range(n_targets):
-                    inside = True
-                    for r in range(n):
-                        if (meet[r] & ~targets[p, r]) | (targets[p, r] & ~join[r]):
-                            inside = False
-                            break
-                    if inside:
+                    if _in_closure(meet, join, targets[p], n):
                         numer[p] += weight
             if k < max_size and j + 1 < m:
                 for a in range(k):
@@ -369,3 +379,75 @@ def ufg_level_chunk(rows, nu, tail, targets, frontier, witness, max_size, numer,
                 n_out += 1
                 open_mass += weight * (tail[j + 1] - 1.0)
     return n_out, denom, n_ufg, open_mass
+
+
+@njit(cache=True, nogil=True)
+def ufg_sample_tail(rows, nu, targets, prefixes, cum_mass, max_size, n_samples, seed, hits):
+    """Draw supersets of the open ``prefixes`` with probability proportional to
+    w(S) = prod nu, and count the ufg ones and, per target, those whose closure holds it.
+
+    A prefix P is drawn with probability proportional to its mass w(P) (E_P - 1),
+    E_P = prod_{j > max P} (1 + nu_j) (``cum_mass`` is the running sum of the masses),
+    then each j > max P joins with probability nu_j / (1 + nu_j), redrawn until at least
+    one joined: the set S = P + T then has probability w(S) / sum of masses, and every
+    unexamined set with a kept prefix is reachable by exactly one route.
+
+    Parameters
+    ----------
+    rows, nu, targets, max_size : as in :func:`ufg_level_chunk`.
+    prefixes : (F, s) int64, sorted open sets (examined, their supersets not).
+    cum_mass : (F,) float64, cumulative masses of the prefixes.
+    n_samples : int; seed : int, seeds this thread's generator.
+    hits : (P,) int64, accumulated in place.
+
+    Returns
+    -------
+    int, the number of drawn sets that are ufg.
+    """
+    np.random.seed(seed)
+    m, n = rows.shape
+    n_front, s = prefixes.shape
+    n_targets = targets.shape[0]
+    total = cum_mass[n_front - 1]
+    join_prob = nu / (1.0 + nu)
+    members = np.empty(m, dtype=np.int64)
+    pre_and = np.empty((m + 1, n), dtype=np.uint64)
+    pre_or = np.empty((m + 1, n), dtype=np.uint64)
+    suf_and = np.empty((m + 1, n), dtype=np.uint64)
+    suf_or = np.empty((m + 1, n), dtype=np.uint64)
+    only_in = np.empty((m, n), dtype=np.uint64)
+    absent_in = np.empty((m, n), dtype=np.uint64)
+    meet = np.empty(n, dtype=np.uint64)
+    join = np.empty(n, dtype=np.uint64)
+    t_stack = np.empty((m + 1, n), dtype=np.uint64)
+    u_stack = np.empty((m + 1, n), dtype=np.uint64)
+    cand = np.empty((m + 1, n), dtype=np.uint64)
+    tried = np.empty((m + 1, 2), dtype=np.int64)
+    above = np.empty(n, dtype=np.uint64)
+    found = np.empty(n, dtype=np.uint64)
+    n_ufg = 0
+    for _ in range(n_samples):
+        f = np.searchsorted(cum_mass, np.random.random() * total, side="right")
+        if f >= n_front:
+            f = n_front - 1
+        for a in range(s):
+            members[a] = prefixes[f, a]
+        k = s
+        while k == s:
+            for j in range(prefixes[f, s - 1] + 1, m):
+                if np.random.random() < join_prob[j]:
+                    members[k] = j
+                    k += 1
+        if k > max_size:
+            continue
+        if not _set_masks(rows, members, k, n, pre_and, pre_or, suf_and, suf_or, only_in,
+                          absent_in, meet, join):
+            continue
+        if (_greedy_witness(meet, join, only_in, absent_in, k, n, found, 0)
+                or _union_free(meet, join, only_in, absent_in, k, n, t_stack, u_stack, cand,
+                               tried, above, found)):
+            n_ufg += 1
+            for p in range(n_targets):
+                if _in_closure(meet, join, targets[p], n):
+                    hits[p] += 1
+    return n_ufg
