@@ -33,9 +33,20 @@ class DistinctPosets:
 def as_relations(posets, /, *, name: str = "posets", n_items: int | None = None) -> np.ndarray:
     """Validate strict partial orders; return a new (P, n, n) bool array, diagonal False.
 
-    A single (n, n) matrix is read as one poset. Entries must be booleans or 0/1. The
-    diagonal of each matrix must be all False (strict order) or all True (reflexive
-    form, as in the paper); it is dropped.
+    Parameters
+    ----------
+    posets : array_like, (P, n, n) or (n, n)
+        Booleans or 0/1; a single matrix is read as one poset. The diagonal of each
+        matrix must be all False (strict order) or all True (reflexive form, as in the
+        paper); it is dropped.
+    name : str
+        Argument name used in error messages.
+    n_items : int, optional
+        Required number of elements n.
+
+    Returns
+    -------
+    ndarray (P, n, n) bool
 
     Raises
     ------
@@ -43,6 +54,15 @@ def as_relations(posets, /, *, name: str = "posets", n_items: int | None = None)
         Wrong shape, non-0/1 entries, mixed diagonal, a pair in both directions
         (antisymmetry), or i > j > k without i > k (transitivity); the message names
         the matrix and the elements.
+
+    Notes
+    -----
+    Transitivity is checked as ``(R @ R > 0) <= R``: O(P n^3).
+
+    Examples
+    --------
+    >>> as_relations([[1, 1], [0, 1]]).astype(int).tolist()    # reflexive a >= b
+    [[[0, 1], [0, 0]]]
     """
     try:
         arr = np.array(posets, copy=True)
@@ -91,7 +111,11 @@ def as_relations(posets, /, *, name: str = "posets", n_items: int | None = None)
 
 
 def pack_rows(relations: np.ndarray, /) -> np.ndarray:
-    """(P, n, n) bool -> (P, n) uint64 with bit j of row i set iff i is above j."""
+    """(P, n, n) bool -> (P, n) uint64 with bit j of row i set iff i is above j.
+
+    >>> pack_rows(np.array([[[False, True, True], [False] * 3, [False] * 3]])).tolist()
+    [[6, 0, 0]]
+    """
     n = relations.shape[-1]
     bits = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
     return np.ascontiguousarray(
@@ -147,5 +171,8 @@ def max_ufg_size(n_items: int, /) -> int:
     Sets of 3 or more need one distinct pair per member and at most one per unordered
     pair of elements (see Notes of ``copa_dash.core.ufg_depth.ufg_depth``), hence
     max(2, n(n-1)/2).
+
+    >>> max_ufg_size(3), max_ufg_size(11)
+    (3, 55)
     """
     return max(2, n_items * (n_items - 1) // 2)
