@@ -10,6 +10,7 @@ import pytest
 from copa_dash.core._kernels import posets as kernels
 from copa_dash.core._reference import posets as reference
 from copa_dash.core.errors import InvalidInputError
+from copa_dash.core.poset_relations import pack_rows
 from copa_dash.core.posets import (
     DepthCancelled,
     beats_matrix,
@@ -213,6 +214,29 @@ def test_fast_matches_oracle_on_dominance_posets(seed):
     np.testing.assert_allclose(res.depths, ref, atol=1e-12)
     np.testing.assert_allclose(res.observed_depths, ref[d.inverse], atol=1e-12)
     assert res.n_ufg_sets == ref_n
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tail_sampler_matches_its_reference_in_expectation(seed):
+    rng = np.random.default_rng(seed)
+    everything = reference.all_posets(4)
+    chosen = [everything[i] for i in rng.choice(len(everything), 7, replace=False)]
+    nu = rng.integers(1, 4, 7).astype(float)
+    nu /= nu.sum()
+    prefixes = np.array([[0, 1], [0, 3], [2, 4], [1, 5]], dtype=np.int64)
+    targets = [everything[i] for i in rng.choice(len(everything), 5)]
+    p_ufg, p_target = reference.tail_probabilities_reference(chosen, nu, prefixes, 4,
+                                                               targets, max_size=6)
+    rows = pack_rows(as_matrices(chosen, 4))
+    tail = np.append(np.cumprod((1 + nu)[::-1])[::-1], 1.0)
+    mass = np.prod(nu[prefixes], axis=1) * (tail[prefixes[:, -1] + 1] - 1)
+    hits = np.zeros(len(targets), dtype=np.int64)
+    draws = 200_000
+    n_ufg = kernels.ufg_sample_tail(rows, nu, pack_rows(as_matrices(targets, 4)), prefixes,
+                                    np.cumsum(mass), 6, draws, seed, hits)
+    for observed, expected in zip([n_ufg, *hits], [p_ufg, *p_target]):
+        sd = np.sqrt(max(expected * (1 - expected), 1e-12) / draws)
+        assert abs(observed / draws - expected) <= 5 * sd + 1e-12
 
 
 def test_size_bound_is_tight_enough_and_respected():

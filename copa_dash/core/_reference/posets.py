@@ -160,3 +160,38 @@ def ufg_depth_reference(posets, counts, n: int, query=()) -> tuple[np.ndarray, n
                     numer[t] += weight
     depth = numer / denom if denom > 0 else np.zeros(len(targets))
     return depth[:len(posets)], depth[len(posets):], n_ufg
+
+
+def tail_probabilities_reference(posets, nu, prefixes, n: int, targets=(), max_size=None):
+    """Twin of ``_kernels.posets.ufg_sample_tail`` in expectation.
+
+    The kernel draws S = P + T (P an open prefix, T a non-empty set of larger indices)
+    with probability w(S) / R, w(S) = prod nu over S, R = sum of w over all such S. This
+    lists every such S and returns the exact probabilities that a draw is ufg, and that
+    it is ufg with each target in gamma(S), by the definitions (:func:`is_ufg`,
+    :func:`closure`). ``max_size``: larger sets count as not ufg, like the kernel.
+    """
+    m = len(posets)
+    nu = np.asarray(nu, dtype=float)
+    total = 0.0
+    p_ufg = 0.0
+    p_target = np.zeros(len(targets))
+    for prefix in prefixes:
+        prefix = [int(i) for i in prefix]
+        later = range(prefix[-1] + 1, m)
+        for size in range(1, len(later) + 1):
+            for extra in combinations(later, size):
+                members = prefix + list(extra)
+                weight = float(np.prod(nu[members]))
+                total += weight
+                if max_size is not None and len(members) > max_size:
+                    continue
+                subset = [posets[i] for i in members]
+                if not is_ufg(subset, n):
+                    continue
+                p_ufg += weight
+                gamma = closure(subset, n)
+                for t, p in enumerate(targets):
+                    if p in gamma:
+                        p_target[t] += weight
+    return p_ufg / total, p_target / total
