@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.dominance import nondominated_mask
 from ..core.errors import InvalidInputError
 from ..core.indicators import RADAR_AXES, SystemIndicators, system_indicators
 from ..core.significance import (
@@ -31,7 +32,10 @@ from ..data.schema import EvalTable
 
 __all__ = [
     "INDICATORS",
+    "LABELS",
     "NORMALIZATIONS",
+    "RADAR_AXES",
+    "RADAR_LABELS",
     "SignificanceView",
     "SystemsView",
     "design_from_sides",
@@ -45,6 +49,9 @@ __all__ = [
 INDICATORS = ("hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os", "area")
 NORMALIZATIONS = ("minmax", "cdf")
 MAX_PERMUTATIONS = 1_000_000
+LABELS = {"hv": "HV", "onvg": "ONVG", "onvg_hat": "ONVG^", "onvgr": "ONVGR",
+          "ud_bar": "UD_bar", "os": "OS", "area": "radar area"}
+RADAR_LABELS = tuple(LABELS[name] for name in RADAR_AXES)
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,27 @@ class SystemsView:
     raw: np.ndarray                # (N, K) raw values of the used rows
     n_rows: np.ndarray             # (S,) rows per system
     notes: tuple
+
+    def front_in(self, names) -> np.ndarray:
+        """Rows on their own system's front in the objectives ``names`` (a projection).
+
+        Raises
+        ------
+        InvalidInputError
+            If a name is not one of the view's objectives.
+        """
+        unknown = [n for n in names if n not in self.objectives]
+        if unknown:
+            raise InvalidInputError(f"{', '.join(map(repr, unknown))} is not a chosen objective")
+        columns = [self.objectives.index(n) for n in names]
+        points = self.raw[:, columns]
+        directions = [self.directions[c] for c in columns]
+        mask = np.zeros(len(points), dtype=bool)
+        for s in range(len(self.systems)):
+            rows = np.flatnonzero(self.system_of_row == s)
+            if rows.size:
+                mask[rows] = nondominated_mask(points[rows], directions)
+        return mask
 
     def records(self) -> list[dict]:
         """One ``{"system", "hv", ..., "area", "reasons"}`` per system (NaN where undefined)."""
@@ -361,5 +389,3 @@ def power_for_design(*, n_seeds: int, effect: float, noise_sd: float, points_per
         return compute()
     return cache.memoize("power_for_design", "power-design", arguments, compute)
 
-
-RADAR_LABELS = dict(zip(RADAR_AXES, ("HV", "ONVG^", "ONVGR", "UD_bar", "OS")))
