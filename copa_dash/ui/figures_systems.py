@@ -173,10 +173,11 @@ def null_histogram(view: SignificanceView) -> dict:
                       "hovertemplate": "Δ in [%{x}]<br>%{y} permutations<extra></extra>"}],
             "layout": {"template": "plotly_white", "height": 340, "bargap": 0.04,
                        "shapes": shapes, "annotations": [annotation], "showlegend": False,
-                       "margin": {"l": 60, "r": 20, "t": 50, "b": 55},
+                       "margin": {"l": 60, "r": 20, "t": 78, "b": 55},
                        "title": {"text": f"null distribution of Δ over {test.n_permutations:,} "
-                                         "permutations (dotted: -Δ, the two-sided mirror)",
-                                 "font": {"size": 13}, "x": 0.5},
+                                         "permutations<br>(dotted: -Δ, the two-sided mirror)",
+                                 "font": {"size": 13}, "x": 0.02, "xanchor": "left",
+                                 "y": 0.97, "yanchor": "top"},
                        "xaxis": {"title": {"text": "Δ = HV(candidate front) - HV(baseline "
                                                    "front)"}},
                        "yaxis": {"title": {"text": "permutations"}}}}
@@ -189,7 +190,8 @@ def spread_figure(view: SignificanceView) -> dict:
     for side in (0, 1):
         runs = np.flatnonzero(view.run_side == side)
         names = ", ".join(view.baseline if side == 0 else view.candidate)
-        label = f"{SIDE_NAMES[side]}: {names}"
+        names = names if len(names) <= 40 else names[:38] + "…"
+        label = f"{SIDE_NAMES[side]} ({len(runs)} runs)<br>{_escape(names)}"
         traces.append({
             "type": "box", "y": test.run_hv[runs].tolist(), "name": label,
             "boxpoints": "all", "jitter": 0.4, "pointpos": 0, "boxmean": "sd",
@@ -199,7 +201,8 @@ def spread_figure(view: SignificanceView) -> dict:
                           for r in runs], "hoverinfo": "text"})
     return {"data": traces, "layout": {
         "template": "plotly_white", "height": 340, "showlegend": False,
-        "margin": {"l": 70, "r": 20, "t": 50, "b": 50},
-        "title": {"text": "hypervolume of each run's own front (box: quartiles; dashed: mean "
-                          "± s.d. over seeds)", "font": {"size": 13}, "x": 0.5},
+        "margin": {"l": 70, "r": 20, "t": 78, "b": 50},
+        "title": {"text": "hypervolume of each run's own front<br>(box: quartiles; dashed: "
+                          "mean ± s.d. over seeds)", "font": {"size": 13}, "x": 0.02,
+                  "xanchor": "left", "y": 0.97, "yanchor": "top"},
         "yaxis": {"title": {"text": "HV of one run"}}, "xaxis": {"automargin": True}}}

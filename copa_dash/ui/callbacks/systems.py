@@ -13,11 +13,10 @@ from ...services.cache import get_cache
 from ...services.catalog import open_dataset
 from .. import figures_systems as figures
 from ..pages.systems import SystemsIds as ID
-from ..pages.systems import test_summary
+from ..pages.systems import result_panel
 from ..settings_access import current_cache, current_settings
 from ..systems_state import SystemsState, to_query
 
-SHOWN_STYLE = {"display": "block"}
 HIDDEN = {"display": "none"}
 POWER_SIMULATED_MAX_K = 3
 CONTROLS = {
@@ -144,9 +143,7 @@ def register_callbacks(app) -> None:
         return to_query(state_from_controls(**controls))
 
     @app.callback(
-        output=[Output(ID.TEST_ALERT, "children"), Output(ID.RESULT, "children"),
-                Output(ID.NULL, "figure"), Output(ID.NULL, "style"),
-                Output(ID.SPREAD, "figure"), Output(ID.SPREAD, "style")],
+        output=[Output(ID.TEST_ALERT, "children"), Output(ID.RESULT, "children")],
         inputs=[Input(ID.RUN, "n_clicks")],
         state=[State(ID.REF, "data"), State(ID.OBJECTIVES, "value"),
                State(ID.BASELINE, "value"), State(ID.CANDIDATE, "value"),
@@ -173,9 +170,8 @@ def register_callbacks(app) -> None:
                 ref_rule=ref_rule, progress=_progress_reporter(set_progress, total),
                 dataset_id=opened.cache_id, cache=get_cache(settings))
         except InvalidInputError as exc:
-            return _alert(str(exc)), None, figures.EMPTY, HIDDEN, figures.EMPTY, HIDDEN
-        return (None, test_summary(view), figures.null_histogram(view), SHOWN_STYLE,
-                figures.spread_figure(view), SHOWN_STYLE)
+            return _alert(str(exc)), None
+        return None, result_panel(view, figures.null_histogram(view), figures.spread_figure(view))
 
     @app.callback(
         Output(ID.POWER_SEEDS, "value"), Output(ID.POWER_POINTS, "value"),

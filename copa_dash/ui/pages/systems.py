@@ -242,12 +242,6 @@ def _significance_panel(table, state, systems) -> html.Div:
         ]),
         html.Div(id=ID.TEST_ALERT),
         html.Div(id=ID.RESULT),
-        html.Div(className="glance-columns", children=[
-            dcc.Graph(id=ID.NULL, config={"displaylogo": False},
-                      style={"display": "none"}),
-            dcc.Graph(id=ID.SPREAD, config={"displaylogo": False},
-                      style={"display": "none"}),
-        ]),
         html.H4("Power of a design: how many seeds does a claim need?"),
         help_text(HELP_POWER),
         html.Div(className="axes-row", children=[
@@ -298,6 +292,18 @@ def test_summary(view) -> html.Div:
     ]
     return html.Div([*lines, *(html.P(n, className="help") for n in view.notes)],
                     id="systems-summary", className="alert alert-info")
+
+
+def result_panel(view, null_figure: dict, spread_figure: dict) -> html.Div:
+    """The test's summary over its two figures (built when shown, so they size right)."""
+    return html.Div([
+        test_summary(view),
+        html.Div(style={"display": "grid", "gridTemplateColumns": "3fr 2fr", "gap": "12px"},
+                 children=[dcc.Graph(id=ID.NULL, figure=null_figure,
+                                     config={"displayModeBar": False}),
+                           dcc.Graph(id=ID.SPREAD, figure=spread_figure,
+                                     config={"displayModeBar": False})]),
+    ])
 
 
 def register(app: dash.Dash) -> None:
