@@ -1,0 +1,95 @@
+"""The systems page's URL state and figure builders: round trip, defaults, bad links, the
+staircase of a front in mixed directions, the radar's undefined values, the test's figures."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from copa_dash.data.io import build_eval_table
+from copa_dash.data.schema import Objective, Roles
+from copa_dash.services import systems
+from copa_dash.services.catalog import open_dataset
+from copa_dash.ui import figures_systems as figures
+from copa_dash.ui.systems_state import SystemsState, parse_query, to_query, with_defaults
+
+
+def test_state_round_trips_through_the_query():
+    state = SystemsState(dataset="fairness-adult-sex", tab="significance",
+                         objectives=("accuracy", "di_distance"), normalize="cdf", sigma=0.25,
+                         shown=("SVM", "LR"), x="accuracy", y="di_distance", baseline=("SVM",),
+                         candidate=("Feldman-SVM", "Feldman-LR"), permutations=999, seed=4,
+                         ref_rule="worst-multiple", power_seeds=8, power_effect=0.1,
+                         power_noise=0.02, power_points=3)
+    assert parse_query(parse_qs(to_query(state))) == state
+
+
+def test_bad_links_fall_back_to_defaults():
+    state = parse_query({"tab": "nope", "norm": "rank", "sigma": "x", "perms": "-5",
+                         "seed": "nan", "ref": "?", "view": "3d"})
+    assert (state.tab, state.normalize, state.sigma) == ("indicators", "minmax", 0.1)
+    assert state.permutations == 1 and state.seed == 0 and state.ref_rule == "range"
+
+
+def test_defaults_from_the_dataset():
+    opened = open_dataset("fairness-adult-sex")
+    names = systems.system_names(opened.table)
+    state = with_defaults(parse_query({"base": "SVM", "cand": "SVM", "view": "3d"}), opened,
+                          names)
+    assert state.objectives == ("accuracy", "di_distance") and state.shown == tuple(names[:5])
+    assert state.baseline == ("SVM",) and state.candidate == ("GaussianNB",)
+    assert (state.x, state.y, state.z, state.three_d) == ("accuracy", "di_distance", "", False)
+
+
+def _view():
+    """a: (1, 10), (2, 20), (3, 15); b: (2, 5) - f1 minimised, f2 maximised."""
+    frame = pd.DataFrame({"id": list("pqrs"), "system": ["a", "a", "a", "b"],
+                          "f1": [1.0, 2.0, 3.0, 2.0], "f2": [10.0, 20.0, 15.0, 5.0]})
+    roles = Roles("id", (Objective("f1", "min"), Objective("f2", "max")), system="system")
+    return systems.systems_view(build_eval_table(frame, roles))
+
+
+def test_front_staircase_in_mixed_directions():
+    view = _view()
+    mask = view.front_in(["f1", "f2"])
+    assert mask.tolist() == [True, True, False, True]
+    figure = figures.front_figure(view, ["a", "b"], mask, x="f1", y="f2")
+    front = next(t for t in figure["data"] if t["name"] == "a front")
+    assert front["x"] == [1.0, 2.0] and front["y"] == [10.0, 20.0]
+    assert front["line"]["shape"] == "hv"     # corner (2, 10): worse in both
+    assert figure["layout"]["yaxis"]["title"]["text"] == "f2 (max)"
+    with pytest.raises(Exception, match="not a chosen objective"):
+        view.front_in(["f1", "f9"])
+
+
+def test_radar_and_table_say_why_a_value_is_undefined():
+    view = _view()
+    radar = figures.radar_figure(view, ["b", "missing"])
+    (trace,) = radar["data"]
+    assert trace["name"].startswith("b (area ") and trace["r"][3] == 0.0
+    assert "undefined (needs at least 2" in trace["hovertext"][3]
+    data, columns, tooltips = figures.indicator_rows(view)
+    assert data[1]["ud_bar"] == "undefined" and data[1]["os"] == "undefined"
+    assert data[1]["why"].startswith("UD_bar, OS: needs at least 2")
+    assert "needs at least 2" in tooltips[1]["os"]["value"]
+    assert [c["id"] for c in columns][:3] == ["system", "rows", "hv"]
+
+
+def test_test_figures_mark_the_observed_delta():
+    rng = np.random.default_rng(0)
+    rows = [(f"{s}{k}{j}", s, k, rng.random(), rng.random()) for s in "xy" for k in range(3)
+            for j in range(3)]
+    frame = pd.DataFrame(rows, columns=["id", "system", "seed", "f1", "f2"])
+    roles = Roles("id", (Objective("f1", "min"), Objective("f2", "min")), system="system",
+                  seed="seed")
+    view = systems.significance_test(build_eval_table(frame, roles), baseline="x",
+                                     candidate="y", n_permutations=300, rng_seed=1)
+    histogram = figures.null_histogram(view)
+    assert len(histogram["data"][0]["x"]) == 300
+    assert histogram["layout"]["shapes"][0]["x0"] == pytest.approx(view.test.delta)
+    spread = figures.spread_figure(view)
+    assert [len(t["y"]) for t in spread["data"]] == [3, 3]
+    assert spread["data"][0]["hovertext"][0].startswith("run x · 0")
