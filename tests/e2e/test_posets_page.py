@@ -1,0 +1,163 @@
+"""The posets page in headless Chromium on the three shipped benchmarks (DeepOBS, DMOP, BBOB):
+depth bars agree with ``copa-dash depth``, Hasse diagrams of the most central and most
+outlying posets, the beats matrix, the agreement of the k most central posets, the ties and
+missing-value switches, the approximate mode, and the URL."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import time
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from copa_dash.cli import main as cli_main
+from tests.e2e.app_under_test import make_app, screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def _cli_depth(*argv) -> dict:
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert cli_main(["depth", *argv, "--json"]) == 0
+    return json.loads(buffer.getvalue())
+
+
+def _figure(dash_duo, graph_id: str, timeout: float = 60, *, after: str | None = None) -> dict:
+    """The plotly data and layout of a dcc.Graph once it has traces (and a new title)."""
+    end = time.time() + timeout
+    while time.time() < end:
+        figure = dash_duo.driver.execute_script(
+            "const el = document.querySelector(arguments[0] + ' .js-plotly-plot');"
+            "return el && el.data && el.data.length ? {data: el.data, layout: el.layout} : null;",
+            f"#{graph_id}")
+        if figure and (after is None or figure["layout"]["title"]["text"] != after):
+            return figure
+        time.sleep(0.25)
+    raise AssertionError(f"{graph_id} never got the expected trace")
+
+
+def _open(dash_duo, path: str):
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=30)
+    dash_duo.wait_for_contains_text("#posets-headline", "Most central", timeout=60)
+
+
+def _shot(dash_duo, element_id: str, name: str):
+    dash_duo.driver.execute_script(
+        "document.getElementById(arguments[0]).scrollIntoView({block: 'start'});", element_id)
+    time.sleep(0.6)
+    screenshot(dash_duo, name)
+
+
+def _check_against_cli(dash_duo, cli: dict):
+    depth = _figure(dash_duo, "posets-depth")["data"][0]
+    drawn = dict(zip(depth["y"], depth["x"]))
+    expected = {t["task"]: t["depth"] for t in cli["tasks"]}
+    assert drawn.keys() == expected.keys()
+    for task, value in expected.items():
+        assert drawn[task] == pytest.approx(value, abs=1e-9), task
+    assert depth["x"] == sorted(depth["x"], reverse=True)          # deepest on top
+    headline = dash_duo.find_element("#posets-headline").text
+    assert f"Most central: {', '.join(cli['most_central'])}" in headline
+    assert f"most outlying: {', '.join(cli['most_outlying'])}" in headline
+    assert f"{cli['ufg_sets']} ufg sets" in headline
+    central = _figure(dash_duo, "posets-hasse-central")
+    assert central["layout"]["title"]["text"].startswith(f"Most central: {cli['most_central'][0]}")
+    assert sorted(central["data"][0]["text"]) == sorted(cli["methods"])
+    outlying = _figure(dash_duo, "posets-hasse-outlying")
+    assert outlying["layout"]["title"]["text"].startswith(
+        f"Most outlying: {cli['most_outlying'][-1]}")
+    return central, outlying
+
+
+@pytest.fixture(scope="module")
+def app():
+    return make_app()
+
+
+def test_deepobs_depths_hasse_beats_and_agreement(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo, "/posets?dataset=deepobs")
+    cli = _cli_depth("--dataset", "deepobs")
+    central, _ = _check_against_cli(dash_duo, cli)
+    # P2 (most central, first in table order): the chain Adam > SGD > Momentum -> two cover
+    # edges (not the implied Adam-Momentum), each from the upper node down, Adam on top
+    shapes = central["layout"]["shapes"]
+    assert len(shapes) == 2 and all(s["y0"] > s["y1"] for s in shapes)
+    nodes = dict(zip(central["data"][0]["text"], central["data"][0]["y"]))
+    assert nodes["Adam"] > nodes["SGD"] > nodes["Momentum"]
+    beats = _figure(dash_duo, "posets-beats")["data"][0]
+    assert beats["x"] == ["SGD", "Momentum", "Adam"]
+    assert beats["z"][2][0] == 6 and beats["z"][0][1] == 4   # Adam > SGD on 6 of 8 tasks
+    agreement = dash_duo.find_element("#posets-agreement").text
+    assert "Adam is above SGD" in agreement and "3 deepest distinct posets" in agreement
+    screenshot(dash_duo, "posets-deepobs")
+    _shot(dash_duo, "posets-hasse-central", "posets-deepobs-hasse")
+    query = parse_qs(urlparse(dash_duo.driver.current_url).query)
+    assert query["dataset"] == ["deepobs"] and query["crit"] == ["loss_rank|speed"]
+    assert query["k"] == ["3"] and query["ties"] == ["drop"]
+    assert dash_duo.get_logs() == []
+
+
+def test_dmop_seven_methods_and_k_in_the_url(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo, "/posets?dataset=dmop&k=2")
+    cli = _cli_depth("--dataset", "dmop")
+    central, outlying = _check_against_cli(dash_duo, cli)
+    assert len(central["layout"]["shapes"]) >= 5 and len(outlying["layout"]["shapes"]) >= 5
+    assert "2 deepest distinct posets" in dash_duo.find_element("#posets-agreement").text
+    beats = _figure(dash_duo, "posets-beats")["data"][0]
+    for i in range(7):
+        for j in range(7):
+            if i != j:
+                assert beats["z"][i][j] + beats["z"][j][i] <= 13
+    screenshot(dash_duo, "posets-dmop")
+    _shot(dash_duo, "posets-hasse-central", "posets-dmop-hasse")
+    _shot(dash_duo, "posets-beats", "posets-dmop-beats")
+    assert dash_duo.get_logs() == []
+
+
+def test_bbob_missing_values_switch_and_approximate_mode(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo, "/posets?dataset=bbob")
+    cli = _cli_depth("--dataset", "bbob")
+    _check_against_cli(dash_duo, cli)
+    notes = dash_duo.find_element("#posets-notes").text
+    assert "5 of 24 tasks are left out" in notes and "f24" in notes
+    before = _figure(dash_duo, "posets-depth")["layout"]["title"]["text"]
+    dash_duo.find_element("#posets-missing input[value='worst']").click()
+    after = _figure(dash_duo, "posets-depth", after=before)
+    assert len(after["data"][0]["y"]) == 24
+    worst = _cli_depth("--dataset", "bbob", "--missing", "worst")
+    assert dict(zip(after["data"][0]["y"], after["data"][0]["x"])) == pytest.approx(
+        {t["task"]: t["depth"] for t in worst["tasks"]})
+    assert "missing=worst" in dash_duo.driver.current_url
+    screenshot(dash_duo, "posets-bbob-worst")
+    _open(dash_duo, "/posets?dataset=bbob&mode=approx&tol=0.1&missing=worst")
+    dash_duo.wait_for_contains_text("#posets-headline", "within ±", timeout=60)
+    approx = _figure(dash_duo, "posets-depth")
+    assert "error_x" in approx["data"][0]
+    assert dash_duo.get_logs() == []
+
+
+def test_ties_flagged_and_a_bad_choice_shows_a_message(dash_duo, app):
+    dash_duo.start_server(app)
+    # speed alone: P2 and P5 give every optimizer 1 epoch -> tied tasks
+    _open(dash_duo, "/posets?dataset=deepobs&crit=speed")
+    tied = dash_duo.find_element("#posets-tied").text
+    assert "Tied tasks (2)" in tied and "P2, P5 are left out" in tied
+    cli = _cli_depth("--dataset", "deepobs", "--criterion", "speed:min")
+    assert len(cli["tasks"]) == 6
+    dash_duo.find_element("#posets-ties input[value='incomparable']").click()
+    dash_duo.wait_for_contains_text("#posets-tied", "kept, the tied methods incomparable",
+                                    timeout=60)
+    depth = _figure(dash_duo, "posets-depth")
+    assert len(depth["data"][0]["y"]) == 8
+    screenshot(dash_duo, "posets-deepobs-ties")
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/posets?dataset=deepobs&crit=speed"
+                               "&method=problem&task=problem", timeout=30)
+    dash_duo.wait_for_contains_text("#posets-alert", "columns must differ", timeout=60)
+    assert "Traceback" not in dash_duo.find_element("#posets-alert").text
