@@ -69,7 +69,7 @@ def _number(text, default: float, low: float, high: float) -> float:
 
 
 def _whole(text, default: int, low: int, high: int) -> int:
-    return int(round(_number(text, default, low, high)))
+    return round(_number(text, default, low, high))
 
 
 def _choice(text: str, allowed, default: str) -> str:

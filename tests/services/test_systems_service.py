@@ -203,7 +203,7 @@ def test_known_effect_is_found_and_no_effect_is_not():
 def test_same_seed_same_p_and_the_cache(cache):
     rng = np.random.default_rng(4)
     table = _table(_runs_table(rng, shift=0.05).drop(columns="config"), seed="seed")
-    args = dict(baseline="base", candidate="cand", n_permutations=700, rng_seed=9)
+    args = {"baseline": "base", "candidate": "cand", "n_permutations": 700, "rng_seed": 9}
     first = systems.significance_test(table, **args)
     second = systems.significance_test(table, **args)
     assert first.test.p_value == second.test.p_value
@@ -272,8 +272,8 @@ def test_design_from_sides_reads_runs_noise_and_effect():
 
 
 def test_power_grows_with_the_effect_and_is_cached(cache):
-    args = dict(n_seeds=5, points_per_run=5, noise_sd=0.05, n_simulations=30,
-                n_permutations=100, rng_seed=3)
+    args = {"n_seeds": 5, "points_per_run": 5, "noise_sd": 0.05, "n_simulations": 30,
+                "n_permutations": 100, "rng_seed": 3}
     none = systems.power_for_design(effect=0.0, **args, cache=cache)
     big = systems.power_for_design(effect=0.3, **args, cache=cache)
     assert none.power <= 0.2 and big.power == 1.0

@@ -75,10 +75,10 @@ def _progress_reporter(set_progress, total: int):
 def power_text(estimate, *, n_seeds: int, effect: float, k_used: int, k_asked: int) -> list:
     """The power estimate in words."""
     lines = [html.B(f"Power ≈ {estimate.power:.2f}"),
-             f" (95% interval {estimate.ci_low:.2f} to {estimate.ci_high:.2f}): with "
+             (f" (95% interval {estimate.ci_low:.2f} to {estimate.ci_high:.2f}): with "
              f"{n_seeds} seeds per side an improvement of {effect:g} in every objective is "
              f"declared at p ≤ {estimate.alpha:g} in {estimate.n_rejections} of "
-             f"{estimate.n_simulations} simulated tests (random seed {estimate.seed})."]
+             f"{estimate.n_simulations} simulated tests (random seed {estimate.seed}).")]
     if k_used != k_asked:
         lines.append(f" Simulated with {k_used} objectives: {k_asked} are too slow to "
                      "simulate here.")

@@ -283,8 +283,8 @@ def test_summary(view) -> html.Div:
     lines = [
         html.P([html.B(f"Δ = {test.delta:+.4g}"), f" ({rel} of the baseline's HV), ",
                 html.B(f"p = {test.p_value:.4g}"),
-                f" from {test.n_permutations:,} permutations (random seed {test.seed}; "
-                f"{test.n_partitions:,} distinct splits exist).",
+                (f" from {test.n_permutations:,} permutations (random seed {test.seed}; "
+                f"{test.n_partitions:,} distinct splits exist)."),
                 " Cancelled early: the p-value covers the permutations done."
                 if test.cancelled else ""]),
         html.P(f"Reference point ({test.ref_rule}), frozen before testing: {ref}."),
