@@ -11,8 +11,8 @@ form says why).
 ``rng_seed``, ``ref_rule``, ``hv_baseline``, ``hv_candidate``, ``run_hv_mean``,
 ``run_hv_sd`` (baseline, candidate) and ``n_runs``. Runs are (system, seed) pairs.
 
-Both read a bundled table with ``--dataset NAME`` (its system and seed roles; ``--system``
-and ``--seed`` override them) and default to its view's objectives.
+Both read a bundled table with ``--dataset NAME`` (its roles; ``--system``, ``--seed`` and
+``--config`` override them) and default to its view's objectives.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ INDICATOR_COLUMNS = ("system", "hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os"
 def _table(args):
     """The table with the role options applied, and the objectives to use."""
     table, info = load_table(args)
-    overrides = {k: getattr(args, k) for k in ("system", "seed")
+    overrides = {k: getattr(args, k) for k in ("system", "seed", "config")
                  if getattr(args, k, None) and getattr(args, k) != getattr(table.roles, k)}
     if overrides:
         from ..data.io import build_eval_table
