@@ -71,6 +71,7 @@ def preference_controls(table, state: ExploreState) -> html.Div:
         ]),
         html.Label("p"),
         dcc.Slider(id=ID.P_SLIDER, min=0, max=len(P_STOPS) - 1, step=1, value=p_index,
+                   allow_direct_input=False,
                    marks={i: format_p(v) for i, v in enumerate(P_STOPS)}),
         dcc.Input(id=ID.P_INPUT, value=format_p(state.p), type="text", debounce=True,
                   className="p-input", placeholder="1 ... inf"),
@@ -125,9 +126,11 @@ def constraint_controls(table, state: ExploreState) -> html.Div:
 
 
 def _text(value) -> str:
+    """Cell text as the row filter compares it (booleans, even as text, in lower case)."""
     if isinstance(value, (bool, np.bool_)):
         return "true" if value else "false"
-    return str(value)
+    text = str(value)
+    return text.lower() if text.lower() in ("true", "false") else text
 
 
 def axes_controls(state: ExploreState) -> html.Div:

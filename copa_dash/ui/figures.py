@@ -15,6 +15,9 @@ BASELINE_SYMBOLS = {"copa": "star", "sum": "square", "saw": "diamond", "ahp": "t
                     "delta": "cross", "norm": "x"}
 
 
+PICK_TRACES = 4  # the front figure's traces: 4 fixed layers, then baseline picks and the pick
+
+
 def _scatter_type(n: int) -> str:
     return "scattergl" if n > WEBGL_ROWS else "scatter"
 
@@ -76,19 +79,12 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str) -> dict
     picked = on_front[~np.isnan(swept_alpha[on_front])]
     trace(never, "on the front (never picked by the sweep)",
           {"color": "white", "size": 8, "line": {"color": FRONT_UNPICKED, "width": 1.5}})
-    if picked.size:
-        trace(picked, "picked by the alpha sweep (colour: alpha)",
-              {"color": swept_alpha[picked].tolist(), "colorscale": "Viridis", "cmin": 0, "cmax": 1,
-               "size": 11, "line": {"color": "black", "width": 1},
-               "colorbar": {"title": {"text": "alpha"}, "thickness": 12, "len": 0.6}})
-    for baseline in exploration.baselines:
-        if baseline.position is None or baseline.method == "copa":
-            continue
-        trace([baseline.position], f"{BASELINE_LABELS[baseline.method]} pick",
-              {"symbol": BASELINE_SYMBOLS[baseline.method], "size": 14, "color": "rgba(0,0,0,0)",
-               "line": {"color": "#ff7f0e", "width": 2.5}})
-    trace([exploration.pick], f"COPA pick: {problem.ids[exploration.pick]}",
-          {"symbol": "star", "size": 22, "color": PICK_COLOR, "line": {"color": "black", "width": 1}})
+    trace(picked, "picked by the alpha sweep (colour: alpha)",
+          {"color": swept_alpha[picked].tolist(), "colorscale": "Viridis", "cmin": 0, "cmax": 1,
+           "size": 11, "line": {"color": "black", "width": 1},
+           "colorbar": {"title": {"text": "alpha"}, "thickness": 12, "len": 0.6}},
+          showlegend=bool(picked.size))
+    traces.extend(pick_traces(exploration, xs, ys, kind=kind))
     return {
         "data": traces,
         "layout": {
@@ -104,24 +100,93 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str) -> dict
     }
 
 
-def parallel_figure(exploration: Exploration, *, max_lines: int = 3000) -> dict:
-    """Parallel coordinates of every chosen objective in CDF space (top of the axis = best),
-    rows passing the constraints, the pick highlighted in red."""
+def pick_traces(exploration: Exploration, xs, ys, *, kind: str = "scatter") -> list[dict]:
+    """The two traces that move with alpha: where the baselines pick (empty unless compared)
+    and the COPA pick. Always the last two traces of the front figure, so a slider move can
+    replace just them."""
     problem = exploration.problem
-    positions = np.flatnonzero(problem.eligible)
-    if positions.size > max_lines:
-        keep = exploration.ranking[:max_lines]
-        positions = np.sort(keep)
-    highlight = (positions == exploration.pick).astype(float)
-    order = np.argsort(highlight, kind="stable")  # the pick drawn last, on top
-    positions, highlight = positions[order], highlight[order]
-    dims = [{"label": name, "range": [1, 0], "values": problem.u[positions, k].tolist()}
-            for k, name in enumerate(problem.preferences.objectives)]
-    return {
-        "data": [{"type": "parcoords", "dimensions": dims,
-                  "line": {"color": highlight.tolist(),
-                           "colorscale": [[0, "rgba(120,140,170,0.25)"], [1, PICK_COLOR]],
-                           "cmin": 0, "cmax": 1}}],
-        "layout": {"margin": {"l": 60, "r": 60, "t": 50, "b": 20}, "height": 360,
-                   "template": "plotly_white"},
+    baselines = [b for b in exploration.baselines if b.position is not None and b.method != "copa"]
+    positions = [b.position for b in baselines]
+    custom, template = _hover(problem, positions)
+    baseline_trace = {
+        "type": kind, "mode": "markers", "name": "baseline picks (Sum, SAW, AHP, Delta, norm)",
+        "x": [float(xs[i]) for i in positions], "y": [float(ys[i]) for i in positions],
+        "text": [BASELINE_LABELS[b.method] for b in baselines], "customdata": custom,
+        "hovertemplate": "%{text} pick<br>" + template,
+        "marker": {"symbol": [BASELINE_SYMBOLS[b.method] for b in baselines], "size": 14,
+                   "color": "rgba(0,0,0,0)", "line": {"color": "#ff7f0e", "width": 2.5}},
+        "showlegend": bool(baselines),
     }
+    pick = exploration.pick
+    custom, template = _hover(problem, [pick])
+    pick_trace = {
+        "type": kind, "mode": "markers", "name": f"COPA pick: {problem.ids[pick]}",
+        "x": [float(xs[pick])], "y": [float(ys[pick])], "customdata": custom,
+        "hovertemplate": template,
+        "marker": {"symbol": "star", "size": 22, "color": PICK_COLOR,
+                   "line": {"color": "black", "width": 1}},
+    }
+    return [baseline_trace, pick_trace]
+
+
+def pick_patch(exploration: Exploration, *, mode: str, x: str, y: str):
+    """A Patch of the front figure that replaces only its last two traces (the picks)."""
+    from dash import Patch
+
+    xs, ys, _, _ = axis_values(exploration, mode, x, y)
+    baseline_trace, pick_trace = pick_traces(exploration, xs, ys, kind=_scatter_type(len(xs)))
+    patch = Patch()
+    patch["data"][PICK_TRACES] = baseline_trace
+    patch["data"][PICK_TRACES + 1] = pick_trace
+    return patch
+
+
+def parallel_figure(exploration: Exploration) -> dict:
+    """Parallel coordinates of every chosen objective in CDF space (top of each axis = best):
+    the non-dominated rows passing the constraints in grey, the pick in red.
+
+    Drawn as SVG line traces (one trace for the front, one for the pick) rather than a WebGL
+    ``parcoords``, so a slider move can replace only the pick's line and redraw in milliseconds.
+    """
+    problem = exploration.problem
+    names = list(problem.preferences.objectives)
+    positions = np.flatnonzero(problem.eligible & exploration.front)
+    xs, ys, text = [], [], []
+    for i in positions:
+        xs.extend(list(range(len(names))) + [None])
+        ys.extend(problem.u[i].tolist() + [None])
+        text.extend([str(problem.ids[i])] * len(names) + [None])
+    front = {"type": "scatter", "mode": "lines", "name": "non-dominated rows passing the constraints",
+             "x": xs, "y": ys, "text": text, "hovertemplate": "%{text}<br>top %{y:.1%}<extra></extra>",
+             "line": {"color": "rgba(110,130,160,0.35)", "width": 1}}
+    return {
+        "data": [front, parallel_pick_trace(exploration)],
+        "layout": {"margin": {"l": 60, "r": 30, "t": 20, "b": 60}, "height": 340,
+                   "template": "plotly_white", "hovermode": "closest",
+                   "legend": {"orientation": "h", "y": -0.2},
+                   "xaxis": {"tickmode": "array", "tickvals": list(range(len(names))),
+                             "ticktext": names, "showgrid": True},
+                   "yaxis": {"title": {"text": "u (share of rows better)"}, "range": [1.02, -0.02],
+                             "tickformat": ".0%"}},
+    }
+
+
+def parallel_pick_trace(exploration: Exploration) -> dict:
+    """The pick's line in the parallel-coordinates figure (its second trace)."""
+    problem = exploration.problem
+    pick = exploration.pick
+    names = list(problem.preferences.objectives)
+    return {"type": "scatter", "mode": "lines+markers", "name": f"pick: {problem.ids[pick]}",
+            "x": list(range(len(names))), "y": problem.u[pick].tolist(),
+            "text": [str(problem.ids[pick])] * len(names),
+            "hovertemplate": "%{text}<br>top %{y:.1%}<extra></extra>",
+            "line": {"color": PICK_COLOR, "width": 3}, "marker": {"size": 7, "color": PICK_COLOR}}
+
+
+def parallel_patch(exploration: Exploration):
+    """A Patch that replaces only the pick's line."""
+    from dash import Patch
+
+    patch = Patch()
+    patch["data"][1] = parallel_pick_trace(exploration)
+    return patch

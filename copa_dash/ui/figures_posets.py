@@ -14,7 +14,8 @@ from ..services.posets import DepthView, HasseLayout, beats, depth_order, extrem
 CENTRAL = "#2ca02c"
 OUTLYING = "#d62728"
 OTHER = "#8da0b3"
-EMPTY = {"data": [], "layout": {"template": "plotly_white", "height": 200}}
+EMPTY = {"data": [], "layout": {"template": "plotly_white", "height": 120,
+                                "xaxis": {"visible": False}, "yaxis": {"visible": False}}}
 
 
 def _escape(text) -> str:

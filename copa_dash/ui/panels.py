@@ -75,8 +75,10 @@ def compare_table(exploration: Exploration) -> html.Div:
     ])
 
 
-def table_rows(exploration: Exploration) -> tuple[list[dict], list[dict]]:
-    """Data and columns of the ranked table of the rows passing the constraints."""
+def table_frame(exploration: Exploration):
+    """The ranked rows passing the constraints as a frame, and the DataTable's column specs."""
+    import pandas as pd
+
     problem = exploration.problem
     names = problem.preferences.objectives
     columns = [{"name": "rank", "id": "rank", "type": "numeric"},
@@ -84,12 +86,10 @@ def table_rows(exploration: Exploration) -> tuple[list[dict], list[dict]]:
                {"name": "criterion", "id": "criterion", "type": "numeric"}]
     columns += [{"name": n, "id": f"obj{k}", "type": "numeric"} for k, n in enumerate(names)]
     columns += [{"name": f"top % {n}", "id": f"u{k}", "type": "numeric"} for k, n in enumerate(names)]
-    raw = np.round(problem.raw, 6)
-    pct = np.round(100 * problem.u, 2)
-    data = []
-    for rank, i in enumerate(exploration.ranking, start=1):
-        row = {"rank": rank, "id": str(problem.ids[i]), "criterion": round(float(exploration.scores[i]), 6)}
-        row.update({f"obj{k}": float(raw[i, k]) for k in range(len(names))})
-        row.update({f"u{k}": float(pct[i, k]) for k in range(len(names))})
-        data.append(row)
-    return data, columns
+    ranking = exploration.ranking
+    data = {"rank": range(1, len(ranking) + 1),
+            "id": [str(i) for i in problem.ids[ranking]],
+            "criterion": exploration.scores[ranking].round(6)}
+    data.update({f"obj{k}": problem.raw[ranking, k].round(6) for k in range(len(names))})
+    data.update({f"u{k}": (100 * problem.u[ranking, k]).round(2) for k in range(len(names))})
+    return pd.DataFrame(data), columns

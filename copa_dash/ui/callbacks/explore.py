@@ -11,10 +11,10 @@ from ...core.errors import InvalidInputError
 from ...services.catalog import open_dataset
 from ...services.explorer import explore
 from ...services.export import safe_csv
-from .. import figures, panels
+from .. import figures, panels, table_query
 from ..ids import ExploreIds as ID
 from ..settings_access import current_cache, current_settings
-from ..state import P_STOPS, ExploreState, format_p, to_query
+from ..state import P_STOPS, ExploreState, format_p, parse_query, to_query
 from ..view_state import preferences_and_filter, state_from_controls
 
 CONTROLS = dict(
@@ -41,6 +41,57 @@ CONTROLS = dict(
 )
 
 
+SLIDER_CONTROLS = ("alpha", "weights", "mode")
+# The front figure is rebuilt when anything but the weights changes; a weight move only
+# replaces its last two traces (the picks), so a slider drag sends a few hundred bytes.
+FIGURE_CONTROLS = {name: (State(dep.component_id, dep.component_property)
+                          if name in SLIDER_CONTROLS else dep) for name, dep in CONTROLS.items()}
+SLIDER_IDS = {ID.ALPHA, ID.MODE}
+
+
+def _weights_only(triggered_id) -> bool:
+    """True when the callback was triggered by alpha, the mode or a weight box only."""
+    if isinstance(triggered_id, dict):
+        return triggered_id.get("type") == ID.WEIGHT
+    return triggered_id in SLIDER_IDS
+
+
+TABLE_PAGE_SIZE = 15
+
+
+def _table_note(passing: int, matching: int) -> str:
+    text = f"{passing} rows pass the constraints, ranked by the criterion"
+    if matching != passing:
+        text += f"; {matching} match the search"
+    return text + ". Type in the row under a header to search (e.g. llama, or > 5)."
+
+
+def ranked_frame(query: str):
+    """The full ranked table of the view a query string describes."""
+    from urllib.parse import parse_qs
+
+    parsed = {k: v[0] if len(v) == 1 else v for k, v in parse_qs(query).items()}
+    state = parse_query(parsed)
+    opened = open_dataset(state.dataset, current_settings())
+    prefs, row_filter = preferences_and_filter(state, opened.table)
+    result = explore(opened, prefs, row_filter, cache=current_cache())
+    frame, columns = panels.table_frame(result)
+    return frame.rename(columns={c["id"]: c["name"] for c in columns})
+
+
+EMPTY_FIGURE = {"data": [], "layout": {"template": "plotly_white", "height": 300}}
+
+
+def _explore_or_message(state: ExploreState):
+    """The exploration of ``state``, or the input error as a message for the page."""
+    try:
+        opened = open_dataset(state.dataset, current_settings())
+        prefs, row_filter = preferences_and_filter(state, opened.table)
+        return explore(opened, prefs, row_filter, compare=state.compare, cache=current_cache())
+    except InvalidInputError as exc:
+        return _message(str(exc), "warning")
+
+
 def _message(text: str, kind: str = "info") -> html.Div:
     return html.Div(text, className=f"alert alert-{kind}")
 
@@ -48,32 +99,50 @@ def _message(text: str, kind: str = "info") -> html.Div:
 def register_callbacks(app) -> None:
     """Attach the explorer's callbacks to ``app``."""
 
+    @app.callback(Output(ID.FRONT, "figure"), Output(ID.PARALLEL, "figure"), inputs=FIGURE_CONTROLS)
+    def update_figures(**controls):
+        state = state_from_controls(**controls)
+        result = _explore_or_message(state)
+        if isinstance(result, html.Div):
+            return EMPTY_FIGURE, EMPTY_FIGURE
+        return (figures.front_figure(result, mode=state.axes, x=state.x, y=state.y),
+                figures.parallel_figure(result))
+
     @app.callback(
         output=dict(alert=Output(ID.ALERT, "children"), pick=Output(ID.PICK, "children"),
-                    front=Output(ID.FRONT, "figure"), compare=Output(ID.COMPARE_TABLE, "children"),
-                    table=Output(ID.TABLE, "data"), columns=Output(ID.TABLE, "columns"),
-                    note=Output(ID.TABLE_NOTE, "children"), parallel=Output(ID.PARALLEL, "figure"),
+                    front=Output(ID.FRONT, "figure", allow_duplicate=True),
+                    compare=Output(ID.COMPARE_TABLE, "children"),
+                    parallel=Output(ID.PARALLEL, "figure", allow_duplicate=True),
                     query=Output(ID.QUERY, "data")),
-        inputs=CONTROLS,
+        inputs=CONTROLS, prevent_initial_call="initial_duplicate",
     )
     def update_view(**controls):
         state = state_from_controls(**controls)
-        empty = {"data": [], "layout": {"template": "plotly_white", "height": 300}}
-        try:
-            opened = open_dataset(state.dataset, current_settings())
-            prefs, row_filter = preferences_and_filter(state, opened.table)
-            result = explore(opened, prefs, row_filter, compare=state.compare, cache=current_cache())
-        except InvalidInputError as exc:
-            return dict(alert=_message(str(exc), "warning"), pick=None, front=empty, compare=None,
-                        table=[], columns=[], note="", parallel=empty, query=to_query(state))
-        data, columns = panels.table_rows(result)
-        notes = [_message(n) for n in result.notes]
-        return dict(alert=notes, pick=panels.pick_card(result),
-                    front=figures.front_figure(result, mode=state.axes, x=state.x, y=state.y),
-                    compare=panels.compare_table(result), table=data, columns=columns,
-                    note=f"{len(data)} rows pass the constraints.",
-                    parallel=figures.parallel_figure(result), query=to_query(state))
+        result = _explore_or_message(state)
+        if isinstance(result, html.Div):
+            return dict(alert=result, pick=None, front=no_update, compare=None,
+                        parallel=no_update, query=to_query(state))
+        moved = _weights_only(ctx.triggered_id)  # else update_figures redraws both figures
+        return dict(alert=[_message(n) for n in result.notes], pick=panels.pick_card(result),
+                    front=(figures.pick_patch(result, mode=state.axes, x=state.x, y=state.y)
+                           if moved else no_update),
+                    compare=panels.compare_table(result),
+                    parallel=figures.parallel_patch(result) if moved else no_update,
+                    query=to_query(state))
 
+    @app.callback(Output(ID.TABLE, "data"), Output(ID.TABLE, "columns"),
+                  Output(ID.TABLE, "page_count"), Output(ID.TABLE_NOTE, "children"),
+                  inputs=dict(CONTROLS, page_current=Input(ID.TABLE, "page_current"),
+                              filter_query=Input(ID.TABLE, "filter_query"),
+                              sort_by=Input(ID.TABLE, "sort_by")))
+    def update_table(page_current, filter_query, sort_by, **controls):
+        result = _explore_or_message(state_from_controls(**controls))
+        if isinstance(result, html.Div):
+            return [], [], 1, ""
+        frame, columns = panels.table_frame(result)
+        shown = table_query.sort_frame(table_query.filter_frame(frame, filter_query), sort_by)
+        records, pages = table_query.page(shown, page_current, TABLE_PAGE_SIZE)
+        return records, columns, pages, _table_note(len(frame), len(shown))
 
     @app.callback(Output(ID.P_SLIDER, "value"), Output(ID.P_INPUT, "value"),
               Input(ID.P_SLIDER, "value"), Input(ID.P_INPUT, "value"), prevent_initial_call=True)
@@ -127,17 +196,12 @@ def register_callbacks(app) -> None:
 
 
     @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
-              State(ID.TABLE, "data"), State(ID.TABLE, "columns"), prevent_initial_call=True)
-    def download_csv(n_clicks, data, columns):
-        """The ranked table as CSV, with spreadsheet formulas neutralised."""
-        import pandas as pd
-
-        if not data:
+                  State(ID.QUERY, "data"), prevent_initial_call=True)
+    def download_csv(n_clicks, query):
+        """Every ranked row passing the constraints as CSV, formulas neutralised."""
+        if not query:
             raise PreventUpdate
-        frame = pd.DataFrame(data)[[c["id"] for c in columns]]
-        frame.columns = [c["name"] for c in columns]
-        return dcc.send_string(safe_csv(frame), "copa-ranking.csv")
-
+        return dcc.send_string(safe_csv(ranked_frame(query)), "copa-ranking.csv")
 
     app.clientside_callback(
         """function(query) {

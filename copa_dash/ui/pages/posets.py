@@ -24,10 +24,11 @@ from ..components import help_text
 from ..settings_access import current_settings
 
 PATH = "/posets"
+EMPTY_FIGURE = {"data": [], "layout": {"template": "plotly_white", "height": 120,
+                                       "xaxis": {"visible": False}, "yaxis": {"visible": False}}}
 DEFAULT_DATASET = "deepobs"
 MODES = ("exact", "approx")
-RADIO_LABEL = {"display": "flex", "alignItems": "center", "gap": "6px", "fontWeight": 400,
-               "marginTop": "3px"}
+# radio buttons beside their labels: the shared "rankings-radio" rule of assets/rankings.css
 
 
 class PosetsIds:
@@ -163,15 +164,15 @@ def _controls(opened, state: PosetsState) -> html.Aside:
         help_text("On each task, a method is above another when it is no worse on every "
                   "criterion and better on one; otherwise they are incomparable."),
         html.H4("Ties"),
-        dcc.RadioItems(id=ID.TIES, labelStyle=RADIO_LABEL, value=state.ties, options=[
+        dcc.RadioItems(id=ID.TIES, className="rankings-radio", value=state.ties, options=[
             {"label": "drop tasks with tied methods (the paper)", "value": "drop"},
             {"label": "keep them, tied methods incomparable", "value": "incomparable"}]),
         html.H4("Missing values"),
-        dcc.RadioItems(id=ID.MISSING, labelStyle=RADIO_LABEL, value=state.missing, options=[
+        dcc.RadioItems(id=ID.MISSING, className="rankings-radio", value=state.missing, options=[
             {"label": "drop the task", "value": "drop"},
             {"label": "count as worst", "value": "worst"}]),
         html.H4("Depth"),
-        dcc.RadioItems(id=ID.MODE, labelStyle=RADIO_LABEL, value=state.mode, options=[
+        dcc.RadioItems(id=ID.MODE, className="rankings-radio", value=state.mode, options=[
             {"label": "exact", "value": "exact"},
             {"label": "approximate, error at most", "value": "approx"}]),
         dcc.Input(id=ID.TOLERANCE, type="number", min=0.001, max=0.5, step="any",
@@ -192,7 +193,7 @@ def layout(**query):
             html.H2("Posets"), html.Div(str(exc), className="alert alert-error"),
             dcc.Link("Back to the dataset list", href="/")])
     state = with_defaults(state, opened)
-    graph = {"config": {"displaylogo": False}}
+    graph = {"config": {"displaylogo": False}, "figure": EMPTY_FIGURE}
     return html.Div(className="explore", children=[
         dcc.Location(id=ID.NAV, refresh="callback-nav"),
         dcc.Store(id=ID.QUERY, data=to_query(state)),
@@ -201,7 +202,7 @@ def layout(**query):
         _controls(opened, state),
         html.Main(className="results", children=[
             html.Div(id=ID.PROGRESS_ROW, style={"display": "none"}, children=[
-                html.Span("Computing the depth ... "),
+                html.Span("Computing the depth; share of the subsets settled: "),
                 html.Progress(id=ID.PROGRESS, value="0", max="100", style={"width": "240px"}),
                 html.Button("Cancel", id=ID.CANCEL, className="button",
                             style={"marginLeft": "10px"}),
