@@ -104,7 +104,7 @@ def beats_figure(view: DepthView) -> dict:
         "layout": {
             "template": "plotly_white", "height": size,
             "margin": {"l": 10, "r": 10, "t": 40, "b": 60},
-            "title": {"text": f"Row method above column method: on how many of {n_tasks} tasks",
+            "title": {"text": f"Row above column: tasks (of {n_tasks})",
                       "font": {"size": 13}, "x": 0.01},
             "xaxis": {"automargin": True, "tickangle": -30},
             "yaxis": {"autorange": "reversed", "automargin": True}}}

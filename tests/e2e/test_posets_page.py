@@ -161,3 +161,45 @@ def test_ties_flagged_and_a_bad_choice_shows_a_message(dash_duo, app):
                                "&method=problem&task=problem", timeout=30)
     dash_duo.wait_for_contains_text("#posets-alert", "columns must differ", timeout=60)
     assert "Traceback" not in dash_duo.find_element("#posets-alert").text
+
+
+def _upload_synthetic(app, n_methods=12, n_tasks=30) -> str:
+    """A long table whose exact depth takes well over 10 s (4.6M ufg sets), in the store."""
+    import numpy as np
+    import pandas as pd
+
+    from copa_dash.data.schema import Objective, Roles
+    from copa_dash.services.store import DatasetStore
+
+    rng = np.random.default_rng(1)
+    rows = [(f"m{m}|t{t}", f"m{m}", f"t{t}", *rng.random(2))
+            for t in range(n_tasks) for m in range(n_methods)]
+    frame = pd.DataFrame(rows, columns=["id", "method", "task", "a", "b"])
+    roles = Roles(id="id", objectives=(Objective("a", "min"), Objective("b", "min")),
+                  system="method", task="task")
+    settings = app.server.config["COPA_SETTINGS"]
+    return DatasetStore(settings.data_dir).save(frame, roles, name="synthetic 12 x 30")
+
+
+def test_a_long_exact_run_shows_progress_and_can_be_cancelled(dash_duo, app):
+    ref = _upload_synthetic(app)
+    dash_duo.start_server(app)
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/posets?dataset={ref}", timeout=30)
+    row = dash_duo.wait_for_element("#posets-progress-row", timeout=30)
+    end = time.time() + 30
+    while time.time() < end and not (row.is_displayed() and int(float(
+            dash_duo.find_element("#posets-progress").get_attribute("value") or 0)) > 0):
+        time.sleep(0.2)
+    assert row.is_displayed(), "the progress bar never showed"
+    screenshot(dash_duo, "posets-progress")
+    dash_duo.find_element("#posets-cancel").click()
+    end = time.time() + 20
+    while time.time() < end and dash_duo.find_element("#posets-progress-row").is_displayed():
+        time.sleep(0.2)
+    assert not dash_duo.find_element("#posets-progress-row").is_displayed()
+    assert dash_duo.find_element("#posets-headline").text == ""
+    dash_duo.find_element("#posets-mode input[value='approx']").click()
+    dash_duo.wait_for_contains_text("#posets-headline", "within ±", timeout=60)
+    assert "12 methods" in dash_duo.find_element("#posets-headline").text
+    assert "mode=approx" in dash_duo.driver.current_url
+    screenshot(dash_duo, "posets-synthetic-approx")
