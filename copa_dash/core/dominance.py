@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._kernels import dominance as _kernels
+from ._kernels import dominance_layers as _layer_kernels
 from ._validate import as_points, orient, parse_directions
 
 __all__ = ["nondominated_mask", "nondominated_layers", "oriented_view"]
@@ -105,15 +106,17 @@ def nondominated_layers(points, /, directions=None) -> np.ndarray:
     Notes
     -----
     Layer L is the non-dominated set of the rows left after removing layers 1..L-1.
-    Layer 1 comes from :func:`nondominated_mask`; the other rows are placed in
+    Fronts are peeled with :func:`nondominated_mask` (only the first for K <= 3; for
+    K >= 4 while they hold at least sqrt(rest) rows); the other rows are placed in
     lexicographic order by ENS-BS (Zhang, Tian, Cheng and Jin 2015, IEEE TEVC 19(2)):
-    binary search for the first layer none of whose rows dominates the new row.
-    O(N log N) for K = 2 (only a layer's newest row can dominate); O(N^2 K) worst case
-    for K >= 3, much less when layers are small.
+    binary search for the first layer none of whose rows dominates the new row. That
+    test is O(log N) for K = 2 (the layer's newest row) and K = 3 (a 2-D staircase per
+    layer), so O(N log N log L) in all; for K >= 4 it scans the layer, O(N^2 K) in the
+    worst case.
 
     Examples
     --------
     >>> nondominated_layers([[1, 1], [2, 2], [3, 3], [1, 3], [3, 1]])
     array([1, 2, 3, 2, 2])
     """
-    return _kernels.nondominated_layers(oriented_view(points, directions))
+    return _layer_kernels.nondominated_layers(oriented_view(points, directions))

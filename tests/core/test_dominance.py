@@ -11,6 +11,8 @@ from paretoset import paretoset
 
 from copa_dash.core import dominance
 from copa_dash.core._kernels import dominance as kernels
+from copa_dash.core._kernels import dominance_layers as layer_kernels
+from copa_dash.core._kernels import dominance_sorting as sorting
 from copa_dash.core._kernels import dominance_tree as tree
 from copa_dash.core._reference import dominance as reference
 from copa_dash.core.errors import InvalidInputError
@@ -85,15 +87,20 @@ def test_mask_matches_moocore_on_larger_inputs(n, k):
 def test_layers_match_peeling_and_moocore(seed):
     points = integer_points(seed)
     expected = reference.nondominated_layers(points)
-    assert np.array_equal(kernels.nondominated_layers(points), expected)
+    assert np.array_equal(layer_kernels.nondominated_layers(points), expected)
     if points.shape[0] and points.shape[1] >= 2:
         assert np.array_equal(dominance.nondominated_layers(points),
                               moocore.pareto_rank(points) + 1)  # moocore counts from 0
 
 
-@pytest.mark.parametrize("k", [2, 3, 5])
-def test_layers_on_many_layers(k):
-    points = np.random.default_rng(k).integers(0, 30, (600, k)).astype(np.float64)
+@pytest.mark.parametrize("k", [2, 3, 4, 5])
+@pytest.mark.parametrize("shape", ["cube", "chain"])
+def test_layers_on_many_layers(k, shape):
+    rng = np.random.default_rng(k)
+    if shape == "cube":  # big layers: K >= 4 keeps peeling with the mask
+        points = rng.integers(0, 30, (600, k)).astype(np.float64)
+    else:  # a chain of small layers: every K goes to the ENS-BS placement
+        points = (rng.integers(0, 3, (400, k)) + (np.arange(400) // 4)[:, None]).astype(float)
     expected = reference.nondominated_layers(points)
     assert expected.max() > 5
     assert np.array_equal(dominance.nondominated_layers(points), expected)
@@ -102,8 +109,24 @@ def test_layers_on_many_layers(k):
 @pytest.mark.parametrize("seed", range(20))
 def test_lexicographic_order_matches_numpy(seed):
     points = integer_points(seed)
-    assert np.array_equal(kernels.lexicographic_order(points),
+    assert np.array_equal(sorting.lexicographic_order(points),
                           reference.lexicographic_order(points))
+    big = np.random.default_rng(seed).integers(-3, 3, (5000, 3)).astype(np.float64)
+    assert np.array_equal(sorting.lexicographic_order(big), reference.lexicographic_order(big))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_stable_argsort_matches_numpy(seed):
+    rng = np.random.default_rng(seed)
+    for values in (rng.standard_normal(5000) * 10.0 ** rng.integers(-300, 300, 5000),
+                   rng.integers(-4, 4, 6000).astype(np.float64),
+                   np.concatenate([np.zeros(1500), np.full(1500, -0.0), rng.random(1500)]),
+                   rng.standard_normal(300)):
+        expected = np.sort(values, kind="stable")
+        for order in (sorting.stable_argsort(values), sorting.radix_argsort(values)):
+            assert np.array_equal(values[order], expected)  # -0.0 == 0.0 compares equal
+        if not (values == 0).any():  # with no signed zeros, the order itself is identical
+            assert np.array_equal(sorting.stable_argsort(values), reference.stable_argsort(values))
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .dominance_sorting import lexicographic_order, stable_argsort
 from .dominance_tree import nondominated_mask_kdtree
 
 @njit(cache=True)
@@ -148,53 +149,6 @@ def filter_capacity(n):
 
 
 @njit(cache=True)
-def lexicographic_order(points):
-    """Row order sorting ``points`` lexicographically (stable bottom-up merge sort).
-
-    Any row that dominates another comes before it. O(N log N) comparisons.
-    """
-    n, k = points.shape
-    order = np.arange(n)
-    buffer = np.empty(n, dtype=np.int64)
-    width = 1
-    while width < n:
-        for lo in range(0, n, 2 * width):
-            mid = min(lo + width, n)
-            hi = min(lo + 2 * width, n)
-            a = lo
-            b = mid
-            out = lo
-            while a < mid and b < hi:
-                take_b = False
-                for d in range(k):
-                    x = points[order[a], d]
-                    y = points[order[b], d]
-                    if x < y:
-                        break
-                    if y < x:
-                        take_b = True
-                        break
-                if take_b:
-                    buffer[out] = order[b]
-                    b += 1
-                else:
-                    buffer[out] = order[a]
-                    a += 1
-                out += 1
-            while a < mid:
-                buffer[out] = order[a]
-                a += 1
-                out += 1
-            while b < hi:
-                buffer[out] = order[b]
-                b += 1
-                out += 1
-        order, buffer = buffer, order
-        width *= 2
-    return order
-
-
-@njit(cache=True)
 def sorted_runs_front_2d(points, order, c0, c1):
     """Front of the 2-D rows (columns ``c0``, ``c1``) given ``order`` sorting column c0.
 
@@ -241,7 +195,7 @@ def nondominated_mask_1d(values):
 @njit(cache=True)
 def nondominated_mask_2d(points):
     """Exact front of 2-objective rows: sort by the first column and sweep, O(N log N)."""
-    order = np.argsort(points[:, 0])
+    order = stable_argsort(points[:, 0])
     return sorted_runs_front_2d(points, order, 0, 1)
 
 
@@ -256,8 +210,8 @@ def nondominated_mask_3d(points):
     """
     n = points.shape[0]
     mask = np.ones(n, dtype=np.bool_)
-    order0 = np.argsort(points[:, 0])
-    order1 = np.argsort(points[:, 1])
+    order0 = stable_argsort(points[:, 0])
+    order1 = stable_argsort(points[:, 1])
     rank = np.empty(n, dtype=np.int64)
     r = 0
     for t in range(n):
@@ -350,74 +304,3 @@ def filtered_nondominated_mask(points, capacity):
         if sub_mask[t]:
             mask[kept[t]] = True
     return mask
-
-
-@njit(cache=True)
-def nondominated_layers(points):
-    """Non-dominated sorting: layer 1 is the front, layer 2 the front of the rest, ...
-
-    K = 1: dense ranks. K >= 2: the front by :func:`nondominated_mask`, then the other
-    rows in lexicographic order with ENS-BS (Zhang et al. 2015): each row goes to the
-    first layer (binary search) none of whose rows dominates it. For K = 2 only the
-    last row added to a layer needs checking, which makes it O(N log N); for K >= 3 a
-    layer's rows are scanned newest first, O(N^2 K) in the worst case.
-    """
-    n, k = points.shape
-    layers = np.zeros(n, dtype=np.int64)
-    if n == 0:
-        return layers
-    if k == 1:
-        order = np.argsort(points[:, 0])
-        layer = 1
-        for t in range(n):
-            if t > 0 and points[order[t], 0] != points[order[t - 1], 0]:
-                layer += 1
-            layers[order[t]] = layer
-        return layers
-    front = nondominated_mask(points)
-    n_rest = 0
-    for i in range(n):
-        if front[i]:
-            layers[i] = 1
-        else:
-            n_rest += 1
-    if n_rest == 0:
-        return layers
-    rest_rows = np.empty(n_rest, dtype=np.int64)
-    rest = np.empty((n_rest, k), dtype=np.float64)
-    m = 0
-    for i in range(n):
-        if not front[i]:
-            rest_rows[m] = i
-            for d in range(k):
-                rest[m, d] = points[i, d]
-            m += 1
-    order = lexicographic_order(rest)
-    last = np.full(n_rest, -1, dtype=np.int64)  # newest row of each layer
-    previous = np.empty(n_rest, dtype=np.int64)  # the row added to its layer before it
-    n_layers = 0
-    for t in range(n_rest):
-        i = order[t]
-        lo = 0
-        hi = n_layers
-        while lo < hi:  # first layer that does not dominate row i
-            mid = (lo + hi) // 2
-            j = last[mid]
-            dominated = False
-            while j >= 0:
-                if dominates(rest[j], rest[i]):
-                    dominated = True
-                    break
-                if k == 2:
-                    break
-                j = previous[j]
-            if dominated:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo == n_layers:
-            n_layers += 1
-        previous[i] = last[lo]
-        last[lo] = i
-        layers[rest_rows[i]] = lo + 2
-    return layers

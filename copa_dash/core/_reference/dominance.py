@@ -44,6 +44,11 @@ def lexicographic_order(points: np.ndarray) -> np.ndarray:
     return np.lexsort(y.T[::-1])
 
 
+def stable_argsort(values: np.ndarray) -> np.ndarray:
+    """numpy's stable argsort."""
+    return np.argsort(np.asarray(values, dtype=np.float64), kind="stable")
+
+
 def all_finite(points: np.ndarray) -> bool:
     """True when no cell is NaN or infinite."""
     return bool(np.isfinite(points).all())
