@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
+import moocore  # the one place the core uses moocore: its HV4D+ / WFG code in C for K >= 4
 import numpy as np
 
 from ._kernels import hypervolume as _kernels
@@ -23,7 +24,7 @@ __all__ = ["HypervolumeEstimate", "hypervolume", "hypervolume_mc", "hypervolume_
 
 _SAMPLE_CHUNK = 1 << 16
 # Rough cost of an exact K >= 4 hypervolume of n front rows: seconds(100 rows) and the
-# growth exponent in n, from moocore 0.2 timings on sphere and random fronts (2 cores).
+# growth exponent in n, from moocore 0.3 timings on sphere and random fronts (2 cores).
 _EXACT_COST = {4: (1.5e-5, 2.0), 5: (3e-4, 2.0), 6: (1.1e-2, 2.8), 7: (2e-1, 3.5)}
 
 
@@ -48,7 +49,8 @@ def _oriented_problem(points, ref, directions):
     k = y.shape[1]
     r = check_ref_point(ref, k)
     maximise = parse_directions(directions, k)
-    r[maximise] *= -1.0
+    if maximise.any():
+        r[maximise] *= -1.0
     return y, r
 
 
@@ -59,12 +61,9 @@ def _exact(y: np.ndarray, r: np.ndarray) -> float:
             inside = y[y[:, 0] < r[0], 0]
             return float(r[0] - inside.min()) if inside.size else 0.0
         return float(_kernels.hypervolume(y, r))
-    front = _kernels.unique_front(_kernels.inside_rows(y, r))
-    if front.shape[0] == 0:
+    if y.shape[0] == 0:
         return 0.0
-    import moocore  # the one place the core uses moocore: its HV4D+ / WFG code in C
-
-    return float(moocore.hypervolume(front, ref=r))
+    return float(moocore.hypervolume(y, ref=r))  # skips rows that do not dominate r
 
 
 def hypervolume(points, /, ref, *, directions=None) -> float:
@@ -96,8 +95,8 @@ def hypervolume(points, /, ref, *, directions=None) -> float:
     objective (Lebesgue measure; ``'`` is min-oriented). K = 2: sort and sweep,
     O(N log N). K = 3: the HV3D sweep on the third objective with a 2-D staircase
     (Beume, Fonseca, Lopez-Ibanez, Paquete and Vahrenhold 2009), O(N log N) searches.
-    K >= 4: the non-dominated rows go to ``moocore.hypervolume`` (HV4D+ for K = 4,
-    O(N^2); exponential in K in general). A compiled exact alternative for any K is
+    K >= 4: ``moocore.hypervolume`` (HV4D+ for K = 4, O(N^2); exponential in K in
+    general). A compiled exact alternative for any K is
     ``copa_dash.core._kernels.hypervolume.hv_slices``.
 
     Examples

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .dominance import lexicographic_order, nondominated_mask
+from .dominance import nondominated_mask
+from .dominance_sorting import lexicographic_order, stable_argsort
 from .dominance_tree import build_kdtree, orthant_has_other
 
 @njit(cache=True)
@@ -46,7 +47,7 @@ def hv2d(points, ref):
     when its second value beats the best so far. Rows in any order; duplicates,
     dominated rows and rows outside the reference box are fine.
     """
-    order = np.argsort(points[:, 0])
+    order = stable_argsort(points[:, 0])
     best = ref[1]
     volume = 0.0
     for t in range(order.shape[0]):
@@ -117,7 +118,7 @@ def hv3d(points, ref):
     O(N log N) searches plus staircase shifts (memmoves), O(N^2) in the worst case.
     """
     n = points.shape[0]
-    order = np.argsort(points[:, 2])
+    order = stable_argsort(points[:, 2])
     xs = np.empty(n + 1, dtype=np.float64)
     ys = np.empty(n + 1, dtype=np.float64)
     m = 0
@@ -206,7 +207,7 @@ def hv_slices(points, ref):
         return hv3d(points, ref)
     if n == 1:
         return _box_volume(points[0], ref)
-    order = np.argsort(points[:, k - 1])
+    order = stable_argsort(points[:, k - 1])
     head = np.empty((n, k - 1), dtype=np.float64)
     for t in range(n):
         for d in range(k - 1):
