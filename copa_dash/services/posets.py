@@ -181,6 +181,19 @@ def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "
     "worst" counts a missing value as worse than every observed one (a method with no row
     at all still drops the task). Raises InvalidInputError for bad options or when fewer
     than one task remains, and :class:`copa_dash.core.posets.DepthCancelled` on cancel.
+
+    Examples
+    --------
+    The paper's Example B.2 as a long table (p2 lies in the closure of {p1, p3} too):
+
+    >>> rows = [("SGD", "p1", 2, 2), ("Momentum", "p1", 1, 1), ("Adam", "p1", 0, 3),
+    ...         ("SGD", "p2", 2, 2), ("Momentum", "p2", 0, 3), ("Adam", "p2", 1, 1),
+    ...         ("SGD", "p3", 2, 2), ("Momentum", "p3", 3, 3), ("Adam", "p3", 1, 1)]
+    >>> frame = pd.DataFrame(rows, columns=["opt", "task", "a", "b"])
+    >>> data = poset_table(frame, method="opt", task="task", criteria=[("a", "min"), ("b", "min")])
+    >>> view = compute_depth_view(data)
+    >>> view.tasks, view.depths.round(3).tolist(), view.n_ufg_sets
+    (('p1', 'p2', 'p3'), [0.667, 1.0, 0.667], 3)
     """
     if ties not in TIES:
         raise InvalidInputError(f"'ties' must be one of {TIES}, not {ties!r}")

@@ -203,3 +203,10 @@ def test_a_table_without_roles_needs_the_columns():
     with pytest.raises(InvalidInputError, match="'nope' is not in the table"):
         posets.long_columns(opened.table, method="nope")
     assert posets.long_columns(opened.table) == ("optimizer", "problem")
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(posets, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 4 and result.failed == 0
