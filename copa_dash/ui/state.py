@@ -142,8 +142,9 @@ def to_query(state: ExploreState) -> str:
     return urlencode(pairs, safe=":|,")
 
 
-def with_defaults(state: ExploreState, opened) -> ExploreState:
-    """Fill what the URL left out from the dataset's default view and roles."""
+def with_defaults(state: ExploreState, opened, given=()) -> ExploreState:
+    """Fill what the URL left out (``given`` names the query keys it had) from the dataset's
+    default view and roles."""
     table = opened.table
     view = opened.default_view
     all_objectives = list(zip(table.objective_names, table.directions))
@@ -160,8 +161,10 @@ def with_defaults(state: ExploreState, opened) -> ExploreState:
         focus = (names[0],)
     updates = {"objectives": objectives, "focus": focus}
     if view is not None and not state.objectives:
-        updates["alpha"] = view.alpha
-        updates["p"] = view.p
+        if "alpha" not in given:
+            updates["alpha"] = view.alpha
+        if "p" not in given:
+            updates["p"] = view.p
         if not state.sets and not state.ranges and view.filters:
             sets, ranges = [], []
             for column, spec in view.filters.items():

@@ -41,9 +41,9 @@ def _wait_for_pick_change(dash_duo, before: str, timeout: float = 15) -> str:
     raise AssertionError(f"the pick stayed {before!r}")
 
 
-def _open(dash_duo, path: str = f"/explore?dataset={DATASET}"):
+def _open(dash_duo, path: str = f"/explore?dataset={DATASET}", wait_for: str = "#pick-id"):
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=30)
-    dash_duo.wait_for_element("#pick-id", timeout=30)
+    dash_duo.wait_for_element(wait_for, timeout=30)
 
 
 @pytest.fixture(scope="module")
@@ -90,21 +90,22 @@ def test_reloading_the_url_reproduces_the_view(dash_duo, app):
     dash_duo.start_server(app)
     path = (f"/explore?dataset={DATASET}&alpha=0.8&p=2&axes=cdf")
     _open(dash_duo, path)
-    dash_duo.wait_for_text_to_equal("#explore-p", "2", timeout=15)
+    assert dash_duo.find_element("#explore-p").get_attribute("value") == "2"
+    expected = str(_cli_select("--alpha", "0.8", "--p", "2")["id"])
+    dash_duo.wait_for_text_to_equal("#pick-id", expected, timeout=30)
     pick = _pick(dash_duo)
     url = dash_duo.driver.current_url
     dash_duo.driver.get(url)
     dash_duo.wait_for_element("#pick-id", timeout=30)
     dash_duo.wait_for_text_to_equal("#pick-id", pick, timeout=30)
     assert parse_qs(urlparse(dash_duo.driver.current_url).query)["p"] == ["2"]
-    assert pick == str(_cli_select("--alpha", "0.8", "--p", "2")["id"])
     screenshot(dash_duo, "explore-url-cdf")
     assert dash_duo.get_logs() == []
 
 
 def test_fewer_than_two_objectives_shows_a_plain_message(dash_duo, app):
     dash_duo.start_server(app)
-    _open(dash_duo, f"/explore?dataset={DATASET}&obj={_focus_column()}:min")
+    _open(dash_duo, f"/explore?dataset={DATASET}&obj={_focus_column()}:min", "#explore-alert")
     dash_duo.wait_for_contains_text("#explore-alert", "at least two objectives", timeout=15)
     assert dash_duo.get_logs() == []
 

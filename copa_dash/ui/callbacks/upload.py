@@ -60,7 +60,7 @@ def register_callbacks(app) -> None:
             data = decode_data_url(contents, settings.max_upload_bytes)
             staged = stage_upload(settings, filename or "upload.csv", data)
         except InvalidInputError as exc:
-            return _alert(f"{filename}: {exc}"), None, None, None, None
+            return _alert(str(exc)), None, None, None, None
         note = _alert(f"{filename}: {len(staged.frame):,} rows, {staged.frame.shape[1]} columns. "
                       "Check the roles below, then save.", "info")
         return (note, preview_table(staged.frame), mapping_controls(staged.frame, staged.proposed),

@@ -28,7 +28,7 @@ def layout(**query):
         return html.Div(className="page", children=[
             html.H2("Explore"), html.Div(str(exc), className="alert alert-error"),
             dcc.Link("Back to the dataset list", href="/")])
-    state = with_defaults(state, opened)
+    state = with_defaults(state, opened, given=set(query))
     options = [{"label": e.title, "value": e.ref} for e in entries]
     if not any(o["value"] == opened.ref for o in options):
         options.append({"label": opened.title, "value": opened.ref})
