@@ -25,12 +25,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("NUMBA_CACHE_DIR", "/tmp/copa_numba_cache")
 
-import moocore  # noqa: E402
-from paretoset import paretoset  # noqa: E402
-from pymoo.indicators.hv import HV as PymooHV  # noqa: E402
+import moocore
+from paretoset import paretoset
+from pymoo.indicators.hv import HV as PymooHV
 
-from copa_dash.core.dominance import nondominated_layers, nondominated_mask  # noqa: E402
-from copa_dash.core.hypervolume import hypervolume  # noqa: E402
+from copa_dash.core.dominance import nondominated_layers, nondominated_mask
+from copa_dash.core.hypervolume import hypervolume
 
 TARGET = 1.5
 SKIP_AFTER = 0.5  # seconds at the previous, 10x smaller size: the next may take > 10 s
@@ -112,14 +112,14 @@ def bench_masks(sizes, ks, kinds) -> Table:
             for n in sizes:
                 x = make_points(kind, n, k)
                 repeats = 5 if n <= 100_000 else 3
-                peers = {"paretoset": lambda: paretoset(x, distinct=False),
-                         "moocore": lambda: moocore.is_nondominated(x, keep_weakly=True)}
+                peers = {"paretoset": lambda x=x: paretoset(x, distinct=False),
+                         "moocore": lambda x=x: moocore.is_nondominated(x, keep_weakly=True)}
 
-                def check():
+                def check(x=x, n=n):
                     if n <= 100_000:
                         assert np.array_equal(nondominated_mask(x),
                                               moocore.is_nondominated(x, keep_weakly=True))
-                table.run((kind, k, n), lambda: nondominated_mask(x), peers, repeats, check)
+                table.run((kind, k, n), lambda x=x: nondominated_mask(x), peers, repeats, check)
     return table
 
 
@@ -129,8 +129,8 @@ def bench_layers(sizes, ks, kinds) -> Table:
         for k in ks:
             for n in sizes:
                 x = make_points(kind, n, k)
-                table.run((kind, k, n), lambda: nondominated_layers(x),
-                          {"moocore": lambda: moocore.pareto_rank(x)}, 3)
+                table.run((kind, k, n), lambda x=x: nondominated_layers(x),
+                          {"moocore": lambda x=x: moocore.pareto_rank(x)}, 3)
     return table
 
 
@@ -141,12 +141,12 @@ def bench_hypervolume(sizes, ks) -> Table:
             x = make_points("front", n, k)
             ref = np.full(k, 1.1)
             indicator = PymooHV(ref_point=ref)
-            peers = {"moocore": lambda: moocore.hypervolume(x, ref=ref),
-                     "pymoo": lambda: indicator(x)}
+            peers = {"moocore": lambda x=x, ref=ref: moocore.hypervolume(x, ref=ref),
+                     "pymoo": lambda x=x, indicator=indicator: indicator(x)}
 
-            def check():
+            def check(x=x, ref=ref):
                 assert np.isclose(hypervolume(x, ref), moocore.hypervolume(x, ref=ref))
-            table.run(("front", k, n), lambda: hypervolume(x, ref), peers, 7, check)
+            table.run(("front", k, n), lambda x=x, ref=ref: hypervolume(x, ref), peers, 7, check)
     return table
 
 

@@ -13,7 +13,7 @@ from ._kernels import dominance as _kernels
 from ._kernels import dominance_layers as _layer_kernels
 from ._validate import as_points, orient, parse_directions
 
-__all__ = ["nondominated_mask", "nondominated_layers", "oriented_view"]
+__all__ = ["nondominated_layers", "nondominated_mask", "oriented_view"]
 
 
 def oriented_view(points, directions=None, /, *, name: str = "points",

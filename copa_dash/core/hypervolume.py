@@ -19,8 +19,13 @@ from ._validate import check_ref_point, parse_directions
 from .dominance import oriented_view
 from .errors import InvalidInputError
 
-__all__ = ["HypervolumeEstimate", "hypervolume", "hypervolume_mc", "hypervolume_auto",
-           "default_reference_point"]
+__all__ = [
+    "HypervolumeEstimate",
+    "default_reference_point",
+    "hypervolume",
+    "hypervolume_auto",
+    "hypervolume_mc",
+]
 
 _SAMPLE_CHUNK = 1 << 16
 # Rough cost of an exact K >= 4 hypervolume of n front rows: seconds(100 rows) and the
@@ -48,8 +53,8 @@ def _oriented_problem(points, ref, directions):
     y = oriented_view(points, directions)
     k = y.shape[1]
     r = check_ref_point(ref, k)
-    maximise = parse_directions(directions, k)
-    if maximise.any():
+    if directions is not None:
+        maximise = parse_directions(directions, k)
         r[maximise] *= -1.0
     return y, r
 

@@ -24,8 +24,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .dominance_sorting import lexicographic_order, stable_argsort
+from .dominance_sorting import stable_argsort
 from .dominance_tree import nondominated_mask_kdtree
+
 
 @njit(cache=True)
 def all_finite(points):
@@ -34,7 +35,7 @@ def all_finite(points):
     for i in range(n):
         for d in range(k):
             v = points[i, d]
-            if not (v - v == 0.0):
+            if v - v != 0.0:
                 return False
     return True
 
@@ -164,8 +165,7 @@ def sorted_runs_front_2d(points, order, c0, c1):
         stop = start + 1
         run_best = points[order[start], c1]
         while stop < n and points[order[stop], c0] == v:
-            if points[order[stop], c1] < run_best:
-                run_best = points[order[stop], c1]
+            run_best = min(run_best, points[order[stop], c1])
             stop += 1
         if run_best < best_before:
             for t in range(start, stop):
@@ -185,8 +185,7 @@ def nondominated_mask_1d(values):
         return mask
     best = values[0]
     for i in range(1, n):
-        if values[i] < best:
-            best = values[i]
+        best = min(best, values[i])
     for i in range(n):
         mask[i] = values[i] == best
     return mask
@@ -231,8 +230,7 @@ def nondominated_mask_3d(points):
             best = np.inf
             j = rank[i]
             while j > 0:
-                if tree[j] < best:
-                    best = tree[j]
+                best = min(best, tree[j])
                 j -= j & (-j)
             if best <= points[i, 2]:
                 mask[i] = False
@@ -251,8 +249,7 @@ def nondominated_mask_3d(points):
             value = points[i, 2]
             j = rank[i]
             while j <= size:
-                if value < tree[j]:
-                    tree[j] = value
+                tree[j] = min(tree[j], value)
                 j += j & (-j)
         start = stop
     return mask

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.typed import List
 
 from .dominance import dominates, nondominated_mask
 from .dominance_sorting import lexicographic_order, stable_argsort
@@ -35,15 +34,15 @@ def _gather(points, rows):
 
 
 @njit(cache=True)
-def _staircase_dominates(xs, ys, zs, m, p0, p1, p2):
-    """Does a layer, summarised by its staircase, dominate (p0, p1, p2)?
+def _staircase_dominates(xs, ys, zs, off, m, p0, p1, p2):
+    """Does a layer, summarised by its staircase ``[off, off + m)``, dominate the row?
 
     The staircase holds the layer's rows that are minimal in (y1, y2), sorted by y1
     (increasing) with y2 decreasing, each with the smallest y0 among rows sharing its
     (y1, y2). Every layer row has y0 <= p0 (lexicographic order).
     """
-    lo = 0
-    hi = m
+    lo = off
+    hi = off + m
     while lo < hi:  # last stair with y1 <= p1
         mid = (lo + hi) >> 1
         if xs[mid] <= p1:
@@ -51,7 +50,7 @@ def _staircase_dominates(xs, ys, zs, m, p0, p1, p2):
         else:
             hi = mid
     j = lo - 1
-    if j < 0 or ys[j] > p2:
+    if j < off or ys[j] > p2:
         return False
     if ys[j] < p2 or xs[j] < p1:
         return True
@@ -59,10 +58,10 @@ def _staircase_dominates(xs, ys, zs, m, p0, p1, p2):
 
 
 @njit(cache=True)
-def _staircase_insert(xs, ys, zs, m, p0, p1, p2):
-    """Add a row to a layer's staircase (room for one more); returns the new length."""
-    lo = 0
-    hi = m
+def _staircase_insert(xs, ys, zs, off, m, p0, p1, p2):
+    """Add a row to the staircase ``[off, off + m)`` (room for one more); new length."""
+    lo = off
+    hi = off + m
     while lo < hi:  # first stair with y1 >= p1
         mid = (lo + hi) >> 1
         if xs[mid] < p1:
@@ -70,22 +69,23 @@ def _staircase_insert(xs, ys, zs, m, p0, p1, p2):
         else:
             hi = mid
     s = lo
-    if s > 0 and ys[s - 1] <= p2:
+    end = off + m
+    if s > off and ys[s - 1] <= p2:
         return m  # a stair with smaller y1 is at least as good
-    if s < m and xs[s] == p1 and ys[s] <= p2:
+    if s < end and xs[s] == p1 and ys[s] <= p2:
         return m  # an equal or better stair with a y0 no larger
     e = s
-    while e < m and ys[e] >= p2:  # stairs the new row covers (it dominates them)
+    while e < end and ys[e] >= p2:  # stairs the new row covers (it dominates them)
         e += 1
     removed = e - s
     if removed == 0:
-        for u in range(m, s, -1):
+        for u in range(end, s, -1):
             xs[u] = xs[u - 1]
             ys[u] = ys[u - 1]
             zs[u] = zs[u - 1]
         m += 1
     elif removed > 1:
-        for u in range(s + 1, m - removed + 1):
+        for u in range(s + 1, end - removed + 1):
             xs[u] = xs[u + removed - 1]
             ys[u] = ys[u + removed - 1]
             zs[u] = zs[u + removed - 1]
@@ -98,13 +98,21 @@ def _staircase_insert(xs, ys, zs, m, p0, p1, p2):
 
 @njit(cache=True)
 def _ens_layers_3d(points, order):
-    """0-based layers of 3-objective rows by ENS-BS with one staircase per layer."""
+    """0-based layers of 3-objective rows by ENS-BS with one staircase per layer.
+
+    The staircases live in one pool of arrays; a layer that outgrows its block moves
+    to a block twice as large at the end of the pool (amortised O(1) per row).
+    """
     n = order.shape[0]
     layer_of = np.empty(n, dtype=np.int64)
-    xs = List()
-    ys = List()
-    zs = List()
-    counts = np.zeros(n + 1, dtype=np.int64)
+    size = 4 * n + 64
+    xs = np.empty(size, dtype=np.float64)
+    ys = np.empty(size, dtype=np.float64)
+    zs = np.empty(size, dtype=np.float64)
+    used = 0
+    offset = np.empty(n, dtype=np.int64)
+    capacity = np.empty(n, dtype=np.int64)
+    count = np.empty(n, dtype=np.int64)
     n_layers = 0
     for t in range(n):
         i = order[t]
@@ -115,22 +123,36 @@ def _ens_layers_3d(points, order):
         hi = n_layers
         while lo < hi:
             mid = (lo + hi) >> 1
-            if _staircase_dominates(xs[mid], ys[mid], zs[mid], counts[mid], p0, p1, p2):
+            if _staircase_dominates(xs, ys, zs, offset[mid], count[mid], p0, p1, p2):
                 lo = mid + 1
             else:
                 hi = mid
         if lo == n_layers:
-            xs.append(np.empty(8, dtype=np.float64))
-            ys.append(np.empty(8, dtype=np.float64))
-            zs.append(np.empty(8, dtype=np.float64))
             n_layers += 1
-        m = counts[lo]
-        if m + 1 > xs[lo].shape[0]:
-            for stairs in (xs, ys, zs):
-                grown = np.empty(2 * (m + 1), dtype=np.float64)
-                grown[:m] = stairs[lo][:m]
-                stairs[lo] = grown
-        counts[lo] = _staircase_insert(xs[lo], ys[lo], zs[lo], m, p0, p1, p2)
+            offset[lo] = used
+            capacity[lo] = 0
+            count[lo] = 0
+        m = count[lo]
+        if m == capacity[lo]:  # move the layer to a larger block at the end of the pool
+            grown = max(8, 2 * m)
+            if used + grown > size:
+                size = 2 * (used + grown)
+                xs2 = np.empty(size, dtype=np.float64)
+                ys2 = np.empty(size, dtype=np.float64)
+                zs2 = np.empty(size, dtype=np.float64)
+                xs2[:used] = xs[:used]
+                ys2[:used] = ys[:used]
+                zs2[:used] = zs[:used]
+                xs, ys, zs = xs2, ys2, zs2
+            old = offset[lo]
+            for u in range(m):
+                xs[used + u] = xs[old + u]
+                ys[used + u] = ys[old + u]
+                zs[used + u] = zs[old + u]
+            offset[lo] = used
+            capacity[lo] = grown
+            used += grown
+        count[lo] = _staircase_insert(xs, ys, zs, offset[lo], m, p0, p1, p2)
         layer_of[i] = lo
     return layer_of
 

@@ -37,8 +37,7 @@ def _select(rows, perm, d, lo, hi, kth):
             a, b = b, a
         if b > c:
             b = c
-            if a > b:
-                b = a
+            b = max(b, a)
         pivot = b
         i = left
         j = right
@@ -84,10 +83,8 @@ def build_kdtree(points, leaf_size):
     for t in range(n):
         for d in range(k):
             x = rows[t, d]
-            if x < lower[0, d]:
-                lower[0, d] = x
-            if x > upper[0, d]:
-                upper[0, d] = x
+            lower[0, d] = min(lower[0, d], x)
+            upper[0, d] = max(upper[0, d], x)
     start[0] = 0
     stop[0] = n
     n_nodes = 1
@@ -215,9 +212,8 @@ def nondominated_mask_kdtree(points):
 @njit(cache=True)
 def kdtree_mask(points, leaf_size):
     """:func:`nondominated_mask_kdtree` with leaves of at most ``leaf_size`` rows."""
-    n, k = points.shape
-    tree_points, perm, start, stop, child, lower, upper, n_nodes = build_kdtree(
-        points, leaf_size)
+    n = points.shape[0]
+    tree_points, perm, start, stop, child, lower, upper, _ = build_kdtree(points, leaf_size)
     mask = np.empty(n, dtype=np.bool_)
     for t in range(n):
         mask[perm[t]] = not orthant_has_other(

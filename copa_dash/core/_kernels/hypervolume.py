@@ -15,6 +15,7 @@ from .dominance import nondominated_mask
 from .dominance_sorting import lexicographic_order, stable_argsort
 from .dominance_tree import build_kdtree, orthant_has_other
 
+
 @njit(cache=True)
 def inside_rows(points, ref):
     """Copy of the rows that strictly dominate ``ref`` (every coordinate below it)."""
@@ -133,8 +134,7 @@ def hv3d(points, ref):
             m, gain = staircase_insert(xs, ys, m, points[i, 0], points[i, 1], ref[0], ref[1])
             area += gain
         z_next = points[order[t + 1], 2] if t + 1 < n else ref[2]
-        if z_next > ref[2]:
-            z_next = ref[2]
+        z_next = min(z_next, ref[2])
         volume += area * (z_next - z)
     return volume
 
@@ -265,7 +265,7 @@ def count_dominated_samples(front, samples):
     n_samples = samples.shape[0]
     if front.shape[0] == 0:
         return 0
-    tree_rows, perm, start, stop, child, lower, upper, n_nodes = build_kdtree(front, 8)
+    tree_rows, _, start, stop, child, lower, upper, _ = build_kdtree(front, 8)
     count = 0
     for s in range(n_samples):
         if orthant_has_other(tree_rows, start, stop, child, lower, upper, samples[s]):
