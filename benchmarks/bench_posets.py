@@ -73,7 +73,7 @@ def synthetic_table(n_methods, n_tasks, n_criteria, seed):
 
 def row(label, shape, crit, methods, tasks, paper, repeats):
     def run():
-        tp = task_posets(crit, method_index=methods, task_index=tasks)
+        tp = task_posets(crit, method_index=methods, task_index=tasks, missing="drop")
         return tp, ufg_depth(tp.relations)
 
     seconds = warm_median(run, repeats)
@@ -108,11 +108,35 @@ def real_rows(raw_dir: Path, repeats: int) -> list[str]:
     return lines
 
 
+def bundled_rows(repeats: int) -> list[str]:
+    """The shipped optimizer benchmarks, as the app and ``copa-dash depth --dataset`` read them."""
+    import pandas as pd  # benchmarks only
+
+    from copa_dash.data.bundled import load_bundled
+
+    lines = []
+    for name in ("deepobs", "dmop", "bbob"):
+        table, info = load_bundled(name)
+        frame = table.frame
+        criteria = [o for o in table.roles.objectives if o.name in info.default_view.objectives]
+        columns = [o.name for o in criteria]
+        frame = frame.dropna(subset=columns)
+        method = pd.factorize(frame[table.roles.system])[0]
+        task = pd.factorize(frame[table.roles.task])[0]
+        values = frame[columns].to_numpy(dtype=float)
+        directions = [o.direction for o in criteria]
+        values = np.where(np.array(directions) == "max", -values, values)
+        line, _ = row(f"bundled `{name}`", f"{method.max() + 1} x {task.max() + 1} x {len(columns)}",
+                      values, method, task, "", repeats)
+        lines.append(line)
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip the 11 x 21 shapes")
-    parser.add_argument("--raw-dir", type=Path, default=Path(os.environ.get(
-        "COPA_RAW_DIR", ROOT.parent / "shared" / "datasets-raw" / "optimizer-benchmarks-posets")))
+    parser.add_argument("--raw-dir", type=Path, default=None,
+                        help="a folder with the authors' raw DeepOBS / DMOP csv files (optional)")
     args = parser.parse_args()
     header = ("| case | methods x tasks x criteria | distinct posets | ufg sets | largest ufg "
               "set | depth range | exact (s) | approx. tol 0.01 (s) | authors' R code |")
@@ -128,7 +152,7 @@ def main() -> None:
         print(line, file=sys.stderr)
     for label, n, t, c, seed in ([] if args.quick else LARGE):
         crit, methods, tasks = synthetic_table(n, t, c, seed)
-        rel = task_posets(crit, method_index=methods, task_index=tasks).relations
+        rel = task_posets(crit, method_index=methods, task_index=tasks, missing="drop").relations
         began = time.perf_counter()
         res = ufg_depth(rel, exact=False, tolerance=0.01, rng=0)
         seconds = time.perf_counter() - began
@@ -138,7 +162,8 @@ def main() -> None:
                 f"(bound {res.error_bound:.1e} at {res.confidence:.0%}) | |")
         lines.append(line)
         print(line, file=sys.stderr)
-    if args.raw_dir.is_dir():
+    lines += bundled_rows(5)
+    if args.raw_dir is not None and args.raw_dir.is_dir():
         lines += real_rows(args.raw_dir, 5)
     print("\n".join(lines))
 
