@@ -29,6 +29,26 @@ def warm_up_kernels() -> float:
         nondominated_layers(points[:, :min(k, 3)])
         ref = np.full(min(k, 3), 4.0)
         hypervolume(points[:, :min(k, 3)], ref)
+    _warm_up_feature_kernels(points)
     elapsed = time.perf_counter() - start
     logger.info("numba kernels warmed up in %.2f s", elapsed)
     return elapsed
+
+
+def _warm_up_feature_kernels(points: np.ndarray) -> None:
+    """The kernels behind the systems, val -> test, rankings and posets views."""
+    from ..core.generalization import validation_test_fronts
+    from ..core.indicators import system_indicators
+    from ..core.posets import task_posets, ufg_depth
+    from ..core.significance import pareto_improvement_test
+
+    systems = np.array([0, 0, 1, 1])
+    for k in (2, 3):
+        system_indicators(points[:, :k], system_index=systems, n_systems=2)
+        pareto_improvement_test(points[:, :k], run_index=np.array([0, 1, 2, 3]),
+                                run_side=np.array([0, 0, 1, 1]), n_permutations=4, rng=0)
+        validation_test_fronts(points[:, :k], points[::-1, :k].copy())
+    relations = task_posets(np.vstack([points, points[::-1]])[:, :2],
+                            method_index=np.array([0, 1, 2, 3] * 2),
+                            task_index=np.array([0] * 4 + [1] * 4)).relations
+    ufg_depth(relations)
