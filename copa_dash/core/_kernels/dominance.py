@@ -6,7 +6,8 @@ checks nothing; :mod:`copa_dash.core.dominance` validates. ``a`` dominates ``b``
 
 Strategy of :func:`nondominated_mask` (no single algorithm wins on every input):
 
-1. A block-nested-loops (BNL) pass with a move-to-front window of at most
+1. A block-nested-loops (BNL) pass with a move-to-front window (the dominating row
+   swaps with the first) of at most
    :func:`filter_capacity` rows. On random data few rows are non-dominated, the window never
    fills, and this pass alone gives the exact answer in about N * (a few comparisons).
 2. When the window overflows, K <= 3 stops at once (the exact methods are cheap);
@@ -54,7 +55,7 @@ def dominates(a, b):
 
 @njit(cache=True)
 def bnl_filter(points, capacity, set_aside):
-    """One BNL pass with a move-to-front window of at most ``capacity`` rows.
+    """One BNL pass with a move-to-front (swap) window of at most ``capacity`` rows.
 
     Returns ``(kept, n_kept, exact)``: the first ``n_kept`` entries of ``kept`` are row
     indices whose front equals the front of all rows; ``exact`` is True when they are
@@ -77,27 +78,17 @@ def bnl_filter(points, capacity, set_aside):
         for j in range(n_window):
             le = True  # window row <= row i
             ge = True  # window row >= row i
-            for d in range(k):
+            for d in range(k):  # branch-free: cheaper than early exits on random data
                 a = window[j, d]
                 b = points[i, d]
-                if a < b:
-                    ge = False
-                elif a > b:
-                    le = False
-                if not (le or ge):
-                    break
+                le &= a <= b
+                ge &= a >= b
             if le and not ge:
                 dominated = True
-                if j > 0:  # move the dominating row to the front of the window
-                    row = window_rows[j]
+                if j > 0:  # bring the dominating row to the front (swap with the first)
+                    window_rows[0], window_rows[j] = window_rows[j], window_rows[0]
                     for d in range(k):
-                        b = window[j, d]
-                        for t in range(j, 0, -1):
-                            window[t, d] = window[t - 1, d]
-                        window[0, d] = b
-                    for t in range(j, 0, -1):
-                        window_rows[t] = window_rows[t - 1]
-                    window_rows[0] = row
+                        window[0, d], window[j, d] = window[j, d], window[0, d]
                 break
             if ge and not le:
                 beaten[j] = True
@@ -194,7 +185,7 @@ def nondominated_mask_1d(values):
 @njit(cache=True)
 def nondominated_mask_2d(points):
     """Exact front of 2-objective rows: sort by the first column and sweep, O(N log N)."""
-    order = stable_argsort(points[:, 0])
+    order = stable_argsort(points[:, 0].copy())
     return sorted_runs_front_2d(points, order, 0, 1)
 
 
@@ -209,8 +200,8 @@ def nondominated_mask_3d(points):
     """
     n = points.shape[0]
     mask = np.ones(n, dtype=np.bool_)
-    order0 = stable_argsort(points[:, 0])
-    order1 = stable_argsort(points[:, 1])
+    order0 = stable_argsort(points[:, 0].copy())
+    order1 = stable_argsort(points[:, 1].copy())
     rank = np.empty(n, dtype=np.int64)
     r = 0
     for t in range(n):

@@ -205,7 +205,7 @@ def nondominated_layers(points):
     if n == 0:
         return layers
     if k == 1:
-        order = stable_argsort(points[:, 0])
+        order = stable_argsort(points[:, 0].copy())
         layer = 1
         for t in range(n):
             if t > 0 and points[order[t], 0] != points[order[t - 1], 0]:

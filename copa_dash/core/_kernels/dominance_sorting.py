@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-RADIX_MIN_SIZE = 2048
+RADIX_MIN_SIZE = 48
 
 
 @njit(cache=True)
@@ -22,7 +22,7 @@ def radix_argsort(values):
     """
     n = values.shape[0]
     keys = np.empty(n, dtype=np.uint64)
-    raw = np.ascontiguousarray(values).copy().view(np.uint64)
+    raw = values.copy().view(np.uint64)
     top = np.uint64(1) << np.uint64(63)
     for i in range(n):
         b = raw[i]
@@ -58,10 +58,27 @@ def radix_argsort(values):
 
 
 @njit(cache=True)
+def insertion_argsort(values):
+    """Stable argsort by insertion, O(N^2): for the few values below RADIX_MIN_SIZE."""
+    n = values.shape[0]
+    order = np.arange(n)
+    for t in range(1, n):
+        row = order[t]
+        v = values[row]
+        u = t
+        while u > 0 and values[order[u - 1]] > v:
+            order[u] = order[u - 1]
+            u -= 1
+        order[u] = row
+    return order
+
+
+@njit(cache=True)
 def stable_argsort(values):
-    """Stable argsort of finite float64 values (merge sort when small, else radix)."""
+    """Stable argsort of finite float64 values (1-D, C-contiguous): insertion sort when
+    tiny, else radix. Callers pass ``column.copy()`` so one compiled version serves."""
     if values.shape[0] < RADIX_MIN_SIZE:
-        return np.argsort(values, kind="mergesort")
+        return insertion_argsort(values)
     return radix_argsort(values)
 
 
@@ -119,7 +136,7 @@ def lexicographic_order(points):
     the other columns. Any row that dominates another comes before it. O(N log N).
     """
     n = points.shape[0]
-    order = stable_argsort(points[:, 0])
+    order = stable_argsort(points[:, 0].copy())
     start = 0
     while start < n:
         v = points[order[start], 0]

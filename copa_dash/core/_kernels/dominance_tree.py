@@ -187,13 +187,10 @@ def orthant_has_other(tree_points, start, stop, child, lower, upper, p):
         for t in range(start[v], stop[v]):
             le = True
             strict = False
-            for d in range(k):
+            for d in range(k):  # branch-free over the columns
                 x = tree_points[t, d]
-                if x > p[d]:
-                    le = False
-                    break
-                if x < p[d]:
-                    strict = True
+                le &= x <= p[d]
+                strict |= x < p[d]
             if le and strict:
                 return True
     return False
@@ -206,7 +203,7 @@ def nondominated_mask_kdtree(points):
     Build O(N K log N); a query is output-sensitive (a dominated row stops at its first
     dominating row; a front row must prove its orthant empty). Exact for any K.
     """
-    return kdtree_mask(points, LEAF_SIZE)
+    return kdtree_mask(points, np.int64(LEAF_SIZE))  # int64, not a literal: one compile
 
 
 @njit(cache=True)

@@ -48,7 +48,7 @@ def hv2d(points, ref):
     when its second value beats the best so far. Rows in any order; duplicates,
     dominated rows and rows outside the reference box are fine.
     """
-    order = stable_argsort(points[:, 0])
+    order = stable_argsort(points[:, 0].copy())
     best = ref[1]
     volume = 0.0
     for t in range(order.shape[0]):
@@ -119,7 +119,7 @@ def hv3d(points, ref):
     O(N log N) searches plus staircase shifts (memmoves), O(N^2) in the worst case.
     """
     n = points.shape[0]
-    order = stable_argsort(points[:, 2])
+    order = stable_argsort(points[:, 2].copy())
     xs = np.empty(n + 1, dtype=np.float64)
     ys = np.empty(n + 1, dtype=np.float64)
     m = 0
@@ -207,7 +207,7 @@ def hv_slices(points, ref):
         return hv3d(points, ref)
     if n == 1:
         return _box_volume(points[0], ref)
-    order = stable_argsort(points[:, k - 1])
+    order = stable_argsort(points[:, k - 1].copy())
     head = np.empty((n, k - 1), dtype=np.float64)
     for t in range(n):
         for d in range(k - 1):
@@ -265,7 +265,7 @@ def count_dominated_samples(front, samples):
     n_samples = samples.shape[0]
     if front.shape[0] == 0:
         return 0
-    tree_rows, _, start, stop, child, lower, upper, _ = build_kdtree(front, 8)
+    tree_rows, _, start, stop, child, lower, upper, _ = build_kdtree(front, np.int64(8))
     count = 0
     for s in range(n_samples):
         if orthant_has_other(tree_rows, start, stop, child, lower, upper, samples[s]):
