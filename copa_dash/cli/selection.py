@@ -141,8 +141,8 @@ def run_sweep(args) -> int:
 
 
 def run_front(args) -> int:
-    table, prefs, _ = build(args)
-    problem = selection.build_problem(table, prefs, RowFilter())
+    table, prefs, row_filter = build(args)
+    problem = selection.build_problem(table, prefs, row_filter)
     mask = selection.front_mask(problem)
     ids = [problem.ids[i] for i in np.flatnonzero(mask)]
     emit({"ids": ids}, args, [{"id": i} for i in ids], ["id"])
@@ -152,8 +152,8 @@ def run_front(args) -> int:
 def run_hypervolume(args) -> int:
     from ..core.hypervolume import default_reference_point, hypervolume
 
-    table, prefs, _ = build(args)
-    problem = selection.build_problem(table, prefs, RowFilter())
+    table, prefs, row_filter = build(args)
+    problem = selection.build_problem(table, prefs, row_filter)
     directions = list(prefs.directions)
     if args.ref:
         try:
@@ -161,10 +161,17 @@ def run_hypervolume(args) -> int:
         except ValueError:
             raise InvalidInputError(f"--ref {args.ref!r}: write numbers separated by commas") from None
     else:
-        ref = default_reference_point(problem.raw, directions)
-    value = hypervolume(problem.raw, ref, directions=directions)
+        ref = default_reference_point(problem.raw[problem.eligible], directions)
+    value = hypervolume(problem.raw[problem.eligible], ref, directions=directions)
     emit({"hypervolume": float(value), "ref": [float(r) for r in ref]}, args)
     return 0
+
+
+def _add_row_filter_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--where", action="append", default=[], metavar='"COL>=X"',
+                        help="only rows that satisfy this (< <= > >= == !=); repeatable")
+    parser.add_argument("--all-rows", action="store_true",
+                        help="with --dataset: drop the default view's filters")
 
 
 def register(subparsers) -> None:
@@ -186,12 +193,14 @@ def register(subparsers) -> None:
                              help="keep: tied rows share the best rank (default: untie as the chart does)")
         if name == "sweep":
             sub.add_argument("--alphas", type=int, default=10_000, help="number of alphas (default 10,000)")
-    front = subparsers.add_parser("front", help="ids of the non-dominated rows")
+    front = subparsers.add_parser("front", help="ids of the non-dominated rows (among those passing --where)")
     add_table_arguments(front)
+    _add_row_filter_arguments(front)
     front.set_defaults(run=run_front, focus=[], alpha=None, weights=[], p=None, method="copa",
-                       where=[], cdf_population="all")
+                       cdf_population="all")
     hv = subparsers.add_parser("hypervolume", help="exact hypervolume of the rows")
     add_table_arguments(hv)
     hv.add_argument("--ref", help="reference point V,V,... in raw units (default: nadir + 10%% of the range)")
+    _add_row_filter_arguments(hv)
     hv.set_defaults(run=run_hypervolume, focus=[], alpha=None, weights=[], p=None, method="copa",
-                    where=[], cdf_population="all")
+                    cdf_population="all")

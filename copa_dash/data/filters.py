@@ -36,9 +36,10 @@ class Condition:
             with np.errstate(invalid="ignore"):
                 result = _compare(values, self.operator, self.value)
             return result & ~np.isnan(values)
-        text = series.astype("string").fillna("").to_numpy(dtype=object)
         if self.operator in ("==", "!="):
-            equal = np.array([t == self.value for t in text], dtype=bool)
+            wanted = _as_text(self.value)
+            equal = np.array([_as_text(t) == wanted for t in series.to_numpy(dtype=object)],
+                             dtype=bool)
             present = series.notna().to_numpy()
             return (equal if self.operator == "==" else ~equal) & present
         raise InvalidInputError(

@@ -13,6 +13,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..core import criteria
+from ..core import sweep as sweep_core
+from ..core._validate import orient, parse_directions
+from ..core.baselines import normalised_objectives
 from ..core.errors import InvalidInputError
 from ..core.ranks import dkw_epsilon, u_standard_error
 from ..data.filters import RowFilter
@@ -88,9 +91,9 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
     if preferences.weights is None and preferences.focus and \
             len(preferences.focus) < len(preferences.objectives):
         sweep = selection.sweep(problem, cache=cache)
-        hits = np.flatnonzero(sweep.selected == pick)
-        if hits.size:
-            alpha_range = (float(sweep.alphas[hits[0]]), float(sweep.alphas[hits[-1]]))
+        where = np.flatnonzero(np.asarray(sweep.rows) == pick)
+        if where.size:
+            alpha_range = (float(sweep.alpha_min[where[0]]), float(sweep.alpha_max[where[0]]))
     se = u_standard_error(problem.u[pick], problem.n_population)
     baselines = _baselines(problem, cache) if compare else ()
     return Exploration(problem=problem, scores=scores, front=front, pick=pick, ranking=ranking,
@@ -123,15 +126,37 @@ def _baselines(problem: selection.SelectionProblem, cache) -> tuple[BaselinePick
 
 
 def _distinct_over_grid(problem, prefs, grid, cache) -> int:
+    """How many distinct rows a method picks as alpha runs over ``grid``.
+
+    Every baseline scores a row as ``phi @ w`` with ``phi`` its per-column normalisation,
+    which does not depend on the weights: normalise once, score the whole grid in one
+    product (argmin ties go to table order, as in ``selection.select``).
+    """
     def compute():
-        picks = set()
-        for alpha in grid:
-            picks.add(selection.select(problem, preferences=replace(prefs, alpha=float(alpha))))
-        return len(picks)
+        focus = [prefs.objectives.index(f) for f in prefs.focus]
+        k = len(prefs.objectives)
+        if prefs.method == "copa":
+            result = sweep_core.alpha_sweep(problem.u, focus, p=prefs.p, n_alphas=len(grid),
+                                            eligible=problem.eligible)
+            return int(np.unique(result.selected).size)
+        weights = np.stack([criteria.weights_from_alpha(k, focus, float(a)) for a in grid])
+        phi = _normalised(problem, prefs.method)
+        scores = phi @ weights.T
+        scores[~problem.eligible] = np.inf
+        scores[np.isnan(scores)] = np.inf
+        return int(np.unique(np.argmin(scores, axis=0)).size)
 
     key = dict(problem.cache_key, method=prefs.method, focus=list(prefs.focus), p=str(prefs.p),
                grid=len(grid), eligible=selection._mask_digest(problem.eligible))
     return selection._memo(cache, "distinct_over_alpha", problem.dataset_id, key, compute)
+
+
+def _normalised(problem, method: str) -> np.ndarray:
+    directions = list(problem.preferences.directions)
+    if method == "sum":
+        return orient(problem.raw, parse_directions(directions, problem.raw.shape[1]))
+    return normalised_objectives(problem.raw, directions,
+                                 method="maxnorm" if method == "saw" else method)
 
 
 def summary_coordinates(problem: selection.SelectionProblem) -> tuple[np.ndarray, np.ndarray]:

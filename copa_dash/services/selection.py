@@ -213,9 +213,18 @@ def sweep(problem: SelectionProblem, *, n_alphas: int = 10_000, cache=None):
 
 
 def front_mask(problem: SelectionProblem, *, cache=None) -> np.ndarray:
-    """Non-dominated rows of the problem in all chosen objectives (memoised per dataset)."""
-    return _memo(cache, "nondominated_mask", problem.dataset_id, problem.cache_key,
-                 lambda: nondominated_mask(problem.raw, list(problem.preferences.directions)))
+    """Rows non-dominated, in all chosen objectives, among the rows passing the constraints
+    (False for the others); memoised per dataset."""
+    def compute():
+        mask = np.zeros(problem.raw.shape[0], dtype=bool)
+        eligible = np.flatnonzero(problem.eligible)
+        if eligible.size:
+            mask[eligible] = nondominated_mask(problem.raw[eligible],
+                                               list(problem.preferences.directions))
+        return mask
+
+    key = dict(problem.cache_key, eligible=_mask_digest(problem.eligible))
+    return _memo(cache, "nondominated_mask", problem.dataset_id, key, compute)
 
 
 def _mask_digest(mask: np.ndarray) -> str:

@@ -94,15 +94,19 @@ def constraint_controls(table, state: ExploreState) -> html.Div:
     ranges = {name: (low, high) for name, low, high in state.ranges}
     sets = dict(state.sets)
     numeric_rows, set_rows = [], []
-    columns = list(table.objective_names) + [c for c in table.roles.metadata
-                                              if c not in table.objective_names]
+    roles = table.roles
+    role_columns = [getattr(roles, r) for r in ("task", "system", "config", "split", "seed", "budget")
+                    if getattr(roles, r, None)]
+    columns = list(dict.fromkeys(
+        list(table.objective_names) + role_columns + list(roles.metadata)
+        + [name for name, _ in state.sets] + [name for name, _, _ in state.ranges]))
     for column in columns:
         if column not in frame.columns:
             continue
         series = frame[column]
         if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
             values = sorted({_text(v) for v in series.dropna().tolist()})
-            if 0 < len(values) <= MAX_SET_VALUES:
+            if 0 < len(values) <= MAX_SET_VALUES or column in sets:
                 set_rows.append(html.Div(className="set-row", children=[
                     html.Label(column),
                     dcc.Dropdown(id={"type": ID.SET_FILTER, "column": column},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 
 from ..services.explorer import BASELINE_LABELS, Exploration, summary_coordinates
@@ -22,9 +24,15 @@ def _scatter_type(n: int) -> str:
     return "scattergl" if n > WEBGL_ROWS else "scatter"
 
 
+def plot_text(value) -> str:
+    """User text (model names, column names) for a Plotly string: Plotly renders a subset of
+    HTML (<b>, <br>, <a href>) in names and hover labels, so escape it to show it as text."""
+    return html.escape(str(value), quote=False)
+
+
 def _hover(problem, positions) -> tuple[list, str]:
-    names = problem.preferences.objectives
-    custom = [[str(problem.ids[i])] + [float(problem.raw[i, k]) for k in range(len(names))]
+    names = [plot_text(n) for n in problem.preferences.objectives]
+    custom = [[plot_text(problem.ids[i])] + [float(problem.raw[i, k]) for k in range(len(names))]
               + [float(problem.u[i, k]) for k in range(len(names))] for i in positions]
     lines = ["<b>%{customdata[0]}</b>"]
     for k, name in enumerate(names):
@@ -88,8 +96,8 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str) -> dict
     return {
         "data": traces,
         "layout": {
-            "xaxis": {"title": {"text": x_title}, "zeroline": False},
-            "yaxis": {"title": {"text": y_title}, "zeroline": False},
+            "xaxis": {"title": {"text": plot_text(x_title)}, "zeroline": False},
+            "yaxis": {"title": {"text": plot_text(y_title)}, "zeroline": False},
             "legend": {"orientation": "h", "y": -0.18, "x": 0},
             "margin": {"l": 60, "r": 20, "t": 30, "b": 40},
             "hovermode": "closest",
@@ -120,7 +128,7 @@ def pick_traces(exploration: Exploration, xs, ys, *, kind: str = "scatter") -> l
     pick = exploration.pick
     custom, template = _hover(problem, [pick])
     pick_trace = {
-        "type": kind, "mode": "markers", "name": f"COPA pick: {problem.ids[pick]}",
+        "type": kind, "mode": "markers", "name": f"COPA pick: {plot_text(problem.ids[pick])}",
         "x": [float(xs[pick])], "y": [float(ys[pick])], "customdata": custom,
         "hovertemplate": template,
         "marker": {"symbol": "star", "size": 22, "color": PICK_COLOR,
@@ -155,7 +163,7 @@ def parallel_figure(exploration: Exploration) -> dict:
     for i in positions:
         xs.extend(list(range(len(names))) + [None])
         ys.extend(problem.u[i].tolist() + [None])
-        text.extend([str(problem.ids[i])] * len(names) + [None])
+        text.extend([plot_text(problem.ids[i])] * len(names) + [None])
     front = {"type": "scatter", "mode": "lines", "name": "non-dominated rows passing the constraints",
              "x": xs, "y": ys, "text": text, "hovertemplate": "%{text}<br>top %{y:.1%}<extra></extra>",
              "line": {"color": "rgba(110,130,160,0.35)", "width": 1}}
@@ -165,7 +173,7 @@ def parallel_figure(exploration: Exploration) -> dict:
                    "template": "plotly_white", "hovermode": "closest",
                    "legend": {"orientation": "h", "y": -0.2},
                    "xaxis": {"tickmode": "array", "tickvals": list(range(len(names))),
-                             "ticktext": names, "showgrid": True},
+                             "ticktext": [plot_text(n) for n in names], "showgrid": True},
                    "yaxis": {"title": {"text": "u (share of rows better)"}, "range": [1.02, -0.02],
                              "tickformat": ".0%"}},
     }
@@ -176,9 +184,9 @@ def parallel_pick_trace(exploration: Exploration) -> dict:
     problem = exploration.problem
     pick = exploration.pick
     names = list(problem.preferences.objectives)
-    return {"type": "scatter", "mode": "lines+markers", "name": f"pick: {problem.ids[pick]}",
+    return {"type": "scatter", "mode": "lines+markers", "name": f"pick: {plot_text(problem.ids[pick])}",
             "x": list(range(len(names))), "y": problem.u[pick].tolist(),
-            "text": [str(problem.ids[pick])] * len(names),
+            "text": [plot_text(problem.ids[pick])] * len(names),
             "hovertemplate": "%{text}<br>top %{y:.1%}<extra></extra>",
             "line": {"color": PICK_COLOR, "width": 3}, "marker": {"size": 7, "color": PICK_COLOR}}
 

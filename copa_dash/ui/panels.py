@@ -36,9 +36,11 @@ def pick_card(exploration: Exploration) -> html.Div:
     alpha_text = "weights set per objective (no alpha sweep)"
     if exploration.pick_alpha_range is not None:
         low, high = exploration.pick_alpha_range
-        alpha_text = f"stays the pick for alpha in [{low:.3f}, {high:.3f}] (at this p)"
+        alpha_text = (f"the sweep picks it for alpha from {low:.3f} to {high:.3f} at this p "
+                      "(10,000 alphas; the first and last alpha at which it wins)")
     elif exploration.sweep is not None:
-        alpha_text = "picked only under the constraints of this view, not on the sweep grid"
+        alpha_text = ("it wins only between the sweep's 10,000 grid alphas, so it has no "
+                      "alpha range of its own")
     runners = [html.Li(f"{problem.ids[j]} (criterion {_fmt(exploration.scores[j])})")
                for j in exploration.runners_up[:RUNNERS_UP]]
     return html.Div(className="pick-card", children=[

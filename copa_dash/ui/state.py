@@ -50,8 +50,14 @@ class ExploreState:
 
 
 def format_p(p: float) -> str:
-    """``inf`` or the shortest decimal of p."""
-    return "inf" if math.isinf(p) else f"{p:g}"
+    """``inf`` or the shortest decimal that reads back as exactly p."""
+    return "inf" if math.isinf(p) else _exact(p)
+
+
+def _exact(value: float) -> str:
+    """The shortest text that round-trips ``value`` exactly (1.0 -> "1", 0.1 -> "0.1")."""
+    value = float(value)
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
 
 
 def _as_list(value) -> list[str]:
@@ -121,16 +127,16 @@ def to_query(state: ExploreState) -> str:
     pairs: list[tuple[str, str]] = [("dataset", state.dataset)]
     pairs += [("obj", f"{n}:{d}") for n, d in state.objectives]
     if state.weights:
-        pairs += [("w", f"{n}:{w:g}") for n, w in state.weights]
+        pairs += [("w", f"{n}:{_exact(w)}") for n, w in state.weights]
     else:
         pairs += [("focus", f) for f in state.focus]
-        pairs.append(("alpha", f"{state.alpha:g}"))
+        pairs.append(("alpha", _exact(state.alpha)))
     pairs.append(("p", format_p(state.p)))
     if state.population != "all":
         pairs.append(("pop", state.population))
     for name, low, high in state.ranges:
-        pairs.append(("range", f"{name}:{'' if low is None else f'{low:g}'}:"
-                               f"{'' if high is None else f'{high:g}'}"))
+        pairs.append(("range", f"{name}:{'' if low is None else _exact(low)}:"
+                               f"{'' if high is None else _exact(high)}"))
     pairs += [("in", f"{name}:{'|'.join(values)}") for name, values in state.sets]
     pairs.append(("axes", state.axes))
     if state.x:

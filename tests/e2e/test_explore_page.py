@@ -122,3 +122,16 @@ def _objective_value(model_id: str, column: str) -> float:
     table, _ = load_bundled(DATASET)
     frame = table.frame
     return float(frame.loc[frame[table.roles.id].astype(str) == model_id, column].iloc[0])
+
+
+@pytest.mark.parametrize("dataset", ["amlb-2022", "fairness-adult-sex"])
+def test_default_views_of_other_datasets_pick_what_the_cli_prints(dash_duo, app, dataset):
+    """Default filters on columns that are neither objectives nor metadata (a long table's
+    task) must survive the page's callbacks, so the page and the CLI agree."""
+    dash_duo.start_server(app)
+    _open(dash_duo, f"/explore?dataset={dataset}")
+    out = subprocess.run([sys.executable, "-m", "copa_dash.cli", "select", "--dataset", dataset,
+                          "--json"], capture_output=True, text=True, check=True)
+    dash_duo.wait_for_text_to_equal("#pick-id", str(json.loads(out.stdout)["id"]), timeout=30)
+    screenshot(dash_duo, f"explore-{dataset}")
+    assert dash_duo.get_logs() == []

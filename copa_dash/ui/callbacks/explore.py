@@ -41,12 +41,12 @@ CONTROLS = dict(
 )
 
 
-SLIDER_CONTROLS = ("alpha", "weights", "mode")
+SLIDER_CONTROLS = ("alpha", "weights")
 # The front figure is rebuilt when anything but the weights changes; a weight move only
 # replaces its last two traces (the picks), so a slider drag sends a few hundred bytes.
 FIGURE_CONTROLS = {name: (State(dep.component_id, dep.component_property)
                           if name in SLIDER_CONTROLS else dep) for name, dep in CONTROLS.items()}
-SLIDER_IDS = {ID.ALPHA, ID.MODE}
+SLIDER_IDS = {ID.ALPHA}
 
 
 def _weights_only(triggered_id) -> bool:

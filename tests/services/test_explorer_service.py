@@ -1,0 +1,98 @@
+"""The explorer service against independent sources: the core's reference twins and brute force."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from copa_dash.core._reference.criteria import copa_select as reference_select
+from scipy.stats import rankdata
+from copa_dash.core.dominance import nondominated_mask
+from copa_dash.core.errors import InvalidInputError
+from copa_dash.data.filters import RowFilter
+from copa_dash.services import explorer, selection
+from copa_dash.services.catalog import open_dataset
+from copa_dash.ui.state import parse_query, with_defaults
+from copa_dash.ui.view_state import preferences_and_filter
+
+
+def _default(name: str):
+    opened = open_dataset(name)
+    state = with_defaults(parse_query({"dataset": name}), opened)
+    prefs, row_filter = preferences_and_filter(state, opened.table)
+    return opened, prefs, row_filter
+
+
+@pytest.mark.parametrize("name", ["open-llm-leaderboard-v2", "amlb-2022", "decodingtrust",
+                                  "fairness-adult-sex"])
+def test_the_pick_is_the_reference_copa_selection_over_all_rows(name):
+    opened, prefs, row_filter = _default(name)
+    result = explorer.explore(opened, prefs, row_filter)
+    problem = result.problem
+    eligible = row_filter.mask(opened.table.frame)[problem.rows]
+    oriented = problem.raw * np.where(np.array(prefs.directions) == "max", -1.0, 1.0)
+    # u = share of the population (all scored rows) strictly better: scipy's "min" rank - 1
+    u = (rankdata(oriented, method="min", axis=0) - 1) / oriented.shape[0]
+    np.testing.assert_allclose(problem.u, u)
+    expected = reference_select(u, prefs.weight_vector(), prefs.p, eligible)
+    assert result.pick == expected
+    assert problem.eligible[result.pick]
+
+
+def test_the_default_task_filter_of_a_long_table_is_kept():
+    opened, prefs, row_filter = _default("amlb-2022")
+    result = explorer.explore(opened, prefs, row_filter)
+    task = opened.table.roles.task
+    tasks = opened.table.frame[task].to_numpy()[result.problem.rows[result.problem.eligible]]
+    assert len(set(tasks)) == 1
+
+
+def test_the_front_is_the_brute_force_front_of_the_rows_passing_the_constraints():
+    opened, prefs, _ = _default("open-llm-leaderboard-v2")
+    row_filter = RowFilter(ranges={"params_b": (None, 3.0)})
+    result = explorer.explore(opened, prefs, row_filter)
+    problem = result.problem
+    rows = np.flatnonzero(problem.eligible)
+    oriented = problem.raw[rows] * np.where(np.array(prefs.directions) == "max", -1, 1)
+    brute = np.array([not any((oriented[j] <= oriented[i]).all() and (oriented[j] < oriented[i]).any()
+                              for j in range(len(rows))) for i in range(len(rows))])
+    assert (result.front[rows] == brute).all()
+    assert not result.front[~problem.eligible].any()
+    assert result.front[result.pick]
+    assert (nondominated_mask(problem.raw[rows], list(prefs.directions)) == brute).all()
+
+
+@pytest.mark.parametrize("name", ["llm-perf", "open-llm-leaderboard-v2", "decodingtrust"])
+def test_distinct_picks_over_alpha_match_brute_force(name):
+    opened, prefs, row_filter = _default(name)
+    result = explorer.explore(opened, prefs, row_filter, compare=True)
+    grid = np.linspace(0, 1, explorer.COMPARE_GRID)
+    checked = 0
+    for baseline in result.baselines:
+        if baseline.distinct_over_alpha is None:
+            assert baseline.message
+            continue
+        method_prefs = replace(prefs, method=baseline.method)
+        picks = {selection.select(result.problem, preferences=replace(method_prefs, alpha=float(a)))
+                 for a in grid}
+        assert len(picks) == baseline.distinct_over_alpha, baseline.method
+        assert baseline.position == selection.select(result.problem, preferences=method_prefs)
+        checked += 1
+    assert checked >= 4
+
+
+def test_the_pick_alpha_range_contains_the_current_alpha():
+    opened, prefs, row_filter = _default("open-llm-leaderboard-v2")
+    result = explorer.explore(opened, prefs, row_filter)
+    low, high = result.pick_alpha_range
+    assert low <= prefs.alpha <= high
+
+
+def test_fewer_than_two_objectives_and_empty_constraints_say_what_to_change():
+    opened, prefs, _ = _default("decodingtrust")
+    with pytest.raises(InvalidInputError, match="at least two objectives"):
+        explorer.explore(opened, replace(prefs, objectives=prefs.objectives[:1],
+                                         directions=prefs.directions[:1], focus=()), RowFilter())
+    column = prefs.objectives[0]
+    with pytest.raises(InvalidInputError, match="no row passes the constraints"):
+        explorer.explore(opened, prefs, RowFilter(ranges={column: (1e9, None)}))
