@@ -31,13 +31,13 @@ ENV PATH=/opt/venv/bin:$PATH \
     COPA_HOST=0.0.0.0 \
     COPA_DATA_DIR=/var/lib/copa/data \
     COPA_CACHE_DIR=/var/lib/copa/cache \
-    NUMBA_CACHE_DIR=/var/lib/copa/numba \
+    NUMBA_CACHE_DIR=/opt/numba-cache \
     COPA_DATASETS_DIR=/app/datasets \
     HOME=/home/copa
 RUN groupadd --system --gid 10001 copa \
  && useradd --system --uid 10001 --gid copa --create-home --home-dir /home/copa copa \
- && mkdir -p /var/lib/copa/data /var/lib/copa/cache /var/lib/copa/numba \
- && chown -R copa:copa /var/lib/copa
+ && mkdir -p /var/lib/copa/data /var/lib/copa/cache /opt/numba-cache \
+ && chown -R copa:copa /var/lib/copa /opt/numba-cache
 COPY --from=builder /opt/venv /opt/venv
 WORKDIR /app
 COPY --from=builder /app /app
@@ -45,6 +45,9 @@ COPY app.py gunicorn.conf.py ./
 COPY assets ./assets
 COPY datasets ./datasets
 USER copa
+# Compile every numba kernel into the image's cache, so no worker (and no request) pays the
+# JIT compile at start-up; the cache sits outside the state volume so a mount cannot hide it.
+RUN python -c "from copa_dash.services.warmup import warm_up_kernels; print(warm_up_kernels())"
 VOLUME ["/var/lib/copa"]
 EXPOSE 8050
 HEALTHCHECK --interval=30s --timeout=5s --start-period=90s --retries=3 \
