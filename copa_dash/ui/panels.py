@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from dash import html
 
 from ..services.explorer import BASELINE_LABELS, Exploration

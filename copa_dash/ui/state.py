@@ -135,8 +135,9 @@ def to_query(state: ExploreState) -> str:
     if state.population != "all":
         pairs.append(("pop", state.population))
     for name, low, high in state.ranges:
-        pairs.append(("range", f"{name}:{'' if low is None else _exact(low)}:"
-                               f"{'' if high is None else _exact(high)}"))
+        low_text = "" if low is None else _exact(low)
+        high_text = "" if high is None else _exact(high)
+        pairs.append(("range", f"{name}:{low_text}:{high_text}"))
     pairs += [("in", f"{name}:{'|'.join(values)}") for name, values in state.sets]
     pairs.append(("axes", state.axes))
     if state.x:

@@ -15,6 +15,7 @@ from .. import figures, panels, table_query
 from ..ids import ExploreIds as ID
 from ..settings_access import current_cache, current_settings
 from ..state import P_STOPS, ExploreState, format_p, parse_query, to_query
+from ..url_sync import register_url_sync
 from ..view_state import preferences_and_filter, state_from_controls
 
 CONTROLS = dict(
@@ -186,13 +187,8 @@ def register_callbacks(app) -> None:
                                           for i, n in zip(ids, numbers))
 
 
-    @app.callback(Output(ID.NAV, "href"), Input(ID.DATASET, "value"), State("explore-ref", "data"),
-              prevent_initial_call=True)
-    def change_dataset(ref, current):
-        """Picking another dataset opens its default view."""
-        if not ref or ref == current:
-            raise PreventUpdate
-        return f"/explore?{to_query(ExploreState(dataset=ref)).split('&')[0]}"
+    register_url_sync(app, path="/explore", nav=ID.NAV, dataset=ID.DATASET,
+                      ref="explore-ref", query=ID.QUERY, share=ID.SHARE)
 
 
     @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
@@ -203,14 +199,6 @@ def register_callbacks(app) -> None:
             raise PreventUpdate
         return dcc.send_string(safe_csv(ranked_frame(query)), "copa-ranking.csv")
 
-    app.clientside_callback(
-        """function(query) {
-            if (query === undefined || query === null) { return window.dash_clientside.no_update; }
-            const url = window.location.pathname + '?' + query;
-            window.history.replaceState(window.history.state, '', url);
-            return window.location.origin + url;
-        }""",
-        Output(ID.SHARE, "value"), Input(ID.QUERY, "data"))
 
     app.clientside_callback(
         "function(alpha) { return (alpha === undefined || alpha === null) ? '' : Number(alpha).toFixed(2); }",

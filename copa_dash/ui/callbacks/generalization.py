@@ -4,7 +4,6 @@ report from the generalisation service, hand it to the figure builders."""
 from __future__ import annotations
 
 from dash import Input, Output, State, html
-from dash.exceptions import PreventUpdate
 
 from ...core.errors import InvalidInputError
 from ...services.catalog import open_dataset
@@ -20,6 +19,7 @@ from ..pages.generalization import (
     to_query,
 )
 from ..settings_access import current_cache, current_settings
+from ..url_sync import register_url_sync
 
 CRITERIA = {"hv_difference": "Hypervolume difference", "dominance": "Front dominance",
             "gap": "Approximation gap"}
@@ -138,19 +138,5 @@ def register_callbacks(app) -> None:
         return to_query(GapViewState(dataset=dataset, metrics=chosen, ref=ref, system=system or "",
                                      budget=budget or "", seed=seed or "", a=a or "", b=b or ""))
 
-    @app.callback(Output(ID.NAV, "href"), Input(ID.DATASET, "value"), State(ID.REF_STORE, "data"),
-                  prevent_initial_call=True)
-    def change_dataset(ref, current):
-        """Picking another dataset opens its default view."""
-        if not ref or ref == current:
-            raise PreventUpdate
-        return f"{PATH}?{to_query(GapViewState(dataset=ref))}"
-
-    app.clientside_callback(
-        """function(query) {
-            if (query === undefined || query === null) { return window.dash_clientside.no_update; }
-            const url = window.location.pathname + '?' + query;
-            window.history.replaceState(window.history.state, '', url);
-            return window.location.origin + url;
-        }""",
-        Output(ID.SHARE, "value"), Input(ID.QUERY, "data"))
+    register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET,
+                      ref=ID.REF_STORE, query=ID.QUERY, share=ID.SHARE)

@@ -3,8 +3,7 @@ then a plain callback draws the views from the cached result."""
 
 from __future__ import annotations
 
-from dash import Input, Output, State, no_update
-from dash.exceptions import PreventUpdate
+from dash import Input, Output, no_update
 
 from ...core.errors import InvalidInputError
 from ...services import posets
@@ -14,6 +13,7 @@ from .. import figures_posets as figures
 from ..pages import posets as page
 from ..pages.posets import PosetsIds as ID
 from ..pages.posets import PosetsState
+from ..url_sync import register_url_sync
 
 COMPUTE_INPUTS = [Input(ID.REF, "data"), Input(ID.METHOD, "value"), Input(ID.TASK, "value"),
                   Input(ID.CRITERIA, "value"), Input(ID.TIES, "value"),
@@ -108,19 +108,5 @@ def register_callbacks(app) -> None:
                     "headline": page.html.Div(str(exc), className="alert alert-warning")}
         return {**_views(view, state.k), "query": page.to_query(state)}
 
-    @app.callback(Output(ID.NAV, "href"), Input(ID.DATASET, "value"), State(ID.REF, "data"),
-                  prevent_initial_call=True)
-    def change_dataset(ref, current):
-        """Picking another dataset opens its default view."""
-        if not ref or ref == current:
-            raise PreventUpdate
-        return f"{page.PATH}?{page.to_query(PosetsState(dataset=ref)).split('&')[0]}"
-
-    app.clientside_callback(
-        """function(query) {
-            if (query === undefined || query === null) { return window.dash_clientside.no_update; }
-            const url = window.location.pathname + '?' + query;
-            window.history.replaceState(window.history.state, '', url);
-            return window.location.origin + url;
-        }""",
-        Output(ID.SHARE, "value"), Input(ID.QUERY, "data"))
+    register_url_sync(app, path=page.PATH, nav=ID.NAV, dataset=ID.DATASET,
+                      ref=ID.REF, query=ID.QUERY, share=ID.SHARE)

@@ -28,6 +28,7 @@ STATE = {
     "time": Input(ID.TIME, "value"), "task_type": Input(ID.TASK_TYPE, "value"),
     "significance": Input(ID.SIGNIFICANCE, "value"),
 }
+from ..url_sync import register_url_sync
 
 
 def state_from_controls(*, dataset, tab, criteria, objectives, focus, alpha, ties, group, top, by,
@@ -129,13 +130,8 @@ def register_callbacks(app) -> None:
         table = open_dataset(ref, current_settings()).table
         return [{"label": e, "value": e} for e in rankings.entry_names(table, group=group)]
 
-    @app.callback(Output(ID.NAV, "href"), Input(ID.DATASET, "value"), State(ID.REF, "data"),
-                  prevent_initial_call=True)
-    def change_dataset(ref, current):
-        """Picking another dataset opens its default rankings."""
-        if not ref or ref == current:
-            raise PreventUpdate
-        return f"/rankings?{to_query(RankingsState(dataset=ref)).split('&')[0]}"
+    register_url_sync(app, path="/rankings", nav=ID.NAV, dataset=ID.DATASET,
+                      ref=ID.REF, query=ID.QUERY, share=ID.SHARE)
 
     @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
                   State(ID.TABLE, "data"), State(ID.TABLE, "columns"), prevent_initial_call=True)
@@ -149,11 +145,3 @@ def register_callbacks(app) -> None:
         frame.columns = [c["name"] for c in columns]
         return dcc.send_string(safe_csv(frame), "copa-rankings.csv")
 
-    app.clientside_callback(
-        """function(query) {
-            if (query === undefined || query === null) { return window.dash_clientside.no_update; }
-            const url = window.location.pathname + '?' + query;
-            window.history.replaceState(window.history.state, '', url);
-            return window.location.origin + url;
-        }""",
-        Output(ID.SHARE, "value"), Input(ID.QUERY, "data"))

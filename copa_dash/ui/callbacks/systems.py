@@ -5,7 +5,6 @@ app's manager: diskcache child processes, or Celery on Redis) with progress and 
 from __future__ import annotations
 
 from dash import Input, Output, State, html, no_update
-from dash.exceptions import PreventUpdate
 
 from ...core.errors import InvalidInputError
 from ...services import systems
@@ -30,6 +29,7 @@ CONTROLS = {
     "power_seeds": Input(ID.POWER_SEEDS, "value"), "power_effect": Input(ID.POWER_EFFECT, "value"),
     "power_noise": Input(ID.POWER_NOISE, "value"), "power_points": Input(ID.POWER_POINTS, "value"),
 }
+from ..url_sync import register_url_sync
 
 
 def _whole(value, default: int) -> int:
@@ -210,20 +210,7 @@ def register_callbacks(app) -> None:
         return power_text(estimate, n_seeds=_whole(n_seeds, -1), effect=_real(effect, 0.0),
                           k_used=k_used, k_asked=k_asked)
 
-    @app.callback(Output(ID.NAV, "href"), Input(ID.DATASET, "value"), State(ID.REF, "data"),
-                  prevent_initial_call=True)
-    def change_dataset(ref, current):
-        """Picking another dataset opens its default systems view."""
-        if not ref or ref == current:
-            raise PreventUpdate
-        return f"/systems?{to_query(SystemsState(dataset=ref)).split('&')[0]}"
+    register_url_sync(app, path="/systems", nav=ID.NAV, dataset=ID.DATASET,
+                      ref=ID.REF, query=ID.QUERY, share=ID.SHARE)
 
-    app.clientside_callback(
-        """function(query) {
-            if (query === undefined || query === null) { return window.dash_clientside.no_update; }
-            const url = window.location.pathname + '?' + query;
-            window.history.replaceState(window.history.state, '', url);
-            return window.location.origin + url;
-        }""",
-        Output(ID.SHARE, "value"), Input(ID.QUERY, "data"))
 
