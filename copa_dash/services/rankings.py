@@ -23,6 +23,7 @@ from ..core.errors import InvalidInputError
 from ..core.rank_tables import Criterion, rank_rows, rank_spread
 from ..data.filters import RowFilter
 from ..data.schema import EvalTable
+from .objectives import resolve_objectives
 
 DEFAULT_CRITERIA = ("mean", "norm", "copa:1", "copa:2", "copa:4", "copa:8", "copa:inf")
 GROUP_MODES = ("system", "rows")   # system: by the system column when the table has one
@@ -195,7 +196,7 @@ def rank_view(table: EvalTable, *, criteria=DEFAULT_CRITERIA, objectives=None, w
     """
     if group not in GROUP_MODES:
         raise InvalidInputError(f"group must be one of {', '.join(GROUP_MODES)}, not {group!r}")
-    names, directions = _objectives(table, objectives)
+    names, directions = resolve_objectives(table, objectives)
     w = _weights(names, weights, focus, alpha)
     row_filter = row_filter or RowFilter()
     ids, values, members, group_column, notes = _entries(table, names, row_filter, group)
@@ -227,26 +228,6 @@ def _weights(names, weights, focus, alpha) -> np.ndarray:
     if unknown:
         raise InvalidInputError(f"focus objective(s) {', '.join(unknown)} are not chosen")
     return weights_from_alpha(len(names), [names.index(f) for f in focus], alpha)
-
-
-def _objectives(table: EvalTable, objectives):
-    if objectives is None:
-        return list(table.objective_names), list(table.directions)
-    names, directions = [], []
-    for item in objectives:
-        name, direction = (item, None) if isinstance(item, str) else tuple(item)
-        direction = direction or table.objective(name).direction
-        if direction not in ("min", "max"):
-            raise InvalidInputError(f"objective {name!r}: direction must be min or max")
-        names.append(name)
-        directions.append(direction)
-    if not names:
-        raise InvalidInputError("choose at least one objective")
-    if len(set(names)) != len(names):
-        raise InvalidInputError("an objective is listed twice")
-    for name in names:
-        table.objective(name)
-    return names, directions
 
 
 def entry_names(table: EvalTable, *, group: str = "system") -> list[str]:

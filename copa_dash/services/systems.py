@@ -29,6 +29,7 @@ from ..core.significance import (
     power_estimate,
 )
 from ..data.schema import EvalTable
+from .objectives import resolve_objectives
 
 __all__ = [
     "INDICATORS",
@@ -132,26 +133,6 @@ def system_names(table: EvalTable) -> list[str]:
     return list(dict.fromkeys(values[values.notna()].astype(str)))
 
 
-def _objectives(table: EvalTable, objectives) -> tuple[list[str], list[str]]:
-    """Names and directions; default: every objective of the table."""
-    if objectives is None:
-        return list(table.objective_names), list(table.directions)
-    names, directions = [], []
-    for item in objectives:
-        name, direction = (item, None) if isinstance(item, str) else tuple(item)
-        direction = direction or table.objective(name).direction
-        if direction not in ("min", "max"):
-            raise InvalidInputError(f"objective {name!r}: direction must be min or max")
-        table.objective(name)
-        names.append(name)
-        directions.append(direction)
-    if len(names) < 2:
-        raise InvalidInputError("choose at least 2 objectives: a front needs two")
-    if len(set(names)) != len(names):
-        raise InvalidInputError("an objective is listed twice")
-    return names, directions
-
-
 def _usable_rows(table: EvalTable, names, notes: list) -> tuple[np.ndarray, np.ndarray]:
     """Mask of rows with a system and every chosen objective, and their raw values."""
     if table.roles.system is None:
@@ -192,7 +173,7 @@ def systems_view(table: EvalTable, *, objectives=None, normalize: str = "minmax"
     if normalize not in NORMALIZATIONS:
         raise InvalidInputError(f"normalisation must be one of {', '.join(NORMALIZATIONS)}, "
                                 f"not {normalize!r}")
-    names, directions = _objectives(table, objectives)
+    names, directions = resolve_objectives(table, objectives, at_least=2)
     notes: list[str] = []
     used, raw = _usable_rows(table, names, notes)
     if not used.any():
@@ -296,7 +277,7 @@ def significance_test(table: EvalTable, *, baseline, candidate, objectives=None,
         raise InvalidInputError(f"the reference rule must be one of {', '.join(REF_RULES)}, "
                                 f"not {ref_rule!r}")
     baseline, candidate = parse_sides(baseline), parse_sides(candidate)
-    names, directions = _objectives(table, objectives)
+    names, directions = resolve_objectives(table, objectives, at_least=2)
     notes: list[str] = []
     used, raw = _usable_rows(table, names, notes)
     in_test, run_index, run_side, labels = _runs(table, used, baseline, candidate)
@@ -341,7 +322,7 @@ def design_from_sides(table: EvalTable, *, baseline, candidate, objectives=None)
     mean improvement of the candidate's run means over the baseline's (0 if worse).
     """
     baseline, candidate = parse_sides(baseline), parse_sides(candidate)
-    names, directions = _objectives(table, objectives)
+    names, directions = resolve_objectives(table, objectives, at_least=2)
     used, raw = _usable_rows(table, names, [])
     in_test, run_index, run_side, labels = _runs(table, used, baseline, candidate)
     y = raw[in_test] * np.where(np.array(directions) == "max", -1.0, 1.0)

@@ -1,0 +1,44 @@
+"""Which objectives a view uses: names and directions, checked against the table."""
+
+from __future__ import annotations
+
+from ..core.errors import InvalidInputError
+from ..data.schema import EvalTable
+
+
+def resolve_objectives(table: EvalTable, objectives, *, at_least: int = 1
+                       ) -> tuple[list[str], list[str]]:
+    """Names and directions of the chosen objectives (default: every objective of the table).
+
+    Parameters
+    ----------
+    objectives : None or sequence of str or (str, direction)
+        A name alone takes the table's direction for it.
+    at_least : int
+        The fewest objectives the view can work with.
+
+    Raises
+    ------
+    InvalidInputError
+        If a name is not an objective of the table, a direction is not min/max, a name is
+        listed twice, or fewer than ``at_least`` are chosen.
+    """
+    if objectives is None:
+        names, directions = list(table.objective_names), list(table.directions)
+    else:
+        names, directions = [], []
+        for item in objectives:
+            name, direction = (item, None) if isinstance(item, str) else tuple(item)
+            direction = direction or table.objective(name).direction
+            if direction not in ("min", "max"):
+                raise InvalidInputError(f"objective {name!r}: direction must be min or max")
+            table.objective(name)
+            names.append(name)
+            directions.append(direction)
+    if len(names) < at_least:
+        if at_least == 1:
+            raise InvalidInputError("choose at least one objective")
+        raise InvalidInputError(f"choose at least {at_least} objectives: a front needs two")
+    if len(set(names)) != len(names):
+        raise InvalidInputError("an objective is listed twice")
+    return names, directions
