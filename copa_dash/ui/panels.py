@@ -49,8 +49,9 @@ def pick_card(exploration: Exploration) -> html.Div:
             html.Thead(html.Tr([html.Th("objective"), html.Th("dir."), html.Th("value"),
                                 html.Th("top x% (95% CI)")])),
             html.Tbody(rows)]),
-        html.P(f"u over {problem.n_population} rows; the DKW band is ±{100 * exploration.dkw:.1f} "
-               "percentage points for all objectives at once (95%).", className="help"),
+        html.P(f"u over {problem.n_population} rows. ± is a 95% interval of each u (sqrt(u(1-u)/N)); "
+               f"the DKW band ±{100 * exploration.dkw:.1f} points holds, with 95% confidence, for "
+               "every row of one objective at once.", className="help"),
         html.H4("Runners-up"),
         html.Ol(runners, className="runners-up"),
     ])

@@ -46,11 +46,16 @@ def state_from_controls(*, objectives, directions, mode, focus, alpha, weights, 
                    for i, lo, hi in zip(range_ids, range_min, range_max)
                    if _number(lo) is not None or _number(hi) is not None)
     value_sets = tuple((i["column"], tuple(v)) for i, v in zip(set_ids, sets) if v)
+    focus = tuple(f for f in (focus or []) if f in names)
+    if not focus and names:  # the focus objective was unticked: the first one takes over
+        focus = (names[0],)
+    x = x if x in names else (focus[0] if focus else "")
+    y = y if y in names and y != x else next((n for n in names if n != x), x)
+    alpha = min(1.0, max(0.0, _number(alpha) or 0.0))  # the slider's number box allows any value
     return ExploreState(
-        dataset=dataset or "", objectives=tuple(chosen),
-        focus=tuple(f for f in (focus or []) if f in names), alpha=float(alpha or 0.0),
+        dataset=dataset or "", objectives=tuple(chosen), focus=focus, alpha=alpha,
         weights=weight_pairs, p=_p(p), population=population or "all", ranges=ranges,
-        sets=value_sets, axes=axes or "raw", x=x or "", y=y or "", compare=bool(compare))
+        sets=value_sets, axes=axes or "raw", x=x, y=y, compare=bool(compare))
 
 
 def preferences_and_filter(state: ExploreState, table) -> tuple[Preferences, RowFilter]:
@@ -62,7 +67,10 @@ def preferences_and_filter(state: ExploreState, table) -> tuple[Preferences, Row
         If p is not a number >= 1, or the weights are all zero.
     """
     from ..core._validate import check_p
+    from ..core.errors import InvalidInputError
 
+    if math.isnan(state.p):
+        raise InvalidInputError("p must be a number >= 1, or inf: type e.g. 2 or inf in the p box")
     p = check_p(state.p)
     names = state.objective_names
     weights = None

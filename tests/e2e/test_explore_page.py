@@ -135,3 +135,20 @@ def test_default_views_of_other_datasets_pick_what_the_cli_prints(dash_duo, app,
     dash_duo.wait_for_text_to_equal("#pick-id", str(json.loads(out.stdout)["id"]), timeout=30)
     screenshot(dash_duo, f"explore-{dataset}")
     assert dash_duo.get_logs() == []
+
+
+def test_unticking_the_objective_on_the_x_axis_moves_the_axis_and_shows_no_error(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo)
+    focus = _focus_column()
+    box = dash_duo.find_element(f'[id*="explore-objectives"][id*="{focus}"] input[type=checkbox]')
+    box.click()
+    expected = _cli_select("--all-rows", "--where", "available_on_hub==true", *sum(
+        (["--objective", f"{n}:max"] for n in ("ifeval", "bbh", "math", "gpqa", "musr", "mmlu_pro")),
+        []), "--focus", "ifeval", "--alpha", "0.5", "--p", "inf")
+    dash_duo.wait_for_text_to_equal("#pick-id", str(expected["id"]), timeout=30)
+    time.sleep(1)
+    assert dash_duo.find_element("#global-error").text == ""
+    assert focus not in dash_duo.find_element("#explore-x").text
+    screenshot(dash_duo, "explore-untick-axis")
+    assert dash_duo.get_logs() == []

@@ -167,13 +167,18 @@ def register_callbacks(app) -> None:
 
 
     @app.callback(Output(ID.FOCUS, "options"), Output(ID.X, "options"), Output(ID.Y, "options"),
-              Input({"type": ID.OBJECTIVES, "column": ALL}, "value"))
-    def objective_options(chosen_lists):
-        """Focus and axis pickers offer the chosen objectives."""
+                  Output(ID.FOCUS, "value"), Output(ID.X, "value"), Output(ID.Y, "value"),
+                  Input({"type": ID.OBJECTIVES, "column": ALL}, "value"),
+                  State(ID.FOCUS, "value"), State(ID.X, "value"), State(ID.Y, "value"),
+                  prevent_initial_call=True)
+    def objective_options(chosen_lists, focus, x, y):
+        """Focus and axis pickers offer the chosen objectives; an unticked one is replaced."""
         names = [v for values in chosen_lists for v in (values or [])]
         options = [{"label": n, "value": n} for n in names]
-        return options, options, options
-
+        focus = [f for f in (focus or []) if f in names] or names[:1]
+        x = x if x in names else (focus[0] if focus else None)
+        y = y if y in names and y != x else next((n for n in names if n != x), x)
+        return options, options, options, focus, x, y
 
     @app.callback(Output(ID.WEIGHT_SHARES, "children"), Input({"type": ID.WEIGHT, "column": ALL}, "value"),
               State({"type": ID.WEIGHT, "column": ALL}, "id"))
