@@ -105,7 +105,11 @@ def _unexpected(error):
 
 @api_blueprint.get("/healthz")
 def healthz():
-    return jsonify(status="ok", version=__version__, datasets=_services().store.count())
+    from .data.bundled import list_datasets
+
+    # "datasets" counts the uploads in the store (a worker that cannot read it is unhealthy)
+    return jsonify(status="ok", version=__version__, datasets=_services().store.count(),
+                   bundled_datasets=len(list_datasets()))
 
 
 def _parse_roles(text):
