@@ -54,8 +54,11 @@ def upload(client, content=CSV, *, filename="t.csv", roles=ROLES, **fields):
 
 
 def test_healthz_counts_datasets(client):
+    from copa_dash.data.bundled import list_datasets
+
     assert client.get("/healthz").get_json() == {"status": "ok", "version": __version__,
-                                                 "datasets": 0}
+                                                 "datasets": 0,
+                                                 "bundled_datasets": len(list_datasets())}
     assert upload(client).status_code == 201
     assert client.get("/healthz").get_json()["datasets"] == 1
 
