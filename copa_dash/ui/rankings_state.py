@@ -7,11 +7,13 @@ benchmark view. Malformed values fall back to defaults, so a hand-edited link ne
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
 from ..services.rankings import DEFAULT_CRITERIA
+from .query_params import as_list as _list
+from .query_params import first as _first
+from .query_params import number as _number
 
 TABS = ("ranks", "benchmark")
 DEFAULT_TOP = 25
@@ -41,25 +43,10 @@ class RankingsState:
     significance: float = 0.05
 
 
-def _list(value) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, (list, tuple)):
-        return [str(v) for v in value]
-    return [str(value)]
 
 
-def _first(query: dict, key: str, default: str = "") -> str:
-    values = _list(query.get(key))
-    return values[0] if values else default
 
 
-def _number(text: str, default: float) -> float:
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        return default
-    return default if math.isnan(value) or math.isinf(value) else value
 
 
 def parse_query(query: dict) -> RankingsState:

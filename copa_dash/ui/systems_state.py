@@ -9,9 +9,12 @@ crashes the page.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
+
+from .query_params import as_list as _list
+from .query_params import first as _first
+from .query_params import number as _number
 
 TABS = ("indicators", "significance")
 NORMALIZATIONS = ("minmax", "cdf")
@@ -45,27 +48,10 @@ class SystemsState:
     power_points: int = 1
 
 
-def _list(value) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, (list, tuple)):
-        return [str(v) for v in value]
-    return [str(value)]
 
 
-def _first(query: dict, key: str, default: str = "") -> str:
-    values = _list(query.get(key))
-    return values[0] if values else default
 
 
-def _number(text, default: float, low: float, high: float) -> float:
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        return default
-    if math.isnan(value) or math.isinf(value):
-        return default
-    return min(high, max(low, value))
 
 
 def _whole(text, default: int, low: int, high: int) -> int:
