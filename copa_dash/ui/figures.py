@@ -5,19 +5,17 @@ from __future__ import annotations
 import html
 
 import numpy as np
+from plotly.colors import sample_colorscale
 
 from ..services.explorer import BASELINE_LABELS, Exploration, summary_coordinates
 
 WEBGL_ROWS = 1500
 FAINT = "rgba(160,160,160,0.35)"
 PASSING = "rgba(90,110,140,0.55)"
-FRONT_UNPICKED = "rgba(40,40,40,0.9)"
+FRONT_EDGE = "rgba(40,40,40,0.9)"
 PICK_COLOR = "#d62728"
-BASELINE_SYMBOLS = {"copa": "star", "sum": "square", "saw": "diamond", "ahp": "triangle-up",
-                    "delta": "cross", "norm": "x"}
-
-
-PICK_TRACES = 4  # the front figure's traces: 4 fixed layers, then baseline picks and the pick
+BASELINE_COLOR = "#e36f00"
+SWEEP_SCALE = "Viridis"
 
 
 def _scatter_type(n: int) -> str:
@@ -57,15 +55,35 @@ def axis_values(exploration: Exploration, mode: str, x: str, y: str):
     return problem.raw[:, kx], problem.raw[:, ky], f"{x} ({dirs[kx]})", f"{y} ({dirs[ky]})"
 
 
+def fixed_range(values, pad: float = 0.04) -> dict:
+    """An axis set to the padded span of ``values``, stated in full (type, range, autorange).
+
+    Plotly writes the range it autoscales to back into the layout it was given; a figure that
+    leaves the range out then differs from the drawn one on every update, and Plotly redraws
+    every point where it would otherwise move just the pick markers.
+    """
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    if finite.size == 0:
+        return {"type": "linear", "range": [-1.0, 1.0], "autorange": False}
+    low, high = float(finite.min()), float(finite.max())
+    span = high - low if high > low else max(abs(high), 1.0)
+    return {"type": "linear", "range": [low - pad * span, high + pad * span], "autorange": False}
+
+
 def front_figure(exploration: Exploration, *, mode: str, x: str, y: str) -> dict:
-    """Rows failing a constraint faint, the rest as points, the front coloured by the alpha at
-    which the sweep selects each row, the pick as a red star, baseline picks when compared."""
+    """The front figure: rows failing a constraint faint, the rest as points, the rows on the
+    front hollow; over them (see :func:`slider_layers`) the rows the alpha sweep picks filled
+    with the colour of their alpha, the pick ringed and labelled, and the baselines' picks
+    when compared.
+
+    Traces depend only on the data, the constraints and the axes; everything that moves
+    with alpha and p is layout, so a slider move patches the layout alone.
+    """
     problem = exploration.problem
     xs, ys, x_title, y_title = axis_values(exploration, mode, x, y)
-    n = len(xs)
-    kind = _scatter_type(n)
+    kind = _scatter_type(len(xs))
     eligible = problem.eligible
-    front = exploration.front
     traces = []
 
     def trace(positions, name, marker, **extra):
@@ -76,28 +94,27 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str) -> dict
                        "customdata": custom, "hovertemplate": template, "marker": marker, **extra})
 
     trace(np.flatnonzero(~eligible), "fails a constraint", {"color": FAINT, "size": 5})
-    trace(np.flatnonzero(eligible & ~front), "passes the constraints", {"color": PASSING, "size": 6})
-    sweep = exploration.sweep
-    swept_alpha = np.full(n, np.nan)
-    if sweep is not None:
-        for row, low, high in zip(sweep.rows, sweep.alpha_min, sweep.alpha_max):
-            swept_alpha[row] = 0.5 * (low + high)
-    on_front = np.flatnonzero(front & eligible)
-    never = on_front[np.isnan(swept_alpha[on_front])]
-    picked = on_front[~np.isnan(swept_alpha[on_front])]
-    trace(never, "on the front (never picked by the sweep)",
-          {"color": "white", "size": 8, "line": {"color": FRONT_UNPICKED, "width": 1.5}})
-    trace(picked, "picked by the alpha sweep (colour: alpha)",
-          {"color": swept_alpha[picked].tolist(), "colorscale": "Viridis", "cmin": 0, "cmax": 1,
-           "size": 11, "line": {"color": "black", "width": 1},
-           "colorbar": {"title": {"text": "alpha"}, "thickness": 12, "len": 0.6}},
-          showlegend=bool(picked.size))
-    traces.extend(pick_traces(exploration, xs, ys, kind=kind))
+    trace(np.flatnonzero(eligible & ~exploration.front), "passes the constraints",
+          {"color": PASSING, "size": 6})
+    trace(np.flatnonzero(eligible & exploration.front),
+          "on the front (non-dominated in the chosen objectives)",
+          {"color": "white", "size": 9, "line": {"color": FRONT_EDGE, "width": 1.2}})
+    if exploration.sweep is not None:
+        # no points: it carries the colour bar of the sweep's alpha
+        traces.append({"type": "scatter", "mode": "markers", "x": [None], "y": [None],
+                       "showlegend": False, "hoverinfo": "skip",
+                       "marker": {"color": [0.0], "colorscale": SWEEP_SCALE, "cmin": 0, "cmax": 1,
+                                  "showscale": True,
+                                  "colorbar": {"title": {"text": "alpha"}, "thickness": 12,
+                                               "len": 0.6}}})
     return {
         "data": traces,
         "layout": {
-            "xaxis": {"title": {"text": plot_text(x_title)}, "zeroline": False},
-            "yaxis": {"title": {"text": plot_text(y_title)}, "zeroline": False},
+            **slider_layers(exploration, xs, ys),
+            "xaxis": {"title": {"text": plot_text(x_title)}, "zeroline": False,
+                      **fixed_range(xs)},
+            "yaxis": {"title": {"text": plot_text(y_title)}, "zeroline": False,
+                      **fixed_range(ys)},
             "legend": {"orientation": "h", "y": -0.18, "x": 0},
             "margin": {"l": 60, "r": 20, "t": 30, "b": 40},
             "hovermode": "closest",
@@ -108,87 +125,132 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str) -> dict
     }
 
 
-def pick_traces(exploration: Exploration, xs, ys, *, kind: str = "scatter") -> list[dict]:
-    """The two traces that move with alpha: where the baselines pick (empty unless compared)
-    and the COPA pick. Always the last two traces of the front figure, so a slider move can
-    replace just them."""
+def slider_layers(exploration: Exploration, xs, ys) -> dict:
+    """Everything of the front figure that moves with alpha and p, as layout ``shapes`` and
+    ``annotations``: the rows the alpha sweep picks (at this p) filled with the colour of the
+    middle of their alpha range, an orange ring and label on each baseline's pick (when
+    compared), and a red ring and labelled arrow on the COPA pick, drawn last.
+
+    Rings and dots are sized in pixels and anchored at the point's data coordinates, so they
+    keep their size under zoom. Hovering shows the row underneath (the front trace).
+    """
+    shapes = []
+    sweep = exploration.sweep
+    if sweep is not None and len(sweep.rows):
+        middles = 0.5 * (np.asarray(sweep.alpha_min) + np.asarray(sweep.alpha_max))
+        colours = sample_colorscale(SWEEP_SCALE, np.clip(middles, 0.0, 1.0).tolist())
+        for k, (row, colour) in enumerate(zip(sweep.rows, colours)):
+            dot = _ring(float(xs[row]), float(ys[row]), "black", radius=6, width=1)
+            dot.update(fillcolor=colour, legendgroup="sweep")
+            if k == 0:
+                dot.update(showlegend=True, name="picked by the alpha sweep (fill: alpha)")
+            shapes.append(dot)
+    markers = pick_markers(exploration, xs, ys)
+    return {"shapes": shapes + markers["shapes"], "annotations": markers["annotations"]}
+
+
+def pick_markers(exploration: Exploration, xs, ys) -> dict:
+    """A red ring and a labelled arrow on the COPA pick and, when compared, an orange ring
+    and label on each baseline's pick (layout ``shapes`` and ``annotations``)."""
     problem = exploration.problem
-    baselines = [b for b in exploration.baselines if b.position is not None and b.method != "copa"]
-    positions = [b.position for b in baselines]
-    custom, template = _hover(problem, positions)
-    baseline_trace = {
-        "type": kind, "mode": "markers", "name": "baseline picks (Sum, SAW, AHP, Delta, norm)",
-        "x": [float(xs[i]) for i in positions], "y": [float(ys[i]) for i in positions],
-        "text": [BASELINE_LABELS[b.method] for b in baselines], "customdata": custom,
-        "hovertemplate": "%{text} pick<br>" + template,
-        "marker": {"symbol": [BASELINE_SYMBOLS[b.method] for b in baselines], "size": 14,
-                   "color": "rgba(0,0,0,0)", "line": {"color": "#ff7f0e", "width": 2.5}},
-        "showlegend": bool(baselines),
-    }
+    shapes, annotations = [], []
+    for b in exploration.baselines:
+        if b.position is None or b.method == "copa":
+            continue
+        x, y = float(xs[b.position]), float(ys[b.position])
+        shapes.append(_ring(x, y, BASELINE_COLOR, radius=8, width=2))
+        annotations.append({"x": x, "y": y, "text": BASELINE_LABELS[b.method], "showarrow": True,
+                            "arrowcolor": BASELINE_COLOR, "ax": -28, "ay": 22,
+                            "font": {"color": BASELINE_COLOR, "size": 11},
+                            "bgcolor": "rgba(255,255,255,0.8)"})
     pick = exploration.pick
-    custom, template = _hover(problem, [pick])
-    pick_trace = {
-        "type": kind, "mode": "markers", "name": f"COPA pick: {plot_text(problem.ids[pick])}",
-        "x": [float(xs[pick])], "y": [float(ys[pick])], "customdata": custom,
-        "hovertemplate": template,
-        "marker": {"symbol": "star", "size": 22, "color": PICK_COLOR,
-                   "line": {"color": "black", "width": 1}},
-    }
-    return [baseline_trace, pick_trace]
+    x, y = float(xs[pick]), float(ys[pick])
+    ring = _ring(x, y, PICK_COLOR, radius=11, width=3)
+    ring.update(showlegend=True, name="COPA pick")
+    shapes.append(ring)
+    annotations.append({"x": x, "y": y, "text": f"<b>COPA pick</b>: {plot_text(problem.ids[pick])}",
+                        "showarrow": True, "arrowhead": 2, "arrowcolor": PICK_COLOR,
+                        "ax": 40, "ay": -36, "font": {"color": PICK_COLOR, "size": 12},
+                        "bgcolor": "rgba(255,255,255,0.85)", "bordercolor": PICK_COLOR})
+    return {"shapes": shapes, "annotations": annotations}
 
 
-def pick_patch(exploration: Exploration, *, mode: str, x: str, y: str):
-    """A Patch of the front figure that replaces only its last two traces (the picks)."""
+def _ring(x: float, y: float, color: str, *, radius: int, width: float) -> dict:
+    return {"type": "circle", "xref": "x", "yref": "y", "xsizemode": "pixel",
+            "ysizemode": "pixel", "xanchor": x, "yanchor": y, "x0": -radius, "x1": radius,
+            "y0": -radius, "y1": radius, "line": {"color": color, "width": width}, "layer": "above"}
+
+
+def front_layers(exploration: Exploration, *, mode: str, x: str, y: str) -> dict:
+    """:func:`slider_layers` of the front figure drawn with these axes."""
+    xs, ys, _, _ = axis_values(exploration, mode, x, y)
+    return slider_layers(exploration, xs, ys)
+
+
+def layers_patch(layers: dict):
+    """A Patch of the front figure that replaces only what moves with the sliders (its
+    layout shapes and annotations); the traces are left alone."""
     from dash import Patch
 
-    xs, ys, _, _ = axis_values(exploration, mode, x, y)
-    baseline_trace, pick_trace = pick_traces(exploration, xs, ys, kind=_scatter_type(len(xs)))
     patch = Patch()
-    patch["data"][PICK_TRACES] = baseline_trace
-    patch["data"][PICK_TRACES + 1] = pick_trace
+    for key, value in layers.items():
+        patch["layout"][key] = value
     return patch
+
+
+def layers_digest(layers: dict) -> str:
+    """A short fingerprint of the slider layers: equal fingerprints, nothing to redraw."""
+    import hashlib
+    import json
+
+    return hashlib.sha1(json.dumps(layers, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def parallel_figure(exploration: Exploration) -> dict:
     """Parallel coordinates of every chosen objective in CDF space (top of each axis = best):
     the non-dominated rows passing the constraints in grey, the pick in red.
 
-    Drawn as SVG line traces (one trace for the front, one for the pick) rather than a WebGL
-    ``parcoords``, so a slider move can replace only the pick's line and redraw in milliseconds.
+    Drawn as one SVG line trace for the front rather than a WebGL ``parcoords``; the pick's
+    line is a layout shape, so a slider move redraws only that line (:func:`parallel_patch`).
     """
     problem = exploration.problem
     names = list(problem.preferences.objectives)
     positions = np.flatnonzero(problem.eligible & exploration.front)
+    labels = [plot_text(n) for n in names]
     xs, ys, text = [], [], []
     for i in positions:
-        xs.extend(list(range(len(names))) + [None])
+        xs.extend(labels + [None])
         ys.extend(problem.u[i].tolist() + [None])
         text.extend([plot_text(problem.ids[i])] * len(names) + [None])
     front = {"type": "scatter", "mode": "lines", "name": "non-dominated rows passing the constraints",
-             "x": xs, "y": ys, "text": text, "hovertemplate": "%{text}<br>top %{y:.1%}<extra></extra>",
+             "x": xs, "y": ys, "text": text,
+             "hovertemplate": "%{text}<br>%{x}: top %{y:.1%}<extra></extra>",
              "line": {"color": "rgba(110,130,160,0.35)", "width": 1}}
     return {
-        "data": [front, parallel_pick_trace(exploration)],
+        "data": [front],
         "layout": {"margin": {"l": 60, "r": 30, "t": 20, "b": 60}, "height": 340,
                    "template": "plotly_white", "hovermode": "closest",
-                   "legend": {"orientation": "h", "y": -0.2},
-                   "xaxis": {"tickmode": "array", "tickvals": list(range(len(names))),
-                             "ticktext": [plot_text(n) for n in names], "showgrid": True},
-                   "yaxis": {"title": {"text": "u (share of rows better)"}, "range": [1.02, -0.02],
-                             "tickformat": ".0%"}},
+                   "legend": {"orientation": "h", "y": -0.2, "x": 0},
+                   "shapes": [parallel_pick_line(exploration)],
+                   # a category axis, not tickvals/ticktext: Plotly compares those arrays by
+                   # identity and would redraw every line on each slider move
+                   "xaxis": {"type": "category", "showgrid": True,
+                             "range": [-0.2, len(names) - 0.8], "autorange": False},
+                   "yaxis": {"title": {"text": "u (share of rows better)"}, "type": "linear",
+                             "range": [1.02, -0.02], "autorange": False, "tickformat": ".0%"}},
     }
 
 
-def parallel_pick_trace(exploration: Exploration) -> dict:
-    """The pick's line in the parallel-coordinates figure (its second trace)."""
+def parallel_pick_line(exploration: Exploration) -> dict:
+    """The pick's line in the parallel-coordinates figure, as a layout shape (a path through
+    its u on every axis, x being the objective's index on the category axis) that is listed
+    in the legend."""
     problem = exploration.problem
     pick = exploration.pick
-    names = list(problem.preferences.objectives)
-    return {"type": "scatter", "mode": "lines+markers", "name": f"pick: {plot_text(problem.ids[pick])}",
-            "x": list(range(len(names))), "y": problem.u[pick].tolist(),
-            "text": [plot_text(problem.ids[pick])] * len(names),
-            "hovertemplate": "%{text}<br>top %{y:.1%}<extra></extra>",
-            "line": {"color": PICK_COLOR, "width": 3}, "marker": {"size": 7, "color": PICK_COLOR}}
+    path = " ".join(f"{'M' if k == 0 else 'L'}{k},{float(u):.6g}" for k, u in enumerate(problem.u[pick]))
+    return {"type": "path", "path": path, "xref": "x", "yref": "y", "layer": "above",
+            "line": {"color": PICK_COLOR, "width": 3}, "showlegend": True,
+            "name": "the pick"}
 
 
 def parallel_patch(exploration: Exploration):
@@ -196,5 +258,5 @@ def parallel_patch(exploration: Exploration):
     from dash import Patch
 
     patch = Patch()
-    patch["data"][1] = parallel_pick_trace(exploration)
+    patch["layout"]["shapes"] = [parallel_pick_line(exploration)]
     return patch

@@ -35,4 +35,5 @@ class ExploreIds:
     DOWNLOAD = "explore-download"
     PARALLEL = "explore-parallel"
     QUERY = "explore-query"
+    DRAWN = "explore-drawn"                  # what the drawn figures depend on (drawn_key)
     SHARE = "explore-share"

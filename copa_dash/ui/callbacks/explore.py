@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
@@ -42,19 +43,33 @@ CONTROLS = dict(
 )
 
 
-SLIDER_CONTROLS = ("alpha", "weights")
-# The front figure is rebuilt when anything but the weights changes; a weight move only
-# replaces its last two traces (the picks), so a slider drag sends a few hundred bytes.
-FIGURE_CONTROLS = {name: (State(dep.component_id, dep.component_property)
-                          if name in SLIDER_CONTROLS else dep) for name, dep in CONTROLS.items()}
-SLIDER_IDS = {ID.ALPHA}
+TABLE_VIEW = dict(page_current=State(ID.TABLE, "page_current"),
+                  filter_query=State(ID.TABLE, "filter_query"), sort_by=State(ID.TABLE, "sort_by"),
+                  drawn=State(ID.DRAWN, "data"))
+TABLE_CONTROLS = dict(page_current=Input(ID.TABLE, "page_current"),
+                      filter_query=Input(ID.TABLE, "filter_query"), sort_by=Input(ID.TABLE, "sort_by"))
+CONTROL_STATES = {name: State(dep.component_id, dep.component_property)
+                  for name, dep in CONTROLS.items()}
 
 
-def _weights_only(triggered_id) -> bool:
-    """True when the callback was triggered by alpha, the mode or a weight box only."""
-    if isinstance(triggered_id, dict):
-        return triggered_id.get("type") == ID.WEIGHT
-    return triggered_id in SLIDER_IDS
+def drawn_key(state: ExploreState) -> str:
+    """What the drawn page depends on besides the sliders (alpha, weight values, p): the
+    dataset, objectives, constraints, axes and mode. Equal keys mean a slider move can patch
+    the page instead of redrawing it."""
+    neutral = replace(state, alpha=0.5, p=math.inf,
+                      weights=tuple((name, 1.0) for name, _ in state.weights))
+    return to_query(neutral)
+
+
+def slider_move(triggered, state: ExploreState, drawn: dict | None) -> bool:
+    """True when only alpha, a weight or p moved since the page was last drawn, so the traces
+    stand: everything that moves is patched. In the summary axes p moves every point."""
+    sliders = {f"{ID.ALPHA}.value"}
+    if state.axes != "summary":
+        sliders.add(f"{ID.P_INPUT}.value")
+    moved = [t for t in triggered if t != "."]
+    return bool(moved) and (drawn or {}).get("key") == drawn_key(state) and all(
+        t in sliders or f'"type":"{ID.WEIGHT}"' in t for t in moved)
 
 
 TABLE_PAGE_SIZE = 15
@@ -81,6 +96,26 @@ def ranked_frame(query: str):
 
 
 EMPTY_FIGURE = {"data": [], "layout": {"template": "plotly_white", "height": 300}}
+TABLE_OUTPUTS = (Output(ID.TABLE, "data"), Output(ID.TABLE, "columns"),
+                 Output(ID.TABLE, "page_count"), Output(ID.TABLE_NOTE, "children"))
+TABLE_OUTPUTS_AGAIN = [Output(o.component_id, o.component_property, allow_duplicate=True)
+                       for o in TABLE_OUTPUTS]
+EMPTY_TABLE = ([], [], 1, "")
+
+
+def _table_page(result, page_current, filter_query, sort_by):
+    """One page of the ranked rows passing the constraints, searched and sorted as asked."""
+    if not (filter_query or "").strip() and not sort_by:
+        # the ranking's own order: build the asked page only, not every ranked row
+        total = len(result.ranking)
+        pages = max(1, math.ceil(total / TABLE_PAGE_SIZE))
+        start = min(max(0, int(page_current or 0)), pages - 1) * TABLE_PAGE_SIZE
+        frame, columns = panels.table_frame(result, slice(start, start + TABLE_PAGE_SIZE))
+        return frame.to_dict("records"), columns, pages, _table_note(total, total)
+    frame, columns = panels.table_frame(result)
+    shown = table_query.sort_frame(table_query.filter_frame(frame, filter_query), sort_by)
+    records, pages = table_query.page(shown, page_current, TABLE_PAGE_SIZE)
+    return records, columns, pages, _table_note(len(frame), len(shown))
 
 
 def _explore_or_message(state: ExploreState):
@@ -100,50 +135,51 @@ def _message(text: str, kind: str = "info") -> html.Div:
 def register_callbacks(app) -> None:
     """Attach the explorer's callbacks to ``app``."""
 
-    @app.callback(Output(ID.FRONT, "figure"), Output(ID.PARALLEL, "figure"), inputs=FIGURE_CONTROLS)
-    def update_figures(**controls):
-        state = state_from_controls(**controls)
-        result = _explore_or_message(state)
-        if isinstance(result, html.Div):
-            return EMPTY_FIGURE, EMPTY_FIGURE
-        return (figures.front_figure(result, mode=state.axes, x=state.x, y=state.y),
-                figures.parallel_figure(result))
-
     @app.callback(
         output=dict(alert=Output(ID.ALERT, "children"), pick=Output(ID.PICK, "children"),
-                    front=Output(ID.FRONT, "figure", allow_duplicate=True),
-                    compare=Output(ID.COMPARE_TABLE, "children"),
-                    parallel=Output(ID.PARALLEL, "figure", allow_duplicate=True),
-                    query=Output(ID.QUERY, "data")),
-        inputs=CONTROLS, prevent_initial_call="initial_duplicate",
+                    front=Output(ID.FRONT, "figure"), parallel=Output(ID.PARALLEL, "figure"),
+                    compare=Output(ID.COMPARE_TABLE, "children"), table=TABLE_OUTPUTS,
+                    query=Output(ID.QUERY, "data"), drawn=Output(ID.DRAWN, "data")),
+        inputs=dict(CONTROLS, **TABLE_VIEW),
     )
-    def update_view(**controls):
+    def update_view(page_current, filter_query, sort_by, drawn, **controls):
+        """Everything the view shows, from one exploration.
+
+        A slider move (alpha, a weight, p) changes only the pick, the sweep's colours and the
+        ranking: it patches the figures' layout and sends the table's rows alone, instead of
+        redrawing thousands of points.
+        """
         state = state_from_controls(**controls)
         result = _explore_or_message(state)
         if isinstance(result, html.Div):
-            return dict(alert=result, pick=None, front=no_update, compare=None,
-                        parallel=no_update, query=to_query(state))
-        moved = _weights_only(ctx.triggered_id)  # else update_figures redraws both figures
+            return dict(alert=result, pick=None, front=EMPTY_FIGURE, parallel=EMPTY_FIGURE,
+                        compare=None, table=EMPTY_TABLE, query=to_query(state), drawn=None)
+        table = _table_page(result, page_current, filter_query, sort_by)
+        compare = panels.compare_table(result) if state.compare else None
+        layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y)
+        digest = figures.layers_digest(layers)
+        if slider_move(ctx.triggered_prop_ids, state, drawn):
+            unchanged = drawn.get("layers") == digest  # same pick, same sweep colours
+            return dict(alert=no_update, pick=panels.pick_card(result),
+                        front=no_update if unchanged else figures.layers_patch(layers),
+                        parallel=no_update if unchanged else figures.parallel_patch(result),
+                        compare=compare if state.compare else no_update,
+                        table=(table[0], no_update, no_update, no_update),
+                        query=to_query(state),
+                        drawn=no_update if unchanged else dict(drawn, layers=digest))
         return dict(alert=[_message(n) for n in result.notes], pick=panels.pick_card(result),
-                    front=(figures.pick_patch(result, mode=state.axes, x=state.x, y=state.y)
-                           if moved else no_update),
-                    compare=panels.compare_table(result),
-                    parallel=figures.parallel_patch(result) if moved else no_update,
-                    query=to_query(state))
+                    front=figures.front_figure(result, mode=state.axes, x=state.x, y=state.y),
+                    parallel=figures.parallel_figure(result), compare=compare, table=table,
+                    query=to_query(state), drawn={"key": drawn_key(state), "layers": digest})
 
-    @app.callback(Output(ID.TABLE, "data"), Output(ID.TABLE, "columns"),
-                  Output(ID.TABLE, "page_count"), Output(ID.TABLE_NOTE, "children"),
-                  inputs=dict(CONTROLS, page_current=Input(ID.TABLE, "page_current"),
-                              filter_query=Input(ID.TABLE, "filter_query"),
-                              sort_by=Input(ID.TABLE, "sort_by")))
-    def update_table(page_current, filter_query, sort_by, **controls):
+    @app.callback(output=TABLE_OUTPUTS_AGAIN, inputs=dict(CONTROL_STATES, **TABLE_CONTROLS),
+                  prevent_initial_call=True)
+    def update_table_page(page_current, filter_query, sort_by, **controls):
+        """Another page, search or sort of the ranked table (the view itself is unchanged)."""
         result = _explore_or_message(state_from_controls(**controls))
         if isinstance(result, html.Div):
-            return [], [], 1, ""
-        frame, columns = panels.table_frame(result)
-        shown = table_query.sort_frame(table_query.filter_frame(frame, filter_query), sort_by)
-        records, pages = table_query.page(shown, page_current, TABLE_PAGE_SIZE)
-        return records, columns, pages, _table_note(len(frame), len(shown))
+            return EMPTY_TABLE
+        return _table_page(result, page_current, filter_query, sort_by)
 
     @app.callback(Output(ID.P_SLIDER, "value"), Output(ID.P_INPUT, "value"),
               Input(ID.P_SLIDER, "value"), Input(ID.P_INPUT, "value"), prevent_initial_call=True)
@@ -203,8 +239,3 @@ def register_callbacks(app) -> None:
         if not query:
             raise PreventUpdate
         return dcc.send_string(safe_csv(ranked_frame(query)), "copa-ranking.csv")
-
-
-    app.clientside_callback(
-        "function(alpha) { return (alpha === undefined || alpha === null) ? '' : Number(alpha).toFixed(2); }",
-        Output("alpha-readout", "children"), Input(ID.ALPHA, "value"))

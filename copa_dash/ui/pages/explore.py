@@ -36,6 +36,7 @@ def layout(**query):
     return html.Div(className="explore", children=[
         dcc.Location(id=ID.NAV, refresh="callback-nav"),
         dcc.Store(id=ID.QUERY, data=to_query(state)),
+        dcc.Store(id=ID.DRAWN),
         dcc.Store(id="explore-ref", data=opened.ref),
         html.Aside(className="controls", children=[
             html.H4("Dataset"),

@@ -1,0 +1,171 @@
+"""The explorer's figures and pick card, checked against the exploration they draw: the pick's
+marker sits on the pick's values, a slider patch carries exactly what a full redraw would,
+the sweep's dots are the sweep's rows, and user text cannot turn into markup."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from copa_dash.services import explorer
+from copa_dash.services.catalog import open_dataset
+from copa_dash.ui import figures, panels
+from copa_dash.ui.callbacks.explore import drawn_key, slider_move
+from copa_dash.ui.ids import ExploreIds as ID
+from copa_dash.ui.state import parse_query, with_defaults
+from copa_dash.ui.view_state import preferences_and_filter
+
+DATASET = "open-llm-leaderboard-v2"
+
+
+def _state(**changes):
+    opened = open_dataset(DATASET)
+    state = with_defaults(parse_query({"dataset": DATASET}), opened, given={"dataset"})
+    return opened, replace(state, **changes)
+
+
+def _explore(**changes):
+    opened, state = _state(**changes)
+    prefs, row_filter = preferences_and_filter(state, opened.table)
+    return state, explorer.explore(opened, prefs, row_filter, compare=state.compare)
+
+
+def _pick_ring(layout):
+    return next(s for s in layout["shapes"] if s.get("name") == "COPA pick")
+
+
+@pytest.mark.parametrize("axes", ["raw", "cdf"])
+def test_the_pick_ring_and_label_sit_on_the_picks_values(axes):
+    state, result = _explore(axes=axes)
+    figure = figures.front_figure(result, mode=axes, x=state.x, y=state.y)
+    problem = result.problem
+    kx, ky = problem.preferences.objectives.index(state.x), problem.preferences.objectives.index(state.y)
+    source = problem.raw if axes == "raw" else problem.u
+    ring = _pick_ring(figure["layout"])
+    assert (ring["xanchor"], ring["yanchor"]) == (source[result.pick, kx], source[result.pick, ky])
+    label = figure["layout"]["annotations"][-1]
+    assert (label["x"], label["y"]) == (ring["xanchor"], ring["yanchor"])
+    assert str(problem.ids[result.pick]) in label["text"]
+
+
+def test_the_sweep_dots_are_the_sweep_rows_coloured_by_their_alpha():
+    state, result = _explore()
+    layout = figures.front_figure(result, mode="raw", x=state.x, y=state.y)["layout"]
+    dots = [s for s in layout["shapes"] if s.get("legendgroup") == "sweep"]
+    sweep = result.sweep
+    assert len(dots) == len(sweep.rows) > 1
+    kx = result.problem.preferences.objectives.index(state.x)
+    assert [d["xanchor"] for d in dots] == [result.problem.raw[r, kx] for r in sweep.rows]
+    # the colour scale runs from alpha 0 to 1: the dot with the smallest alpha is the darkest
+    middles = 0.5 * (np.asarray(sweep.alpha_min) + np.asarray(sweep.alpha_max))
+    expected = figures.sample_colorscale("Viridis", [float(np.clip(m, 0, 1)) for m in middles])
+    assert [d["fillcolor"] for d in dots] == expected
+
+
+def test_every_row_is_drawn_once_in_the_traces():
+    state, result = _explore()
+    figure = figures.front_figure(result, mode="raw", x=state.x, y=state.y)
+    counts = [len(t["x"]) for t in figure["data"] if t["x"] != [None]]
+    assert sum(counts) == result.problem.raw.shape[0]
+    front = next(t for t in figure["data"] if t["name"].startswith("on the front"))
+    assert len(front["x"]) == int((result.front & result.problem.eligible).sum())
+
+
+def test_a_slider_patch_carries_exactly_the_layers_of_a_full_redraw():
+    state, result = _explore(alpha=0.13)
+    full = figures.front_figure(result, mode="raw", x=state.x, y=state.y)["layout"]
+    layers = figures.front_layers(result, mode="raw", x=state.x, y=state.y)
+    assert layers["shapes"] == full["shapes"] and layers["annotations"] == full["annotations"]
+    patch = figures.layers_patch(layers).to_plotly_json()
+    assigned = {tuple(op["location"]): op["params"]["value"] for op in patch["operations"]}
+    assert assigned == {("layout", "shapes"): full["shapes"],
+                        ("layout", "annotations"): full["annotations"]}
+
+
+def test_the_layers_fingerprint_changes_with_the_pick_and_only_then_on_alpha_moves():
+    _, first = _explore(alpha=0.5)
+    _, same_pick = _explore(alpha=0.49)
+    _, other_pick = _explore(alpha=0.9)
+    assert same_pick.pick == first.pick and other_pick.pick != first.pick
+
+    def digest(result, state_alpha):
+        state = _state(alpha=state_alpha)[1]
+        return figures.layers_digest(figures.front_layers(result, mode="raw", x=state.x, y=state.y))
+
+    assert digest(first, 0.5) == digest(same_pick, 0.49)
+    assert digest(first, 0.5) != digest(other_pick, 0.9)
+
+
+def test_the_axes_are_stated_in_full_so_plotly_does_not_rewrite_them():
+    state, result = _explore()
+    layout = figures.front_figure(result, mode="raw", x=state.x, y=state.y)["layout"]
+    kx = result.problem.preferences.objectives.index(state.x)
+    low, high = layout["xaxis"]["range"]
+    values = result.problem.raw[:, kx]
+    assert layout["xaxis"]["autorange"] is False and layout["xaxis"]["type"] == "linear"
+    assert low < values.min() and high > values.max()
+    assert figures.fixed_range([3.0, 3.0])["range"][0] < 3.0 < figures.fixed_range([3.0, 3.0])["range"][1]
+    assert figures.fixed_range([math.nan])["range"] == [-1.0, 1.0]
+
+
+def test_the_parallel_pick_line_passes_through_the_picks_u():
+    state, result = _explore()
+    figure = figures.parallel_figure(result)
+    (line,) = figure["layout"]["shapes"]
+    points = [p[1:].split(",") for p in line["path"].split()]
+    assert [int(x) for x, _ in points] == list(range(len(state.objectives)))
+    np.testing.assert_allclose([float(u) for _, u in points], result.problem.u[result.pick], rtol=1e-5)
+    patch = figures.parallel_patch(result).to_plotly_json()
+    assert patch["operations"][0]["params"]["value"] == [line]
+
+
+def test_compared_baselines_get_a_ring_and_a_label_each():
+    state, result = _explore(compare=True)
+    layout = figures.front_figure(result, mode="raw", x=state.x, y=state.y)["layout"]
+    picked = [b for b in result.baselines if b.position is not None and b.method != "copa"]
+    labels = [a["text"] for a in layout["annotations"][:-1]]
+    assert labels == [explorer.BASELINE_LABELS[b.method] for b in picked] and picked
+
+
+def test_slider_moves_patch_and_anything_else_redraws():
+    _, state = _state()
+    drawn = {"key": drawn_key(state), "layers": "x"}
+    alpha = f"{ID.ALPHA}.value"
+    p_box = f"{ID.P_INPUT}.value"
+    weight = '{"column":"bbh","type":"%s"}.value' % ID.WEIGHT
+    assert slider_move({alpha: 1}, replace(state, alpha=0.1), drawn)
+    assert slider_move({p_box: 1}, replace(state, p=2.0), drawn)
+    assert slider_move({weight: 1}, state, drawn)
+    # p moves every point in the summary view, so it redraws there
+    summary = replace(state, axes="summary")
+    assert not slider_move({p_box: 1}, summary, {"key": drawn_key(summary)})
+    assert slider_move({alpha: 1}, summary, {"key": drawn_key(summary)})
+    # anything else, or a page drawn for another view (or not drawn), redraws
+    assert not slider_move({f"{ID.AXES}.value": 1}, state, drawn)
+    assert not slider_move({alpha: 1}, replace(state, population="filtered"), drawn)
+    assert not slider_move({alpha: 1}, state, None)
+    assert not slider_move({}, state, drawn)
+
+
+def test_markdown_text_is_a_code_span_that_no_name_can_close():
+    assert panels.markdown_text("a_b*c <b>x</b> http://e.x") == "`a_b*c <b>x</b> http://e.x`"
+    assert panels.markdown_text("a`b``c") == "```a`b``c```"
+    assert panels.markdown_text("`edge") == "`` `edge ``"
+    assert panels.markdown_text("two\nlines") == "`two lines`"
+    assert panels.markdown_text("a|b", in_table=True) == "`a\\|b`"
+
+
+def test_the_pick_card_states_the_picks_values_and_runners_up():
+    _, result = _explore()
+    card = panels.pick_card(result)
+    heading, body = card.children
+    assert heading.children[1].children == str(result.problem.ids[result.pick])
+    text = body.children
+    for k, name in enumerate(result.problem.preferences.objectives):
+        assert f"| {panels.markdown_text(name)} |" in text
+        assert f"top {100 * result.problem.u[result.pick, k]:.1f}%" in text
+    for j in result.runners_up:
+        assert panels.markdown_text(result.problem.ids[j]) in text
