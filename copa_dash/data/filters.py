@@ -150,8 +150,10 @@ class RowFilter:
             passed &= inside
         for column, allowed in self.sets.items():
             allowed_text = {_as_text(v) for v in allowed}
-            values = frame[column].to_numpy(dtype=object)
-            passed &= np.array([_as_text(v) in allowed_text for v in values], dtype=bool)
+            # judge each distinct value once (a categorical column has few)
+            codes, distinct = pd.factorize(frame[column], use_na_sentinel=False)
+            allowed_distinct = np.array([_as_text(v) in allowed_text for v in distinct], dtype=bool)
+            passed &= allowed_distinct[codes] if len(distinct) else np.zeros(len(frame), bool)
         return passed
 
 

@@ -55,7 +55,7 @@ def preference_controls(table, state: ExploreState) -> html.Div:
             html.Label("Focus objectives"),
             dcc.Dropdown(id=ID.FOCUS, options=[{"label": n, "value": n} for n in names],
                          value=list(state.focus), multi=True, clearable=False),
-            html.Label(["alpha (weight of the focus): ", html.Span(f"{state.alpha:.2f}", id="alpha-readout")]),
+            html.Label("alpha (weight of the focus; the box beside the slider shows and takes it)"),
             dcc.Slider(id=ID.ALPHA, min=0, max=1, step=0.01, value=state.alpha,
                        marks={0: "0", 0.25: "0.25", 0.5: "0.5", 0.75: "0.75", 1: "1"},
                        updatemode="drag"),

@@ -5,8 +5,9 @@ Dash renders as text, never as HTML."""
 from __future__ import annotations
 
 import math
+import re
 
-from dash import html
+from dash import dcc, html
 
 from ..services.explorer import BASELINE_LABELS, Exploration
 
@@ -19,19 +20,36 @@ def _fmt(value: float) -> str:
     return f"{value:.4g}"
 
 
+def markdown_text(value, *, in_table: bool = False) -> str:
+    """User text (a model's id, a column's name) as a Markdown code span, which shows its
+    content as typed: no emphasis, links, autolinks or HTML. The fence is one backtick more
+    than the longest run inside; in a table cell ``|`` is escaped (GFM splits cells on it).
+    """
+    text = " ".join(str(value).split("\n"))
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    if text.startswith("`") or text.endswith("`"):
+        text = f" {text} "
+    if in_table:
+        text = text.replace("|", "\\|")
+    return f"{fence}{text}{fence}"
+
+
 def pick_card(exploration: Exploration) -> html.Div:
-    """The pick: id, raw values and top-x% with uncertainty, criterion, alpha range, runners-up."""
+    """The pick: id, raw values and top-x% with uncertainty, criterion, alpha range, runners-up.
+
+    The body is one Markdown text rather than ~50 components: it is redrawn on every slider
+    move, and each Dash component costs the browser time on every update.
+    """
     problem = exploration.problem
     prefs = problem.preferences
     i = exploration.pick
-    rows = []
+    rows = ["| objective | dir. | value | top x% (95% CI) |", "|---|---|---|---|"]
     for k, name in enumerate(prefs.objectives):
         u = problem.u[i, k]
         se = exploration.u_standard_error[k]
-        rows.append(html.Tr([
-            html.Td(name), html.Td(prefs.directions[k]), html.Td(_fmt(problem.raw[i, k])),
-            html.Td(f"top {100 * u:.1f}% ± {100 * 1.96 * se:.1f}"),
-        ]))
+        rows.append(f"| {markdown_text(name, in_table=True)} | {prefs.directions[k]} | {_fmt(problem.raw[i, k])} "
+                    f"| top {100 * u:.1f}% ± {100 * 1.96 * se:.1f} |")
     alpha_text = "weights set per objective (no alpha sweep)"
     if exploration.pick_alpha_range is not None:
         low, high = exploration.pick_alpha_range
@@ -40,20 +58,18 @@ def pick_card(exploration: Exploration) -> html.Div:
     elif exploration.sweep is not None:
         alpha_text = ("it wins only between the sweep's 10,000 grid alphas, so it has no "
                       "alpha range of its own")
-    runners = [html.Li(f"{problem.ids[j]} (criterion {_fmt(exploration.scores[j])})")
-               for j in exploration.runners_up[:RUNNERS_UP]]
+    runners = [f"{n}. {markdown_text(problem.ids[j])} (criterion {_fmt(exploration.scores[j])})"
+               for n, j in enumerate(exploration.runners_up[:RUNNERS_UP], start=1)]
+    body = "\n".join([
+        f"criterion C = {_fmt(exploration.scores[i])} (smaller is better); {alpha_text}.",
+        "", *rows, "",
+        f"*u over {problem.n_population} rows. ± is a 95% interval of each u "
+        f"(sqrt(u(1−u)/N)); the DKW band ±{100 * exploration.dkw:.1f} points holds, with 95% "
+        "confidence, for every row of one objective at once.*",
+        "", "#### Runners-up", "", *runners])
     return html.Div(className="pick-card", children=[
         html.H3(["COPA pick: ", html.Span(str(problem.ids[i]), id="pick-id")]),
-        html.P(f"criterion C = {_fmt(exploration.scores[i])} (smaller is better); {alpha_text}."),
-        html.Table(className="pick-table", children=[
-            html.Thead(html.Tr([html.Th("objective"), html.Th("dir."), html.Th("value"),
-                                html.Th("top x% (95% CI)")])),
-            html.Tbody(rows)]),
-        html.P(f"u over {problem.n_population} rows. ± is a 95% interval of each u (sqrt(u(1-u)/N)); "
-               f"the DKW band ±{100 * exploration.dkw:.1f} points holds, with 95% confidence, for "
-               "every row of one objective at once.", className="help"),
-        html.H4("Runners-up"),
-        html.Ol(runners, className="runners-up"),
+        dcc.Markdown(body, className="pick-body"),
     ])
 
 
@@ -77,8 +93,11 @@ def compare_table(exploration: Exploration) -> html.Div:
     ])
 
 
-def table_frame(exploration: Exploration):
-    """The ranked rows passing the constraints as a frame, and the DataTable's column specs."""
+def table_frame(exploration: Exploration, rows: slice = slice(None)):
+    """The ranked rows passing the constraints as a frame, and the DataTable's column specs.
+
+    ``rows`` takes a slice of the ranking (e.g. one page) instead of all of it; ranks keep
+    their place in the whole ranking."""
     import pandas as pd
 
     problem = exploration.problem
@@ -88,8 +107,9 @@ def table_frame(exploration: Exploration):
                {"name": "criterion", "id": "criterion", "type": "numeric"}]
     columns += [{"name": n, "id": f"obj{k}", "type": "numeric"} for k, n in enumerate(names)]
     columns += [{"name": f"top % {n}", "id": f"u{k}", "type": "numeric"} for k, n in enumerate(names)]
-    ranking = exploration.ranking
-    data = {"rank": range(1, len(ranking) + 1),
+    start, _, _ = rows.indices(len(exploration.ranking))
+    ranking = exploration.ranking[rows]
+    data = {"rank": range(start + 1, start + len(ranking) + 1),
             "id": [str(i) for i in problem.ids[ranking]],
             "criterion": exploration.scores[ranking].round(6)}
     data.update({f"obj{k}": problem.raw[ranking, k].round(6) for k in range(len(names))})

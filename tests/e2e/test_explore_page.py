@@ -152,3 +152,27 @@ def test_unticking_the_objective_on_the_x_axis_moves_the_axis_and_shows_no_error
     assert focus not in dash_duo.find_element("#explore-x").text
     screenshot(dash_duo, "explore-untick-axis")
     assert dash_duo.get_logs() == []
+
+
+def test_names_with_markup_show_as_typed_in_the_pick_card_and_the_figure(dash_duo, app):
+    """Model ids are user text: Markdown or HTML marks in them must not format the page."""
+    import pandas as pd
+
+    from copa_dash.data.schema import Objective, Roles
+    from copa_dash.services.store import DatasetStore
+
+    names = ["a_b*c*|<b>x</b>", "[link](http://e.x)", "org/model-1.5", "plain"]
+    frame = pd.DataFrame({"model": names, "score": [0.9, 0.8, 0.7, 0.1],
+                          "cost": [5.0, 3.0, 1.0, 9.0]})
+    roles = Roles(id="model", objectives=(Objective("score", "max"), Objective("cost", "min")))
+    dataset_id = DatasetStore(app.server.config["COPA_SETTINGS"].data_dir).save(frame, roles)
+    dash_duo.start_server(app)
+    _open(dash_duo, f"/explore?dataset={dataset_id}&alpha=1")  # focus score only: the first row
+    dash_duo.wait_for_text_to_equal("#pick-id", names[0], timeout=30)
+    card = dash_duo.find_element("#explore-pick").text
+    for name in names[1:3]:                     # the runners-up, as typed
+        assert name in card
+    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-pick b, #explore-pick a")
+    label = dash_duo.driver.find_element(By.CSS_SELECTOR, "#explore-front .annotation-text").text
+    assert label == f"COPA pick: {names[0]}"
+    assert dash_duo.get_logs() == []
