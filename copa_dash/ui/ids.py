@@ -35,5 +35,6 @@ class ExploreIds:
     DOWNLOAD = "explore-download"
     PARALLEL = "explore-parallel"
     QUERY = "explore-query"
+    LINK_NOTES = "explore-link-notes"        # what a hand-edited link asked for in vain
     DRAWN = "explore-drawn"                  # what the drawn figures depend on (drawn_key)
     SHARE = "explore-share"

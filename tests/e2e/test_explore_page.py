@@ -176,3 +176,13 @@ def test_names_with_markup_show_as_typed_in_the_pick_card_and_the_figure(dash_du
     label = dash_duo.driver.find_element(By.CSS_SELECTOR, "#explore-front .annotation-text").text
     assert label == f"COPA pick: {names[0]}"
     assert dash_duo.get_logs() == []
+
+
+def test_a_hand_edited_link_says_which_settings_it_could_not_use(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo, f"/explore?dataset={DATASET}&alpha=abc&obj=nope:max")
+    dash_duo.wait_for_contains_text("#explore-link-notes", "alpha=abc is not a number", timeout=15)
+    assert "no objective column 'nope'" in dash_duo.find_element("#explore-link-notes").text
+    _open(dash_duo)  # a clean link shows no such box
+    assert not dash_duo.find_element("#explore-link-notes").is_displayed()
+    assert dash_duo.get_logs() == []

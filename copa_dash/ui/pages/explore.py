@@ -9,6 +9,7 @@ from ...services.catalog import catalog, open_dataset
 from .. import components
 from ..ids import ExploreIds as ID
 from ..settings_access import current_settings
+from ..link_check import link_notes
 from ..state import parse_query, to_query, with_defaults
 
 DEFAULT_DATASET = "open-llm-leaderboard-v2"
@@ -29,6 +30,7 @@ def layout(**query):
             html.H2("Explore"), html.Div(str(exc), className="alert alert-error"),
             dcc.Link("Back to the dataset list", href="/")])
     state = with_defaults(state, opened, given=set(query))
+    notes = link_notes(query, state, opened.table.objective_names)
     options = [{"label": e.title, "value": e.ref} for e in entries]
     if not any(o["value"] == opened.ref for o in options):
         options.append({"label": opened.title, "value": opened.ref})
@@ -60,6 +62,10 @@ def layout(**query):
             ]),
         ]),
         html.Main(className="results", children=[
+            html.Div(id=ID.LINK_NOTES, className="alert alert-warning", hidden=not notes, children=[
+                html.Strong("Some of this link's settings could not be used:"),
+                html.Ul([html.Li(note) for note in notes]),
+            ]),
             html.Div(id=ID.ALERT),
             html.Div(id=ID.PICK),
             components.axes_controls(state),
