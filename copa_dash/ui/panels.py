@@ -102,10 +102,12 @@ def table_frame(exploration: Exploration, rows: slice = slice(None)):
 
     problem = exploration.problem
     names = problem.preferences.objectives
+    shown = {"specifier": ".4~g"}  # four significant digits on screen; the CSV keeps six decimals
     columns = [{"name": "rank", "id": "rank", "type": "numeric"},
                {"name": "id", "id": "id", "type": "text"},
-               {"name": "criterion", "id": "criterion", "type": "numeric"}]
-    columns += [{"name": n, "id": f"obj{k}", "type": "numeric"} for k, n in enumerate(names)]
+               {"name": "criterion", "id": "criterion", "type": "numeric", "format": shown}]
+    columns += [{"name": n, "id": f"obj{k}", "type": "numeric", "format": shown}
+                for k, n in enumerate(names)]
     columns += [{"name": f"top % {n}", "id": f"u{k}", "type": "numeric"} for k, n in enumerate(names)]
     start, _, _ = rows.indices(len(exploration.ranking))
     ranking = exploration.ranking[rows]

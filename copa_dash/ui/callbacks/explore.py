@@ -95,7 +95,13 @@ def ranked_frame(query: str):
     return frame.rename(columns={c["id"]: c["name"] for c in columns})
 
 
-EMPTY_FIGURE = {"data": [], "layout": {"template": "plotly_white", "height": 300}}
+# shown while the view has nothing to draw (the alert above says what to change)
+EMPTY_FIGURE = {"data": [], "layout": {
+    "template": "plotly_white", "height": 160,
+    "xaxis": {"visible": False}, "yaxis": {"visible": False},
+    "annotations": [{"text": "Nothing to draw for this view: see the message above.",
+                     "showarrow": False, "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.5,
+                     "font": {"size": 14, "color": "#616e7c"}}]}}
 TABLE_OUTPUTS = (Output(ID.TABLE, "data"), Output(ID.TABLE, "columns"),
                  Output(ID.TABLE, "page_count"), Output(ID.TABLE_NOTE, "children"))
 TABLE_OUTPUTS_AGAIN = [Output(o.component_id, o.component_property, allow_duplicate=True)
