@@ -186,3 +186,31 @@ def test_a_hand_edited_link_says_which_settings_it_could_not_use(dash_duo, app):
     _open(dash_duo)  # a clean link shows no such box
     assert not dash_duo.find_element("#explore-link-notes").is_displayed()
     assert dash_duo.get_logs() == []
+
+
+def test_the_p_slider_and_the_p_box_follow_each_other_and_the_pick_matches_the_cli(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo)
+    slider = dash_duo.driver.find_element(By.CSS_SELECTOR, "#explore-p-slider [role=slider]")
+    slider.send_keys(Keys.ARROW_LEFT)                       # inf -> 16
+    dash_duo.wait_for_text_to_equal("#pick-id", _cli_select("--p", "16")["id"], timeout=20)
+    assert dash_duo.find_element("#explore-p").get_attribute("value") == "16"
+    box = dash_duo.find_element("#explore-p")
+    box.clear()
+    box.send_keys("1.4", Keys.ENTER)                        # typed: the slider goes to 1.5
+    dash_duo.wait_for_text_to_equal("#pick-id", _cli_select("--p", "1.4")["id"], timeout=20)
+    _wait(lambda: slider.get_attribute("aria-valuenow") == "1")  # stop index 1 = p 1.5
+    box.clear()
+    box.send_keys("banana", Keys.ENTER)                     # not a number: a message, slider stays
+    dash_duo.wait_for_contains_text("#explore-alert", "p must be a number >= 1, or inf", timeout=15)
+    assert slider.get_attribute("aria-valuenow") == "1"
+    assert dash_duo.get_logs() == []
+
+
+def _wait(condition, timeout: float = 15) -> None:
+    end = time.time() + timeout
+    while time.time() < end:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError("the condition did not hold in time")

@@ -109,6 +109,29 @@ TABLE_OUTPUTS_AGAIN = [Output(o.component_id, o.component_property, allow_duplic
 EMPTY_TABLE = ([], [], 1, "")
 
 
+# The p slider's stops and the number box show the same p: a slider move writes the stop's
+# text (format_p) into the box; a typed p moves the slider to the nearest stop (inf = 1e6 for
+# the distance); text that is not a number changes nothing.
+_SYNC_P_JS = """
+function(sliderIndex, text) {
+    const stops = %s, labels = %s;
+    const noUpdate = window.dash_clientside.no_update;
+    const trigger = (window.dash_clientside.callback_context.triggered[0] || {}).prop_id || '';
+    if (trigger.startsWith('%s.')) { return [noUpdate, labels[Number(sliderIndex)]]; }
+    const typed = String(text === null || text === undefined ? '' : text).trim().toLowerCase();
+    const value = (typed === 'inf' || typed === 'infinity') ? Infinity : Number(typed);
+    if (typed === '' || Number.isNaN(value)) { return [noUpdate, noUpdate]; }
+    let nearest = 0;
+    stops.forEach((stop, i) => {
+        const gap = Math.abs(Math.min(stop, 1e6) - Math.min(value, 1e6));
+        if (gap < Math.abs(Math.min(stops[nearest], 1e6) - Math.min(value, 1e6))) { nearest = i; }
+    });
+    return [nearest === sliderIndex ? noUpdate : nearest, noUpdate];
+}
+""" % ("[" + ", ".join("Infinity" if math.isinf(s) else repr(s) for s in P_STOPS) + "]",
+       "[" + ", ".join(f'"{format_p(s)}"' for s in P_STOPS) + "]", ID.P_SLIDER)
+
+
 def _table_page(result, page_current, filter_query, sort_by):
     """One page of the ranked rows passing the constraints, searched and sorted as asked."""
     if not (filter_query or "").strip() and not sort_by:
@@ -187,19 +210,10 @@ def register_callbacks(app) -> None:
             return EMPTY_TABLE
         return _table_page(result, page_current, filter_query, sort_by)
 
-    @app.callback(Output(ID.P_SLIDER, "value"), Output(ID.P_INPUT, "value"),
-              Input(ID.P_SLIDER, "value"), Input(ID.P_INPUT, "value"), prevent_initial_call=True)
-    def sync_p(slider_index, text):
-        """The p slider's stops and the number box show the same p."""
-        if ctx.triggered_id == ID.P_SLIDER:
-            return no_update, format_p(P_STOPS[int(slider_index)])
-        try:
-            value = math.inf if str(text).strip().lower() in ("inf", "infinity") else float(text)
-        except (TypeError, ValueError):
-            raise PreventUpdate from None
-        nearest = min(range(len(P_STOPS)), key=lambda i: abs(min(P_STOPS[i], 1e6) - min(value, 1e6)))
-        return (nearest if nearest != slider_index else no_update), no_update
-
+    # in the browser: a server round trip here would come before the one that updates the view
+    app.clientside_callback(
+        _SYNC_P_JS, Output(ID.P_SLIDER, "value"), Output(ID.P_INPUT, "value"),
+        Input(ID.P_SLIDER, "value"), Input(ID.P_INPUT, "value"), prevent_initial_call=True)
 
     @app.callback(Output(ID.ALPHA_PANEL, "style"), Output(ID.WEIGHT_PANEL, "style"), Input(ID.MODE, "value"))
     def toggle_mode(mode):
