@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 from plotly.colors import sample_colorscale
 
 from ..services.explorer import BASELINE_LABELS, Exploration, summary_coordinates
+from .plot_text import plot_text  # re-exported: callers import it from here
 
 WEBGL_ROWS = 1500
 FAINT = "rgba(160,160,160,0.35)"
@@ -20,12 +19,6 @@ SWEEP_SCALE = "Viridis"
 
 def _scatter_type(n: int) -> str:
     return "scattergl" if n > WEBGL_ROWS else "scatter"
-
-
-def plot_text(value) -> str:
-    """User text (model names, column names) for a Plotly string: Plotly renders a subset of
-    HTML (<b>, <br>, <a href>) in names and hover labels, so escape it to show it as text."""
-    return html.escape(str(value), quote=False)
 
 
 def _hover(problem, positions) -> tuple[list, str]:

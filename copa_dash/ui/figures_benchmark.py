@@ -4,20 +4,15 @@ time fronts per task type (paper Fig. B.9)."""
 
 from __future__ import annotations
 
-import html as html_text
-
 import numpy as np
 
 from ..services.benchmarks import BenchmarkView, TradeoffGroup
+from .plot_text import plot_text
 
 REFERENCE_COLOR = "#d62728"
 BOX_COLOR = "#2f5d8a"
 FRONT_COLOR = "#d62728"
 SCALED_FLOOR = -1.0     # the scaled view is cut here; points below count as off-view outliers
-
-
-def _escape(text) -> str:
-    return html_text.escape(str(text), quote=False)
 
 
 def _method_order(view: BenchmarkView) -> list[int]:
@@ -33,7 +28,7 @@ def box_figure(view: BenchmarkView) -> dict:
     for m in order:
         scaled = view.scaled[:, m]
         off_view = int((scaled < SCALED_FLOOR).sum())
-        labels[m] = view.methods[m] + (f" [{off_view}]" if off_view else "")
+        labels[m] = plot_text(view.methods[m]) + (f" [{off_view}]" if off_view else "")
     for panel, (matrix, axis) in enumerate(((view.scaled, "x"), (view.ccdf, "x2"))):
         for m in order:
             column = matrix[:, m]
@@ -49,7 +44,7 @@ def box_figure(view: BenchmarkView) -> dict:
                 "boxpoints": "all", "jitter": 0.4, "pointpos": 0, "showlegend": False,
                 "marker": {"color": color, "size": 3.5, "opacity": 0.55},
                 "line": {"color": color, "width": 1.5}, "fillcolor": "rgba(47,93,138,0.12)",
-                "hovertext": [f"{_escape(view.methods[m])} on {_escape(t)}: "
+                "hovertext": [f"{plot_text(view.methods[m])} on {plot_text(t)}: "
                               f"{v:.3g}" for t, v in zip(tasks, column[keep])],
                 "hoverinfo": "text",
             })
@@ -61,9 +56,11 @@ def box_figure(view: BenchmarkView) -> dict:
         "layout": {
             "template": "plotly_white", "height": max(360, 34 * n + 120),
             "xaxis": {"domain": [0, 0.47], "range": [SCALED_FLOOR - 0.08, 1.05],
-                      "title": {"text": f"scaled {view.metric} ({view.reference} = 0, best = 1)"}},
+                      "title": {"text": f"scaled {plot_text(view.metric)} "
+                                        f"({plot_text(view.reference)} = 0, best = 1)"}},
             "xaxis2": {"domain": [0.53, 1], "range": [-0.02, 1.02], "anchor": "y",
-                       "title": {"text": f"CCDF of {view.metric}: 1 - u (1 = best on the task)"}},
+                       "title": {"text": f"CCDF of {plot_text(view.metric)}: "
+                                         "1 - u (1 = best on the task)"}},
             "yaxis": {"categoryorder": "array",
                       "categoryarray": [labels[m] for m in reversed(order)],
                       "automargin": True},
@@ -83,24 +80,25 @@ def cd_figure(view: BenchmarkView) -> dict:
     ranks = view.friedman.mean_ranks
     cd = view.critical_difference
     order = list(np.argsort(ranks, kind="stable"))
-    names = [view.methods[m] for m in order]
+    names = [plot_text(view.methods[m]) for m in order]
+    row_of = {int(m): row for row, m in enumerate(order)}
     traces = [{
         "type": "scatter", "mode": "markers", "x": [float(ranks[m]) for m in order], "y": names,
         "error_x": {"type": "constant", "value": cd / 2, "color": "#7b8794", "thickness": 1.5},
         "marker": {"size": 10, "color": [REFERENCE_COLOR if view.methods[m] == view.reference
                                          else BOX_COLOR for m in order]},
-        "hovertext": [f"{_escape(view.methods[m])}: mean rank {ranks[m]:.3f}" for m in order],
+        "hovertext": [f"{plot_text(view.methods[m])}: mean rank {ranks[m]:.3f}" for m in order],
         "hoverinfo": "text", "showlegend": False,
     }]
     k = len(view.methods)
     for g, group in enumerate(view.cd_groups):
-        rows = [names.index(view.methods[m]) for m in group]
+        rows = [row_of[int(m)] for m in group]
         x = k + 0.35 + 0.22 * g
         traces.append({"type": "scatter", "mode": "lines", "x": [x, x],
                        "y": [names[min(rows)], names[max(rows)]], "showlegend": False,
                        "line": {"color": "#3e4c59", "width": 5}, "hoverinfo": "text",
                        "hovertext": "not significantly different: "
-                                    + ", ".join(_escape(view.methods[m]) for m in group)})
+                                    + ", ".join(plot_text(view.methods[m]) for m in group)})
     return {
         "data": traces,
         "layout": {
@@ -138,7 +136,8 @@ def tradeoff_figure(groups: tuple[TradeoffGroup, ...], *, metric: str, time_metr
                 "type": "scatter", "mode": "markers+text", "xaxis": f"x{suffix}",
                 "yaxis": f"y{suffix}", "x": group.time[pick].tolist(),
                 "y": group.performance[pick].tolist(),
-                "text": [group.methods[i] for i in pick], "textposition": "top center",
+                "text": [plot_text(group.methods[i]) for i in pick],
+                "textposition": "top center",
                 "cliponaxis": False,
                 "textfont": {"size": 10, "color": FRONT_COLOR if on_front else "#52606d"},
                 "marker": {"size": 11 if on_front else 8,
@@ -146,8 +145,9 @@ def tradeoff_figure(groups: tuple[TradeoffGroup, ...], *, metric: str, time_metr
                            "line": {"color": "black", "width": 1.2 if on_front else 0}},
                 "name": "Pareto-optimal" if on_front else "dominated", "showlegend": g == 0,
                 "legendgroup": str(on_front),
-                "hovertext": [f"{_escape(group.methods[i])}<br>performance {group.performance[i]:.3f}"
-                              f"<br>median {_escape(time_metric)} {group.time[i]:.3g}"
+                "hovertext": [f"{plot_text(group.methods[i])}"
+                              f"<br>performance {group.performance[i]:.3f}"
+                              f"<br>median {plot_text(time_metric)} {group.time[i]:.3g}"
                               for i in pick], "hoverinfo": "text"})
         front = np.flatnonzero(valid & group.front)
         front = front[np.argsort(group.time[front])]
@@ -159,14 +159,15 @@ def tradeoff_figure(groups: tuple[TradeoffGroup, ...], *, metric: str, time_metr
                            "showlegend": False, "hoverinfo": "skip"})
         x0 = g * (width + gap)
         layout[f"xaxis{suffix}"] = {"domain": [x0, x0 + width], "type": "log", "anchor": f"y{suffix}",
-                                    "title": {"text": f"median {time_metric} (log)"}}
+                                    "title": {"text": f"median {plot_text(time_metric)} (log)"}}
         if valid.any():
             low, high = np.log10(group.time[valid].min()), np.log10(group.time[valid].max())
             pad = 0.12 * max(high - low, 1.0)
             layout[f"xaxis{suffix}"]["range"] = [low - pad, high + 2 * pad]
         layout[f"yaxis{suffix}"] = {"anchor": f"x{suffix}", "title": {
-            "text": f"1 - COPA(p=2) of u({metric})" if g == 0 else ""}}
-        layout["annotations"].append({"text": f"<b>{_escape(group.name)}</b> ({group.n_tasks} tasks)",
+            "text": f"1 - COPA(p=2) of u({plot_text(metric)})" if g == 0 else ""}}
+        title = f"<b>{plot_text(group.name)}</b> ({group.n_tasks} tasks)"
+        layout["annotations"].append({"text": title,
                                       "x": x0 + width / 2, "y": 1.08, "xref": "paper",
                                       "yref": "paper", "showarrow": False})
     layout["legend"] = {"orientation": "h", "y": -0.2}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..services.generalization import GapReport, SearchResult, label_text
+from .plot_text import plot_text
 
 VAL_COLOR = "#e67e22"
 TEST_COLOR = "#2e8b57"
@@ -79,10 +80,10 @@ def zoom_ranges(*blocks) -> tuple[list, list] | tuple[None, None]:
 
 
 def _hover(report: GapReport, rows) -> tuple[list, str]:
-    names = report.spec.metrics
+    names = [plot_text(m) for m in report.spec.metrics]
     runs = report.runs
-    custom = [[str(runs.ids[i])] + [float(v) for v in runs.val[i]] + [float(v) for v in runs.test[i]]
-              for i in rows]
+    custom = [[plot_text(runs.ids[i])] + [float(v) for v in runs.val[i]]
+              + [float(v) for v in runs.test[i]] for i in rows]
     lines = ["<b>%{customdata[0]}</b>"]
     for k, name in enumerate(names):
         lines.append(f"{name}: validation %{{customdata[{k + 1}]:.4f}}, "
@@ -159,7 +160,7 @@ def search_panels(report: GapReport, search: SearchResult) -> dict:
 
 
 def _axis_title(report: GapReport, k: int) -> str:
-    return f"{report.spec.metrics[k]} ({report.spec.directions[k]})"
+    return f"{plot_text(report.spec.metrics[k])} ({report.spec.directions[k]})"
 
 
 def _panel_layout(report: GapReport, fronts) -> dict:
@@ -190,7 +191,7 @@ def systems_fronts(report: GapReport, a: SearchResult, b: SearchResult) -> dict:
     runs, ref = report.runs, report.ref
     traces, shown = [], []
     for search, color in ((a, SYSTEM_COLORS[0]), (b, SYSTEM_COLORS[1])):
-        name = label_text(search.system) or "all rows"
+        name = plot_text(label_text(search.system)) or "all rows"
         rows, maximise = search.rows, search.fronts.maximise
         test = runs.test[rows]
         for mask, kind, symbol, dash, size in (
@@ -227,8 +228,10 @@ def parallel_front(report: GapReport, search: SearchResult) -> dict:
         values = np.concatenate([runs.val[rows, k], runs.test[rows, k]])
         low, high = float(values.min()), float(values.max())
         span = [high, low] if direction == "min" else [low, high]  # best at the top
-        dims.append({"label": f"val {name}", "values": runs.val[rows, k].tolist(), "range": span})
-        dims.append({"label": f"test {name}", "values": runs.test[rows, k].tolist(), "range": span})
+        label = plot_text(name)
+        dims.append({"label": f"val {label}", "values": runs.val[rows, k].tolist(), "range": span})
+        dims.append({"label": f"test {label}", "values": runs.test[rows, k].tolist(),
+                     "range": span})
     scale = [[0.0, "rgba(90,90,90,0.6)"], [0.33, PESS_COLOR], [0.66, OPT_COLOR], [1.0, "#1f3f99"]]
     return {"data": [{"type": "parcoords", "dimensions": dims,
                       "line": {"color": code.tolist(), "colorscale": scale, "cmin": 0, "cmax": 3}}],
@@ -246,7 +249,7 @@ def budget_figure(report: GapReport) -> dict:
         color = SYSTEM_COLORS[i % len(SYSTEM_COLORS)]
         rows = sorted((s for s in summaries if s.system == system), key=lambda s: s.budget)
         budgets = [s.budget for s in rows]
-        name = label_text(system) or "all rows"
+        name = plot_text(label_text(system)) or "all rows"
         for key, measure, dash in MEASURES + (("gap", "approximation gap", "solid"),):
             axis = "2" if key == "gap" else ""
             traces.append({

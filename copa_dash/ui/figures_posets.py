@@ -7,19 +7,14 @@ the matrix of how often each method is above each other across tasks.
 
 from __future__ import annotations
 
-import html as html_text
-
 from ..services.posets import DepthView, HasseLayout, beats, depth_order, extreme_tasks
+from .plot_text import plot_text
 
 CENTRAL = "#2ca02c"
 OUTLYING = "#d62728"
 OTHER = "#8da0b3"
 EMPTY = {"data": [], "layout": {"template": "plotly_white", "height": 120,
                                 "xaxis": {"visible": False}, "yaxis": {"visible": False}}}
-
-
-def _escape(text) -> str:
-    return html_text.escape(str(text))
 
 
 def depth_figure(view: DepthView) -> dict:
@@ -30,10 +25,10 @@ def depth_figure(view: DepthView) -> dict:
     depths = [float(view.depths[i]) for i in order]
     colors = [CENTRAL if t in central else OUTLYING if t in outlying else OTHER for t in tasks]
     shared = [int(view.counts[view.poset_index[i]]) for i in order]
-    hover = [f"<b>{_escape(t)}</b><br>depth {d:.4f}<br>"
+    hover = [f"<b>{plot_text(t)}</b><br>depth {d:.4f}<br>"
              + ("its poset is observed on " + f"{s} tasks" if s > 1 else "a poset seen once")
              for t, d, s in zip(tasks, depths, shared)]
-    trace = {"type": "bar", "orientation": "h", "x": depths, "y": tasks,
+    trace = {"type": "bar", "orientation": "h", "x": depths, "y": [plot_text(t) for t in tasks],
              "marker": {"color": colors}, "hovertext": hover, "hoverinfo": "text",
              "text": [f"{d:.3f}" for d in depths], "textposition": "outside",
              "cliponaxis": False, "name": "depth"}
@@ -54,7 +49,22 @@ def depth_figure(view: DepthView) -> dict:
 
 def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
     """One poset's Hasse diagram: a node per method, better methods above, a line per cover
-    pair (line shapes under the nodes)."""
+    pair (line shapes under the nodes).
+
+    Parameters
+    ----------
+    layout : HasseLayout
+        Node positions and cover pairs of the poset.
+    title : str
+        Plain text (it may hold a task name); it is shown as typed, not as markup.
+    color : str
+        Colour of the nodes.
+
+    Returns
+    -------
+    dict
+        The plotly figure.
+    """
     n_levels = max(layout.level) + 1
     xs, ys = list(layout.x), [-lev for lev in layout.level]
     shapes = [{"type": "line", "layer": "below", "x0": xs[i], "y0": ys[i], "x1": xs[j],
@@ -63,20 +73,20 @@ def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
              for i in range(len(layout.methods))}
     above = {j: [layout.methods[i] for i, b in layout.edges if b == j]
              for j in range(len(layout.methods))}
-    hover = [f"<b>{_escape(m)}</b><br>level {lev + 1} from the top"
-             + (f"<br>covers {_escape(', '.join(below[k]))}" if below[k] else "")
-             + (f"<br>covered by {_escape(', '.join(above[k]))}" if above[k] else "")
+    hover = [f"<b>{plot_text(m)}</b><br>level {lev + 1} from the top"
+             + (f"<br>covers {plot_text(', '.join(below[k]))}" if below[k] else "")
+             + (f"<br>covered by {plot_text(', '.join(above[k]))}" if above[k] else "")
              for k, (m, lev) in enumerate(zip(layout.methods, layout.level))]
     width = max((layout.level.count(lev) for lev in range(n_levels)), default=1)
     return {"data": [{
         "type": "scatter", "mode": "markers+text", "x": xs, "y": ys,
-        "text": [str(m) for m in layout.methods], "textposition": "top center",
+        "text": [plot_text(m) for m in layout.methods], "textposition": "top center",
         "marker": {"size": 16, "color": color, "line": {"color": "#fff", "width": 1.5}},
         "hovertext": hover, "hoverinfo": "text", "name": "methods", "cliponaxis": False}],
         "layout": {
             "template": "plotly_white", "height": max(260, 70 * n_levels + 110),
             "margin": {"l": 20, "r": 20, "t": 50, "b": 20}, "shapes": shapes,
-            "title": {"text": title, "font": {"size": 13}, "x": 0.01},
+            "title": {"text": plot_text(title), "font": {"size": 13}, "x": 0.01},
             "xaxis": {"visible": False, "range": [-width / 2 - 0.3, width / 2 + 0.3]},
             "yaxis": {"visible": False, "range": [-(n_levels - 1) - 0.4, 0.6]},
             "showlegend": False}}
@@ -87,17 +97,18 @@ def beats_figure(view: DepthView) -> dict:
     counts = beats(view).tolist()
     n_tasks = len(view.tasks)
     names = [str(m) for m in view.methods]
+    labels = [plot_text(m) for m in names]
     z = [[None if i == j else counts[i][j] for j in range(len(names))]
          for i in range(len(names))]
     text = [["" if i == j else str(counts[i][j]) for j in range(len(names))]
             for i in range(len(names))]
-    hover = [[("" if i == j else f"<b>{_escape(a)}</b> above <b>{_escape(b)}</b> on "
-               f"{counts[i][j]} of {n_tasks} tasks<br>{_escape(b)} above {_escape(a)}: "
+    hover = [[("" if i == j else f"<b>{plot_text(a)}</b> above <b>{plot_text(b)}</b> on "
+               f"{counts[i][j]} of {n_tasks} tasks<br>{plot_text(b)} above {plot_text(a)}: "
                f"{counts[j][i]}; neither: {n_tasks - counts[i][j] - counts[j][i]}")
               for j, b in enumerate(names)] for i, a in enumerate(names)]
     size = max(320, 46 * len(names) + 160)
     return {"data": [{
-        "type": "heatmap", "z": z, "x": names, "y": names, "text": text,
+        "type": "heatmap", "z": z, "x": labels, "y": labels, "text": text,
         "texttemplate": "%{text}", "hovertext": hover, "hoverinfo": "text",
         "colorscale": [[0, "#f4f8fc"], [1, "#1f4e8c"]], "zmin": 0, "zmax": max(n_tasks, 1),
         "colorbar": {"title": {"text": "tasks"}}, "xgap": 2, "ygap": 2}],

@@ -8,11 +8,10 @@ and its values.
 
 from __future__ import annotations
 
-import html as html_text
-
 import numpy as np
 
 from ..services.rankings import ChartRows, RankingView
+from .plot_text import plot_text
 
 HIGHLIGHT_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
                     "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
@@ -44,23 +43,19 @@ def short_name(name: str, limit: int = LABEL_CHARS) -> str:
     return name[:head] + "…" + name[-(limit - head - 1):]
 
 
-def _escape(text) -> str:
-    return html_text.escape(str(text), quote=False)
-
-
 def hover_texts(view: RankingView, position: int, ranks: np.ndarray) -> list[str]:
     """One hover text per criterion for the entry at ``position``."""
     n = len(view.ids)
     parts = [f"{criterion_label(c)} {ranks[position, j]}" for j, c in enumerate(view.criteria)]
-    rank_line = "<br>".join(" · ".join(_escape(p) for p in parts[k:k + 4])
+    rank_line = "<br>".join(" · ".join(plot_text(p) for p in parts[k:k + 4])
                             for k in range(0, len(parts), 4))
-    values = "<br>".join(f"{_escape(o)} ({d}): {view.raw[position, k]:.4g}"
+    values = "<br>".join(f"{plot_text(o)} ({d}): {view.raw[position, k]:.4g}"
                          for k, (o, d) in enumerate(zip(view.objectives, view.directions)))
     members = ""
     if view.group_column and view.n_members[position] > 1:
         members = f"<br>mean of {view.n_members[position]} rows"
-    head = f"<b>{_escape(view.ids[position])}</b>"
-    return [f"{head}<br>rank {ranks[position, j]} of {n} under {_escape(criterion_label(c))}"
+    head = f"<b>{plot_text(view.ids[position])}</b>"
+    return [f"{head}<br>rank {ranks[position, j]} of {n} under {plot_text(criterion_label(c))}"
             f"<br>ranks: {rank_line}<br>{values}{members}"
             for j, c in enumerate(view.criteria)]
 
@@ -85,7 +80,7 @@ def _side_labels(labels, *, x: int, anchor: str, to_axis, gap: float,
                  limit: float) -> list[dict]:
     """Annotations for ``labels`` = [(rank, text, color, size)] at column ``x``."""
     ys = _spread_labels([to_axis(rank) for rank, *_ in labels], gap, limit)
-    return [{"x": x, "y": y, "text": _escape(text), "showarrow": False, "xanchor": anchor,
+    return [{"x": x, "y": y, "text": plot_text(text), "showarrow": False, "xanchor": anchor,
              "yanchor": "middle", "xshift": -34 if anchor == "right" else 12,
              "font": {"color": color, "size": size}}
             for y, (_, text, color, size) in zip(ys, labels)]
@@ -118,7 +113,7 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
         color = HIGHLIGHT_COLORS[n % len(HIGHLIGHT_COLORS)]
         name = str(view.ids[i])
         label = short_name(name) + (" (pinned)" if i in pinned else "")
-        traces.append({"type": "scatter", "mode": "lines+markers", "name": label,
+        traces.append({"type": "scatter", "mode": "lines+markers", "name": plot_text(label),
                        "x": xs, "y": ranks[i].tolist(), "hovertext": hover_texts(view, i, ranks),
                        "hoverinfo": "text", "line": {"color": color, "width": 3.2},
                        "marker": {"color": color, "size": 9}})
@@ -156,7 +151,8 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
             "hoverlabel": {"align": "left"},
             "title": {"text": title, "font": {"size": 13}, "x": 0.5, "y": 0.995,
                       "yanchor": "top"},
-            "xaxis": {"tickvals": xs, "ticktext": [criterion_label(c) for c in view.criteria],
+            "xaxis": {"tickvals": xs,
+                      "ticktext": [plot_text(criterion_label(c)) for c in view.criteria],
                       "range": [-0.08, n_criteria - 1 + 0.08], "side": "top",
                       "showgrid": True, "gridcolor": "#d9e2ec", "zeroline": False},
             "yaxis": yaxis,

@@ -9,7 +9,6 @@ hypervolume of each run's own front per side (the seed noise).
 
 from __future__ import annotations
 
-import html as html_text
 import math
 
 import numpy as np
@@ -22,16 +21,13 @@ from ..services.systems import (
     SignificanceView,
     SystemsView,
 )
+from .plot_text import plot_text
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
           "#17becf", "#bcbd22", "#7f7f7f")
 SIDE_COLORS = ("#5b6b7f", "#d62728")
 SIDE_NAMES = ("baseline", "candidate")
 EMPTY = {"data": [], "layout": {"template": "plotly_white", "height": 200}}
-
-
-def _escape(text) -> str:
-    return html_text.escape(str(text), quote=False)
 
 
 def _color(position: int) -> str:
@@ -86,12 +82,13 @@ def radar_figure(view: SystemsView, shown) -> dict:
         for axis, label, value in zip(RADAR_AXES, RADAR_LABELS, values):
             reason = view.indicators.reason(s, axis)
             text = f"undefined ({reason}); plotted as 0" if reason else f"{value:.4g}"
-            hover.append(f"<b>{_escape(name)}</b><br>{label}: {_escape(text)}")
+            hover.append(f"<b>{plot_text(name)}</b><br>{label}: {plot_text(text)}")
         area = view.indicators.area[s]
         color = _color(n)
         traces.append({
             "type": "scatterpolar", "r": [*radii.tolist(), float(radii[0])],
-            "theta": [*RADAR_LABELS, RADAR_LABELS[0]], "name": f"{name} (area {area:.3f})",
+            "theta": [*RADAR_LABELS, RADAR_LABELS[0]],
+            "name": f"{plot_text(name)} (area {area:.3f})",
             "mode": "lines+markers", "fill": "toself", "fillcolor": _rgba(color, 0.12),
             "line": {"color": color, "width": 2.4}, "marker": {"size": 6, "color": color},
             "hovertext": [*hover, hover[0]], "hoverinfo": "text"})
@@ -123,12 +120,13 @@ def front_figure(view: SystemsView, shown, front_mask, *, x: str, y: str,
             if on_front and not z:   # staircase: sort by the oriented x, corners (x_next, y)
                 sign = -1.0 if view.directions[columns[0]] == "max" else 1.0
                 part = part[np.argsort(sign * view.raw[part, columns[0]], kind="stable")]
-            hover = [f"<b>{_escape(view.row_ids[i])}</b><br>system {_escape(name)}<br>"
-                     + "<br>".join(f"{_escape(o)}: {view.raw[i, c]:.4g}"
+            hover = [f"<b>{plot_text(view.row_ids[i])}</b><br>system {plot_text(name)}<br>"
+                     + "<br>".join(f"{plot_text(o)}: {view.raw[i, c]:.4g}"
                                    for o, c in zip(names, columns))
                      + ("<br>on its front" if on_front else "") for i in part]
-            trace = {"name": f"{name} front" if on_front else f"{name} rows",
-                     "legendgroup": name, "hovertext": hover, "hoverinfo": "text",
+            label = plot_text(name)
+            trace = {"name": f"{label} front" if on_front else f"{label} rows",
+                     "legendgroup": label, "hovertext": hover, "hoverinfo": "text",
                      "x": view.raw[part, columns[0]].tolist(),
                      "y": view.raw[part, columns[1]].tolist()}
             if z:
@@ -143,7 +141,7 @@ def front_figure(view: SystemsView, shown, front_mask, *, x: str, y: str,
                                      "opacity": 1.0 if on_front else 0.3,
                                      "line": {"width": 1, "color": "white"}})
             traces.append(trace)
-    label = {n: f"{n} ({view.directions[c]})" for n, c in zip(names, columns)}
+    label = {n: f"{plot_text(n)} ({view.directions[c]})" for n, c in zip(names, columns)}
     layout = {"template": "plotly_white", "height": 520, "hovermode": "closest",
               "hoverlabel": {"align": "left"}, "margin": {"l": 70, "r": 20, "t": 30, "b": 60},
               "legend": {"title": {"text": "faint: rows; joined: the system's front"}}}
@@ -191,13 +189,13 @@ def spread_figure(view: SignificanceView) -> dict:
         runs = np.flatnonzero(view.run_side == side)
         names = ", ".join(view.baseline if side == 0 else view.candidate)
         names = names if len(names) <= 40 else names[:38] + "…"
-        label = f"{SIDE_NAMES[side]} ({len(runs)} runs)<br>{_escape(names)}"
+        label = f"{SIDE_NAMES[side]} ({len(runs)} runs)<br>{plot_text(names)}"
         traces.append({
             "type": "box", "y": test.run_hv[runs].tolist(), "name": label,
             "boxpoints": "all", "jitter": 0.4, "pointpos": 0, "boxmean": "sd",
             "marker": {"color": SIDE_COLORS[side], "size": 7},
             "line": {"color": SIDE_COLORS[side]}, "fillcolor": _rgba(SIDE_COLORS[side], 0.08),
-            "hovertext": [f"run {_escape(view.run_labels[r])}<br>HV {test.run_hv[r]:.4g}"
+            "hovertext": [f"run {plot_text(view.run_labels[r])}<br>HV {test.run_hv[r]:.4g}"
                           for r in runs], "hoverinfo": "text"})
     return {"data": traces, "layout": {
         "template": "plotly_white", "height": 340, "showlegend": False,
