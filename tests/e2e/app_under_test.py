@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import tempfile
+import time
 from pathlib import Path
+
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 
 from copa_dash.app_factory import create_app
 from copa_dash.config import Settings
@@ -27,3 +30,17 @@ def screenshot(dash_duo, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     dash_duo.driver.save_screenshot(str(path))
     return path
+
+
+def wait_until(condition, timeout: float = 20) -> None:
+    """Poll ``condition()`` until it is true; an element re-rendered while it is read (or a
+    figure not drawn yet) counts as not yet. Raises AssertionError after ``timeout`` s."""
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            if condition():
+                return
+        except (StaleElementReferenceException, WebDriverException, TypeError):
+            pass
+        time.sleep(0.2)
+    raise AssertionError("the page did not reach the expected state")

@@ -12,7 +12,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from tests.e2e.app_under_test import make_app, screenshot
+from tests.e2e.app_under_test import make_app, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "open-llm-leaderboard-v2"
@@ -199,18 +199,9 @@ def test_the_p_slider_and_the_p_box_follow_each_other_and_the_pick_matches_the_c
     box.clear()
     box.send_keys("1.4", Keys.ENTER)                        # typed: the slider goes to 1.5
     dash_duo.wait_for_text_to_equal("#pick-id", _cli_select("--p", "1.4")["id"], timeout=20)
-    _wait(lambda: slider.get_attribute("aria-valuenow") == "1")  # stop index 1 = p 1.5
+    wait_until(lambda: slider.get_attribute("aria-valuenow") == "1")  # stop index 1 = p 1.5
     box.clear()
     box.send_keys("banana", Keys.ENTER)                     # not a number: a message, slider stays
     dash_duo.wait_for_contains_text("#explore-alert", "p must be a number >= 1, or inf", timeout=15)
     assert slider.get_attribute("aria-valuenow") == "1"
     assert dash_duo.get_logs() == []
-
-
-def _wait(condition, timeout: float = 15) -> None:
-    end = time.time() + timeout
-    while time.time() < end:
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError("the condition did not hold in time")

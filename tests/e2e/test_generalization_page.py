@@ -5,15 +5,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import time
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import make_app, screenshot
+from tests.e2e.app_under_test import make_app, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "breast-cancer-val-test"
@@ -39,16 +37,6 @@ def _open(dash_duo, path: str):
     dash_duo.wait_for_contains_text("#generalization-search-title", "Search:", timeout=30)
 
 
-def _wait(condition, timeout: float = 20):
-    end = time.time() + timeout
-    while time.time() < end:
-        try:
-            if condition():
-                return
-        except (StaleElementReferenceException, WebDriverException, TypeError):
-            pass  # an element re-rendered while we read it, or a figure not drawn yet
-        time.sleep(0.2)
-    raise AssertionError("the page did not reach the expected state")
 
 
 def _figure(dash_duo, graph_id: str) -> dict:
@@ -69,7 +57,7 @@ def test_the_shipped_example_shows_three_panels_the_table_and_the_verdicts(dash_
     title = dash_duo.find_element("#generalization-search-title").text
     assert f"gap {seed0['gap']:.4f}" in title
     assert f"{seed0['n_validation_front']} on the validation front" in title
-    _wait(lambda: _figure(dash_duo, "generalization-panels") is not None)
+    wait_until(lambda: _figure(dash_duo, "generalization-panels") is not None)
     figure = _figure(dash_duo, "generalization-panels")
     names = {t["name"] for t in figure["data"]}
     assert {"validation front", "validation front on test", "optimistic front", "pessimistic front",
@@ -95,7 +83,7 @@ def test_the_shipped_example_shows_three_panels_the_table_and_the_verdicts(dash_
     assert len(summary) == len(expected["systems"])
     shown = {c.text.split(" ")[0] for c in summary}
     assert {f"{r['gap']:.4f}" for r in expected["systems"]} == shown
-    _wait(lambda: len(_figure(dash_duo, "generalization-budget-chart")["data"]) == 8)
+    wait_until(lambda: len(_figure(dash_duo, "generalization-budget-chart")["data"]) == 8)
 
     # hovering an optimistic point names the configuration and both of its values
     curve = next(i for i, t in enumerate(figure["data"])
@@ -103,7 +91,7 @@ def test_the_shipped_example_shows_three_panels_the_table_and_the_verdicts(dash_
     dash_duo.driver.execute_script(
         "const g = document.querySelector('#generalization-panels .js-plotly-plot');"
         "Plotly.Fx.hover(g, [{curveNumber: arguments[0], pointNumber: 0}], 'x3y3');", curve)
-    _wait(lambda: dash_duo.find_elements("#generalization-panels .hovertext"))
+    wait_until(lambda: dash_duo.find_elements("#generalization-panels .hovertext"))
     hover = dash_duo.find_element("#generalization-panels .hovertext").text
     first = front["customdata"][0]
     assert first[0] in hover
@@ -123,9 +111,9 @@ def test_choosing_another_search_updates_the_view_and_the_url(dash_duo, app):
     _open(dash_duo, VIEW)
     before = dash_duo.find_element("#generalization-search-title").text
     dash_duo.select_dcc_dropdown("#generalization-system", value="sgd_linear")
-    _wait(lambda: "sgd_linear" in dash_duo.find_element("#generalization-search-title").text)
+    wait_until(lambda: "sgd_linear" in dash_duo.find_element("#generalization-search-title").text)
     assert dash_duo.find_element("#generalization-search-title").text != before
-    _wait(lambda: parse_qs(urlparse(dash_duo.driver.current_url).query).get("system")
+    wait_until(lambda: parse_qs(urlparse(dash_duo.driver.current_url).query).get("system")
           == ["sgd_linear"])
     query = parse_qs(urlparse(dash_duo.driver.current_url).query)
     assert query["ref"] == ["0,0"] and query["budget"] == ["200"]
@@ -181,7 +169,7 @@ def test_an_uploaded_table_of_three_metrics_gets_parallel_axes(dash_duo, app):
 
     dash_duo.start_server(app)
     _open(dash_duo, f"/generalization?dataset={dataset_id}")
-    _wait(lambda: _figure(dash_duo, "generalization-panels")["data"])
+    wait_until(lambda: _figure(dash_duo, "generalization-panels")["data"])
     labels = dash_duo.driver.execute_script(
         "const g = document.querySelector('#generalization-panels .js-plotly-plot');"
         "return g.data[0].type + ':' + g.data[0].dimensions.map(d => d.label).join('|');")
