@@ -132,6 +132,20 @@ function(sliderIndex, text) {
        "[" + ", ".join(f'"{format_p(s)}"' for s in P_STOPS) + "]", ID.P_SLIDER)
 
 
+def _slider_update(result, state: ExploreState, drawn: dict, records, compare) -> dict:
+    """The outputs of a slider move: the card, the table's rows and, when the pick or the
+    sweep's colours moved, a patch of the figures' layout (nothing when they did not)."""
+    layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y)
+    digest = figures.layers_digest(layers)
+    unchanged = drawn.get("layers") == digest
+    return dict(alert=no_update, pick=panels.pick_card(result),
+                front=no_update if unchanged else figures.layers_patch(layers),
+                parallel=no_update if unchanged else figures.parallel_patch(result),
+                compare=compare if state.compare else no_update,
+                table=(records, no_update, no_update, no_update), query=to_query(state),
+                drawn=no_update if unchanged else dict(drawn, layers=digest))
+
+
 def _table_page(result, page_current, filter_query, sort_by):
     """One page of the ranked rows passing the constraints, searched and sorted as asked."""
     if not (filter_query or "").strip() and not sort_by:
@@ -185,21 +199,14 @@ def register_callbacks(app) -> None:
                         compare=None, table=EMPTY_TABLE, query=to_query(state), drawn=None)
         table = _table_page(result, page_current, filter_query, sort_by)
         compare = panels.compare_table(result) if state.compare else None
-        layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y)
-        digest = figures.layers_digest(layers)
         if slider_move(ctx.triggered_prop_ids, state, drawn):
-            unchanged = drawn.get("layers") == digest  # same pick, same sweep colours
-            return dict(alert=no_update, pick=panels.pick_card(result),
-                        front=no_update if unchanged else figures.layers_patch(layers),
-                        parallel=no_update if unchanged else figures.parallel_patch(result),
-                        compare=compare if state.compare else no_update,
-                        table=(table[0], no_update, no_update, no_update),
-                        query=to_query(state),
-                        drawn=no_update if unchanged else dict(drawn, layers=digest))
+            return _slider_update(result, state, drawn, table[0], compare)
+        front = figures.front_figure(result, mode=state.axes, x=state.x, y=state.y)
+        layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
         return dict(alert=[_message(n) for n in result.notes], pick=panels.pick_card(result),
-                    front=figures.front_figure(result, mode=state.axes, x=state.x, y=state.y),
-                    parallel=figures.parallel_figure(result), compare=compare, table=table,
-                    query=to_query(state), drawn={"key": drawn_key(state), "layers": digest})
+                    front=front, parallel=figures.parallel_figure(result), compare=compare,
+                    table=table, query=to_query(state),
+                    drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers)})
 
     @app.callback(output=TABLE_OUTPUTS_AGAIN, inputs=dict(CONTROL_STATES, **TABLE_CONTROLS),
                   prevent_initial_call=True)
