@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import make_app, screenshot
+from tests.e2e.app_under_test import graph_figure, make_app, screenshot
 
 pytestmark = pytest.mark.browser
 CRITERIA = "mean,norm,copa:1,copa:2,copa:4,copa:8,copa:inf"
@@ -28,18 +28,7 @@ def _cli_ranks(dataset: str, *extra) -> dict:
     return {r["id"]: r for r in json.loads(buffer.getvalue())["ranks"]}
 
 
-def _figure(dash_duo, graph_id: str, timeout: float = 30) -> dict:
-    """The plotly data and layout of a dcc.Graph, once it has traces."""
-    end = time.time() + timeout
-    while time.time() < end:
-        figure = dash_duo.driver.execute_script(
-            "const el = document.querySelector(arguments[0] + ' .js-plotly-plot');"
-            "return el && el.data && el.data.length ? {data: el.data, layout: el.layout} : null;",
-            f"#{graph_id}")
-        if figure:
-            return figure
-        time.sleep(0.25)
-    raise AssertionError(f"{graph_id} never got any trace")
+_figure = graph_figure
 
 
 def _line_ranks(figure: dict) -> dict[str, list[int]]:

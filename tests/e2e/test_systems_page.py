@@ -13,7 +13,7 @@ import time
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import make_app, screenshot
+from tests.e2e.app_under_test import graph_figure, make_app, screenshot
 
 pytestmark = pytest.mark.browser
 DATASET = "fairness-adult-sex"
@@ -32,17 +32,7 @@ def _cli_p(*extra) -> dict:
     return json.loads(buffer.getvalue())
 
 
-def _figure(dash_duo, graph_id: str, timeout: float = 30) -> dict:
-    end = time.time() + timeout
-    while time.time() < end:
-        figure = dash_duo.driver.execute_script(
-            "const el = document.querySelector(arguments[0] + ' .js-plotly-plot');"
-            "return el && el.data && el.data.length ? {data: el.data, layout: el.layout} : null;",
-            f"#{graph_id}")
-        if figure:
-            return figure
-        time.sleep(0.25)
-    raise AssertionError(f"{graph_id} never got any trace")
+_figure = graph_figure
 
 
 def _shot(dash_duo, element_id: str, name: str):
