@@ -27,6 +27,8 @@ class ExploreIds:
     COMPARE = "explore-compare"
     ALERT = "explore-alert"
     PICK = "explore-pick"
+    PICK_ID = "pick-id"
+    PICK_BODY = "explore-pick-body"
     FRONT = "explore-front"
     COMPARE_TABLE = "explore-compare-table"
     TABLE = "explore-table"

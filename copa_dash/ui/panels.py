@@ -35,12 +35,23 @@ def markdown_text(value, *, in_table: bool = False) -> str:
     return f"{fence}{text}{fence}"
 
 
-def pick_card(exploration: Exploration) -> html.Div:
-    """The pick: id, raw values and top-x% with uncertainty, criterion, alpha range, runners-up.
+def pick_card_layout(ids) -> html.Div:
+    """The pick card's fixed frame; :func:`pick_card_text` fills ``ids.PICK_ID`` and
+    ``ids.PICK_BODY``.
 
-    The body is one Markdown text rather than ~50 components: it is redrawn on every slider
-    move, and each Dash component costs the browser time on every update.
+    The frame stays on the page and a slider move changes two strings: replacing the card's
+    components instead costs the browser about 15 ms more on every move (measured with
+    ``benchmarks/bench_explore_browser.py``).
     """
+    return html.Div(id=ids.PICK, className="pick-card", children=[
+        html.H3(["COPA pick: ", html.Span(id=ids.PICK_ID)]),
+        dcc.Markdown(id=ids.PICK_BODY, className="pick-body"),
+    ])
+
+
+def pick_card_text(exploration: Exploration) -> tuple[str, str]:
+    """The pick's id, and the card's body as Markdown: raw values and top-x% with their
+    uncertainty, the criterion, the alpha range and the runners-up."""
     problem = exploration.problem
     prefs = problem.preferences
     i = exploration.pick
@@ -67,10 +78,7 @@ def pick_card(exploration: Exploration) -> html.Div:
         f"(sqrt(u(1−u)/N)); the DKW band ±{100 * exploration.dkw:.1f} points holds, with 95% "
         "confidence, for every row of one objective at once.*",
         "", "#### Runners-up", "", *runners])
-    return html.Div(className="pick-card", children=[
-        html.H3(["COPA pick: ", html.Span(str(problem.ids[i]), id="pick-id")]),
-        dcc.Markdown(body, className="pick-body"),
-    ])
+    return str(problem.ids[i]), body
 
 
 def compare_table(exploration: Exploration) -> html.Div:

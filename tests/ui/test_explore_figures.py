@@ -134,14 +134,16 @@ def test_slider_moves_patch_and_anything_else_redraws():
     _, state = _state()
     drawn = {"key": drawn_key(state), "layers": "x"}
     alpha = f"{ID.ALPHA}.value"
-    p_box = f"{ID.P_INPUT}.value"
+    p_slider, p_box = f"{ID.P_SLIDER}.value", f"{ID.P_INPUT}.n_submit"
     weight = '{"column":"bbh","type":"%s"}.value' % ID.WEIGHT
     assert slider_move({alpha: 1}, replace(state, alpha=0.1), drawn)
     assert slider_move({p_box: 1}, replace(state, p=2.0), drawn)
+    assert slider_move({p_slider: 1}, replace(state, p=2.0), drawn)
     assert slider_move({weight: 1}, state, drawn)
     # p moves every point in the summary view, so it redraws there
     summary = replace(state, axes="summary")
     assert not slider_move({p_box: 1}, summary, {"key": drawn_key(summary)})
+    assert not slider_move({p_slider: 1}, summary, {"key": drawn_key(summary)})
     assert slider_move({alpha: 1}, summary, {"key": drawn_key(summary)})
     # anything else, or a page drawn for another view (or not drawn), redraws
     assert not slider_move({f"{ID.AXES}.value": 1}, state, drawn)
@@ -160,10 +162,8 @@ def test_markdown_text_is_a_code_span_that_no_name_can_close():
 
 def test_the_pick_card_states_the_picks_values_and_runners_up():
     _, result = _explore()
-    card = panels.pick_card(result)
-    heading, body = card.children
-    assert heading.children[1].children == str(result.problem.ids[result.pick])
-    text = body.children
+    pick_id, text = panels.pick_card_text(result)
+    assert pick_id == str(result.problem.ids[result.pick])
     for k, name in enumerate(result.problem.preferences.objectives):
         assert f"| {panels.markdown_text(name)} |" in text
         assert f"top {100 * result.problem.u[result.pick, k]:.1f}%" in text

@@ -17,7 +17,7 @@ from ..ids import ExploreIds as ID
 from ..settings_access import current_cache, current_settings
 from ..state import P_STOPS, ExploreState, format_p, parse_query, to_query
 from ..url_sync import register_url_sync
-from ..view_state import preferences_and_filter, state_from_controls
+from ..view_state import p_from_controls, preferences_and_filter, state_from_controls
 
 CONTROLS = dict(
     objectives=Input({"type": ID.OBJECTIVES, "column": ALL}, "value"),
@@ -26,7 +26,10 @@ CONTROLS = dict(
     focus=Input(ID.FOCUS, "value"),
     alpha=Input(ID.ALPHA, "value"),
     weights=Input({"type": ID.WEIGHT, "column": ALL}, "value"),
-    p=Input(ID.P_INPUT, "value"),
+    p=State(ID.P_INPUT, "value"),
+    p_stop=Input(ID.P_SLIDER, "value"),
+    p_submit=Input(ID.P_INPUT, "n_submit"),
+    p_blur=Input(ID.P_INPUT, "n_blur"),
     population=Input(ID.POPULATION, "value"),
     range_min=Input({"type": ID.RANGE_MIN, "column": ALL}, "value"),
     range_max=Input({"type": ID.RANGE_MAX, "column": ALL}, "value"),
@@ -48,6 +51,7 @@ TABLE_VIEW = dict(page_current=State(ID.TABLE, "page_current"),
                   drawn=State(ID.DRAWN, "data"))
 TABLE_CONTROLS = dict(page_current=Input(ID.TABLE, "page_current"),
                       filter_query=Input(ID.TABLE, "filter_query"), sort_by=Input(ID.TABLE, "sort_by"))
+P_TRIGGERS = (f"{ID.P_SLIDER}.value", f"{ID.P_INPUT}.n_submit", f"{ID.P_INPUT}.n_blur")
 CONTROL_STATES = {name: State(dep.component_id, dep.component_property)
                   for name, dep in CONTROLS.items()}
 
@@ -66,7 +70,7 @@ def slider_move(triggered, state: ExploreState, drawn: dict | None) -> bool:
     stand: everything that moves is patched. In the summary axes p moves every point."""
     sliders = {f"{ID.ALPHA}.value"}
     if state.axes != "summary":
-        sliders.add(f"{ID.P_INPUT}.value")
+        sliders |= set(P_TRIGGERS)
     moved = [t for t in triggered if t != "."]
     return bool(moved) and (drawn or {}).get("key") == drawn_key(state) and all(
         t in sliders or f'"type":"{ID.WEIGHT}"' in t for t in moved)
@@ -138,7 +142,8 @@ def _slider_update(result, state: ExploreState, drawn: dict, records, compare) -
     layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y)
     digest = figures.layers_digest(layers)
     unchanged = drawn.get("layers") == digest
-    return dict(alert=no_update, pick=panels.pick_card(result),
+    pick_id, body = panels.pick_card_text(result)
+    return dict(alert=no_update, pick=(no_update, no_update if unchanged else pick_id, body),
                 front=no_update if unchanged else figures.layers_patch(layers),
                 parallel=no_update if unchanged else figures.parallel_patch(result),
                 compare=compare if state.compare else no_update,
@@ -161,6 +166,15 @@ def _table_page(result, page_current, filter_query, sort_by):
     return records, columns, pages, _table_note(len(frame), len(shown))
 
 
+def _state(controls: dict, triggered) -> ExploreState:
+    """The view's state from the callback's control values (p from the slider or the box)."""
+    controls = dict(controls)
+    del controls["p_submit"], controls["p_blur"]
+    controls["p"] = p_from_controls(controls["p"], controls.pop("p_stop"),
+                                    f"{ID.P_SLIDER}.value" in triggered)
+    return state_from_controls(**controls)
+
+
 def _explore_or_message(state: ExploreState):
     """The exploration of ``state``, or the input error as a message for the page."""
     try:
@@ -179,7 +193,9 @@ def register_callbacks(app) -> None:
     """Attach the explorer's callbacks to ``app``."""
 
     @app.callback(
-        output=dict(alert=Output(ID.ALERT, "children"), pick=Output(ID.PICK, "children"),
+        output=dict(alert=Output(ID.ALERT, "children"),
+                    pick=(Output(ID.PICK, "hidden"), Output(ID.PICK_ID, "children"),
+                          Output(ID.PICK_BODY, "children")),
                     front=Output(ID.FRONT, "figure"), parallel=Output(ID.PARALLEL, "figure"),
                     compare=Output(ID.COMPARE_TABLE, "children"), table=TABLE_OUTPUTS,
                     query=Output(ID.QUERY, "data"), drawn=Output(ID.DRAWN, "data")),
@@ -192,10 +208,10 @@ def register_callbacks(app) -> None:
         ranking: it patches the figures' layout and sends the table's rows alone, instead of
         redrawing thousands of points.
         """
-        state = state_from_controls(**controls)
+        state = _state(controls, ctx.triggered_prop_ids)
         result = _explore_or_message(state)
         if isinstance(result, html.Div):
-            return dict(alert=result, pick=None, front=EMPTY_FIGURE, parallel=EMPTY_FIGURE,
+            return dict(alert=result, pick=(True, "", ""), front=EMPTY_FIGURE, parallel=EMPTY_FIGURE,
                         compare=None, table=EMPTY_TABLE, query=to_query(state), drawn=None)
         table = _table_page(result, page_current, filter_query, sort_by)
         compare = panels.compare_table(result) if state.compare else None
@@ -203,7 +219,7 @@ def register_callbacks(app) -> None:
             return _slider_update(result, state, drawn, table[0], compare)
         front = figures.front_figure(result, mode=state.axes, x=state.x, y=state.y)
         layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
-        return dict(alert=[_message(n) for n in result.notes], pick=panels.pick_card(result),
+        return dict(alert=[_message(n) for n in result.notes], pick=(False, *panels.pick_card_text(result)),
                     front=front, parallel=figures.parallel_figure(result), compare=compare,
                     table=table, query=to_query(state),
                     drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers)})
@@ -212,7 +228,7 @@ def register_callbacks(app) -> None:
                   prevent_initial_call=True)
     def update_table_page(page_current, filter_query, sort_by, **controls):
         """Another page, search or sort of the ranked table (the view itself is unchanged)."""
-        result = _explore_or_message(state_from_controls(**controls))
+        result = _explore_or_message(_state(controls, ()))
         if isinstance(result, html.Div):
             return EMPTY_TABLE
         return _table_page(result, page_current, filter_query, sort_by)

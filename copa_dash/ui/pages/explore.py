@@ -6,10 +6,10 @@ from dash import dash_table, dcc, html
 
 from ...core.errors import InvalidInputError
 from ...services.catalog import catalog, open_dataset
-from .. import components
+from .. import components, panels
 from ..ids import ExploreIds as ID
-from ..settings_access import current_settings
 from ..link_check import link_notes
+from ..settings_access import current_settings
 from ..state import parse_query, to_query, with_defaults
 
 DEFAULT_DATASET = "open-llm-leaderboard-v2"
@@ -67,7 +67,7 @@ def layout(**query):
                 html.Ul([html.Li(note) for note in notes]),
             ]),
             html.Div(id=ID.ALERT),
-            html.Div(id=ID.PICK),
+            panels.pick_card_layout(ID),
             components.axes_controls(state),
             dcc.Graph(id=ID.FRONT, config={"displaylogo": False}),
             html.Div(id=ID.COMPARE_TABLE),
