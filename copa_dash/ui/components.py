@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 from dash import dcc, html
 
 from .ids import ExploreIds as ID
-from .state import P_STOPS, ExploreState, format_p
+from .state import P_STOPS, ExploreState, format_p, nearest_p_stop
 
 HELP_ALPHA = ("alpha is the share of the weight given to the focus objectives; the other "
               "objectives share 1 - alpha equally.")
@@ -46,7 +44,7 @@ def preference_controls(table, state: ExploreState) -> html.Div:
     """Focus + alpha, or one weight per objective; p as a slider and a number box."""
     names = list(state.objective_names)
     weights = dict(state.weights)
-    p_index = min(range(len(P_STOPS)), key=lambda i: abs(_p_key(P_STOPS[i]) - _p_key(state.p)))
+    p_index = nearest_p_stop(state.p)
     return html.Div([
         dcc.RadioItems(id=ID.MODE, value="weights" if state.weight_mode else "alpha", inline=True,
                        options=[{"label": "focus + alpha", "value": "alpha"},
@@ -82,10 +80,6 @@ def preference_controls(table, state: ExploreState) -> html.Div:
                                 {"label": "rows passing the constraints", "value": "filtered"}]),
         help_text(HELP_TOP),
     ])
-
-
-def _p_key(p: float) -> float:
-    return 1e9 if math.isinf(p) else p
 
 
 def constraint_controls(table, state: ExploreState) -> html.Div:

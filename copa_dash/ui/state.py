@@ -49,6 +49,13 @@ class ExploreState:
         return bool(self.weights)
 
 
+def nearest_p_stop(p: float) -> int:
+    """Index of the p slider's stop nearest to ``p`` (inf counts as 1e6; ties go to the
+    smaller stop). The browser's slider/box sync (``_SYNC_P_JS``) uses the same rule."""
+    capped = min(p, 1e6)
+    return min(range(len(P_STOPS)), key=lambda i: abs(min(P_STOPS[i], 1e6) - capped))
+
+
 def format_p(p: float) -> str:
     """``inf`` or the shortest decimal that reads back as exactly p."""
     return "inf" if math.isinf(p) else _exact(p)

@@ -6,7 +6,7 @@ import math
 
 from ..data.filters import RowFilter
 from ..services.selection import Preferences
-from .state import ExploreState
+from .state import P_STOPS, ExploreState, nearest_p_stop
 
 
 def _number(value) -> float | None:
@@ -27,6 +27,22 @@ def _p(text) -> float:
         return float(raw)
     except ValueError:
         return float("nan")
+
+
+def p_from_controls(box_text, stop_index, slider_moved: bool) -> float:
+    """The p the view uses, from the p box's text and the p slider's stop.
+
+    The slider is an input of the view's callback itself (not through the box, which would
+    chain a second browser round before the request), so the box's text may still be the one
+    before a slider move. The slider's stop wins when the slider moved and the box does not
+    already name a p at that stop; otherwise the box's p (typed values between the stops stay
+    exact), or NaN when it is not a number (the page says what to type).
+    """
+    typed = _p(box_text)
+    if slider_moved and isinstance(stop_index, int) and 0 <= stop_index < len(P_STOPS) and (
+            math.isnan(typed) or nearest_p_stop(typed) != stop_index):
+        return P_STOPS[stop_index]
+    return typed
 
 
 def state_from_controls(*, objectives, directions, mode, focus, alpha, weights, p, population,

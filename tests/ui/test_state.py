@@ -36,3 +36,29 @@ def test_malformed_values_fall_back_to_defaults():
     assert state.axes == "raw"
     assert state.objectives == (("b", "max"),)
     assert state.population == "all"
+
+
+def test_nearest_p_stop_takes_the_closest_stop_and_the_smaller_on_a_tie():
+    from copa_dash.ui.state import P_STOPS, nearest_p_stop
+
+    assert [nearest_p_stop(p) for p in P_STOPS] == list(range(len(P_STOPS)))
+    assert P_STOPS[nearest_p_stop(1.4)] == 1.5
+    assert P_STOPS[nearest_p_stop(3.0)] == 2.0          # 2 and 4 are as close: the smaller
+    assert P_STOPS[nearest_p_stop(100.0)] == 16.0
+    assert P_STOPS[nearest_p_stop(1e7)] == math.inf
+
+
+def test_p_follows_a_moved_slider_unless_the_box_already_names_a_p_at_that_stop():
+    from copa_dash.ui.state import P_STOPS
+    from copa_dash.ui.view_state import p_from_controls
+
+    two = P_STOPS.index(2.0)
+    # the slider moved to 2 while the request still carries the box's old text
+    assert p_from_controls("inf", two, slider_moved=True) == 2.0
+    assert p_from_controls("banana", two, slider_moved=True) == 2.0
+    # a typed 2.2 moved the slider to its nearest stop (2): the typed value stays exact
+    assert p_from_controls("2.2", two, slider_moved=True) == 2.2
+    # anything else (a typed p, a constraint): the box, even when the slider shows another stop
+    assert p_from_controls("3", two, slider_moved=False) == 3.0
+    assert p_from_controls("inf", two, slider_moved=False) == math.inf
+    assert math.isnan(p_from_controls("banana", two, slider_moved=False))
