@@ -12,11 +12,11 @@ import numpy as np
 
 from ..services.rankings import ChartRows, RankingView
 from .plot_text import plot_text
+from .short_labels import unique_short_labels
 
 HIGHLIGHT_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
                     "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
 GREY = "rgba(120,130,145,0.45)"
-LABEL_CHARS = 34
 LOG_AXIS_FROM = 60      # ranks above this use a log axis, so the top stays readable
 GREY_LABELS_UP_TO = 40  # name every line when the chart has at most this many
 LABEL_PX = 13           # vertical room of one label
@@ -32,15 +32,6 @@ def criterion_label(label: str) -> str:
     if kind == "obj":
         return argument
     return {"mean": "mean (raw)", "norm": "mean of norm"}.get(label, label)
-
-
-def short_name(name: str, limit: int = LABEL_CHARS) -> str:
-    """Keep the head and the tail of a long name (model ids often differ at the end)."""
-    name = str(name)
-    if len(name) <= limit:
-        return name
-    head = limit // 2 - 2
-    return name[:head] + "…" + name[-(limit - head - 1):]
 
 
 def hover_texts(view: RankingView, position: int, ranks: np.ndarray) -> list[str]:
@@ -109,20 +100,21 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
     log_axis = max_rank > LOG_AXIS_FROM
     labels = {0: [], n_criteria - 1: []}
     order = sorted(highlighted, key=lambda i: ranks[i, 0])
+    shown = [int(i) for i in rows.shown]    # names that share a head and tail stay distinct
+    label_of = dict(zip(shown, unique_short_labels(view.ids[shown])))
     for n, i in enumerate(order):
         color = HIGHLIGHT_COLORS[n % len(HIGHLIGHT_COLORS)]
-        name = str(view.ids[i])
-        label = short_name(name) + (" (pinned)" if i in pinned else "")
+        label = label_of[i] + (" (pinned)" if i in pinned else "")
         traces.append({"type": "scatter", "mode": "lines+markers", "name": plot_text(label),
                        "x": xs, "y": ranks[i].tolist(), "hovertext": hover_texts(view, i, ranks),
                        "hoverinfo": "text", "line": {"color": color, "width": 3.2},
                        "marker": {"color": color, "size": 9}})
         for x, side in labels.items():
-            side.append((int(ranks[i, x]), short_name(name), color, 12))
+            side.append((int(ranks[i, x]), label_of[i], color, 12))
     if not log_axis and len(rows.shown) <= GREY_LABELS_UP_TO:
         for i in grey:
             for x, side in labels.items():
-                side.append((int(ranks[i, x]), short_name(str(view.ids[i])), "#7b8794", 10))
+                side.append((int(ranks[i, x]), label_of[i], "#7b8794", 10))
     yaxis = {"zeroline": False, "showgrid": True, "gridcolor": "#eef1f4", "ticks": "outside"}
     title = "rank under each criterion (1 = best, on top)"
     if log_axis:
