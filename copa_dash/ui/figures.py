@@ -21,14 +21,22 @@ def _scatter_type(n: int) -> str:
     return "scattergl" if n > WEBGL_ROWS else "scatter"
 
 
-def _hover(problem, positions) -> tuple[list, str]:
+def _hover(problem, positions) -> dict:
+    """A trace's hover: per point its id, raw values and u in ``customdata``, the objective
+    names once in ``meta``. No user text goes into the template, where Plotly would fill a
+    name's ``%{...}`` with the point's values; values it inserts from data stay as they are.
+    (Plotly also fills the trace's ``name`` from its meta, so that name must be our own text.)
+    """
     names = [plot_text(n) for n in problem.preferences.objectives]
-    custom = [[plot_text(problem.ids[i])] + [float(problem.raw[i, k]) for k in range(len(names))]
-              + [float(problem.u[i, k]) for k in range(len(names))] for i in positions]
+    n = len(names)
+    custom = [[plot_text(problem.ids[i])] + [float(problem.raw[i, k]) for k in range(n)]
+              + [float(problem.u[i, k]) for k in range(n)] for i in positions]
     lines = ["<b>%{customdata[0]}</b>"]
-    for k, name in enumerate(names):
-        lines.append(f"{name}: %{{customdata[{k + 1}]:.4g}} (top %{{customdata[{k + 1 + len(names)}]:.1%}})")
-    return custom, "<br>".join(lines) + "<extra></extra>"
+    for k in range(n):
+        lines.append(f"%{{meta[{k}]}}: %{{customdata[{k + 1}]:.4g}} "
+                     f"(top %{{customdata[{k + 1 + n}]:.1%}})")
+    return {"customdata": custom, "meta": names,
+            "hovertemplate": "<br>".join(lines) + "<extra></extra>"}
 
 
 def axis_values(exploration: Exploration, mode: str, x: str, y: str):
@@ -81,10 +89,9 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str) -> dict
 
     def trace(positions, name, marker, **extra):
         positions = np.asarray(positions, dtype=int)
-        custom, template = _hover(problem, positions)
         traces.append({"type": kind, "mode": "markers", "name": name,
                        "x": xs[positions].tolist(), "y": ys[positions].tolist(),
-                       "customdata": custom, "hovertemplate": template, "marker": marker, **extra})
+                       **_hover(problem, positions), "marker": marker, **extra})
 
     trace(np.flatnonzero(~eligible), "fails a constraint", {"color": FAINT, "size": 5})
     trace(np.flatnonzero(eligible & ~exploration.front), "passes the constraints",
