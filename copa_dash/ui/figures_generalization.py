@@ -80,14 +80,20 @@ def zoom_ranges(*blocks) -> tuple[list, list] | tuple[None, None]:
 
 
 def _hover(report: GapReport, rows) -> tuple[list, str]:
+    """Per point its id, validation and test values and the metric names in ``customdata``,
+    and the template reading them. No user text goes into the template, where Plotly would
+    fill a name's ``%{...}`` with the point's values; values it inserts from data stay as
+    they are. (Not the trace's ``meta``: Plotly would fill the trace names, which hold
+    system names, from it.)"""
     names = [plot_text(m) for m in report.spec.metrics]
+    n = len(names)
     runs = report.runs
     custom = [[plot_text(runs.ids[i])] + [float(v) for v in runs.val[i]]
-              + [float(v) for v in runs.test[i]] for i in rows]
+              + [float(v) for v in runs.test[i]] + names for i in rows]
     lines = ["<b>%{customdata[0]}</b>"]
-    for k, name in enumerate(names):
-        lines.append(f"{name}: validation %{{customdata[{k + 1}]:.4f}}, "
-                     f"test %{{customdata[{k + 1 + len(names)}]:.4f}}")
+    for k in range(n):
+        lines.append(f"%{{customdata[{k + 1 + 2 * n}]}}: validation %{{customdata[{k + 1}]:.4f}}, "
+                     f"test %{{customdata[{k + 1 + n}]:.4f}}")
     return custom, "<br>".join(lines) + "<extra></extra>"
 
 
@@ -258,8 +264,10 @@ def budget_figure(report: GapReport) -> dict:
                 "error_y": {"type": "data", "array": [s.sd[key] for s in rows],
                             "visible": any(s.n_seeds > 1 for s in rows), "thickness": 1},
                 "line": {"color": color, "dash": dash}, "xaxis": f"x{axis}", "yaxis": f"y{axis}",
-                "hovertemplate": f"<b>{name}</b><br>{measure} at budget %{{x}}: %{{y:.4f}}"
-                                 "<extra></extra>"})
+                # the name as data: Plotly would fill a %{...} in it if it were template text
+                "customdata": [name] * len(rows),
+                "hovertemplate": f"<b>%{{customdata}}</b><br>{measure} at budget %{{x}}: "
+                                 "%{y:.4f}<extra></extra>"})
     ticks = sorted({s.budget for s in summaries})
     xaxis = {"title": {"text": "budget"}, "type": "log", "tickvals": ticks,
              "ticktext": [f"{t:g}" for t in ticks]}
