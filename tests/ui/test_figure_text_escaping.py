@@ -116,10 +116,11 @@ def test_benchmark_figures_show_names_as_typed():
 
 # --- posets ----------------------------------------------------------------------------
 
-def _depth_view():
-    """Example B.2 of the paper (tests/services/test_posets_service.py), renamed."""
-    method = {"SGD": BOLD, "Momentum": BREAK, "Adam": LINK}
-    task = {"p1": f"{LINK} p1", "p2": f"{BOLD} p2", "p3": f"{BREAK} p3"}
+def _depth_view(names=MARKUP):
+    """Example B.2 of the paper (tests/services/test_posets_service.py), its three methods
+    renamed to ``names`` and its tasks to a name each plus the task."""
+    method = dict(zip(("SGD", "Momentum", "Adam"), names))
+    task = {"p1": f"{names[2]} p1", "p2": f"{names[0]} p2", "p3": f"{names[1]} p3"}
     rows = [("SGD", "p1", 2, 2), ("Momentum", "p1", 1, 1), ("Adam", "p1", 0, 3),
             ("SGD", "p2", 2, 2), ("Momentum", "p2", 0, 3), ("Adam", "p2", 1, 1),
             ("SGD", "p3", 2, 2), ("Momentum", "p3", 3, 3), ("Adam", "p3", 1, 1)]
@@ -147,17 +148,20 @@ def test_posets_figures_show_names_as_typed():
 METRICS = (f"{BOLD} acc", f"{LINK} loss", f"{BREAK} time")
 
 
-def _gap_report(n_metrics: int) -> gap.GapReport:
-    """Two systems x two budgets x five configurations, random paired values."""
+def _gap_report(n_metrics: int, *, metrics=METRICS, systems=(BREAK, LINK),
+                run=BOLD) -> gap.GapReport:
+    """Two systems x two budgets x five configurations, random paired values; the runs' ids
+    start with ``run``."""
     rng = np.random.default_rng(0)
     n = 20
-    frame = pd.DataFrame({"id": [f"{BOLD} r{i}" for i in range(n)],
-                          "sys": [BREAK] * 10 + [LINK] * 10, "budget": ([1] * 5 + [2] * 5) * 2})
-    for name in METRICS[:n_metrics]:
+    frame = pd.DataFrame({"id": [f"{run} r{i}" for i in range(n)],
+                          "sys": [systems[0]] * 10 + [systems[1]] * 10,
+                          "budget": ([1] * 5 + [2] * 5) * 2})
+    for name in metrics[:n_metrics]:
         val = rng.integers(0, 10, n).astype(float)
         frame[f"val_{name}"] = val
         frame[f"test_{name}"] = np.clip(val + rng.integers(-3, 4, n), 0, 10)
-    spec = gap.GapSpec("id", METRICS[:n_metrics], ("min",) * n_metrics, system="sys",
+    spec = gap.GapSpec("id", metrics[:n_metrics], ("min",) * n_metrics, system="sys",
                        budget="budget")
     return gap.build_report(frame, spec)
 
