@@ -30,6 +30,7 @@ from ..core.significance import (
 )
 from ..data.schema import EvalTable
 from .objectives import resolve_objectives
+from .significance_verdict import SIGNIFICANCE_LEVEL
 
 __all__ = [
     "INDICATORS",
@@ -347,7 +348,8 @@ def design_from_sides(table: EvalTable, *, baseline, candidate, objectives=None)
 
 
 def power_for_design(*, n_seeds: int, effect: float, noise_sd: float, points_per_run: int = 1,
-                     n_objectives: int = 2, alpha: float = 0.05, n_simulations: int = 200,
+                     n_objectives: int = 2, alpha: float = SIGNIFICANCE_LEVEL,
+                     n_simulations: int = 200,
                      n_permutations: int = 200, rng_seed: int = 0,
                      cache=None) -> PowerEstimate:
     """Power of the test for a design, by simulation (memoised; see
