@@ -13,7 +13,9 @@ from copa_dash.data.io import build_eval_table
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.services import systems
 from copa_dash.services.catalog import open_dataset
+from copa_dash.services.significance_verdict import verdict
 from copa_dash.ui import figures_systems as figures
+from copa_dash.ui.pages import systems as page  # not test_summary: pytest would collect it
 from copa_dash.ui.systems_state import SystemsState, parse_query, to_query, with_defaults
 
 
@@ -93,3 +95,34 @@ def test_test_figures_mark_the_observed_delta():
     spread = figures.spread_figure(view)
     assert [len(t["y"]) for t in spread["data"]] == [3, 3]
     assert spread["data"][0]["hovertext"][0].startswith("run x · 0")
+
+
+def _find(component, component_id):
+    """The component with ``component_id`` in a Dash tree, depth first (None if absent)."""
+    if getattr(component, "id", None) == component_id:
+        return component
+    children = getattr(component, "children", None)
+    for child in children if isinstance(children, list) else [children]:
+        if child is not None and not isinstance(child, str):
+            found = _find(child, component_id)
+            if found is not None:
+                return found
+    return None
+
+
+def test_the_summary_opens_with_the_verdict_in_words():
+    rows = [(f"{s}{k}{j}", s, k, j / 3 + (0.5 if s == "old" else 0.0),
+             1 - j / 3 + (0.5 if s == "old" else 0.0)) for s in ("old", "new")
+            for k in range(5) for j in range(4)]
+    frame = pd.DataFrame(rows, columns=["id", "system", "seed", "f1", "f2"])
+    roles = Roles("id", (Objective("f1", "min"), Objective("f2", "min")), system="system",
+                  seed="seed")
+    view = systems.significance_test(build_eval_table(frame, roles), baseline="old",
+                                     candidate="new", n_permutations=999, rng_seed=1)
+    summary = page.test_summary(view)
+    assert summary.children[0].id == page.ID.VERDICT
+    text = _find(summary, page.ID.VERDICT).children.children
+    assert text == verdict(view.test, ("old",), ("new",))
+    assert text.startswith("At the 5% level, the candidate's front (new) is significantly "
+                           "better than the baseline's (old) in hypervolume (p = ")
+    assert f"p = {view.test.p_value:.2g}, 999 permutations)" in text

@@ -17,6 +17,7 @@ from dash import dash_table, dcc, html
 
 from ...core.errors import InvalidInputError
 from ...services.catalog import catalog, open_dataset
+from ...services.significance_verdict import SIGNIFICANCE_LEVEL, verdict
 from ...services.systems import system_names
 from ..components import help_text
 from ..settings_access import current_settings
@@ -39,7 +40,9 @@ HELP_TEST = (
     "the reference point frozen from both sides' rows; the null relabels whole runs between "
     "the sides (keeping their sizes) and recomputes Delta. p = (1 + #|Delta_b| >= |Delta|) / "
     "(B + 1). With a config column each side's front is the front of its per-config means. "
-    "The same inputs and seed give the same p-value.")
+    "The same inputs and seed give the same p-value. The verdict in words calls a difference "
+    f"significant when p <= {SIGNIFICANCE_LEVEL:g} (the {SIGNIFICANCE_LEVEL:.0%} level of the "
+    "power estimate below and of the paper; the method itself fixes no level).")
 HELP_POWER = (
     "Simulated runs: each run has the given points on a convex front in [0, 1] units plus "
     "Gaussian seed noise; the candidate is moved by the effect in every objective. Power = "
@@ -81,6 +84,7 @@ class SystemsIds:
     PROGRESS_TEXT = "systems-progress-text"
     TEST_ALERT = "systems-test-alert"
     RESULT = "systems-result"
+    VERDICT = "systems-verdict"
     NULL = "systems-null"
     SPREAD = "systems-spread"
     POWER_SEEDS = "systems-power-seeds"
@@ -267,7 +271,8 @@ def _number(value, digits: int = 4) -> str:
 
 
 def test_summary(view) -> html.Div:
-    """Delta, relative Delta, p, B, the reference point and each side's spread, as text."""
+    """The verdict in words, then Delta, relative Delta, p, B, the reference point and each
+    side's spread."""
     test = view.test
     rel = ("undefined (the baseline's HV is 0)" if math.isnan(test.delta_relative)
            else f"{test.delta_relative:+.1%}")
@@ -281,6 +286,7 @@ def test_summary(view) -> html.Div:
             f"{(test.hv_baseline, test.hv_candidate)[side]:.4g}; one run's HV "
             f"{_number(test.run_hv_mean[side])} ± {_number(test.run_hv_sd[side], 3)} (s.d.)"))
     lines = [
+        html.P(html.Strong(verdict(test, view.baseline, view.candidate)), id=ID.VERDICT),
         html.P([html.B(f"Δ = {test.delta:+.4g}"), f" ({rel} of the baseline's HV), ",
                 html.B(f"p = {test.p_value:.4g}"),
                 (f" from {test.n_permutations:,} permutations (random seed {test.seed}; "
