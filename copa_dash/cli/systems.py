@@ -9,7 +9,8 @@ form says why).
 --candidate B[,B2] --objective COL:DIR ... --permutations N --rng-seed S --json`` prints
 ``{"delta", "delta_relative", "p_value", "permutations", "ref": [...]}`` and, beside them,
 ``rng_seed``, ``ref_rule``, ``hv_baseline``, ``hv_candidate``, ``run_hv_mean``,
-``run_hv_sd`` (baseline, candidate) and ``n_runs``. Runs are (system, seed) pairs.
+``run_hv_sd`` (baseline, candidate) and ``n_runs``. Runs are (system, seed) pairs. The
+readable form ends with the verdict in words (significant when p <= 0.05).
 
 Both read a bundled table with ``--dataset NAME`` (its roles; ``--system``, ``--seed`` and
 ``--config`` override them) and default to its view's objectives.
@@ -23,6 +24,7 @@ from dataclasses import replace
 from ..core.errors import InvalidInputError
 from ..core.significance import REF_RULES
 from ..services import systems
+from ..services.significance_verdict import verdict
 from ._common import add_table_arguments, emit, format_table, load_table
 
 INDICATOR_COLUMNS = ("system", "hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os", "area")
@@ -97,6 +99,7 @@ def run_significance(args) -> int:
     for side, name in enumerate(("baseline", "candidate")):
         print(f"per-run HV, {name}: mean {test.run_hv_mean[side]:.6g}, "
               f"s.d. {test.run_hv_sd[side]:.3g}")
+    print(f"verdict: {verdict(test, view.baseline, view.candidate)}")
     for note in view.notes:
         print(note)
     return 0

@@ -100,6 +100,9 @@ def test_significance_from_a_file(capsys, runs_csv):
     assert main([*map(str, argv)]) == 0
     text = capsys.readouterr().out
     assert "p = " in text and "reference point (range)" in text and "5 runs" in text
+    assert text.splitlines()[-1].startswith(
+        "verdict: At the 5% level, the candidate's front (new) is significantly better than "
+        "the baseline's (old) in hypervolume (p = ")
 
 
 def test_significance_on_the_fairness_dataset(capsys):
