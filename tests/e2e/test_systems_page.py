@@ -83,6 +83,11 @@ def test_significance_runs_in_the_background_with_progress(dash_duo, app):
     assert f"p = {expected['p_value']:.4g}" in summary
     assert f"Δ = {expected['delta']:+.4g}" in summary
     assert "Reference point (range)" in summary and "20 runs" in summary
+    said = dash_duo.find_element("#systems-verdict").text
+    assert f"(p = {expected['p_value']:.2g}, 1,000,000 permutations)" in said
+    assert said.startswith("The difference is within seed noise" if expected["p_value"] > 0.05
+                           else "At the 5% level, the ")
+    assert "(Feldman-SVM, Feldman-LR)" in said and "(SVM, LR)" in said
     histogram = _figure(dash_duo, "systems-null")
     assert histogram["layout"]["shapes"][0]["x0"] == pytest.approx(expected["delta"])
     spread = _figure(dash_duo, "systems-spread")
