@@ -86,6 +86,10 @@ def test_decodingtrust_bump_chart_matches_the_cli_and_names_what_the_average_fla
     better = glance.split("Ranked better by mean (raw) than by the others")[1]
     assert better.split("\n")[1].startswith("GPT-4: rank 12 under mean (raw)")
     assert "top 25 of 55 entries" in dash_duo.find_element("#rankings-chart-note").text
+    left = [a["text"] for a in figure["layout"]["annotations"] if a["xanchor"] == "right"]
+    assert len(left) == len(set(left)) == 25      # names sharing head and tail told apart
+    assert {"hf/compr…wanda-semistruct…0.5_4to8", "hf/compr…magnitude-semist…0.5_4to8"} <= set(
+        left)
     hover = next(t for t in figure["data"] if t["name"] == "GPT-4")["hovertext"][0]
     assert "fairness (max)" in hover and "COPA p=inf" in hover
     screenshot(dash_duo, "rankings-decodingtrust")
