@@ -31,7 +31,13 @@ class ExploreIds:
     PICK_BODY = "explore-pick-body"
     FRONT = "explore-front"
     COMPARE_TABLE = "explore-compare-table"
-    TABLE = "explore-table"
+    TABLE = "explore-table"                  # the page of ranked rows, as Markdown
+    TABLE_SEARCH = "explore-table-search"
+    TABLE_SORT = "explore-table-sort"
+    TABLE_PREV = "explore-table-prev"
+    TABLE_NEXT = "explore-table-next"
+    TABLE_PAGER = "explore-table-pager"      # "page 2 of 195"
+    TABLE_PAGE = "explore-table-page"        # store: the shown page's index
     TABLE_NOTE = "explore-table-note"
     DOWNLOAD_BUTTON = "explore-download-button"
     DOWNLOAD = "explore-download"

@@ -102,7 +102,8 @@ def compare_table(exploration: Exploration) -> html.Div:
 
 
 def table_frame(exploration: Exploration, rows: slice = slice(None)):
-    """The ranked rows passing the constraints as a frame, and the DataTable's column specs.
+    """The ranked rows passing the constraints as a frame, and its column specs (``id``,
+    shown ``name``, ``type`` and an optional d3 ``format``).
 
     ``rows`` takes a slice of the ranking (e.g. one page) instead of all of it; ranks keep
     their place in the whole ranking."""
@@ -125,3 +126,38 @@ def table_frame(exploration: Exploration, rows: slice = slice(None)):
     data.update({f"obj{k}": problem.raw[ranking, k].round(6) for k in range(len(names))})
     data.update({f"u{k}": (100 * problem.u[ranking, k]).round(2) for k in range(len(names))})
     return pd.DataFrame(data), columns
+
+
+def table_markdown(frame, columns: list[dict]) -> str:
+    """One page of the ranked table as a GFM table (numbers to 4 significant digits).
+
+    A Markdown text is one component for the browser to redraw on a slider move; a
+    DataTable re-renders about 30 ms slower per move (``benchmarks/bench_explore_browser.py``).
+    Ids and column names are code spans, so they show as typed.
+    """
+    if frame.empty:
+        return "*No row matches the search.*"
+    header = "| " + " | ".join(_header(c) for c in columns) + " |"
+    rule = "|" + "|".join("---:" if c["type"] == "numeric" else "---" for c in columns) + "|"
+    lines = [header, rule]
+    for row in frame[[c["id"] for c in columns]].itertuples(index=False):
+        cells = [_cell(value, c) for c, value in zip(columns, row)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _cell(value, column: dict) -> str:
+    if column["type"] == "text":
+        return markdown_text(value, in_table=True)
+    if "format" in column:
+        return _fmt(value)
+    return "-" if value is None or value != value else f"{value:g}"   # ranks, rounded top %
+
+
+def _header(column: dict) -> str:
+    name = column["name"]
+    if column["id"].startswith("u"):                    # "top % <objective>"
+        return "top % " + markdown_text(name.removeprefix("top % "), in_table=True)
+    if column["id"].startswith("obj"):
+        return markdown_text(name, in_table=True)
+    return name

@@ -1,81 +1,119 @@
-"""Server-side paging, filtering and sorting of a DataTable (``page_action="custom"``).
+"""Searching, sorting and paging the explorer's ranked table on the server.
 
 Only the visible page is sent to the browser, so a slider move redraws 15 rows, not
-thousands. The filter row's expressions (``{id} contains llama && {obj2} < 5``) are read
-here with the operators DataTable writes.
+thousands. The search box takes comma-joined conditions: a bare word matches ids that
+contain it (any case); ``name < 2`` compares an objective's raw values.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 import pandas as pd
 
-_EXPRESSION = re.compile(
-    r"^\{(?P<column>[^}]+)\}\s+(?P<op>scontains|icontains|contains|s=|s!=|s<=|s>=|s<|s>|"
-    r"<=|>=|!=|=|<|>|eq|ne|le|ge|lt|gt)\s+(?P<value>.+)$")
-_NUMERIC_OPS = {"=": "eq", "eq": "eq", "s=": "eq", "!=": "ne", "ne": "ne", "s!=": "ne",
-                "<": "lt", "lt": "lt", "s<": "lt", "<=": "le", "le": "le", "s<=": "le",
-                ">": "gt", "gt": "gt", "s>": "gt", ">=": "ge", "ge": "ge", "s>=": "ge"}
+# "<column> <op> <number>": the column is whatever comes before the operator
+_CONDITION = re.compile(r"^(?P<column>.+?)\s*(?P<op><=|>=|!=|==|=|<|>)\s*(?P<value>[^<>=!]+)$")
+_OPS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "=": "eq", "==": "eq", "!=": "ne"}
+RANKING = "rank"
+BY_ID = "id"
 
 
-def _unquote(text: str) -> str:
-    text = text.strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
-        return text[1:-1]
-    return text
+@dataclass(frozen=True)
+class Searched:
+    """The rows a search keeps, and what it could not use (to show beside the table)."""
+
+    frame: pd.DataFrame
+    notes: tuple[str, ...] = ()
 
 
-def filter_frame(frame: pd.DataFrame, filter_query: str | None) -> pd.DataFrame:
-    """Rows of ``frame`` that satisfy every ``&&``-joined expression; unknown parts are ignored.
+def search(frame: pd.DataFrame, text: str | None, columns: dict[str, str]) -> Searched:
+    """Rows of ``frame`` meeting every comma-separated condition of ``text``.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The ranked rows, with an ``id`` column.
+    text : str or None
+        e.g. ``"llama, co2_cost < 2, ifeval >= 0.6"``.
+    columns : dict
+        Searchable column names as the user sees them (any case) -> the frame's column.
+
+    Returns
+    -------
+    Searched
+        The kept rows (in their order) and notes on conditions that were read as plain text
+        because they name no column, or whose value is not a number.
 
     Examples
     --------
-    >>> f = pd.DataFrame({"id": ["a-1", "b-2"], "x": [1.0, 3.0]})
-    >>> filter_frame(f, '{id} contains b && {x} > 2')["id"].tolist()
-    ['b-2']
+    >>> f = pd.DataFrame({"id": ["a-1", "B-2"], "obj0": [1.0, 3.0]})
+    >>> search(f, "b, cost > 2", {"cost": "obj0"}).frame["id"].tolist()
+    ['B-2']
     """
-    if not filter_query:
-        return frame
     mask = pd.Series(True, index=frame.index)
-    for part in filter_query.split(" && "):
-        match = _EXPRESSION.match(part.strip())
-        if not match or match.group("column") not in frame.columns:
+    notes = []
+    lookup = {name.casefold(): column for name, column in columns.items()}
+    for part in (p.strip() for p in (text or "").split(",")):
+        if not part:
             continue
-        column, op, value = match.group("column"), match.group("op"), _unquote(match.group("value"))
-        series = frame[column]
-        if op in ("contains", "scontains", "icontains") or not pd.api.types.is_numeric_dtype(series):
-            text = series.astype(str)
-            if op in ("contains", "scontains", "icontains"):
-                mask &= text.str.contains(value, case=op == "scontains", regex=False)
-            else:
-                mask &= (text == value) if _NUMERIC_OPS.get(op) == "eq" else (text != value)
-            continue
-        try:
-            number = float(value)
-        except ValueError:
-            continue
-        if math.isnan(number):
-            continue
-        mask &= getattr(series, _NUMERIC_OPS[op])(number)
-    return frame[mask]
+        condition = _CONDITION.match(part)
+        if condition:
+            column = lookup.get(condition.group("column").strip().casefold())
+            value = _number(condition.group("value"))
+            if column is not None and value is not None:
+                mask &= getattr(frame[column], _OPS[condition.group("op")])(value)
+                continue
+            notes.append(_why_text(part, condition.group("column").strip(), column, columns))
+        mask &= frame["id"].astype(str).str.contains(part, case=False, regex=False)
+    return Searched(frame[mask], tuple(notes))
 
 
-def sort_frame(frame: pd.DataFrame, sort_by: list[dict] | None) -> pd.DataFrame:
-    """``frame`` sorted as DataTable's ``sort_by`` says (stable, missing values last)."""
-    if not sort_by:
+def _number(text: str) -> float | None:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        return None
+    return None if math.isnan(value) else value
+
+
+def _why_text(part: str, name: str, column: str | None, columns: dict[str, str]) -> str:
+    if column is None:
+        return (f"'{name}' is not a column you can filter on ({', '.join(columns)}), so "
+                f"'{part}' was searched in the ids.")
+    return f"the value in '{part}' is not a number, so it was searched in the ids."
+
+
+def sort_options(objectives: list[str]) -> list[dict]:
+    """The sort menu: the ranking, ids, and each objective best or worst first (best as
+    the objective's direction says)."""
+    options = [{"label": "sort: rank (the criterion)", "value": RANKING},
+               {"label": "sort: id (A to Z)", "value": BY_ID}]
+    for name in objectives:
+        options += [{"label": f"{name}: best first", "value": f"best:{name}"},
+                    {"label": f"{name}: worst first", "value": f"worst:{name}"}]
+    return options
+
+
+def sort(frame: pd.DataFrame, key: str | None, columns: dict[str, str],
+         directions: dict[str, str]) -> pd.DataFrame:
+    """``frame`` (in ranking order) sorted by a :func:`sort_options` value; ties keep the
+    ranking's order and missing values go last. An unknown key keeps the ranking."""
+    if key == BY_ID:
+        return frame.sort_values("id", kind="stable", key=lambda s: s.astype(str).str.casefold())
+    order, _, name = (key or "").partition(":")
+    if order not in ("best", "worst") or name not in columns:
         return frame
-    columns = [s["column_id"] for s in sort_by if s.get("column_id") in frame.columns]
-    ascending = [s.get("direction", "asc") == "asc" for s in sort_by if s.get("column_id") in frame.columns]
-    if not columns:
-        return frame
-    return frame.sort_values(columns, ascending=ascending, kind="stable", na_position="last")
+    ascending = (directions[name] == "min") == (order == "best")
+    return frame.sort_values(columns[name], ascending=ascending, kind="stable",
+                             na_position="last")
 
 
-def page(frame: pd.DataFrame, page_current: int | None, page_size: int) -> tuple[list[dict], int]:
-    """The records of one page and the number of pages."""
+def page(frame: pd.DataFrame, page_index: int | None,
+         page_size: int) -> tuple[pd.DataFrame, int, int]:
+    """One page of ``frame``: its rows, the page's index (clamped) and the number of pages."""
     pages = max(1, math.ceil(len(frame) / page_size))
-    current = min(max(0, int(page_current or 0)), pages - 1)
+    current = min(max(0, int(page_index or 0)), pages - 1)
     start = current * page_size
-    return frame.iloc[start:start + page_size].to_dict("records"), pages
+    return frame.iloc[start:start + page_size], current, pages

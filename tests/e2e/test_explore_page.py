@@ -44,6 +44,8 @@ def _wait_for_pick_change(dash_duo, before: str, timeout: float = 15) -> str:
 def _open(dash_duo, path: str = f"/explore?dataset={DATASET}", wait_for: str = "#pick-id"):
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=30)
     dash_duo.wait_for_element(wait_for, timeout=30)
+    if wait_for == "#pick-id":  # the card's frame is in the page at once; wait for its pick
+        wait_until(lambda: _pick(dash_duo) != "", timeout=30)
 
 
 @pytest.fixture(scope="module")
@@ -204,4 +206,40 @@ def test_the_p_slider_and_the_p_box_follow_each_other_and_the_pick_matches_the_c
     box.send_keys("banana", Keys.ENTER)                     # not a number: a message, slider stays
     dash_duo.wait_for_contains_text("#explore-alert", "p must be a number >= 1, or inf", timeout=15)
     assert slider.get_attribute("aria-valuenow") == "1"
+    assert dash_duo.get_logs() == []
+
+
+def test_the_ranked_table_searches_sorts_and_pages_on_the_server(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo)
+    expected = _cli_select()
+    dash_duo.wait_for_text_to_equal("#pick-id", str(expected["id"]), timeout=30)
+    first_row = "#explore-table tbody tr:first-child td:nth-child(2)"
+    assert dash_duo.find_element(first_row).text == str(expected["id"])  # rank 1 is the pick
+    pager = dash_duo.find_element("#explore-table-pager").text
+    assert pager.startswith("page 1 of ")
+    dash_duo.find_element("#explore-table-next").click()
+    dash_duo.wait_for_text_to_equal("#explore-table-pager", pager.replace("page 1", "page 2"), timeout=15)
+    assert dash_duo.find_element("#explore-table tbody tr:first-child td:first-child").text == "16"
+    search = dash_duo.find_element("#explore-table-search")
+    search.send_keys("llama, co2_cost < 1, price < 3", Keys.ENTER)
+    dash_duo.wait_for_contains_text("#explore-table-note", "match the search", timeout=15)
+    note = dash_duo.find_element("#explore-table-note").text
+    assert "'price' is not a column" in note
+    dash_duo.wait_for_text_to_equal("#explore-table", "No row matches the search.", timeout=15)
+    search.clear()
+    search.send_keys("llama, co2_cost < 1", Keys.ENTER)
+    wait_until(lambda: "'price'" not in dash_duo.find_element("#explore-table-note").text)
+    ids = [cell.text for cell in dash_duo.find_elements("#explore-table tbody td:nth-child(2)")]
+    costs = [float(cell.text) for cell in dash_duo.find_elements("#explore-table tbody td:nth-child(10)")]
+    assert ids and all("llama" in i.lower() for i in ids) and all(c < 1 for c in costs)
+    assert dash_duo.find_element("#explore-table-pager").text.startswith("page 1 of ")
+    dash_duo.select_dcc_dropdown("#explore-table-sort", "co2_cost: best first")
+
+    def shown_costs():
+        return [float(c.text) for c in dash_duo.find_elements("#explore-table tbody td:nth-child(10)")]
+
+    wait_until(lambda: shown_costs() == sorted(shown_costs()) and shown_costs() != costs)
+    assert shown_costs()[0] <= min(costs)   # the cheapest matching row leads page 1
+    screenshot(dash_duo, "explore-table-search")
     assert dash_duo.get_logs() == []

@@ -46,11 +46,13 @@ CONTROLS = dict(
 )
 
 
-TABLE_VIEW = dict(page_current=State(ID.TABLE, "page_current"),
-                  filter_query=State(ID.TABLE, "filter_query"), sort_by=State(ID.TABLE, "sort_by"),
-                  drawn=State(ID.DRAWN, "data"))
-TABLE_CONTROLS = dict(page_current=Input(ID.TABLE, "page_current"),
-                      filter_query=Input(ID.TABLE, "filter_query"), sort_by=Input(ID.TABLE, "sort_by"))
+TABLE_VIEW = {"page": State(ID.TABLE_PAGE, "data"), "search": State(ID.TABLE_SEARCH, "value"),
+              "sort_key": State(ID.TABLE_SORT, "value"), "drawn": State(ID.DRAWN, "data")}
+TABLE_CONTROLS = {"search": Input(ID.TABLE_SEARCH, "value"),
+                  "sort_key": Input(ID.TABLE_SORT, "value"),
+                  "previous": Input(ID.TABLE_PREV, "n_clicks"),
+                  "following": Input(ID.TABLE_NEXT, "n_clicks"),
+                  "page": State(ID.TABLE_PAGE, "data")}
 P_TRIGGERS = (f"{ID.P_SLIDER}.value", f"{ID.P_INPUT}.n_submit", f"{ID.P_INPUT}.n_blur")
 CONTROL_STATES = {name: State(dep.component_id, dep.component_property)
                   for name, dep in CONTROLS.items()}
@@ -79,11 +81,11 @@ def slider_move(triggered, state: ExploreState, drawn: dict | None) -> bool:
 TABLE_PAGE_SIZE = 15
 
 
-def _table_note(passing: int, matching: int) -> str:
+def _table_note(passing: int, matching: int | None, notes=()) -> str:
     text = f"{passing} rows pass the constraints, ranked by the criterion"
-    if matching != passing:
+    if matching is not None:
         text += f"; {matching} match the search"
-    return text + ". Type in the row under a header to search (e.g. llama, or > 5)."
+    return " ".join([text + ".", *(note[:1].upper() + note[1:] for note in notes)])
 
 
 def ranked_frame(query: str):
@@ -106,11 +108,12 @@ EMPTY_FIGURE = {"data": [], "layout": {
     "annotations": [{"text": "Nothing to draw for this view: see the message above.",
                      "showarrow": False, "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.5,
                      "font": {"size": 14, "color": "#616e7c"}}]}}
-TABLE_OUTPUTS = (Output(ID.TABLE, "data"), Output(ID.TABLE, "columns"),
-                 Output(ID.TABLE, "page_count"), Output(ID.TABLE_NOTE, "children"))
+TABLE_OUTPUTS = (Output(ID.TABLE, "children"), Output(ID.TABLE_NOTE, "children"),
+                 Output(ID.TABLE_PAGE, "data"), Output(ID.TABLE_PAGER, "children"),
+                 Output(ID.TABLE_PREV, "disabled"), Output(ID.TABLE_NEXT, "disabled"))
 TABLE_OUTPUTS_AGAIN = [Output(o.component_id, o.component_property, allow_duplicate=True)
                        for o in TABLE_OUTPUTS]
-EMPTY_TABLE = ([], [], 1, "")
+EMPTY_TABLE = ("", "", 0, "", True, True)
 
 
 # The p slider's stops and the number box show the same p: a slider move writes the stop's
@@ -136,7 +139,7 @@ function(sliderIndex, text) {
        "[" + ", ".join(f'"{format_p(s)}"' for s in P_STOPS) + "]", ID.P_SLIDER)
 
 
-def _slider_update(result, state: ExploreState, drawn: dict, records, compare) -> dict:
+def _slider_update(result, state: ExploreState, drawn: dict, table_text: str, compare) -> dict:
     """The outputs of a slider move: the card, the table's rows and, when the pick or the
     sweep's colours moved, a patch of the figures' layout (nothing when they did not)."""
     layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y)
@@ -147,23 +150,32 @@ def _slider_update(result, state: ExploreState, drawn: dict, records, compare) -
                 front=no_update if unchanged else figures.layers_patch(layers),
                 parallel=no_update if unchanged else figures.parallel_patch(result),
                 compare=compare if state.compare else no_update,
-                table=(records, no_update, no_update, no_update), query=to_query(state),
+                table=(table_text, *(no_update,) * 5), query=to_query(state),
                 drawn=no_update if unchanged else dict(drawn, layers=digest))
 
 
-def _table_page(result, page_current, filter_query, sort_by):
-    """One page of the ranked rows passing the constraints, searched and sorted as asked."""
-    if not (filter_query or "").strip() and not sort_by:
+def _table_page(result, page, search, sort_key) -> tuple:
+    """The table's outputs: one page of the ranked rows passing the constraints, searched and
+    sorted as asked, the note above it, the page's index and the pager's text and buttons."""
+    names = list(result.problem.preferences.objectives)
+    columns = {name: f"obj{k}" for k, name in enumerate(names)}
+    total = len(result.ranking)
+    if not (search or "").strip() and sort_key in (None, table_query.RANKING):
         # the ranking's own order: build the asked page only, not every ranked row
-        total = len(result.ranking)
         pages = max(1, math.ceil(total / TABLE_PAGE_SIZE))
-        start = min(max(0, int(page_current or 0)), pages - 1) * TABLE_PAGE_SIZE
-        frame, columns = panels.table_frame(result, slice(start, start + TABLE_PAGE_SIZE))
-        return frame.to_dict("records"), columns, pages, _table_note(total, total)
-    frame, columns = panels.table_frame(result)
-    shown = table_query.sort_frame(table_query.filter_frame(frame, filter_query), sort_by)
-    records, pages = table_query.page(shown, page_current, TABLE_PAGE_SIZE)
-    return records, columns, pages, _table_note(len(frame), len(shown))
+        index = min(max(0, int(page or 0)), pages - 1)
+        start = index * TABLE_PAGE_SIZE
+        frame, specs = panels.table_frame(result, slice(start, start + TABLE_PAGE_SIZE))
+        note = _table_note(total, None)
+    else:
+        frame, specs = panels.table_frame(result)
+        found = table_query.search(frame, search, columns)
+        directions = dict(zip(names, result.problem.preferences.directions))
+        shown = table_query.sort(found.frame, sort_key, columns, directions)
+        frame, index, pages = table_query.page(shown, page, TABLE_PAGE_SIZE)
+        note = _table_note(total, len(shown) if (search or "").strip() else None, found.notes)
+    return (panels.table_markdown(frame, specs), note, index, f"page {index + 1} of {pages}",
+            index == 0, index >= pages - 1)
 
 
 def _state(controls: dict, triggered) -> ExploreState:
@@ -201,7 +213,7 @@ def register_callbacks(app) -> None:
                     query=Output(ID.QUERY, "data"), drawn=Output(ID.DRAWN, "data")),
         inputs=dict(CONTROLS, **TABLE_VIEW),
     )
-    def update_view(page_current, filter_query, sort_by, drawn, **controls):
+    def update_view(page, search, sort_key, drawn, **controls):
         """Everything the view shows, from one exploration.
 
         A slider move (alpha, a weight, p) changes only the pick, the sweep's colours and the
@@ -213,7 +225,7 @@ def register_callbacks(app) -> None:
         if isinstance(result, html.Div):
             return dict(alert=result, pick=(True, "", ""), front=EMPTY_FIGURE, parallel=EMPTY_FIGURE,
                         compare=None, table=EMPTY_TABLE, query=to_query(state), drawn=None)
-        table = _table_page(result, page_current, filter_query, sort_by)
+        table = _table_page(result, page, search, sort_key)
         compare = panels.compare_table(result) if state.compare else None
         if slider_move(ctx.triggered_prop_ids, state, drawn):
             return _slider_update(result, state, drawn, table[0], compare)
@@ -226,12 +238,15 @@ def register_callbacks(app) -> None:
 
     @app.callback(output=TABLE_OUTPUTS_AGAIN, inputs=dict(CONTROL_STATES, **TABLE_CONTROLS),
                   prevent_initial_call=True)
-    def update_table_page(page_current, filter_query, sort_by, **controls):
+    def update_table_page(search, sort_key, previous, following, page, **controls):
         """Another page, search or sort of the ranked table (the view itself is unchanged)."""
         result = _explore_or_message(_state(controls, ()))
         if isinstance(result, html.Div):
             return EMPTY_TABLE
-        return _table_page(result, page_current, filter_query, sort_by)
+        step = {f"{ID.TABLE_PREV}.n_clicks": -1, f"{ID.TABLE_NEXT}.n_clicks": 1}
+        moved = [step[t] for t in ctx.triggered_prop_ids if t in step]
+        page = int(page or 0) + sum(moved) if moved else 0  # a new search or sort: page 1
+        return _table_page(result, page, search, sort_key)
 
     # in the browser: a server round trip here would come before the one that updates the view
     app.clientside_callback(
@@ -247,17 +262,22 @@ def register_callbacks(app) -> None:
 
     @app.callback(Output(ID.FOCUS, "options"), Output(ID.X, "options"), Output(ID.Y, "options"),
                   Output(ID.FOCUS, "value"), Output(ID.X, "value"), Output(ID.Y, "value"),
+                  Output(ID.TABLE_SORT, "options"), Output(ID.TABLE_SORT, "value"),
                   Input({"type": ID.OBJECTIVES, "column": ALL}, "value"),
                   State(ID.FOCUS, "value"), State(ID.X, "value"), State(ID.Y, "value"),
-                  prevent_initial_call=True)
-    def objective_options(chosen_lists, focus, x, y):
-        """Focus and axis pickers offer the chosen objectives; an unticked one is replaced."""
+                  State(ID.TABLE_SORT, "value"), prevent_initial_call=True)
+    def objective_options(chosen_lists, focus, x, y, sort_key):
+        """Focus, axis and sort pickers offer the chosen objectives; an unticked one is
+        replaced."""
         names = [v for values in chosen_lists for v in (values or [])]
         options = [{"label": n, "value": n} for n in names]
         focus = [f for f in (focus or []) if f in names] or names[:1]
         x = x if x in names else (focus[0] if focus else None)
         y = y if y in names and y != x else next((n for n in names if n != x), x)
-        return options, options, options, focus, x, y
+        sorts = table_query.sort_options(names)
+        if sort_key not in {o["value"] for o in sorts}:
+            sort_key = table_query.RANKING
+        return options, options, options, focus, x, y, sorts, sort_key
 
     @app.callback(Output(ID.WEIGHT_SHARES, "children"), Input({"type": ID.WEIGHT, "column": ALL}, "value"),
               State({"type": ID.WEIGHT, "column": ALL}, "id"))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dash import dash_table, dcc, html
+from dash import dcc, html
 
 from ...core.errors import InvalidInputError
 from ...services.catalog import catalog, open_dataset
-from .. import components, panels
+from .. import components, panels, table_query
 from ..ids import ExploreIds as ID
 from ..link_check import link_notes
 from ..settings_access import current_settings
@@ -77,16 +77,23 @@ def layout(**query):
                 dcc.Clipboard(target_id=ID.SHARE, title="copy the link"),
             ]),
             html.H4("Ranked rows passing the constraints"),
+            html.Div(className="table-controls", children=[
+                dcc.Input(id=ID.TABLE_SEARCH, type="text", debounce=True, className="table-search",
+                          placeholder="search: llama, or co2_cost < 2, ifeval > 0.6"),
+                dcc.Dropdown(id=ID.TABLE_SORT, value=table_query.RANKING, clearable=False,
+                             searchable=False, className="table-sort",
+                             options=table_query.sort_options(list(state.objective_names))),
+                html.Button("‹ previous", id=ID.TABLE_PREV, className="button", disabled=True),
+                html.Span(id=ID.TABLE_PAGER, className="help"),
+                html.Button("next ›", id=ID.TABLE_NEXT, className="button"),
+                html.Button("Download CSV", id=ID.DOWNLOAD_BUTTON, className="button"),
+            ]),
+            dcc.Store(id=ID.TABLE_PAGE, data=0),
             html.Div(id=ID.TABLE_NOTE, className="help"),
-            html.Button("Download CSV", id=ID.DOWNLOAD_BUTTON, className="button"),
             dcc.Download(id=ID.DOWNLOAD),
-            dash_table.DataTable(id=ID.TABLE, page_size=15, page_current=0, page_action="custom",
-                                 sort_action="custom", sort_mode="single", filter_action="custom",
-                                 filter_query="", sort_by=[], style_table={"overflowX": "auto"},
-                                 style_cell={"fontFamily": "inherit", "fontSize": 13,
-                                             "maxWidth": 260, "overflow": "hidden",
-                                             "textOverflow": "ellipsis"}),
-            html.H4("Parallel coordinates: every chosen objective in CDF space (top = best; the pick in red)"),
+            dcc.Markdown(id=ID.TABLE, className="ranked-table"),
+            html.H4("Parallel coordinates: every chosen objective in CDF space "
+                    "(top = best; the pick in red)"),
             dcc.Graph(id=ID.PARALLEL, config={"displaylogo": False}),
         ]),
     ])

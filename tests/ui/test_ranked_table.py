@@ -1,0 +1,132 @@
+"""The explorer's ranked table: search, sort and paging checked against plain pandas on the
+same rows, and the Markdown page checked for what it shows (and what it must not format)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from copa_dash.ui import panels, table_query
+from copa_dash.ui.callbacks.explore import TABLE_PAGE_SIZE, _table_page
+
+from .test_explore_figures import _explore
+
+NAMES = {"score": "obj0", "cost": "obj1"}
+
+
+def _frame():
+    return pd.DataFrame({"rank": [1, 2, 3, 4, 5],
+                         "id": ["Llama-7b", "mistral-7b", "llama-70b", "phi-2", "LLAMA|x"],
+                         "criterion": [0.1, 0.2, 0.3, 0.4, 0.5],
+                         "obj0": [0.9, 0.8, np.nan, 0.5, 0.7],
+                         "obj1": [5.0, 1.0, 9.0, 0.5, 2.0]})
+
+
+def test_a_word_matches_ids_containing_it_in_any_case():
+    found = table_query.search(_frame(), "llama", NAMES)
+    assert found.frame["id"].tolist() == ["Llama-7b", "llama-70b", "LLAMA|x"]
+    assert found.notes == ()
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("cost < 2", lambda f: f["obj1"] < 2),
+    ("cost<=2", lambda f: f["obj1"] <= 2),
+    ("COST >= 2", lambda f: f["obj1"] >= 2),
+    ("score > 0.6, cost != 1", lambda f: (f["obj0"] > 0.6) & (f["obj1"] != 1)),
+    ("score = 0.5", lambda f: f["obj0"] == 0.5),
+    ("llama, cost > 1", lambda f: f["id"].str.lower().str.contains("llama") & (f["obj1"] > 1)),
+])
+def test_conditions_on_objectives_keep_the_rows_pandas_keeps(text, expected):
+    frame = _frame()
+    found = table_query.search(frame, text, NAMES)
+    assert found.frame["id"].tolist() == frame[expected(frame)]["id"].tolist()
+    assert found.notes == ()
+
+
+def test_a_condition_on_an_unknown_column_or_a_non_number_is_searched_as_text_and_said():
+    found = table_query.search(_frame(), "price < 3", NAMES)
+    assert found.frame.empty
+    assert "'price' is not a column you can filter on (score, cost)" in found.notes[0]
+    found = table_query.search(_frame(), "cost < cheap", NAMES)
+    assert found.frame.empty and "not a number" in found.notes[0]
+
+
+def test_empty_search_keeps_every_row_in_order():
+    frame = _frame()
+    assert table_query.search(frame, "  , ", NAMES).frame.equals(frame)
+    assert table_query.search(frame, None, NAMES).frame.equals(frame)
+
+
+def test_sorting_best_first_follows_the_direction_and_puts_missing_values_last():
+    frame = _frame()
+    directions = {"score": "max", "cost": "min"}
+    best_score = table_query.sort(frame, "best:score", NAMES, directions)
+    assert best_score["id"].tolist() == ["Llama-7b", "mistral-7b", "LLAMA|x", "phi-2", "llama-70b"]
+    best_cost = table_query.sort(frame, "best:cost", NAMES, directions)
+    assert best_cost["obj1"].tolist() == sorted(frame["obj1"])
+    worst_cost = table_query.sort(frame, "worst:cost", NAMES, directions)
+    assert worst_cost["obj1"].tolist() == sorted(frame["obj1"], reverse=True)
+    by_id = table_query.sort(frame, table_query.BY_ID, NAMES, directions)
+    assert by_id["id"].tolist() == sorted(frame["id"], key=str.casefold)
+    for key in (table_query.RANKING, "best:gone", None, "nonsense"):
+        assert table_query.sort(frame, key, NAMES, directions).equals(frame)
+
+
+def test_ties_keep_the_ranking_order():
+    frame = pd.DataFrame({"id": list("abcd"), "obj0": [1.0, 2.0, 1.0, 2.0]})
+    ordered = table_query.sort(frame, "best:score", {"score": "obj0"}, {"score": "min"})
+    assert ordered["id"].tolist() == ["a", "c", "b", "d"]
+
+
+def test_pages_are_clamped_and_counted():
+    frame = pd.DataFrame({"id": [str(i) for i in range(31)]})
+    rows, index, pages = table_query.page(frame, 1, 15)
+    assert (rows["id"].tolist(), index, pages) == ([str(i) for i in range(15, 30)], 1, 3)
+    assert table_query.page(frame, 99, 15)[1:] == (2, 3)
+    assert table_query.page(frame, -4, 15)[1:] == (0, 3)
+    assert table_query.page(frame.iloc[:0], 3, 15)[1:] == (0, 1)
+
+
+def test_sort_menu_offers_each_objective_both_ways():
+    values = [o["value"] for o in table_query.sort_options(["a", "b"])]
+    assert values == [table_query.RANKING, table_query.BY_ID, "best:a", "worst:a", "best:b", "worst:b"]
+
+
+def test_the_markdown_page_shows_every_row_and_names_as_typed():
+    frame = _frame().assign(u1=[12.5, 3.0, 99.0, 0.25, 50.0])
+    columns = [{"name": "rank", "id": "rank", "type": "numeric"},
+               {"name": "id", "id": "id", "type": "text"},
+               {"name": "a*b_c", "id": "obj0", "type": "numeric", "format": {"specifier": ".4~g"}},
+               {"name": "top % a|b", "id": "u1", "type": "numeric"}]
+    text = panels.table_markdown(frame, columns)
+    lines = text.splitlines()
+    assert len(lines) == 2 + len(frame)
+    assert lines[0] == "| rank | id | `a*b_c` | top % `a\\|b` |"
+    assert lines[1] == "|---:|---|---:|---:|"
+    assert lines[2] == "| 1 | `Llama-7b` | 0.9 | 12.5 |"
+    assert "| `LLAMA\\|x` |" in lines[6]          # | in an id does not split the cell
+    assert "| - |" in lines[4]                    # a missing value
+    assert panels.table_markdown(frame.iloc[:0], columns) == "*No row matches the search.*"
+
+
+def test_the_first_page_is_the_ranking_and_a_search_counts_its_matches():
+    _, result = _explore()
+    text, note, index, pager, no_previous, no_next = _table_page(result, 0, "", "rank")
+    ranking = result.ranking
+    rows = text.splitlines()[2:]
+    assert len(rows) == TABLE_PAGE_SIZE and (index, no_previous, no_next) == (0, True, False)
+    for position, line in enumerate(rows):
+        assert line.startswith(f"| {position + 1} | {panels.markdown_text(result.problem.ids[ranking[position]], in_table=True)} |")
+    pages = -(-len(ranking) // TABLE_PAGE_SIZE)
+    assert pager == f"page 1 of {pages}" and f"{len(ranking)} rows pass" in note
+    # the last page, reached by asking past it
+    text, _, index, pager, no_previous, no_next = _table_page(result, 10**6, "", "rank")
+    assert (index, pager, no_previous, no_next) == (pages - 1, f"page {pages} of {pages}", False, True)
+    # a search: the note counts what pandas counts on the full ranked table
+    frame, _ = panels.table_frame(result)
+    expected = frame[frame["id"].str.lower().str.contains("llama") & (frame["obj6"] < 1)]
+    co2 = result.problem.preferences.objectives[6]
+    _, note, _, pager, _, _ = _table_page(result, 0, f"llama, {co2} < 1", "rank")
+    assert f"; {len(expected)} match the search" in note and len(expected) > 0
+    assert pager == f"page 1 of {max(1, -(-len(expected) // TABLE_PAGE_SIZE))}"
