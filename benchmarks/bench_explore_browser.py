@@ -1,17 +1,19 @@
 """How fast the explorer answers a slider move, measured in headless Chromium.
 
 Starts the app (``python app.py``) on a free loopback port, opens the Open LLM Leaderboard's
-default view, then moves alpha and p with the keyboard. Each move is timed in the page, from
-the keydown event to the moment the share link shows the new value: the share link is
-written by a clientside callback chained on the store that the explorer's single callback
-fills together with the pick card, the figures and the table, so by then all of them have
-been updated. Alpha moves that change the pick (and so redraw the figures' markers) are
+default view at alpha = 1, then moves alpha down with the keyboard (from 1 to 0.6 the pick
+changes at 8 of the 40 steps), then p through its stops (inf down to 1 and back up). Each move
+is timed in the page, from
+the keydown event to the frame painted after the share link shows the new value and no
+component is marked as waiting for a callback (``data-dash-is-loading``): the explorer's
+single callback updates the pick card, the figures and the table together, and the share
+link follows them. Alpha moves that change the pick (and so redraw the figures' markers) are
 also reported apart. The first two alpha moves are not timed (the browser is still
-compiling the page's JavaScript); p is moved through its six stops (inf down to 1).
+compiling the page's JavaScript).
 
 Usage::
 
-    python benchmarks/bench_explore_browser.py [--moves 30]
+    python benchmarks/bench_explore_browser.py [--moves 40]
 
 Needs Debian's chromium and chromium-driver (``make test`` installs them).
 """
@@ -30,13 +32,22 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from copa_dash.ui.state import P_STOPS, format_p  # noqa: E402
 
 WAIT_FOR = """
 const [needle, done] = [arguments[0], arguments[arguments.length - 1]];
 const start = window.__copaKeyTime;
-function poll() {
+function settled() {
   const share = document.getElementById('explore-share');
-  if (share && share.value.includes(needle)) { done(performance.now() - start); return; }
+  return share && share.value.includes(needle)
+    && !document.querySelector('[data-dash-is-loading="true"]');
+}
+function poll() {
+  // done: the share link shows the move, no component waits for a callback, and the browser
+  // has painted a frame after that (requestAnimationFrame runs before the next paint)
+  if (settled()) { requestAnimationFrame(() => done(performance.now() - start)); return; }
   if (performance.now() - start > 20000) { done(-1); return; }
   requestAnimationFrame(poll);
 }
@@ -112,14 +123,14 @@ def main(argv=None) -> int:
     from selenium.webdriver.common.keys import Keys
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moves", type=int, default=30)
+    parser.add_argument("--moves", type=int, default=40)
     args = parser.parse_args(argv)
     port = _free_port()
     app = _start_app(port)
     driver = _driver()
     try:
         driver.set_script_timeout(30)
-        driver.get(f"http://127.0.0.1:{port}/explore?dataset=open-llm-leaderboard-v2")
+        driver.get(f"http://127.0.0.1:{port}/explore?dataset=open-llm-leaderboard-v2&alpha=1")
         for _ in range(120):
             if driver.find_elements(By.ID, "pick-id"):
                 break
@@ -131,13 +142,17 @@ def main(argv=None) -> int:
                 .get_attribute("aria-valuenow")
             return f"alpha={float(value):g}&"
 
-        def p_text(d):
-            return "p=" + d.find_element(By.ID, "explore-p").get_attribute("value")
+        def p_text(d):  # the slider's stop (the p box follows it in a callback of its own)
+            index = d.find_elements(By.CSS_SELECTOR, "#explore-p-slider [role=slider]")[0] \
+                .get_attribute("aria-valuenow")
+            return "p=" + format_p(P_STOPS[int(index)]) + "&"
 
         alpha_times = _timed_moves(driver, "#explore-alpha [role=slider]", Keys.ARROW_LEFT,
                                    alpha_text, args.moves)
         p_times = _timed_moves(driver, "#explore-p-slider [role=slider]", Keys.ARROW_LEFT,
-                               p_text, 5, warmup=0)
+                               p_text, 6, warmup=0)
+        p_times += _timed_moves(driver, "#explore-p-slider [role=slider]", Keys.ARROW_RIGHT,
+                                p_text, 6, warmup=0)
     finally:
         driver.quit()
         app.terminate()
@@ -145,7 +160,8 @@ def main(argv=None) -> int:
     print("|---|---|---|---|---|")
     rows = (("alpha, every move", [t for t, _ in alpha_times]),
             ("alpha, moves that change the pick", [t for t, changed in alpha_times if changed]),
-            ("p, every move", [t for t, _ in p_times]))
+            ("p, every move", [t for t, _ in p_times]),
+            ("p, moves that change the pick", [t for t, changed in p_times if changed]))
     for name, times in rows:
         if not times:
             print(f"| {name} | 0 | - | - | - |")
