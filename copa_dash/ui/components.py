@@ -69,7 +69,7 @@ def preference_controls(table, state: ExploreState) -> html.Div:
         ]),
         html.Label("p"),
         dcc.Slider(id=ID.P_SLIDER, min=0, max=len(P_STOPS) - 1, step=1, value=p_index,
-                   allow_direct_input=False,
+                   allow_direct_input=False, updatemode="drag",
                    marks={i: format_p(v) for i, v in enumerate(P_STOPS)}),
         dcc.Input(id=ID.P_INPUT, value=format_p(state.p), type="text", debounce=True,
                   className="p-input", placeholder="1 ... inf"),

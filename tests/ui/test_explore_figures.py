@@ -169,3 +169,41 @@ def test_the_pick_card_states_the_picks_values_and_runners_up():
         assert f"top {100 * result.problem.u[result.pick, k]:.1f}%" in text
     for j in result.runners_up:
         assert panels.markdown_text(result.problem.ids[j]) in text
+
+
+def _drawn_for(state, result):
+    layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y)
+    return {"key": drawn_key(state), "layers": figures.layers_digest(layers), "pick": result.pick}
+
+
+def test_a_slider_move_sends_figure_patches_only_for_what_moved():
+    from dash import no_update
+
+    from copa_dash.ui.callbacks.explore import _slider_update
+
+    state, drawn_result = _explore(alpha=0.6)
+    drawn = _drawn_for(state, drawn_result)
+    # the same pick at another alpha: the card's body and the table change, the figures do not
+    state_b, same = _explore(alpha=0.65)
+    assert same.pick == drawn_result.pick
+    out = _slider_update(same, state_b, drawn, "table", None)
+    assert out["front"] is no_update and out["parallel"] is no_update
+    assert out["pick"][1] is no_update and out["pick"][2] == panels.pick_card_text(same)[1]
+    assert out["drawn"] is no_update and out["table"][0] == "table"
+    # another pick: both figures are patched and the store remembers the new pick
+    state_c, other = _explore(alpha=0.5)
+    assert other.pick != drawn_result.pick
+    out = _slider_update(other, state_c, drawn, "table", None)
+    assert out["front"] is not no_update and out["parallel"] is not no_update
+    assert out["pick"][1] == str(other.problem.ids[other.pick])
+    assert out["drawn"] == _drawn_for(state_c, other)
+    # a p move that recolours the sweep but keeps the pick: the front only
+    for p in (16.0, 8.0, 4.0, 2.0):
+        state_d, moved = _explore(alpha=0.6, p=p)
+        if moved.pick == drawn_result.pick and \
+                _drawn_for(state_d, moved)["layers"] != drawn["layers"]:
+            out = _slider_update(moved, state_d, drawn, "table", None)
+            assert out["front"] is not no_update and out["parallel"] is no_update
+            break
+    else:
+        pytest.fail("no p keeps the pick at alpha 0.6 while recolouring the sweep")

@@ -140,18 +140,20 @@ function(sliderIndex, text) {
 
 
 def _slider_update(result, state: ExploreState, drawn: dict, table_text: str, compare) -> dict:
-    """The outputs of a slider move: the card, the table's rows and, when the pick or the
-    sweep's colours moved, a patch of the figures' layout (nothing when they did not)."""
+    """The outputs of a slider move: the card's body, the table's page and, when they moved,
+    a patch of the front figure's markers (the pick, or the sweep's colours after a p move)
+    and of the parallel plot's pick line (nothing when they did not)."""
     layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y)
     digest = figures.layers_digest(layers)
-    unchanged = drawn.get("layers") == digest
+    same_layers, same_pick = drawn.get("layers") == digest, drawn.get("pick") == result.pick
     pick_id, body = panels.pick_card_text(result)
-    return dict(alert=no_update, pick=(no_update, no_update if unchanged else pick_id, body),
-                front=no_update if unchanged else figures.layers_patch(layers),
-                parallel=no_update if unchanged else figures.parallel_patch(result),
+    return dict(alert=no_update, pick=(no_update, no_update if same_pick else pick_id, body),
+                front=no_update if same_layers else figures.layers_patch(layers),
+                parallel=no_update if same_pick else figures.parallel_patch(result),
                 compare=compare if state.compare else no_update,
                 table=(table_text, *(no_update,) * 5), query=to_query(state),
-                drawn=no_update if unchanged else dict(drawn, layers=digest))
+                drawn=no_update if same_layers and same_pick
+                else dict(drawn, layers=digest, pick=result.pick))
 
 
 def _table_page(result, page, search, sort_key) -> tuple:
@@ -234,7 +236,8 @@ def register_callbacks(app) -> None:
         return dict(alert=[_message(n) for n in result.notes], pick=(False, *panels.pick_card_text(result)),
                     front=front, parallel=figures.parallel_figure(result), compare=compare,
                     table=table, query=to_query(state),
-                    drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers)})
+                    drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers),
+                           "pick": result.pick})
 
     @app.callback(output=TABLE_OUTPUTS_AGAIN, inputs=dict(CONTROL_STATES, **TABLE_CONTROLS),
                   prevent_initial_call=True)
