@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..core.errors import InvalidInputError
 from .cell_parsing import ROWS_NOTE, id_values, objective_values, row_list, short
-from .role_guess import add_row_ids, guess_direction, guess_roles
+from .role_guess import add_row_ids, guess_direction, guess_id, guess_roles, row_id_name
 from .schema import EvalTable, Roles
 from .table_formats import read_delimited, read_json, read_parquet, read_xlsx
 from .upload_checks import (
@@ -31,8 +31,8 @@ from .upload_checks import (
 )
 
 # role guesses are re-exported: the upload flow reads, then guesses
-__all__ = ["Limits", "add_row_ids", "build_eval_table", "guess_direction", "guess_roles",
-           "read_table"]
+__all__ = ["Limits", "add_row_ids", "build_eval_table", "guess_direction", "guess_id",
+           "guess_roles", "read_table", "row_id_name"]
 
 
 def read_table(source, /, *, filename: str | None = None,

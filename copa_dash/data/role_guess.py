@@ -11,18 +11,26 @@ as ``acc``. Decisions:
   Only when no numeric column has a guess are the numeric columns proposed as objectives,
   maximised: such tables are mostly per-benchmark scores (``art``, ``clipart``, ``mmlu``);
   columns with a spread or setting word (``art_std``, ``seed``) stay metadata even then;
-* the id is the first column with a unique value in every row, preferring id-like names
-  and text columns; when none is unique (long tables: one row per system x task x seed)
-  :func:`guess_roles` says so and :func:`add_row_ids` adds a row-number id column.
+* the id names the rows in every page, so it must read as a name and be different in
+  every row (compared as the stripped text :func:`~copa_dash.data.io.build_eval_table`
+  stores): a text column, or a column of whole numbers whose name says it is an identifier
+  (``id``, ``run``, ``model``, ``run_id``, ``trial_idx``, ...). A measurement is never
+  proposed, however unique its values: ``elo = 1200, 1250, ...`` or ``score = 0.81, ...``
+  would make every chart label a row by a number that also sits on an axis. When no
+  column qualifies (long tables: one row per system x task x seed; tables of numbers
+  only), :func:`guess_id` returns None and :func:`add_row_ids` numbers the rows
+  ``row 1``, ``row 2``, ...
 """
 
 from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from ..core.errors import InvalidInputError
+from .cell_parsing import id_values
 from .schema import SINGLE_ROLES, Objective, Roles
 
 MINIMISED = frozenset({
@@ -56,17 +64,22 @@ _ROLE_NAMES = {
 }
 _ID_NAMES = ("id", "model", "name", "model_name", "model_id", "run", "run_id", "run_name",
              "label", "key", "checkpoint")
+_ID_LAST_WORDS = frozenset({"id", "idx", "index", "key", "uid", "uuid"})  # trial_id, ModelIdx
+ROW_ID_PREFIX = "row "
 
 
-def _words(name: str) -> list[str]:
-    """Lower-case words of a column name, split at non-alphanumerics and camelCase."""
+def _words(name: str, *, joined: bool = True) -> list[str]:
+    """Lower-case words of a column name, split at non-alphanumerics and camelCase.
+
+    With ``joined`` a camelCase chunk is also given whole ("mAP" -> m, ap, map).
+    """
     words = []
     for chunk in re.split(r"[^0-9A-Za-z]+", str(name)):
         if not chunk:
             continue
         parts = re.findall(r"[A-Z]+(?![a-z])\d*|[A-Z]?[a-z]+\d*|\d+", chunk)
         words.extend(p.lower() for p in parts)
-        if len(parts) > 1:
+        if joined and len(parts) > 1:
             words.append(chunk.lower())  # "mAP" -> also "map"
     return words
 
@@ -134,19 +147,73 @@ def _is_number_column(series: pd.Series) -> bool:
         series.dtype)
 
 
-def _id_column(frame: pd.DataFrame) -> str | None:
+def _is_text_column(series: pd.Series) -> bool:
+    dtype = series.dtype
+    return (pd.api.types.is_string_dtype(dtype) or pd.api.types.is_object_dtype(dtype)
+            or isinstance(dtype, pd.CategoricalDtype)) and not pd.api.types.is_bool_dtype(dtype)
+
+
+def _is_whole_number_column(series: pd.Series) -> bool:
+    """Integers, or floats that are all whole (ids a spreadsheet stored as 1.0, 2.0)."""
+    if pd.api.types.is_bool_dtype(series.dtype):
+        return False
+    if pd.api.types.is_integer_dtype(series.dtype):
+        return True
+    if not pd.api.types.is_float_dtype(series.dtype):
+        return False
+    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    return bool(np.isfinite(values).all() and (values == np.round(values)).all())
+
+
+def _is_id_name(column: str) -> bool:
+    words = _words(column, joined=False)
+    return "_".join(words) in _ID_NAMES or (bool(words) and words[-1] in _ID_LAST_WORDS)
+
+
+def guess_id(frame, /) -> str | None:
+    """The column to propose as the row id, or None when no column can name the rows.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The uploaded table, with string column names.
+
+    Returns
+    -------
+    str or None
+        The first column, in this order of preference, whose ids (stripped text, as
+        :func:`~copa_dash.data.io.build_eval_table` stores them) are present and
+        different in every row: a text column with an id-like name (``model``,
+        ``run_name``, ``trial_id``), a column of whole numbers with an id-like name
+        (``id``, ``run``), any other text column. None if there is no such column: then
+        number the rows with :func:`add_row_ids`.
+
+    Notes
+    -----
+    A numeric column without an id-like name is never proposed, even when its values
+    are unique, and neither is a column of fractional numbers: those are measurements
+    (scores, sizes, times), not names. Cost: O(N) hashing per column tried.
+
+    Examples
+    --------
+    >>> guess_id(pd.DataFrame({"elo": [1200, 1250], "run_id": [7, 8]}))
+    'run_id'
+    >>> guess_id(pd.DataFrame({"model": ["a", "a"], "score": [0.5, 0.7]})) is None
+    True
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
     unique: dict[str, bool] = {}  # checked lazily: O(N) hashing per candidate
 
     def is_unique(column: str) -> bool:
         if column not in unique:
-            values = frame[column]
-            unique[column] = bool(values.notna().all() and values.is_unique)
+            ids = id_values(frame[column])
+            unique[column] = bool(ids.notna().all() and ids.is_unique)
         return unique[column]
 
-    for rank in (lambda c: _normal(c) in _ID_NAMES and not _is_number_column(frame[c]),
-                 lambda c: not _is_number_column(frame[c]),
-                 lambda c: _normal(c) in _ID_NAMES,
-                 lambda c: pd.api.types.is_integer_dtype(frame[c].dtype)):
+    for rank in (lambda c: _is_id_name(c) and _is_text_column(frame[c]),
+                 lambda c: _is_id_name(c) and _is_whole_number_column(frame[c]),
+                 lambda c: _is_text_column(frame[c])):
         for column in frame.columns:
             if rank(column) and is_unique(column):
                 return column
@@ -164,17 +231,17 @@ def guess_roles(frame, /) -> Roles:
     Returns
     -------
     Roles
-        id: see :func:`_id_column` order (unique id-like text column, unique text
-        column, unique id-like column, unique integer column); system / seed / task /
-        split / config / budget: the first column whose name matches the role's names;
+        id: :func:`guess_id` (a text column, or whole numbers under an id-like name,
+        different in every row); system / seed / task / split / config / budget: the
+        first column whose name matches the role's names;
         objectives: numeric columns with a guessed direction (see the module notes);
         metadata: every other column, in table order.
 
     Raises
     ------
     InvalidInputError
-        If no column is unique in every row (use :func:`add_row_ids` first), or no
-        column is numeric.
+        If no column can name the rows (:func:`guess_id` is None: use
+        :func:`add_row_ids` first), or no column is numeric.
 
     Examples
     --------
@@ -188,11 +255,12 @@ def guess_roles(frame, /) -> Roles:
         raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
     if any(not isinstance(c, str) for c in frame.columns) or frame.columns.duplicated().any():
         raise InvalidInputError("'frame' must have unique string column names")
-    id_column = _id_column(frame)
+    id_column = guess_id(frame)
     if id_column is None:
         raise InvalidInputError(
-            "no column has a different value in every row, so none can be the row id; "
-            "add an id column (e.g. model name) or number the rows")
+            "no column names the rows: an id must be text, or whole numbers in a column "
+            "named like id or run, with a different value in every row; number the rows "
+            "(add_row_ids) or add an id column (e.g. model name)")
     taken = {id_column}
     single = {}
     for role in SINGLE_ROLES:
@@ -216,24 +284,39 @@ def guess_roles(frame, /) -> Roles:
     return Roles(id=id_column, objectives=tuple(objectives), metadata=metadata, **single)
 
 
-def add_row_ids(frame, /, *, name: str = "row") -> pd.DataFrame:
-    """Return a new frame with a first column of row numbers "1".."N" as ids.
+def row_id_name(frame, /, *, name: str = "row") -> str:
+    """The name :func:`add_row_ids` gives its column: ``name``, else ``name_2``, ``name_3``, ...
 
-    The column is called ``name`` (``name_2``, ``name_3``, ... if taken). The input is
-    not modified.
+    Never a column of ``frame``, so a role naming it unambiguously means "number the rows".
 
     Examples
     --------
-    >>> add_row_ids(pd.DataFrame({"row": [5, 6]})).columns.tolist()
-    ['row_2', 'row']
+    >>> row_id_name(pd.DataFrame({"row": [5, 6]}))
+    'row_2'
     """
-    if not isinstance(frame, pd.DataFrame):
-        raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
     column, k = name, 1
     while column in frame.columns:
         k += 1
         column = f"{name}_{k}"
+    return column
+
+
+def add_row_ids(frame, /, *, name: str = "row") -> pd.DataFrame:
+    """Return a new frame with a first column of ids ``row 1`` .. ``row N``, in row order.
+
+    The column is called :func:`row_id_name` (``name``, or ``name_2``, ... if taken).
+    The input is not modified.
+
+    Examples
+    --------
+    >>> out = add_row_ids(pd.DataFrame({"row": [5, 6]}))
+    >>> out.columns.tolist(), out["row_2"].tolist()
+    (['row_2', 'row'], ['row 1', 'row 2'])
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
+    column = row_id_name(frame, name=name)
+    numbers = np.arange(1, len(frame) + 1).astype(str).astype(object)
     out = frame.copy(deep=False)
-    out.insert(0, column, pd.Series([str(i + 1) for i in range(len(out))], index=out.index,
-                                    dtype="str"))
+    out.insert(0, column, pd.Series(ROW_ID_PREFIX + numbers, index=out.index, dtype="str"))
     return out

@@ -5,7 +5,13 @@ import pytest
 
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.data.io import build_eval_table, read_table
-from copa_dash.data.role_guess import add_row_ids, guess_direction, guess_roles
+from copa_dash.data.role_guess import (
+    add_row_ids,
+    guess_direction,
+    guess_id,
+    guess_roles,
+    row_id_name,
+)
 
 
 @pytest.mark.parametrize("name", [
@@ -62,20 +68,60 @@ def test_numeric_columns_without_a_guess_become_objectives_only_when_nothing_is_
     assert with_loss.metadata == ("art", "photo", "art_std")
 
 
-def test_id_falls_back_to_a_unique_integer_column():
-    roles = guess_roles(pd.DataFrame({"k": [1, 2, 3], "loss": [0.5, 0.5, 0.1]}))
-    assert roles.id == "k"
+def test_id_may_be_whole_numbers_under_an_id_like_name():
+    assert guess_roles(pd.DataFrame({"id": [3, 1, 2], "loss": [0.5, 0.5, 0.1]})).id == "id"
+    assert guess_id(pd.DataFrame({"TrialID": [1.0, 2.0], "loss": [0.5, 0.1]})) == "TrialID"
+    # an id-like name beats a unique text column that is not named like an id
+    assert guess_id(pd.DataFrame({"notes": ["a", "b"], "run": [1, 2]})) == "run"
+
+
+@pytest.mark.parametrize("column", [
+    pd.Series([1, 2, 3], name="k"),                         # whole numbers, no id-like name
+    pd.Series([1210, 1180, 1250], name="elo"),              # a unique integer measurement
+    pd.Series([0.81, 0.78, 0.9], name="score"),             # a unique float measurement
+    pd.Series([7e9, 13e9, 70e9], name="n_params"),
+    pd.Series([0.25, 0.5, 1.0], name="checkpoint"),         # id-like name, fractional values
+    pd.Series([1, 2, 3], name="model_size"),                # "model", but not as the last word
+    pd.Series(pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-03"]), name="when"),
+])
+def test_a_numeric_column_is_never_the_id_unless_it_is_clearly_an_identifier(column):
+    frame = pd.DataFrame({"system": ["a", "a", "b"], column.name: column,
+                          "loss": [0.5, 0.5, 0.1]})
+    assert guess_id(frame) is None
+    with pytest.raises(InvalidInputError, match="^no column names the rows"):
+        guess_roles(frame)
+
+
+def test_numbers_only_table_gets_row_ids_and_keeps_every_column():
+    frame = read_table(b"score,loss,elo\n0.9,0.3,1200\n0.8,0.2,1250\n0.7,0.4,1100\n",
+                       filename="numbers.csv")
+    assert guess_id(frame) is None
+    with_ids = add_row_ids(frame)
+    roles = guess_roles(with_ids)
+    assert roles.id == "row"
+    assert set(roles.objective_names) | set(roles.metadata) == {"score", "loss", "elo"}
+    assert build_eval_table(with_ids, roles).ids.tolist() == ["row 1", "row 2", "row 3"]
+
+
+def test_text_ids_must_differ_in_every_row_after_stripping():
+    duplicated = pd.DataFrame({"model": ["a", "b", "a"], "name": ["x", "y", "z"],
+                               "loss": [0.5, 0.4, 0.1]})
+    assert guess_id(duplicated) == "name"
+    assert guess_id(duplicated.drop(columns="name")) is None
+    assert guess_id(pd.DataFrame({"model": ["a", " a"], "loss": [1.0, 2.0]})) is None
+    assert guess_id(pd.DataFrame({"model": ["a", None], "loss": [1.0, 2.0]})) is None
 
 
 def test_long_table_without_a_unique_column_needs_row_ids():
     frame = read_table(b"system,task,seed,loss\na,t,0,1\na,t,1,2\nb,t,0,3\nb,t,0,3\n",
                        filename="long.csv")
-    with pytest.raises(InvalidInputError, match="^no column has a different value in every row"):
+    with pytest.raises(InvalidInputError, match="^no column names the rows"):
         guess_roles(frame)
     with_ids = add_row_ids(frame)
     roles = guess_roles(with_ids)
     assert roles.id == "row" and roles.system == "system" and roles.task == "task"
-    assert build_eval_table(with_ids, roles).ids.tolist() == ["1", "2", "3", "4"]
+    assert build_eval_table(with_ids, roles).ids.tolist() == ["row 1", "row 2", "row 3",
+                                                              "row 4"]
     assert "row" not in frame.columns
 
 
@@ -86,4 +132,8 @@ def test_no_numeric_column():
 
 def test_add_row_ids_avoids_taken_names():
     frame = pd.DataFrame({"row": [5, 6], "row_2": [1, 2]})
-    assert add_row_ids(frame).columns.tolist() == ["row_3", "row", "row_2"]
+    assert row_id_name(frame) == "row_3"
+    out = add_row_ids(frame)
+    assert out.columns.tolist() == ["row_3", "row", "row_2"]
+    assert out["row_3"].tolist() == ["row 1", "row 2"]
+    assert frame.columns.tolist() == ["row", "row_2"]
