@@ -24,6 +24,7 @@ from ..data.schema import Roles
 from .store import DatasetStore
 
 STAGING_TTL_SECONDS = 24 * 3600
+MIN_OBJECTIVES = 2  # the explorer and the systems page need a front: two things to trade off
 _TOKEN = re.compile(r"^[0-9a-f]{64}$")
 _SAFE_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".json", ".xlsx", ".gz")
 PREVIEW_ROWS = 8
@@ -35,15 +36,21 @@ class StagedUpload:
 
     token: str
     filename: str
-    frame: pd.DataFrame
+    frame: pd.DataFrame  # as read: without the row-number column
     proposed: Roles
+    row_ids: str         # the id to choose for "row number" (never a column of the frame)
 
     @property
     def preview(self) -> pd.DataFrame:
         return self.frame.head(PREVIEW_ROWS)
 
+    @property
+    def ids_generated(self) -> bool:
+        """True when no column can name the rows and the proposal numbers them."""
+        return self.proposed.id == self.row_ids
 
-def limits_from(settings) -> "io.Limits":
+
+def limits_from(settings) -> io.Limits:
     """The configured upload limits."""
     return io.Limits(max_bytes=settings.max_upload_bytes, max_rows=settings.max_rows,
                      max_columns=settings.max_columns)
@@ -97,6 +104,9 @@ def _clean_old(directory: Path) -> None:
 def stage_upload(settings, filename: str, data: bytes) -> StagedUpload:
     """Parse ``data`` with the shared reader, keep the bytes for the save step, propose roles.
 
+    When no column can name the rows (:func:`~copa_dash.data.io.guess_id`), the proposed
+    id is ``row_ids``: the rows are numbered ``row 1``, ``row 2``, ... at save.
+
     Raises
     ------
     InvalidInputError
@@ -111,17 +121,55 @@ def stage_upload(settings, filename: str, data: bytes) -> StagedUpload:
         temporary = directory / f".tmp-{token}-{os.getpid()}"
         temporary.write_bytes(data)
         os.replace(temporary, target)
-    return StagedUpload(token=token, filename=filename, frame=frame, proposed=io.guess_roles(frame))
+    guessed = frame if io.guess_id(frame) is not None else io.add_row_ids(frame)
+    return StagedUpload(token=token, filename=filename, frame=frame,
+                        proposed=io.guess_roles(guessed), row_ids=io.row_id_name(frame))
+
+
+def check_objective_count(frame: pd.DataFrame, roles: Roles) -> None:
+    """Raise unless ``roles`` has at least two objectives, naming columns that could be one.
+
+    One objective saves a table that the explorer and the systems page cannot show (a
+    Pareto front needs something to trade off), so the upload page refuses it before
+    anything is stored.
+    """
+    if len(roles.objectives) >= MIN_OBJECTIVES:
+        return
+    chosen = ", ".join(map(repr, roles.objective_names))
+    candidates = [str(c) for c in frame.columns
+                  if roles.role_of(c) in (None, "metadata")
+                  and pd.api.types.is_numeric_dtype(frame[c].dtype)
+                  and not pd.api.types.is_bool_dtype(frame[c].dtype) and frame[c].notna().any()]
+    if candidates:
+        shown = ", ".join(map(repr, candidates[:6])) + (", ..." if len(candidates) > 6 else "")
+        advice = f"give another numeric column the role 'objective' ({shown})"
+    else:
+        advice = ("the table has no other numeric column: add a second measurement to the file "
+                  "(e.g. cost, time or size) and upload it again")
+    raise InvalidInputError(
+        "choose at least two objectives: a Pareto front needs something to trade off. "
+        f"Only {chosen} is one now; {advice}. Nothing was saved.")
 
 
 def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,
                     shared: bool) -> str:
     """Parse the staged bytes again, validate them against ``roles`` and save them.
 
+    If ``roles.id`` is the staged ``row_ids`` name (:func:`~copa_dash.data.io.row_id_name`,
+    never a column of the file), the saved table gets that column first, holding
+    ``row 1`` .. ``row N`` in the file's row order.
+
     Returns
     -------
     str
         The dataset id (a hash of content and roles).
+
+    Raises
+    ------
+    InvalidInputError
+        If the upload expired, fewer than two objectives are chosen
+        (:func:`check_objective_count`) or the table does not fit the roles (repeated or
+        missing ids are named with their rows); nothing is stored then.
     """
     if not isinstance(token, str) or not _TOKEN.match(token):
         raise InvalidInputError("the upload expired: choose the file again")
@@ -129,6 +177,9 @@ def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: 
     if not path.exists():
         raise InvalidInputError("the upload expired: choose the file again")
     frame = io.read_table(path.read_bytes(), filename=filename, limits=limits_from(settings))
+    if roles.id == io.row_id_name(frame):
+        frame = io.add_row_ids(frame)
+    check_objective_count(frame, roles)
     io.build_eval_table(frame, roles)  # every role error before anything is stored
     store = DatasetStore(Path(settings.data_dir))
     return store.save(frame, roles, name=name, shared=shared)
