@@ -29,11 +29,14 @@ class UploadIds:
     PREVIEW = "upload-preview"
     MAPPING = "upload-mapping"
     ID_COLUMN = "upload-id-column"
+    ID_NOTE = "upload-id-note"
     ROLE = "upload-role"              # pattern: {"type": ROLE, "column": name}
     DIRECTION = "upload-direction"    # pattern
     NAME = "upload-name"
     SHARED = "upload-shared"
+    CHECK = "upload-check"            # live: how many objectives the mapping has
     SAVE = "upload-save"
+    SAVE_ERROR = "upload-save-error"  # apart from RESULT: a refused save keeps an earlier link
     STAGED = "upload-staged"
     RESULT = "upload-result"
 
@@ -53,6 +56,7 @@ def layout(**_query):
         dcc.Store(id=UploadIds.STAGED),
         html.Div(id=UploadIds.PREVIEW),
         html.Div(id=UploadIds.MAPPING),
+        html.Div(id=UploadIds.SAVE_ERROR),
         html.Div(id=UploadIds.RESULT),
     ])
 
@@ -66,34 +70,53 @@ def preview_table(frame) -> dash_table.DataTable:
                                                         "overflow": "hidden", "textOverflow": "ellipsis"})
 
 
-def mapping_controls(frame, proposed) -> html.Div:
-    """Id column, and for each column its role and (for objectives) its direction."""
+ROW_NUMBER_LABEL = "row number (row 1, row 2, ...)"
+ROW_NUMBER_NOTE = (
+    "No column names the rows: an id must be text (such as a model name) or id numbers (a "
+    "column named like id or run), with a different value in every row. Measurements such as "
+    "a score are not used as names. So the rows are numbered in file order: row 1, row 2, ... "
+    "and those names label them in every page. Pick a column here instead if one names them.")
+
+
+def mapping_controls(frame, proposed, row_ids: str) -> html.Div:
+    """Id column (or the row number, chosen as ``row_ids``), and for each column its role
+    and (for objectives) its direction.
+
+    Every column has a row, the id's too (disabled while it is the id), so choosing
+    another id keeps the first one as metadata rather than dropping it.
+    """
     objective_dirs = {o.name: o.direction for o in proposed.objectives}
     roles = {getattr(proposed, r): r for r in ("system", "seed", "task", "split", "config", "budget")
              if getattr(proposed, r, None)}
     rows = []
     for column in frame.columns:
         column = str(column)
-        if column == proposed.id:
-            continue
         role = ("objective" if column in objective_dirs else roles.get(column)
-                or ("metadata" if column in proposed.metadata else "ignore"))
+                or ("metadata" if column in proposed.metadata or column == proposed.id
+                    else "ignore"))
         rows.append(html.Tr([
             html.Td(column),
             html.Td(dcc.Dropdown(id={"type": UploadIds.ROLE, "column": column}, options=ROLE_OPTIONS,
-                                 value=role, clearable=False, className="role-pick")),
+                                 value=role, clearable=False, className="role-pick",
+                                 disabled=column == proposed.id)),
             html.Td(dcc.RadioItems(id={"type": UploadIds.DIRECTION, "column": column}, inline=True,
                                    options=[{"label": "min", "value": "min"},
                                             {"label": "max", "value": "max"}],
                                    value=objective_dirs.get(column, "max"))),
         ]))
+    id_options = [{"label": str(c), "value": str(c)} for c in frame.columns]
+    id_options.append({"label": ROW_NUMBER_LABEL, "value": row_ids})
+    generated = proposed.id == row_ids
     return html.Div([
         html.H3("Roles"),
         html.P("Directions are guessed from the names (loss, error, time, cost -> min; accuracy, "
-               "score, f1 -> max): check them.", className="help"),
+               "score, f1 -> max): check them. At least two objectives: a Pareto front needs "
+               "something to trade off.", className="help"),
         html.Label("Id column (one unique name per row)"),
         dcc.Dropdown(id=UploadIds.ID_COLUMN, value=proposed.id, clearable=False,
-                     options=[{"label": str(c), "value": str(c)} for c in frame.columns]),
+                     options=id_options),
+        html.P(ROW_NUMBER_NOTE if generated else "", id=UploadIds.ID_NOTE,
+               className="alert alert-info" if generated else "help"),
         html.Table(className="mapping-table", children=[
             html.Thead(html.Tr([html.Th("column"), html.Th("role"), html.Th("direction")])),
             html.Tbody(rows)]),
@@ -102,6 +125,7 @@ def mapping_controls(frame, proposed) -> html.Div:
         dcc.Checklist(id=UploadIds.SHARED, value=[], options=[
             {"label": "list it on this instance's landing page (otherwise only its link opens it)",
              "value": "shared"}]),
+        html.Div(id=UploadIds.CHECK),
         html.Button("Save and explore", id=UploadIds.SAVE, className="button"),
     ])
 
