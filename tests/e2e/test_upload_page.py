@@ -1,14 +1,19 @@
-"""Uploading through the file input: a real table is mapped, saved and explored; broken files
-each get a message that says what is wrong and where."""
+"""Uploading through the file input: a real table is mapped, saved and explored; a table that
+no column names gets row numbers; one objective is refused before saving; broken files each get
+a message that says what is wrong and where."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.e2e.app_under_test import make_app, screenshot
+from copa_dash.cli import main
+from tests.e2e.app_under_test import make_app, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -19,6 +24,16 @@ m3,0.93,400,tree
 m4,0.85,10,linear
 m5,0.90,60,knn
 m6,0.80,5,linear
+"""
+
+# No column names the rows: family repeats, accuracy and latency_ms are unique measurements
+# (the old guess proposed latency_ms, a unique integer column, as the id).
+NUMBERS_CSV = """accuracy,latency_ms,family
+0.91,120,tree
+0.88,30,linear
+0.93,400,tree
+0.85,10,linear
+0.90,60,knn
 """
 
 BROKEN = {
@@ -62,14 +77,63 @@ def test_a_real_table_is_mapped_saved_and_explored(dash_duo, app, tmp_path):
     # m5 3/6, m1 4/6, m3 5/6. max(u) is 3/6 for m2 and m5 only; they tie at p = 8 and in
     # sum u, so table order picks m2 - and so does the CLI on the same file.
     dash_duo.wait_for_text_to_equal("#pick-id", "m2", timeout=30)
-    from copa_dash.cli import main
-    import contextlib, io, json
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         main(["select", str(path), "--id", "model", "--objective", "accuracy:max",
               "--objective", "training_time:min", "--json"])
     assert json.loads(out.getvalue())["id"] == "m2"
     screenshot(dash_duo, "upload-explored")
+    assert dash_duo.get_logs() == []
+
+
+def _role(dash_duo, column: str, label: str) -> None:
+    """Choose ``label`` in the role dropdown of ``column`` (a pattern-matching id)."""
+    dom_id = json.dumps({"column": column, "type": "upload-role"}, separators=(",", ":"))
+    dash_duo.find_element(f"[id='{dom_id}']").click()
+    # typed into the menu's search box: the open menu scrolls to the current role, and the box
+    # covers the options above it
+    dash_duo.find_element(".dash-dropdown-search").send_keys(label.split()[0])
+    wait_until(lambda: [o.text for o in dash_duo.driver.find_elements(
+        By.CSS_SELECTOR, ".dash-dropdown-options .dash-dropdown-option")] == [label])
+    dash_duo.find_element(".dash-dropdown-options .dash-dropdown-option").click()
+
+
+def test_a_table_no_column_names_gets_row_numbers_and_needs_two_objectives(dash_duo, app,
+                                                                          tmp_path):
+    path = tmp_path / "numbers.csv"
+    path.write_text(NUMBERS_CSV)
+    dash_duo.start_server(app)
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
+    dash_duo.wait_for_element("#upload-file", timeout=30)
+    _upload(dash_duo, path)
+    dash_duo.wait_for_contains_text("#upload-id-note", "row 1, row 2", timeout=30)
+    assert "row number" in dash_duo.find_element("#upload-id-column").text
+    dash_duo.wait_for_contains_text("#upload-check", "2 objectives: accuracy, latency_ms")
+    screenshot(dash_duo, "upload-row-numbers")
+
+    _role(dash_duo, "latency_ms", "metadata (filter on it)")
+    dash_duo.wait_for_contains_text("#upload-check", "Choose at least two objectives")
+    dash_duo.find_element("#upload-save").click()
+    dash_duo.wait_for_contains_text(
+        "#upload-save-error", "give another numeric column the role 'objective' "
+        "('latency_ms'). Nothing was saved.", timeout=30)
+    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#upload-explore-link")
+    dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})",
+                                   dash_duo.find_element("#upload-save-error"))
+    screenshot(dash_duo, "upload-one-objective")
+
+    _role(dash_duo, "latency_ms", "objective")
+    dash_duo.wait_for_contains_text("#upload-check", "2 objectives")
+    dash_duo.find_element("#upload-save").click()
+    link = dash_duo.wait_for_element("#upload-explore-link", timeout=30)
+    assert dash_duo.find_element("#upload-save-error").text == ""
+    dash_duo.driver.get(link.get_attribute("href"))
+    dash_duo.wait_for_element("#pick-id", timeout=30)
+    # the rows are named by their number in the file. accuracy (max) u: row 3 0, row 1 1/5,
+    # row 5 2/5, row 2 3/5, row 4 4/5; latency_ms (min) u: row 4 0, row 2 1/5, row 5 2/5,
+    # row 1 3/5, row 3 4/5. Equal weights at p = inf: row 5 alone has the smallest max(u).
+    dash_duo.wait_for_text_to_equal("#pick-id", "row 5", timeout=30)
+    screenshot(dash_duo, "upload-row-numbers-explored")
     assert dash_duo.get_logs() == []
 
 
