@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from plotly.colors import sample_colorscale
 
@@ -56,8 +58,44 @@ def axis_values(exploration: Exploration, mode: str, x: str, y: str):
     return problem.raw[:, kx], problem.raw[:, ky], f"{x} ({dirs[kx]})", f"{y} ({dirs[ky]})"
 
 
-def fixed_range(values, pad: float = 0.04) -> dict:
-    """An axis set to the padded span of ``values``, stated in full (type, range, autorange).
+def log_axes(exploration: Exploration, mode: str, x: str, y: str,
+             log=()) -> tuple[bool, bool]:
+    """Whether the x and y axes are drawn on a log scale: asked for (``log`` holds "x"
+    and/or "y"), in the raw-values view, and every value of the column is positive."""
+    if mode != "raw" or not log:
+        return False, False
+    xs, ys, _, _ = axis_values(exploration, mode, x, y)
+    return tuple(axis in log and _all_positive(values)
+                 for axis, values in (("x", xs), ("y", ys)))
+
+
+def log_notes(exploration: Exploration, mode: str, x: str, y: str, log=()) -> list[str]:
+    """Why an asked-for log axis is drawn linear, in words for the page."""
+    if not log:
+        return []
+    if mode != "raw":
+        return ["The log scale applies to the raw-values view; this view is drawn linear."]
+    applied = log_axes(exploration, mode, x, y, log)
+    return [f"{name} has values of zero or below, which a log axis cannot show: the {axis} "
+            "axis stays linear." for axis, name, done in (("x", x, applied[0]), ("y", y, applied[1]))
+            if axis in log and not done]
+
+
+def _all_positive(values) -> bool:
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    return finite.size > 0 and bool((finite > 0).all())
+
+
+def _on_axis(values, log: bool) -> np.ndarray:
+    """Values in the axis's own units (log10 on a log axis), as Plotly wants an axis range."""
+    values = np.asarray(values, dtype=float)
+    return np.log10(values) if log else values
+
+
+def fixed_range(values, pad: float = 0.04, *, log: bool = False) -> dict:
+    """An axis set to the padded span of ``values``, stated in full (type, range, autorange);
+    on a log axis the range is in log10 units, as Plotly wants it.
 
     Plotly writes the range it autoscales to back into the layout it was given; a figure that
     leaves the range out then differs from the drawn one on every update, and Plotly redraws
@@ -65,14 +103,16 @@ def fixed_range(values, pad: float = 0.04) -> dict:
     """
     finite = np.asarray(values, dtype=float)
     finite = finite[np.isfinite(finite)]
+    kind = "log" if log else "linear"
     if finite.size == 0:
-        return {"type": "linear", "range": [-1.0, 1.0], "autorange": False}
+        return {"type": kind, "range": [-1.0, 1.0], "autorange": False}
+    finite = _on_axis(finite, log)
     low, high = float(finite.min()), float(finite.max())
     span = high - low if high > low else max(abs(high), 1.0)
-    return {"type": "linear", "range": [low - pad * span, high + pad * span], "autorange": False}
+    return {"type": kind, "range": [low - pad * span, high + pad * span], "autorange": False}
 
 
-def front_figure(exploration: Exploration, *, mode: str, x: str, y: str) -> dict:
+def front_figure(exploration: Exploration, *, mode: str, x: str, y: str, log=()) -> dict:
     """The front figure: rows failing a constraint faint, the rest as points, the rows on the
     front hollow; over them (see :func:`slider_layers`) the rows the alpha sweep picks filled
     with the colour of their alpha, the pick ringed and labelled, and the baselines' picks
@@ -83,6 +123,7 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str) -> dict
     """
     problem = exploration.problem
     xs, ys, x_title, y_title = axis_values(exploration, mode, x, y)
+    log_x, log_y = log_axes(exploration, mode, x, y, log)
     kind = _scatter_type(len(xs))
     eligible = problem.eligible
     traces = []
@@ -110,29 +151,30 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str) -> dict
     return {
         "data": traces,
         "layout": {
-            **slider_layers(exploration, xs, ys),
+            **slider_layers(exploration, xs, ys, log=(log_x, log_y)),
             "xaxis": {"title": {"text": plot_text(x_title)}, "zeroline": False,
-                      **fixed_range(xs)},
+                      **fixed_range(xs, log=log_x)},
             "yaxis": {"title": {"text": plot_text(y_title)}, "zeroline": False,
-                      **fixed_range(ys)},
+                      **fixed_range(ys, log=log_y)},
             "legend": {"orientation": "h", "y": -0.18, "x": 0},
             "margin": {"l": 60, "r": 20, "t": 30, "b": 40},
             "hovermode": "closest",
             "template": "plotly_white",
-            "uirevision": f"{mode}:{x}:{y}",
+            "uirevision": f"{mode}:{x}:{y}:{log_x}:{log_y}",
             "height": 520,
         },
     }
 
 
-def slider_layers(exploration: Exploration, xs, ys) -> dict:
+def slider_layers(exploration: Exploration, xs, ys, *, log=(False, False)) -> dict:
     """Everything of the front figure that moves with alpha and p, as layout ``shapes`` and
     ``annotations``: the rows the alpha sweep picks (at this p) filled with the colour of the
     middle of their alpha range, an orange ring and label on each baseline's pick (when
     compared), and a red ring and labelled arrow on the COPA pick, drawn last.
 
     Rings and dots are sized in pixels and anchored at the point's data coordinates, so they
-    keep their size under zoom. Hovering shows the row underneath (the front trace).
+    keep their size under zoom. Hovering shows the row underneath (the front trace). ``log``
+    says which axes are log axes, where Plotly places annotations (not shapes) by log10.
     """
     shapes = []
     sweep = exploration.sweep
@@ -145,11 +187,11 @@ def slider_layers(exploration: Exploration, xs, ys) -> dict:
             if k == 0:
                 dot.update(showlegend=True, name="picked by the alpha sweep (fill: alpha)")
             shapes.append(dot)
-    markers = pick_markers(exploration, xs, ys)
+    markers = pick_markers(exploration, xs, ys, log=log)
     return {"shapes": shapes + markers["shapes"], "annotations": markers["annotations"]}
 
 
-def pick_markers(exploration: Exploration, xs, ys) -> dict:
+def pick_markers(exploration: Exploration, xs, ys, *, log=(False, False)) -> dict:
     """A red ring and a labelled arrow on the COPA pick and, when compared, an orange ring
     and label on each baseline's pick (layout ``shapes`` and ``annotations``)."""
     problem = exploration.problem
@@ -159,7 +201,7 @@ def pick_markers(exploration: Exploration, xs, ys) -> dict:
             continue
         x, y = float(xs[b.position]), float(ys[b.position])
         shapes.append(_ring(x, y, BASELINE_COLOR, radius=8, width=2))
-        annotations.append({"x": x, "y": y, "text": BASELINE_LABELS[b.method], "showarrow": True,
+        annotations.append({**_at(x, y, log), "text": BASELINE_LABELS[b.method], "showarrow": True,
                             "arrowcolor": BASELINE_COLOR, "ax": -28, "ay": 22,
                             "font": {"color": BASELINE_COLOR, "size": 11},
                             "bgcolor": "rgba(255,255,255,0.8)"})
@@ -168,23 +210,34 @@ def pick_markers(exploration: Exploration, xs, ys) -> dict:
     ring = _ring(x, y, PICK_COLOR, radius=11, width=3)
     ring.update(showlegend=True, name="COPA pick")
     shapes.append(ring)
-    annotations.append({"x": x, "y": y, "text": f"<b>COPA pick</b>: {plot_text(problem.ids[pick])}",
+    annotations.append({**_at(x, y, log), "text": f"<b>COPA pick</b>: {plot_text(problem.ids[pick])}",
                         "showarrow": True, "arrowhead": 2, "arrowcolor": PICK_COLOR,
                         "ax": 40, "ay": -36, "font": {"color": PICK_COLOR, "size": 12},
                         "bgcolor": "rgba(255,255,255,0.85)", "bordercolor": PICK_COLOR})
     return {"shapes": shapes, "annotations": annotations}
 
 
+def _at(x: float, y: float, log) -> dict:
+    """An annotation's position: Plotly reads it as log10 on a log axis (shapes take data
+    values there)."""
+    return {"x": math.log10(x) if log[0] else x, "y": math.log10(y) if log[1] else y}
+
+
 def _ring(x: float, y: float, color: str, *, radius: int, width: float) -> dict:
-    return {"type": "circle", "xref": "x", "yref": "y", "xsizemode": "pixel",
-            "ysizemode": "pixel", "xanchor": x, "yanchor": y, "x0": -radius, "x1": radius,
-            "y0": -radius, "y1": radius, "line": {"color": color, "width": width}, "layer": "above"}
+    """A circle of ``radius`` pixels around a data point, as a closed 24-gon path: Plotly
+    draws pixel-sized ``circle`` shapes squashed on a log axis, a path it draws right."""
+    angles = np.linspace(0.0, 2 * np.pi, 25)[:-1]
+    corners = " L".join(f"{radius * math.cos(a):.2f},{radius * math.sin(a):.2f}" for a in angles)
+    return {"type": "path", "path": f"M{corners} Z", "xref": "x", "yref": "y",
+            "xsizemode": "pixel", "ysizemode": "pixel", "xanchor": x, "yanchor": y,
+            "line": {"color": color, "width": width}, "layer": "above"}
 
 
-def front_layers(exploration: Exploration, *, mode: str, x: str, y: str) -> dict:
+def front_layers(exploration: Exploration, *, mode: str, x: str, y: str, log=()) -> dict:
     """:func:`slider_layers` of the front figure drawn with these axes."""
     xs, ys, _, _ = axis_values(exploration, mode, x, y)
-    return slider_layers(exploration, xs, ys)
+    log_x, log_y = log_axes(exploration, mode, x, y, log)
+    return slider_layers(exploration, xs, ys, log=(log_x, log_y))
 
 
 def layers_patch(layers: dict):

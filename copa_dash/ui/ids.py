@@ -24,6 +24,7 @@ class ExploreIds:
     AXES = "explore-axes"
     X = "explore-x"
     Y = "explore-y"
+    LOG = "explore-log"                      # log scale on the raw-values axes
     COMPARE = "explore-compare"
     ALERT = "explore-alert"
     PICK = "explore-pick"

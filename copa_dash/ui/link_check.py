@@ -14,7 +14,7 @@ from .query_params import as_list
 from .state import AXES_MODES, ExploreState, format_p
 
 KNOWN_KEYS = {"dataset", "obj", "focus", "alpha", "w", "p", "pop", "range", "in", "axes", "x",
-              "y", "compare"}
+              "y", "log", "compare"}
 
 
 def _number(text: str) -> float | None:
@@ -77,4 +77,7 @@ def link_notes(query: dict, state: ExploreState, objective_columns) -> list[str]
             if text != used:
                 notes.append(f"{key}={text} is not a chosen objective (or equals the other axis); "
                              f"the {key} axis shows {used}.")
+    for text in as_list(query.get("log")):
+        if text not in ("x", "y"):
+            notes.append(f"log={text} should read log=x or log=y; it was ignored.")
     return notes

@@ -33,6 +33,7 @@ class ExploreState:
     axes: str = "raw"
     x: str = ""
     y: str = ""
+    log: tuple[str, ...] = ()                          # "x" and/or "y": log axes (raw view)
     compare: bool = False
     extra: dict = field(default_factory=dict, compare=False)
 
@@ -125,6 +126,7 @@ def parse_query(query: dict) -> ExploreState:
         axes=axes if axes in AXES_MODES else "raw",
         x=(_as_list(query.get("x")) or [""])[0],
         y=(_as_list(query.get("y")) or [""])[0],
+        log=tuple(a for a in ("x", "y") if a in _as_list(query.get("log"))),
         compare=(_as_list(query.get("compare")) or ["0"])[0] in ("1", "true", "yes"),
     )
 
@@ -151,6 +153,7 @@ def to_query(state: ExploreState) -> str:
         pairs.append(("x", state.x))
     if state.y:
         pairs.append(("y", state.y))
+    pairs += [("log", axis) for axis in state.log]
     if state.compare:
         pairs.append(("compare", "1"))
     return urlencode(pairs, safe=":|,")

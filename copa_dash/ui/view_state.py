@@ -46,7 +46,7 @@ def p_from_controls(box_text, stop_index, slider_moved: bool) -> float:
 
 
 def state_from_controls(*, objectives, directions, mode, focus, alpha, weights, p, population,
-                        range_min, range_max, sets, axes, x, y, compare, dataset,
+                        range_min, range_max, sets, axes, x, y, log, compare, dataset,
                         objective_ids, weight_ids, range_ids, set_ids) -> ExploreState:
     """Collect the explorer's control values into an :class:`ExploreState`."""
     chosen = []
@@ -71,7 +71,8 @@ def state_from_controls(*, objectives, directions, mode, focus, alpha, weights, 
     return ExploreState(
         dataset=dataset or "", objectives=tuple(chosen), focus=focus, alpha=alpha,
         weights=weight_pairs, p=_p(p), population=population or "all", ranges=ranges,
-        sets=value_sets, axes=axes or "raw", x=x, y=y, compare=bool(compare))
+        sets=value_sets, axes=axes or "raw", x=x, y=y,
+        log=tuple(a for a in ("x", "y") if a in (log or [])), compare=bool(compare))
 
 
 def preferences_and_filter(state: ExploreState, table) -> tuple[Preferences, RowFilter]:

@@ -243,3 +243,20 @@ def test_the_ranked_table_searches_sorts_and_pages_on_the_server(dash_duo, app):
     assert shown_costs()[0] <= min(costs)   # the cheapest matching row leads page 1
     screenshot(dash_duo, "explore-table-search")
     assert dash_duo.get_logs() == []
+
+
+def test_log_x_draws_co2_cost_on_a_log_axis_and_the_link_keeps_it(dash_duo, app):
+    from tests.e2e.app_under_test import graph_figure
+
+    dash_duo.start_server(app)
+    _open(dash_duo, f"/explore?dataset={DATASET}&x=co2_cost&y=ifeval")
+    assert graph_figure(dash_duo, "explore-front")["layout"]["xaxis"]["type"] == "linear"
+    dash_duo.find_element("#explore-log input[value=x]").click()
+    wait_until(lambda: graph_figure(dash_duo, "explore-front")["layout"]["xaxis"]["type"] == "log")
+    wait_until(lambda: "log=x" in dash_duo.find_element("#explore-share").get_attribute("value"))
+    screenshot(dash_duo, "explore-log-x")
+    dash_duo.driver.get(dash_duo.find_element("#explore-share").get_attribute("value"))
+    dash_duo.wait_for_element("#pick-id", timeout=30)
+    wait_until(lambda: graph_figure(dash_duo, "explore-front")["layout"]["xaxis"]["type"] == "log")
+    assert dash_duo.find_element("#explore-log input[value=x]").is_selected()
+    assert dash_duo.get_logs() == []

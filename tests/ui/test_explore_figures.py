@@ -207,3 +207,37 @@ def test_a_slider_move_sends_figure_patches_only_for_what_moved():
             break
     else:
         pytest.fail("no p keeps the pick at alpha 0.6 while recolouring the sweep")
+
+
+def test_a_log_axis_places_the_points_range_and_pick_ring_in_log10_units():
+    state, result = _explore(x="co2_cost", y="ifeval", log=("x",))
+    assert figures.log_axes(result, "raw", state.x, state.y, state.log) == (True, False)
+    layout = figures.front_figure(result, mode="raw", x=state.x, y=state.y, log=state.log)["layout"]
+    k = result.problem.preferences.objectives.index("co2_cost")
+    costs = result.problem.raw[:, k]
+    assert layout["xaxis"]["type"] == "log" and layout["yaxis"]["type"] == "linear"
+    low, high = np.log10(np.nanmin(costs)), np.log10(np.nanmax(costs))
+    pad = 0.04 * (high - low)
+    np.testing.assert_allclose(layout["xaxis"]["range"], [low - pad, high + pad])
+    # Plotly places shapes on a log axis by value and annotations by log10 of the value
+    ring = _pick_ring(layout)
+    assert ring["xanchor"] == costs[result.pick]
+    label = layout["annotations"][-1]
+    assert label["x"] == pytest.approx(math.log10(costs[result.pick]))
+    assert label["y"] == ring["yanchor"]
+    # the patch after a slider move uses the same units as the full redraw
+    assert figures.front_layers(result, mode="raw", x=state.x, y=state.y, log=state.log) == \
+        {key: layout[key] for key in ("shapes", "annotations")}
+    assert figures.log_notes(result, "raw", state.x, state.y, state.log) == []
+
+
+def test_a_log_axis_over_zeros_or_outside_the_raw_view_stays_linear_and_says_why():
+    state, result = _explore(x="co2_cost", y="math", log=("x", "y"))
+    k = result.problem.preferences.objectives.index("math")
+    assert (result.problem.raw[:, k] <= 0).any()            # some models score 0 in math
+    assert figures.log_axes(result, "raw", state.x, state.y, state.log) == (True, False)
+    notes = figures.log_notes(result, "raw", state.x, state.y, state.log)
+    assert notes == ["math has values of zero or below, which a log axis cannot show: the y "
+                     "axis stays linear."]
+    assert figures.log_axes(result, "cdf", state.x, state.y, state.log) == (False, False)
+    assert "raw-values view" in figures.log_notes(result, "cdf", state.x, state.y, state.log)[0]

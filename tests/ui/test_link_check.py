@@ -20,12 +20,12 @@ def _notes(query_string: str) -> list[str]:
 
 def test_a_clean_link_has_no_notes():
     assert _notes(f"dataset={DATASET}&obj=bbh:max&obj=co2_cost:min&focus=bbh&alpha=0.3&p=2"
-                  "&axes=cdf&x=bbh&y=co2_cost&pop=filtered") == []
+                  "&axes=cdf&x=bbh&y=co2_cost&pop=filtered&log=x&log=y") == []
 
 
 def test_each_bad_setting_is_named_with_what_the_view_uses_instead():
     notes = _notes(f"dataset={DATASET}&obj=bbh:max&obj=co2_cost:min&obj=nope:max&obj=bbh"
-                   "&focus=math&alpha=abc&p=0.5&axes=3d&pop=some&x=zzz&colour=red")
+                   "&focus=math&alpha=abc&p=0.5&axes=3d&pop=some&x=zzz&colour=red&log=z")
     text = "\n".join(notes)
     assert "'colour' is not a setting" in text
     assert "obj=bbh should read COLUMN:min or COLUMN:max" in text
@@ -36,7 +36,8 @@ def test_each_bad_setting_is_named_with_what_the_view_uses_instead():
     assert "axes=3d is not one of raw, cdf, summary; the view uses raw" in text
     assert "pop=some" in text and "the view uses all" in text
     assert "x=zzz is not a chosen objective" in text
-    assert len(notes) == 9
+    assert "log=z should read log=x or log=y; it was ignored" in text
+    assert len(notes) == 10
 
 
 def test_alpha_out_of_range_is_named_and_clamped():

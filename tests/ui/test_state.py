@@ -62,3 +62,11 @@ def test_p_follows_a_moved_slider_unless_the_box_already_names_a_p_at_that_stop(
     assert p_from_controls("3", two, slider_moved=False) == 3.0
     assert p_from_controls("inf", two, slider_moved=False) == math.inf
     assert math.isnan(p_from_controls("banana", two, slider_moved=False))
+
+
+def test_log_axes_round_trip_and_unknown_values_are_dropped():
+    state = parse_query({"dataset": "d", "log": ["y", "x", "z"]})
+    assert state.log == ("x", "y")
+    assert "log=x&log=y" in to_query(state)
+    assert parse_query(parse_qs(to_query(state))).log == ("x", "y")
+    assert "log" not in to_query(parse_query({"dataset": "d"}))

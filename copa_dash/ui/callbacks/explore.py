@@ -37,6 +37,7 @@ CONTROLS = dict(
     axes=Input(ID.AXES, "value"),
     x=Input(ID.X, "value"),
     y=Input(ID.Y, "value"),
+    log=Input(ID.LOG, "value"),
     compare=Input(ID.COMPARE, "value"),
     dataset=State("explore-ref", "data"),
     objective_ids=State({"type": ID.OBJECTIVES, "column": ALL}, "id"),
@@ -143,7 +144,7 @@ def _slider_update(result, state: ExploreState, drawn: dict, table_text: str, co
     """The outputs of a slider move: the card's body, the table's page and, when they moved,
     a patch of the front figure's markers (the pick, or the sweep's colours after a p move)
     and of the parallel plot's pick line (nothing when they did not)."""
-    layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y)
+    layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
     digest = figures.layers_digest(layers)
     same_layers, same_pick = drawn.get("layers") == digest, drawn.get("pick") == result.pick
     pick_id, body = panels.pick_card_text(result)
@@ -231,9 +232,10 @@ def register_callbacks(app) -> None:
         compare = panels.compare_table(result) if state.compare else None
         if slider_move(ctx.triggered_prop_ids, state, drawn):
             return _slider_update(result, state, drawn, table[0], compare)
-        front = figures.front_figure(result, mode=state.axes, x=state.x, y=state.y)
+        front = figures.front_figure(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
         layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
-        return dict(alert=[_message(n) for n in result.notes], pick=(False, *panels.pick_card_text(result)),
+        notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
+        return dict(alert=[_message(n) for n in notes], pick=(False, *panels.pick_card_text(result)),
                     front=front, parallel=figures.parallel_figure(result), compare=compare,
                     table=table, query=to_query(state),
                     drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers),
