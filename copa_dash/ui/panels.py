@@ -20,18 +20,21 @@ def _fmt(value: float) -> str:
     return f"{value:.4g}"
 
 
-def markdown_text(value, *, in_table: bool = False) -> str:
+def markdown_text(value) -> str:
     """User text (a model's id, a column's name) as a Markdown code span, which shows its
     content as typed: no emphasis, links, autolinks or HTML. The fence is one backtick more
-    than the longest run inside; in a table cell ``|`` is escaped (GFM splits cells on it).
+    than the longest run inside. A ``|`` stays as it is, also in a table cell: the table
+    parser of ``dcc.Markdown`` keeps it inside a code span (and would show ``\\|`` as typed).
+    A trailing backslash gets a space after it, so the table parser cannot read it as
+    escaping the closing fence.
     """
     text = " ".join(str(value).split("\n"))
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     if text.startswith("`") or text.endswith("`"):
         text = f" {text} "
-    if in_table:
-        text = text.replace("|", "\\|")
+    elif text.endswith("\\"):
+        text += " "
     return f"{fence}{text}{fence}"
 
 
@@ -59,7 +62,7 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
     for k, name in enumerate(prefs.objectives):
         u = problem.u[i, k]
         se = exploration.u_standard_error[k]
-        rows.append(f"| {markdown_text(name, in_table=True)} | {prefs.directions[k]} | {_fmt(problem.raw[i, k])} "
+        rows.append(f"| {markdown_text(name)} | {prefs.directions[k]} | {_fmt(problem.raw[i, k])} "
                     f"| top {100 * u:.1f}% ± {100 * 1.96 * se:.1f} |")
     alpha_text = "weights set per objective (no alpha sweep)"
     if exploration.pick_alpha_range is not None:
@@ -148,16 +151,18 @@ def table_markdown(frame, columns: list[dict]) -> str:
 
 def _cell(value, column: dict) -> str:
     if column["type"] == "text":
-        return markdown_text(value, in_table=True)
+        return markdown_text(value)
     if "format" in column:
         return _fmt(value)
-    return "-" if value is None or value != value else f"{value:g}"   # ranks, rounded top %
+    if value is None or value != value:
+        return "-"
+    return str(int(value)) if column["id"] == "rank" else f"{value:g}"   # rounded top %
 
 
 def _header(column: dict) -> str:
     name = column["name"]
     if column["id"].startswith("u"):                    # "top % <objective>"
-        return "top % " + markdown_text(name.removeprefix("top % "), in_table=True)
+        return "top % " + markdown_text(name.removeprefix("top % "))
     if column["id"].startswith("obj"):
-        return markdown_text(name, in_table=True)
+        return markdown_text(name)
     return name

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-# "<column> <op> <number>": the column is whatever comes before the operator
-_CONDITION = re.compile(r"^(?P<column>.+?)\s*(?P<op><=|>=|!=|==|=|<|>)\s*(?P<value>[^<>=!]+)$")
+# "<column> <op> <number>": the column is whatever comes before the first operator
+_OPERATOR = re.compile(r"<=|>=|!=|==|=|<|>")
+SEARCH_MAX_CHARS = 500
 _OPS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "=": "eq", "==": "eq", "!=": "ne"}
 RANKING = "rank"
 BY_ID = "id"
@@ -54,19 +55,30 @@ def search(frame: pd.DataFrame, text: str | None, columns: dict[str, str]) -> Se
     """
     mask = pd.Series(True, index=frame.index)
     notes = []
+    text = text or ""
+    if len(text) > SEARCH_MAX_CHARS:
+        notes.append(f"the search was cut to its first {SEARCH_MAX_CHARS} characters.")
+        text = text[:SEARCH_MAX_CHARS]
     lookup = {name.casefold(): column for name, column in columns.items()}
-    for part in (p.strip() for p in (text or "").split(",")):
+    for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
-        condition = _CONDITION.match(part)
-        if condition:
-            column = lookup.get(condition.group("column").strip().casefold())
-            value = _number(condition.group("value"))
+        in_ids = frame["id"].astype(str).str.contains(part, case=False, regex=False)
+        operator = _OPERATOR.search(part)
+        if operator and operator.start() > 0:
+            name = part[:operator.start()].strip()
+            column = lookup.get(name.casefold())
+            value = _number(part[operator.end():])
             if column is not None and value is not None:
-                mask &= getattr(frame[column], _OPS[condition.group("op")])(value)
+                mask &= getattr(frame[column], _OPS[operator.group()])(value)
                 continue
-            notes.append(_why_text(part, condition.group("column").strip(), column, columns))
-        mask &= frame["id"].astype(str).str.contains(part, case=False, regex=False)
+            if column is not None:   # a column, but no number: say so
+                notes.append(f"the value in '{part}' is not a number, so it was searched "
+                             "in the ids.")
+            elif value is not None and not in_ids.any():  # "x < 3", x unknown: misspelt?
+                notes.append(f"'{name}' is not a column you can filter on "
+                             f"({', '.join(columns)}), so '{part}' was searched in the ids.")
+        mask &= in_ids
     return Searched(frame[mask], tuple(notes))
 
 
@@ -76,13 +88,6 @@ def _number(text: str) -> float | None:
     except ValueError:
         return None
     return None if math.isnan(value) else value
-
-
-def _why_text(part: str, name: str, column: str | None, columns: dict[str, str]) -> str:
-    if column is None:
-        return (f"'{name}' is not a column you can filter on ({', '.join(columns)}), so "
-                f"'{part}' was searched in the ids.")
-    return f"the value in '{part}' is not a number, so it was searched in the ids."
 
 
 def sort_options(objectives: list[str]) -> list[dict]:

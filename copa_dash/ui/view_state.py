@@ -32,8 +32,8 @@ def _p(text) -> float:
 def p_from_controls(box_text, stop_index, slider_moved: bool) -> float:
     """The p the view uses, from the p box's text and the p slider's stop.
 
-    The slider is an input of the view's callback itself (not through the box, which would
-    chain a second browser round before the request), so the box's text may still be the one
+    The slider is an input of the view's callback itself, and the box follows it in a
+    browser callback the view does not wait for, so the box's text may still be the one
     before a slider move. The slider's stop wins when the slider moved and the box does not
     already name a p at that stop; otherwise the box's p (typed values between the stops stay
     exact), or NaN when it is not a number (the page says what to type).

@@ -163,9 +163,9 @@ def test_names_with_markup_show_as_typed_in_the_pick_card_and_the_figure(dash_du
     from copa_dash.data.schema import Objective, Roles
     from copa_dash.services.store import DatasetStore
 
-    names = ["a_b*c*|<b>x</b>", "[link](http://e.x)", "org/model-1.5", "plain"]
-    frame = pd.DataFrame({"model": names, "score": [0.9, 0.8, 0.7, 0.1],
-                          "cost": [5.0, 3.0, 1.0, 9.0]})
+    names = ["a_b*c*|<b>x</b>", "[link](http://e.x)", "org/model-1.5", "plain", "ends\\"]
+    frame = pd.DataFrame({"model": names, "score": [0.9, 0.8, 0.7, 0.1, 0.05],
+                          "cost": [5.0, 3.0, 1.0, 9.0, 8.0]})
     roles = Roles(id="model", objectives=(Objective("score", "max"), Objective("cost", "min")))
     dataset_id = DatasetStore(app.server.config["COPA_SETTINGS"].data_dir).save(frame, roles)
     dash_duo.start_server(app)
@@ -177,6 +177,12 @@ def test_names_with_markup_show_as_typed_in_the_pick_card_and_the_figure(dash_du
     assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-pick b, #explore-pick a")
     label = dash_duo.driver.find_element(By.CSS_SELECTOR, "#explore-front .annotation-text").text
     assert label == f"COPA pick: {names[0]}"
+    # the ranked table: every id in its own cell as typed, the numbers beside it in place
+    rows = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+            for row in dash_duo.find_elements("#explore-table tbody tr")]
+    assert sorted(row[1] for row in rows) == sorted(names)
+    assert all(len(row) == len(rows[0]) for row in rows)
+    assert all(float(row[2]) >= 0 for row in rows)   # the criterion, not a shifted id
     assert dash_duo.get_logs() == []
 
 

@@ -157,7 +157,8 @@ def test_markdown_text_is_a_code_span_that_no_name_can_close():
     assert panels.markdown_text("a`b``c") == "```a`b``c```"
     assert panels.markdown_text("`edge") == "`` `edge ``"
     assert panels.markdown_text("two\nlines") == "`two lines`"
-    assert panels.markdown_text("a|b", in_table=True) == "`a\\|b`"
+    assert panels.markdown_text("a|b") == "`a|b`"
+    assert panels.markdown_text("ends\\") == "`ends\\ `"
 
 
 def test_the_pick_card_states_the_picks_values_and_runners_up():
@@ -186,14 +187,14 @@ def test_a_slider_move_sends_figure_patches_only_for_what_moved():
     # the same pick at another alpha: the card's body and the table change, the figures do not
     state_b, same = _explore(alpha=0.65)
     assert same.pick == drawn_result.pick
-    out = _slider_update(same, state_b, drawn, "table", None)
+    out = _slider_update(same, state_b, drawn, ("table",), None)
     assert out["front"] is no_update and out["parallel"] is no_update
     assert out["pick"][1] is no_update and out["pick"][2] == panels.pick_card_text(same)[1]
-    assert out["drawn"] is no_update and out["table"][0] == "table"
+    assert out["drawn"] is no_update and out["table"] == ("table",)
     # another pick: both figures are patched and the store remembers the new pick
     state_c, other = _explore(alpha=0.5)
     assert other.pick != drawn_result.pick
-    out = _slider_update(other, state_c, drawn, "table", None)
+    out = _slider_update(other, state_c, drawn, ("table",), None)
     assert out["front"] is not no_update and out["parallel"] is not no_update
     assert out["pick"][1] == str(other.problem.ids[other.pick])
     assert out["drawn"] == _drawn_for(state_c, other)
@@ -202,7 +203,7 @@ def test_a_slider_move_sends_figure_patches_only_for_what_moved():
         state_d, moved = _explore(alpha=0.6, p=p)
         if moved.pick == drawn_result.pick and \
                 _drawn_for(state_d, moved)["layers"] != drawn["layers"]:
-            out = _slider_update(moved, state_d, drawn, "table", None)
+            out = _slider_update(moved, state_d, drawn, ("table",), None)
             assert out["front"] is not no_update and out["parallel"] is no_update
             break
     else:
@@ -241,3 +242,16 @@ def test_a_log_axis_over_zeros_or_outside_the_raw_view_stays_linear_and_says_why
                      "axis stays linear."]
     assert figures.log_axes(result, "cdf", state.x, state.y, state.log) == (False, False)
     assert "raw-values view" in figures.log_notes(result, "cdf", state.x, state.y, state.log)[0]
+
+
+def test_leaving_the_p_box_unchanged_does_nothing_and_a_new_p_does():
+    from copa_dash.ui.callbacks.explore import _p_box_unchanged
+    from copa_dash.ui.state import to_query
+
+    _, state = _state()
+    blur, enter = f"{ID.P_INPUT}.n_blur", f"{ID.P_INPUT}.n_submit"
+    assert _p_box_unchanged([blur], state, to_query(state))
+    assert _p_box_unchanged([enter], state, to_query(state))
+    assert not _p_box_unchanged([blur], replace(state, p=2.0), to_query(state))
+    assert not _p_box_unchanged([blur, f"{ID.ALPHA}.value"], state, to_query(state))
+    assert not _p_box_unchanged(["."], state, to_query(state))   # the first draw

@@ -48,7 +48,8 @@ CONTROLS = dict(
 
 
 TABLE_VIEW = {"page": State(ID.TABLE_PAGE, "data"), "search": State(ID.TABLE_SEARCH, "value"),
-              "sort_key": State(ID.TABLE_SORT, "value"), "drawn": State(ID.DRAWN, "data")}
+              "sort_key": State(ID.TABLE_SORT, "value"), "drawn": State(ID.DRAWN, "data"),
+              "shown_query": State(ID.QUERY, "data")}
 TABLE_CONTROLS = {"search": Input(ID.TABLE_SEARCH, "value"),
                   "sort_key": Input(ID.TABLE_SORT, "value"),
                   "previous": Input(ID.TABLE_PREV, "n_clicks"),
@@ -83,7 +84,8 @@ TABLE_PAGE_SIZE = 15
 
 
 def _table_note(passing: int, matching: int | None, notes=()) -> str:
-    text = f"{passing} rows pass the constraints, ranked by the criterion"
+    text = f"{passing} {'row passes' if passing == 1 else 'rows pass'} the constraints, " \
+        "ranked by the criterion"
     if matching is not None:
         text += f"; {matching} match the search"
     return " ".join([text + ".", *(note[:1].upper() + note[1:] for note in notes)])
@@ -117,30 +119,39 @@ TABLE_OUTPUTS_AGAIN = [Output(o.component_id, o.component_property, allow_duplic
 EMPTY_TABLE = ("", "", 0, "", True, True)
 
 
-# The p slider's stops and the number box show the same p: a slider move writes the stop's
-# text (format_p) into the box; a typed p moves the slider to the nearest stop (inf = 1e6 for
-# the distance); text that is not a number changes nothing.
-_SYNC_P_JS = """
-function(sliderIndex, text) {
+# The p slider's stops and the number box show the same p, in two browser-side callbacks so
+# that a slider move does not wait for either: a slider move writes its stop's text
+# (format_p) into the box, unless the box already holds a p at that stop (a typed 1.4 stays
+# when the slider goes to 1.5); Enter in the box, or leaving it, moves the slider to the stop
+# nearest the typed p (nearest_p_stop: inf counts as 1e6, ties go to the smaller stop); text
+# that is not a number moves nothing.
+_NEAREST_STOP_JS = """
     const stops = %s, labels = %s;
-    const noUpdate = window.dash_clientside.no_update;
-    const trigger = (window.dash_clientside.callback_context.triggered[0] || {}).prop_id || '';
-    if (trigger.startsWith('%s.')) { return [noUpdate, labels[Number(sliderIndex)]]; }
     const typed = String(text === null || text === undefined ? '' : text).trim().toLowerCase();
     const value = (typed === 'inf' || typed === 'infinity') ? Infinity : Number(typed);
-    if (typed === '' || Number.isNaN(value)) { return [noUpdate, noUpdate]; }
-    let nearest = 0;
-    stops.forEach((stop, i) => {
-        const gap = Math.abs(Math.min(stop, 1e6) - Math.min(value, 1e6));
-        if (gap < Math.abs(Math.min(stops[nearest], 1e6) - Math.min(value, 1e6))) { nearest = i; }
-    });
-    return [nearest === sliderIndex ? noUpdate : nearest, noUpdate];
-}
+    let nearest = null;
+    if (typed !== '' && !Number.isNaN(value)) {
+        nearest = 0;
+        stops.forEach((stop, i) => {
+            const gap = Math.abs(Math.min(stop, 1e6) - Math.min(value, 1e6));
+            if (gap < Math.abs(Math.min(stops[nearest], 1e6) - Math.min(value, 1e6))) {
+                nearest = i;
+            }
+        });
+    }
 """ % ("[" + ", ".join("Infinity" if math.isinf(s) else repr(s) for s in P_STOPS) + "]",
-       "[" + ", ".join(f'"{format_p(s)}"' for s in P_STOPS) + "]", ID.P_SLIDER)
+       "[" + ", ".join(f'"{format_p(s)}"' for s in P_STOPS) + "]")
+_P_TO_BOX_JS = """function(sliderIndex, text) {%s
+    return nearest === Number(sliderIndex) ? window.dash_clientside.no_update
+                                           : labels[Number(sliderIndex)];
+}""" % _NEAREST_STOP_JS
+_BOX_TO_P_JS = """function(submitted, left, text, sliderIndex) {%s
+    return nearest === null || nearest === Number(sliderIndex)
+        ? window.dash_clientside.no_update : nearest;
+}""" % _NEAREST_STOP_JS
 
 
-def _slider_update(result, state: ExploreState, drawn: dict, table_text: str, compare) -> dict:
+def _slider_update(result, state: ExploreState, drawn: dict, table: tuple, compare) -> dict:
     """The outputs of a slider move: the card's body, the table's page and, when they moved,
     a patch of the front figure's markers (the pick, or the sweep's colours after a p move)
     and of the parallel plot's pick line (nothing when they did not)."""
@@ -152,7 +163,7 @@ def _slider_update(result, state: ExploreState, drawn: dict, table_text: str, co
                 front=no_update if same_layers else figures.layers_patch(layers),
                 parallel=no_update if same_pick else figures.parallel_patch(result),
                 compare=compare if state.compare else no_update,
-                table=(table_text, *(no_update,) * 5), query=to_query(state),
+                table=table, query=to_query(state),
                 drawn=no_update if same_layers and same_pick
                 else dict(drawn, layers=digest, pick=result.pick))
 
@@ -179,6 +190,14 @@ def _table_page(result, page, search, sort_key) -> tuple:
         note = _table_note(total, len(shown) if (search or "").strip() else None, found.notes)
     return (panels.table_markdown(frame, specs), note, index, f"page {index + 1} of {pages}",
             index == 0, index >= pages - 1)
+
+
+def _p_box_unchanged(triggered, state: ExploreState, shown_query: str | None) -> bool:
+    """True when only the p box fired (Enter, or leaving it) and the view it describes is the
+    one drawn: focusing and leaving the box costs nothing."""
+    box = {f"{ID.P_INPUT}.n_submit", f"{ID.P_INPUT}.n_blur"}
+    moved = set(triggered) - {"."}
+    return bool(moved) and moved <= box and shown_query == to_query(state)
 
 
 def _state(controls: dict, triggered) -> ExploreState:
@@ -216,7 +235,7 @@ def register_callbacks(app) -> None:
                     query=Output(ID.QUERY, "data"), drawn=Output(ID.DRAWN, "data")),
         inputs=dict(CONTROLS, **TABLE_VIEW),
     )
-    def update_view(page, search, sort_key, drawn, **controls):
+    def update_view(page, search, sort_key, drawn, shown_query, **controls):
         """Everything the view shows, from one exploration.
 
         A slider move (alpha, a weight, p) changes only the pick, the sweep's colours and the
@@ -224,6 +243,8 @@ def register_callbacks(app) -> None:
         redrawing thousands of points.
         """
         state = _state(controls, ctx.triggered_prop_ids)
+        if _p_box_unchanged(ctx.triggered_prop_ids, state, shown_query):
+            raise PreventUpdate
         result = _explore_or_message(state)
         if isinstance(result, html.Div):
             return dict(alert=result, pick=(True, "", ""), front=EMPTY_FIGURE, parallel=EMPTY_FIGURE,
@@ -231,7 +252,7 @@ def register_callbacks(app) -> None:
         table = _table_page(result, page, search, sort_key)
         compare = panels.compare_table(result) if state.compare else None
         if slider_move(ctx.triggered_prop_ids, state, drawn):
-            return _slider_update(result, state, drawn, table[0], compare)
+            return _slider_update(result, state, drawn, table, compare)
         front = figures.front_figure(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
         layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
         notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
@@ -254,9 +275,13 @@ def register_callbacks(app) -> None:
         return _table_page(result, page, search, sort_key)
 
     # in the browser: a server round trip here would come before the one that updates the view
-    app.clientside_callback(
-        _SYNC_P_JS, Output(ID.P_SLIDER, "value"), Output(ID.P_INPUT, "value"),
-        Input(ID.P_SLIDER, "value"), Input(ID.P_INPUT, "value"), prevent_initial_call=True)
+    app.clientside_callback(_P_TO_BOX_JS, Output(ID.P_INPUT, "value"),
+                            Input(ID.P_SLIDER, "value"), State(ID.P_INPUT, "value"),
+                            prevent_initial_call=True)
+    app.clientside_callback(_BOX_TO_P_JS, Output(ID.P_SLIDER, "value"),
+                            Input(ID.P_INPUT, "n_submit"), Input(ID.P_INPUT, "n_blur"),
+                            State(ID.P_INPUT, "value"), State(ID.P_SLIDER, "value"),
+                            prevent_initial_call=True)
 
     @app.callback(Output(ID.ALPHA_PANEL, "style"), Output(ID.WEIGHT_PANEL, "style"), Input(ID.MODE, "value"))
     def toggle_mode(mode):
@@ -280,9 +305,9 @@ def register_callbacks(app) -> None:
         x = x if x in names else (focus[0] if focus else None)
         y = y if y in names and y != x else next((n for n in names if n != x), x)
         sorts = table_query.sort_options(names)
-        if sort_key not in {o["value"] for o in sorts}:
-            sort_key = table_query.RANKING
-        return options, options, options, focus, x, y, sorts, sort_key
+        # the sort stays unless its objective went (a new value would re-page the table)
+        sort_value = no_update if sort_key in {o["value"] for o in sorts} else table_query.RANKING
+        return options, options, options, focus, x, y, sorts, sort_value
 
     @app.callback(Output(ID.WEIGHT_SHARES, "children"), Input({"type": ID.WEIGHT, "column": ALL}, "value"),
               State({"type": ID.WEIGHT, "column": ALL}, "id"))
