@@ -178,11 +178,8 @@ def test_names_with_markup_show_as_typed_in_the_pick_card_and_the_figure(dash_du
     label = dash_duo.driver.find_element(By.CSS_SELECTOR, "#explore-front .annotation-text").text
     assert label == f"COPA pick: {names[0]}"
     # the ranked table: every id in its own cell as typed, the numbers beside it in place
-    rows = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
-            for row in dash_duo.find_elements("#explore-table tbody tr")]
-    assert sorted(row[1] for row in rows) == sorted(names)
-    assert all(len(row) == len(rows[0]) for row in rows)
-    assert all(float(row[2]) >= 0 for row in rows)   # the criterion, not a shifted id
+    wait_until(lambda: sorted(_table_column(dash_duo, 2)) == sorted(names))
+    assert all(float(value) >= 0 for value in _table_column(dash_duo, 3))  # not a shifted id
     assert dash_duo.get_logs() == []
 
 
@@ -215,18 +212,26 @@ def test_the_p_slider_and_the_p_box_follow_each_other_and_the_pick_matches_the_c
     assert dash_duo.get_logs() == []
 
 
+def _table_column(dash_duo, n: int) -> list[str]:
+    """The texts of the ranked table's n-th column, read in one go (the table is redrawn
+    as a whole, so cells fetched one by one can go stale in between)."""
+    return dash_duo.driver.execute_script(
+        "return Array.from(document.querySelectorAll("
+        "'#explore-table tbody td:nth-child(' + arguments[0] + ')')).map(td => td.textContent);",
+        n)
+
+
 def test_the_ranked_table_searches_sorts_and_pages_on_the_server(dash_duo, app):
     dash_duo.start_server(app)
     _open(dash_duo)
     expected = _cli_select()
     dash_duo.wait_for_text_to_equal("#pick-id", str(expected["id"]), timeout=30)
-    first_row = "#explore-table tbody tr:first-child td:nth-child(2)"
-    assert dash_duo.find_element(first_row).text == str(expected["id"])  # rank 1 is the pick
+    wait_until(lambda: _table_column(dash_duo, 2)[:1] == [str(expected["id"])])  # rank 1: the pick
     pager = dash_duo.find_element("#explore-table-pager").text
     assert pager.startswith("page 1 of ")
     dash_duo.find_element("#explore-table-next").click()
     dash_duo.wait_for_text_to_equal("#explore-table-pager", pager.replace("page 1", "page 2"), timeout=15)
-    assert dash_duo.find_element("#explore-table tbody tr:first-child td:first-child").text == "16"
+    wait_until(lambda: _table_column(dash_duo, 1)[:1] == ["16"])
     search = dash_duo.find_element("#explore-table-search")
     search.send_keys("llama, co2_cost < 1, price < 3", Keys.ENTER)
     dash_duo.wait_for_contains_text("#explore-table-note", "match the search", timeout=15)
@@ -236,14 +241,15 @@ def test_the_ranked_table_searches_sorts_and_pages_on_the_server(dash_duo, app):
     search.clear()
     search.send_keys("llama, co2_cost < 1", Keys.ENTER)
     wait_until(lambda: "'price'" not in dash_duo.find_element("#explore-table-note").text)
-    ids = [cell.text for cell in dash_duo.find_elements("#explore-table tbody td:nth-child(2)")]
-    costs = [float(cell.text) for cell in dash_duo.find_elements("#explore-table tbody td:nth-child(10)")]
-    assert ids and all("llama" in i.lower() for i in ids) and all(c < 1 for c in costs)
+    wait_until(lambda: _table_column(dash_duo, 2) and all(
+        "llama" in i.lower() for i in _table_column(dash_duo, 2)))
+    costs = [float(c) for c in _table_column(dash_duo, 10)]
+    assert costs and all(c < 1 for c in costs)
     assert dash_duo.find_element("#explore-table-pager").text.startswith("page 1 of ")
     dash_duo.select_dcc_dropdown("#explore-table-sort", "co2_cost: best first")
 
     def shown_costs():
-        return [float(c.text) for c in dash_duo.find_elements("#explore-table tbody td:nth-child(10)")]
+        return [float(c) for c in _table_column(dash_duo, 10)]
 
     wait_until(lambda: shown_costs() == sorted(shown_costs()) and shown_costs() != costs)
     assert shown_costs()[0] <= min(costs)   # the cheapest matching row leads page 1
