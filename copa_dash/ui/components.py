@@ -144,7 +144,8 @@ def axes_controls(state: ExploreState) -> html.Div:
         html.Span("y"), dcc.Dropdown(id=ID.Y, options=options, value=state.y, clearable=False,
                                      className="axis-pick"),
         dcc.Checklist(id=ID.LOG, value=list(state.log), inline=True,
-                      options=[{"label": "log x", "value": "x"}, {"label": "log y", "value": "y"}]),
+                      options=[{"label": f"log {axis}", "value": axis,
+                                "disabled": state.axes != "raw"} for axis in ("x", "y")]),
         dcc.Checklist(id=ID.COMPARE, options=[{"label": "compare normalisations", "value": "on"}],
                       value=["on"] if state.compare else [], inline=True),
     ])

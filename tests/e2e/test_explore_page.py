@@ -271,4 +271,6 @@ def test_log_x_draws_co2_cost_on_a_log_axis_and_the_link_keeps_it(dash_duo, app)
     dash_duo.wait_for_element("#pick-id", timeout=30)
     wait_until(lambda: graph_figure(dash_duo, "explore-front")["layout"]["xaxis"]["type"] == "log")
     assert dash_duo.find_element("#explore-log input[value=x]").is_selected()
+    dash_duo.find_element("#explore-axes input[value=cdf]").click()   # log is for raw values
+    wait_until(lambda: not dash_duo.find_element("#explore-log input[value=x]").is_enabled())
     assert dash_duo.get_logs() == []

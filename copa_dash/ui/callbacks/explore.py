@@ -283,6 +283,12 @@ def register_callbacks(app) -> None:
                             State(ID.P_INPUT, "value"), State(ID.P_SLIDER, "value"),
                             prevent_initial_call=True)
 
+    # log scales apply to raw values: the boxes are greyed out in the other views
+    app.clientside_callback(
+        """function(axes, options) {
+            return options.map(o => Object.assign({}, o, {disabled: axes !== 'raw'}));
+        }""", Output(ID.LOG, "options"), Input(ID.AXES, "value"), State(ID.LOG, "options"))
+
     @app.callback(Output(ID.ALPHA_PANEL, "style"), Output(ID.WEIGHT_PANEL, "style"), Input(ID.MODE, "value"))
     def toggle_mode(mode):
         """Show the focus/alpha controls or the per-objective weights."""
