@@ -46,15 +46,16 @@ def wait_until(condition, timeout: float = 20) -> None:
     raise AssertionError("the page did not reach the expected state")
 
 
-def graph_figure(dash_duo, graph_id: str, timeout: float = 30) -> dict:
-    """The plotly data and layout of a dcc.Graph, once it has traces."""
+def graph_figure(dash_duo, graph_id: str, timeout: float = 30, *, until=None) -> dict:
+    """The plotly data and layout of a dcc.Graph, once it has traces (and, given ``until``,
+    once ``until(figure)`` is true)."""
     end = time.time() + timeout
     while time.time() < end:
         figure = dash_duo.driver.execute_script(
             "const el = document.querySelector(arguments[0] + ' .js-plotly-plot');"
             "return el && el.data && el.data.length ? {data: el.data, layout: el.layout} : null;",
             f"#{graph_id}")
-        if figure:
+        if figure and (until is None or until(figure)):
             return figure
         time.sleep(0.25)
-    raise AssertionError(f"{graph_id} never got any trace")
+    raise AssertionError(f"{graph_id} never got the expected traces")

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import make_app, screenshot
+from tests.e2e.app_under_test import graph_figure, make_app, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -26,18 +26,10 @@ def _cli_depth(*argv) -> dict:
     return json.loads(buffer.getvalue())
 
 
-def _figure(dash_duo, graph_id: str, timeout: float = 60, *, after: str | None = None) -> dict:
-    """The plotly data and layout of a dcc.Graph once it has traces (and a new title)."""
-    end = time.time() + timeout
-    while time.time() < end:
-        figure = dash_duo.driver.execute_script(
-            "const el = document.querySelector(arguments[0] + ' .js-plotly-plot');"
-            "return el && el.data && el.data.length ? {data: el.data, layout: el.layout} : null;",
-            f"#{graph_id}")
-        if figure and (after is None or figure["layout"]["title"]["text"] != after):
-            return figure
-        time.sleep(0.25)
-    raise AssertionError(f"{graph_id} never got the expected trace")
+def _figure(dash_duo, graph_id: str, *, after: str | None = None) -> dict:
+    """The plotly figure of a dcc.Graph once it has traces (and a title other than ``after``)."""
+    return graph_figure(dash_duo, graph_id, 60, until=None if after is None else
+                        lambda figure: figure["layout"]["title"]["text"] != after)
 
 
 def _open(dash_duo, path: str):
