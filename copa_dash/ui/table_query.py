@@ -118,7 +118,13 @@ def sort(frame: pd.DataFrame, key: str | None, columns: dict[str, str],
 def page(frame: pd.DataFrame, page_index: int | None,
          page_size: int) -> tuple[pd.DataFrame, int, int]:
     """One page of ``frame``: its rows, the page's index (clamped) and the number of pages."""
-    pages = max(1, math.ceil(len(frame) / page_size))
-    current = min(max(0, int(page_index or 0)), pages - 1)
+    current, pages = page_bounds(len(frame), page_index, page_size)
     start = current * page_size
     return frame.iloc[start:start + page_size], current, pages
+
+
+def page_bounds(n_rows: int, page_index: int | None, page_size: int) -> tuple[int, int]:
+    """The asked page's index clamped to the pages ``n_rows`` fill, and how many there are
+    (at least one, empty or not)."""
+    pages = max(1, math.ceil(n_rows / page_size))
+    return min(max(0, int(page_index or 0)), pages - 1), pages

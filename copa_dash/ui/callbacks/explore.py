@@ -171,20 +171,19 @@ def _slider_update(result, state: ExploreState, drawn: dict, table: tuple, compa
 def _table_page(result, page, search, sort_key) -> tuple:
     """The table's outputs: one page of the ranked rows passing the constraints, searched and
     sorted as asked, the note above it, the page's index and the pager's text and buttons."""
-    names = list(result.problem.preferences.objectives)
-    columns = {name: f"obj{k}" for k, name in enumerate(names)}
     total = len(result.ranking)
     if not (search or "").strip() and sort_key in (None, table_query.RANKING):
         # the ranking's own order: build the asked page only, not every ranked row
-        pages = max(1, math.ceil(total / TABLE_PAGE_SIZE))
-        index = min(max(0, int(page or 0)), pages - 1)
+        index, pages = table_query.page_bounds(total, page, TABLE_PAGE_SIZE)
         start = index * TABLE_PAGE_SIZE
         frame, specs = panels.table_frame(result, slice(start, start + TABLE_PAGE_SIZE))
         note = _table_note(total, None)
     else:
         frame, specs = panels.table_frame(result)
+        objectives = result.problem.preferences
+        columns = {spec["name"]: spec["id"] for spec in specs if spec["id"].startswith("obj")}
         found = table_query.search(frame, search, columns)
-        directions = dict(zip(names, result.problem.preferences.directions))
+        directions = dict(zip(objectives.objectives, objectives.directions))
         shown = table_query.sort(found.frame, sort_key, columns, directions)
         frame, index, pages = table_query.page(shown, page, TABLE_PAGE_SIZE)
         note = _table_note(total, len(shown) if (search or "").strip() else None, found.notes)
