@@ -274,3 +274,25 @@ def test_log_x_draws_co2_cost_on_a_log_axis_and_the_link_keeps_it(dash_duo, app)
     dash_duo.find_element("#explore-axes input[value=cdf]").click()   # log is for raw values
     wait_until(lambda: not dash_duo.find_element("#explore-log input[value=x]").is_enabled())
     assert dash_duo.get_logs() == []
+
+
+def test_the_address_bar_follows_the_view_and_back_returns_to_the_previous_dataset(dash_duo, app):
+    dash_duo.start_server(app)
+    _open(dash_duo)
+
+    def address() -> dict:
+        return parse_qs(urlparse(dash_duo.driver.current_url).query)
+
+    # the page writes the whole view into the address bar as it opens
+    wait_until(lambda: "obj" in address() and address()["dataset"] == [DATASET])
+    first_pick = _pick(dash_duo)
+    dash_duo.select_dcc_dropdown("#explore-dataset", "Chatbot Arena Elo vs API price (January 2025)")
+    wait_until(lambda: address().get("dataset") == ["chatbot-arena-price"] and "obj" in address())
+    wait_until(lambda: _pick(dash_duo) not in ("", first_pick))
+    dash_duo.driver.back()
+    wait_until(lambda: address().get("dataset") == [DATASET], timeout=20)
+    wait_until(lambda: _pick(dash_duo) == first_pick, timeout=30)
+    time.sleep(1)  # nothing pulls the address forward again once the old view is back
+    assert address().get("dataset") == [DATASET]
+    assert DATASET in dash_duo.find_element("#explore-share").get_attribute("value")
+    assert dash_duo.get_logs() == []

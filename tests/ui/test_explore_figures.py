@@ -15,7 +15,7 @@ from copa_dash.services.catalog import open_dataset
 from copa_dash.ui import figures, panels
 from copa_dash.ui.callbacks.explore import drawn_key, slider_move
 from copa_dash.ui.ids import ExploreIds as ID
-from copa_dash.ui.state import parse_query, with_defaults
+from copa_dash.ui.state import parse_query, to_query, with_defaults
 from copa_dash.ui.view_state import preferences_and_filter
 
 DATASET = "open-llm-leaderboard-v2"
@@ -187,14 +187,17 @@ def test_a_slider_move_sends_figure_patches_only_for_what_moved():
     # the same pick at another alpha: the card's body and the table change, the figures do not
     state_b, same = _explore(alpha=0.65)
     assert same.pick == drawn_result.pick
-    out = _slider_update(same, state_b, drawn, ("table",), None)
+    table = ("rows", "note", 0, "page 1 of 9", True, False)
+    out = _slider_update(same, state_b, drawn, table, None)
     assert out["front"] is no_update and out["parallel"] is no_update
     assert out["pick"][1] is no_update and out["pick"][2] == panels.pick_card_text(same)[1]
-    assert out["drawn"] is no_update and out["table"] == ("table",)
+    # the rows are reordered; which rows pass, and so the note and the pager, stay
+    assert out["drawn"] is no_update and out["table"] == ("rows", *[no_update] * 5)
+    assert out["query"] == (to_query(state_b), f"/explore?{to_query(state_b)}")
     # another pick: both figures are patched and the store remembers the new pick
     state_c, other = _explore(alpha=0.5)
     assert other.pick != drawn_result.pick
-    out = _slider_update(other, state_c, drawn, ("table",), None)
+    out = _slider_update(other, state_c, drawn, table, None)
     assert out["front"] is not no_update and out["parallel"] is not no_update
     assert out["pick"][1] == str(other.problem.ids[other.pick])
     assert out["drawn"] == _drawn_for(state_c, other)
@@ -203,7 +206,7 @@ def test_a_slider_move_sends_figure_patches_only_for_what_moved():
         state_d, moved = _explore(alpha=0.6, p=p)
         if moved.pick == drawn_result.pick and \
                 _drawn_for(state_d, moved)["layers"] != drawn["layers"]:
-            out = _slider_update(moved, state_d, drawn, ("table",), None)
+            out = _slider_update(moved, state_d, drawn, table, None)
             assert out["front"] is not no_update and out["parallel"] is no_update
             break
     else:

@@ -14,9 +14,10 @@ from ...services.explorer import explore
 from ...services.export import safe_csv
 from .. import figures, panels, table_query
 from ..ids import ExploreIds as ID
+from ..pages.explore import PATH
 from ..settings_access import current_cache, current_settings
 from ..state import P_STOPS, ExploreState, format_p, parse_query, to_query
-from ..url_sync import register_url_sync
+from ..url_sync import register_url_sync, view_link, view_link_outputs
 from ..view_state import p_from_controls, preferences_and_filter, state_from_controls
 
 CONTROLS = dict(
@@ -152,9 +153,12 @@ _BOX_TO_P_JS = """function(submitted, left, text, sliderIndex) {%s
 
 
 def _slider_update(result, state: ExploreState, drawn: dict, table: tuple, compare) -> dict:
-    """The outputs of a slider move: the card's body, the table's page and, when they moved,
+    """The outputs of a slider move: the card's body, the table's rows and, when they moved,
     a patch of the front figure's markers (the pick, or the sweep's colours after a p move)
-    and of the parallel plot's pick line (nothing when they did not)."""
+    and of the parallel plot's pick line (nothing when they did not).
+
+    The table's note, page and pager stay: a slider reorders the rows passing the
+    constraints and the search, it does not change which rows they are."""
     layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
     digest = figures.layers_digest(layers)
     same_layers, same_pick = drawn.get("layers") == digest, drawn.get("pick") == result.pick
@@ -163,7 +167,8 @@ def _slider_update(result, state: ExploreState, drawn: dict, table: tuple, compa
                 front=no_update if same_layers else figures.layers_patch(layers),
                 parallel=no_update if same_pick else figures.parallel_patch(result),
                 compare=compare if state.compare else no_update,
-                table=table, query=to_query(state),
+                table=(table[0], *(no_update,) * (len(TABLE_OUTPUTS) - 1)),
+                query=view_link(PATH, to_query(state)),
                 drawn=no_update if same_layers and same_pick
                 else dict(drawn, layers=digest, pick=result.pick))
 
@@ -231,7 +236,7 @@ def register_callbacks(app) -> None:
                           Output(ID.PICK_BODY, "children")),
                     front=Output(ID.FRONT, "figure"), parallel=Output(ID.PARALLEL, "figure"),
                     compare=Output(ID.COMPARE_TABLE, "children"), table=TABLE_OUTPUTS,
-                    query=Output(ID.QUERY, "data"), drawn=Output(ID.DRAWN, "data")),
+                    query=view_link_outputs(ID.QUERY, ID.SHARE), drawn=Output(ID.DRAWN, "data")),
         inputs=dict(CONTROLS, **TABLE_VIEW),
     )
     def update_view(page, search, sort_key, drawn, shown_query, **controls):
@@ -247,7 +252,8 @@ def register_callbacks(app) -> None:
         result = _explore_or_message(state)
         if isinstance(result, html.Div):
             return dict(alert=result, pick=(True, "", ""), front=EMPTY_FIGURE, parallel=EMPTY_FIGURE,
-                        compare=None, table=EMPTY_TABLE, query=to_query(state), drawn=None)
+                        compare=None, table=EMPTY_TABLE, query=view_link(PATH, to_query(state)),
+                        drawn=None)
         table = _table_page(result, page, search, sort_key)
         compare = panels.compare_table(result) if state.compare else None
         if slider_move(ctx.triggered_prop_ids, state, drawn):
@@ -257,7 +263,7 @@ def register_callbacks(app) -> None:
         notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
         return dict(alert=[_message(n) for n in notes], pick=(False, *panels.pick_card_text(result)),
                     front=front, parallel=figures.parallel_figure(result), compare=compare,
-                    table=table, query=to_query(state),
+                    table=table, query=view_link(PATH, to_query(state)),
                     drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers),
                            "pick": result.pick})
 
@@ -326,8 +332,7 @@ def register_callbacks(app) -> None:
                                           for i, n in zip(ids, numbers))
 
 
-    register_url_sync(app, path="/explore", nav=ID.NAV, dataset=ID.DATASET,
-                      ref="explore-ref", query=ID.QUERY, share=ID.SHARE)
+    register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref="explore-ref")
 
 
     @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),

@@ -19,7 +19,7 @@ from ..pages.generalization import (
     to_query,
 )
 from ..settings_access import current_cache, current_settings
-from ..url_sync import register_url_sync
+from ..url_sync import register_url_sync, view_link, view_link_outputs
 
 CRITERIA = {"hv_difference": "Hypervolume difference", "dominance": "Front dominance",
             "gap": "Approximation gap"}
@@ -125,7 +125,7 @@ def register_callbacks(app) -> None:
         data, columns = figures.summary_table(report)
         return data, columns, figures.budget_figure(report)
 
-    @app.callback(Output(ID.QUERY, "data"), *METRIC_INPUTS, Input(ID.SYSTEM, "value"),
+    @app.callback(*view_link_outputs(ID.QUERY, ID.SHARE), *METRIC_INPUTS, Input(ID.SYSTEM, "value"),
                   Input(ID.BUDGET, "value"), Input(ID.SEED, "value"), Input(ID.A, "value"),
                   Input(ID.B, "value"), *CONTEXT)
     def update_query(metrics, ref_text, system, budget, seed, a, b, dataset, directions):
@@ -135,8 +135,8 @@ def register_callbacks(app) -> None:
         except InvalidInputError:
             ref = ()
         chosen = tuple((m, directions[m]) for m in directions if m in (metrics or []))
-        return to_query(GapViewState(dataset=dataset, metrics=chosen, ref=ref, system=system or "",
-                                     budget=budget or "", seed=seed or "", a=a or "", b=b or ""))
+        state = GapViewState(dataset=dataset, metrics=chosen, ref=ref, system=system or "",
+                             budget=budget or "", seed=seed or "", a=a or "", b=b or "")
+        return view_link(PATH, to_query(state))
 
-    register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET,
-                      ref=ID.REF_STORE, query=ID.QUERY, share=ID.SHARE)
+    register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF_STORE)

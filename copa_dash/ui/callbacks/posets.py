@@ -13,7 +13,7 @@ from .. import figures_posets as figures
 from ..pages import posets as page
 from ..pages.posets import PosetsIds as ID
 from ..pages.posets import PosetsState
-from ..url_sync import register_url_sync
+from ..url_sync import register_url_sync, view_link, view_link_outputs
 
 COMPUTE_INPUTS = [Input(ID.REF, "data"), Input(ID.METHOD, "value"), Input(ID.TASK, "value"),
                   Input(ID.CRITERIA, "value"), Input(ID.TIES, "value"),
@@ -94,19 +94,18 @@ def register_callbacks(app) -> None:
             "depth": (ID.DEPTH, "figure"), "central": (ID.HASSE_CENTRAL, "figure"),
             "outlying": (ID.HASSE_OUTLYING, "figure"), "beats": (ID.BEATS, "figure"),
             "agreement": (ID.AGREEMENT, "children"), "notes": (ID.NOTES, "children"),
-        }.items()}, "query": Output(ID.QUERY, "data")},
+        }.items()}, "query": view_link_outputs(ID.QUERY, ID.SHARE)},
         inputs={"result": Input(ID.RESULT, "data"), "k": Input(ID.K, "value")})
     def draw(result, k):
         """Depth bars, the two Hasse diagrams, the beats matrix and the agreement."""
         if not result:
-            return _empty(no_update)
+            return _empty(view_link(page.PATH, no_update))
         state = _state(result, k)
         try:
             view = _view(state, settings)
         except InvalidInputError as exc:
-            return {**_empty(page.to_query(state)),
+            return {**_empty(view_link(page.PATH, page.to_query(state))),
                     "headline": page.html.Div(str(exc), className="alert alert-warning")}
-        return {**_views(view, state.k), "query": page.to_query(state)}
+        return {**_views(view, state.k), "query": view_link(page.PATH, page.to_query(state))}
 
-    register_url_sync(app, path=page.PATH, nav=ID.NAV, dataset=ID.DATASET,
-                      ref=ID.REF, query=ID.QUERY, share=ID.SHARE)
+    register_url_sync(app, path=page.PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)

@@ -12,6 +12,7 @@ from ...services import benchmarks, rankings
 from ...services.catalog import open_dataset
 from ...services.export import safe_csv
 from .. import figures_benchmark, figures_rankings, panels_rankings
+from ..pages.rankings import PATH
 from ..pages.rankings import RankingsIds as ID
 from ..rankings_state import RankingsState, to_query
 from ..settings_access import current_cache, current_settings
@@ -28,7 +29,7 @@ STATE = {
     "time": Input(ID.TIME, "value"), "task_type": Input(ID.TASK_TYPE, "value"),
     "significance": Input(ID.SIGNIFICANCE, "value"),
 }
-from ..url_sync import register_url_sync
+from ..url_sync import register_url_sync, view_link, view_link_outputs
 
 
 def state_from_controls(*, dataset, tab, criteria, objectives, focus, alpha, ties, group, top, by,
@@ -64,7 +65,8 @@ def register_callbacks(app) -> None:
                 "headline": Output(ID.HEADLINE, "children"),
                 "note": Output(ID.CHART_NOTE, "children"), "bump": Output(ID.BUMP, "figure"),
                 "data": Output(ID.TABLE, "data"), "columns": Output(ID.TABLE, "columns"),
-                "by_options": Output(ID.BY, "options"), "query": Output(ID.QUERY, "data")},
+                "by_options": Output(ID.BY, "options"),
+                "query": view_link_outputs(ID.QUERY, ID.SHARE)},
         inputs=STATE)
     def update_rankings(**controls):
         state = state_from_controls(**controls)
@@ -81,13 +83,14 @@ def register_callbacks(app) -> None:
                                        pinned=state.pins)
         except InvalidInputError as exc:
             return {"alert": _alert(str(exc)), "headline": None, "note": "", "bump": EMPTY,
-                    "data": [], "columns": [], "by_options": options, "query": to_query(state)}
+                    "data": [], "columns": [], "by_options": options,
+                    "query": view_link(PATH, to_query(state))}
         data, columns = panels_rankings.table_rows(view, ties=state.ties)
         return {"alert": [_alert(n, "info") for n in view.notes],
                 "headline": panels_rankings.headline(view, ties=state.ties), "note": rows.note,
                 "bump": figures_rankings.bump_figure(view, rows, ties=state.ties),
                 "data": data, "columns": columns, "by_options": options,
-                "query": to_query(state)}
+                "query": view_link(PATH, to_query(state))}
 
     @app.callback(
         output={"alert": Output(ID.BENCH_ALERT, "children"), "boxes": Output(ID.BOXES, "figure"),
@@ -130,8 +133,7 @@ def register_callbacks(app) -> None:
         table = open_dataset(ref, current_settings()).table
         return [{"label": e, "value": e} for e in rankings.entry_names(table, group=group)]
 
-    register_url_sync(app, path="/rankings", nav=ID.NAV, dataset=ID.DATASET,
-                      ref=ID.REF, query=ID.QUERY, share=ID.SHARE)
+    register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
 
     @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
                   State(ID.TABLE, "data"), State(ID.TABLE, "columns"), prevent_initial_call=True)

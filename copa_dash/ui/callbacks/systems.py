@@ -11,8 +11,8 @@ from ...services import systems
 from ...services.cache import get_cache
 from ...services.catalog import open_dataset
 from .. import figures_systems as figures
+from ..pages.systems import PATH, result_panel
 from ..pages.systems import SystemsIds as ID
-from ..pages.systems import result_panel
 from ..settings_access import current_cache, current_settings
 from ..systems_state import SystemsState, to_query
 
@@ -29,7 +29,7 @@ CONTROLS = {
     "power_seeds": Input(ID.POWER_SEEDS, "value"), "power_effect": Input(ID.POWER_EFFECT, "value"),
     "power_noise": Input(ID.POWER_NOISE, "value"), "power_points": Input(ID.POWER_POINTS, "value"),
 }
-from ..url_sync import register_url_sync
+from ..url_sync import register_url_sync, view_link, view_link_outputs
 
 
 def _whole(value, default: int) -> int:
@@ -138,9 +138,10 @@ def register_callbacks(app) -> None:
         options = [{"label": o, "value": o} for o in objectives or ()]
         return options, options, options
 
-    @app.callback(Output(ID.QUERY, "data"), inputs=CONTROLS, prevent_initial_call=True)
+    @app.callback(*view_link_outputs(ID.QUERY, ID.SHARE), inputs=CONTROLS,
+                  prevent_initial_call=True)
     def remember_view(**controls):
-        return to_query(state_from_controls(**controls))
+        return view_link(PATH, to_query(state_from_controls(**controls)))
 
     @app.callback(
         output=[Output(ID.TEST_ALERT, "children"), Output(ID.RESULT, "children")],
@@ -210,7 +211,6 @@ def register_callbacks(app) -> None:
         return power_text(estimate, n_seeds=_whole(n_seeds, -1), effect=_real(effect, 0.0),
                           k_used=k_used, k_asked=k_asked)
 
-    register_url_sync(app, path="/systems", nav=ID.NAV, dataset=ID.DATASET,
-                      ref=ID.REF, query=ID.QUERY, share=ID.SHARE)
+    register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
 
 

@@ -11,6 +11,7 @@ from ..ids import ExploreIds as ID
 from ..link_check import link_notes
 from ..settings_access import current_settings
 from ..state import parse_query, to_query, with_defaults
+from ..url_sync import share_box
 
 DEFAULT_DATASET = "open-llm-leaderboard-v2"
 PATH = "/explore"
@@ -73,8 +74,7 @@ def layout(**query):
             html.Div(id=ID.COMPARE_TABLE),
             html.Div(className="share-row", children=[
                 html.Span("Share this view: "),
-                dcc.Input(id=ID.SHARE, readOnly=True, className="share-link"),
-                dcc.Clipboard(target_id=ID.SHARE, title="copy the link"),
+                *share_box(ID.SHARE, PATH, to_query(state)),
             ]),
             html.H4("Ranked rows passing the constraints"),
             html.Div(className="table-controls", children=[

@@ -19,6 +19,7 @@ from ...core.errors import InvalidInputError
 from ...services.catalog import open_dataset
 from ...services.generalization import dataset_report, label_text, metric_choices
 from ..settings_access import current_cache, current_settings
+from ..url_sync import share_box
 
 PATH = "/generalization"
 DEFAULT_DATASET = "breast-cancer-val-test"
@@ -245,8 +246,7 @@ def layout(**query):
                       else {"display": "none"}),
             html.Div(className="share-row", children=[
                 html.Span("Share this view: "),
-                dcc.Input(id=ID.SHARE, readOnly=True, className="share-link"),
-                dcc.Clipboard(target_id=ID.SHARE, title="copy the link"),
+                *share_box(ID.SHARE, PATH, to_query(state)),
             ]),
         ]),
     ])

@@ -22,6 +22,7 @@ from ...services.catalog import catalog, open_dataset
 from ...services.posets import MISSING, TIES, default_criteria
 from ..components import help_text
 from ..settings_access import current_settings
+from ..url_sync import share_box
 
 PATH = "/posets"
 EMPTY_FIGURE = {"data": [], "layout": {"template": "plotly_white", "height": 120,
@@ -233,8 +234,7 @@ def layout(**query):
             html.Div(id=ID.NOTES),
             html.Div(className="share-row", children=[
                 html.Span("Share this view: "),
-                dcc.Input(id=ID.SHARE, readOnly=True, className="share-link"),
-                dcc.Clipboard(target_id=ID.SHARE, title="copy the link"),
+                *share_box(ID.SHARE, PATH, to_query(state)),
             ]),
         ]),
     ])

@@ -17,6 +17,7 @@ from ...services.rankings import DEFAULT_CRITERIA, entry_names
 from ..components import help_text
 from ..rankings_state import RankingsState, parse_query, to_query, with_defaults
 from ..settings_access import current_settings
+from ..url_sync import share_box
 
 PATH = "/rankings"
 DEFAULT_DATASET = "decodingtrust"
@@ -177,8 +178,7 @@ def layout(**query):
             ]),
             html.Div(className="share-row", children=[
                 html.Span("Share this view: "),
-                dcc.Input(id=ID.SHARE, readOnly=True, className="share-link"),
-                dcc.Clipboard(target_id=ID.SHARE, title="copy the link"),
+                *share_box(ID.SHARE, PATH, to_query(state)),
             ]),
         ]),
     ])

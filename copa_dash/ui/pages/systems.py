@@ -22,6 +22,7 @@ from ...services.systems import system_names
 from ..components import help_text
 from ..settings_access import current_settings
 from ..systems_state import parse_query, to_query, with_defaults
+from ..url_sync import share_box
 
 PATH = "/systems"
 DEFAULT_DATASET = "fairness-adult-sex"
@@ -173,8 +174,7 @@ def layout(**query):
             ]),
             html.Div(className="share-row", children=[
                 html.Span("Share this view: "),
-                dcc.Input(id=ID.SHARE, readOnly=True, className="share-link"),
-                dcc.Clipboard(target_id=ID.SHARE, title="copy the link"),
+                *share_box(ID.SHARE, PATH, to_query(state)),
             ]),
         ]),
     ])

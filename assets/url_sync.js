@@ -1,0 +1,46 @@
+/* The address bar follows the view: every page's own callback writes its view's link into
+ * its share box (a dcc.Input with class "share-link"); when the box changes, the address bar
+ * is replaced with that link's path and query (history.replaceState: no navigation, no new
+ * history entry). Only a link to the page on show is followed. */
+(function () {
+    // the value each box had when last followed: a box is followed when it appears and when
+    // its value changes, never because something else on the page changed (after the Back
+    // button, the old page's box must not pull the address forward again)
+    const seen = new WeakMap();
+
+    function follow() {
+        const box = document.querySelector('.share-link input, input.share-link');
+        if (!box || !box.value || seen.get(box) === box.value) {
+            return;
+        }
+        seen.set(box, box.value);
+        let link;
+        try {
+            link = new URL(box.value, window.location.href);
+        } catch (error) {
+            return;
+        }
+        if (link.pathname !== window.location.pathname) {
+            return;
+        }
+        const target = link.pathname + link.search;
+        if (target !== window.location.pathname + window.location.search) {
+            window.history.replaceState(window.history.state, '', target);
+        }
+    }
+
+    function start() {
+        // React writes a new value into the box's value attribute as well as the property;
+        // a new page brings a new box (childList)
+        new MutationObserver(follow).observe(document.body, {
+            subtree: true, childList: true, attributes: true, attributeFilter: ['value'],
+        });
+        follow();
+    }
+
+    if (document.readyState === 'loading') {
+        document.addEventListener('DOMContentLoaded', start);
+    } else {
+        start();
+    }
+}());
