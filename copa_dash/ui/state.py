@@ -52,7 +52,7 @@ class ExploreState:
 
 def nearest_p_stop(p: float) -> int:
     """Index of the p slider's stop nearest to ``p`` (inf counts as 1e6; ties go to the
-    smaller stop). The browser's slider/box sync (``_BOX_TO_P_JS``) uses the same rule."""
+    smaller stop): where Enter in the p box moves the slider."""
     capped = min(p, 1e6)
     return min(range(len(P_STOPS)), key=lambda i: abs(min(P_STOPS[i], 1e6) - capped))
 

@@ -6,7 +6,7 @@ import math
 
 from ..data.filters import RowFilter
 from ..services.selection import Preferences
-from .state import P_STOPS, ExploreState, nearest_p_stop
+from .state import P_STOPS, ExploreState, format_p, nearest_p_stop
 
 
 def _number(value) -> float | None:
@@ -32,17 +32,39 @@ def _p(text) -> float:
 def p_from_controls(box_text, stop_index, slider_moved: bool) -> float:
     """The p the view uses, from the p box's text and the p slider's stop.
 
-    The slider is an input of the view's callback itself, and the box follows it in a
-    browser callback the view does not wait for, so the box's text may still be the one
-    before a slider move. The slider's stop wins when the slider moved and the box does not
-    already name a p at that stop; otherwise the box's p (typed values between the stops stay
-    exact), or NaN when it is not a number (the page says what to type).
+    Both are read in the view's callback before either follows the other
+    (:func:`p_controls_sync`), so after a slider move the box still shows the p before it. The
+    slider's stop wins when the slider moved and the box does not already name a p at that
+    stop; otherwise the box's p (typed values between the stops stay exact), or NaN when it is
+    not a number (the page says what to type).
     """
     typed = _p(box_text)
     if slider_moved and isinstance(stop_index, int) and 0 <= stop_index < len(P_STOPS) and (
             math.isnan(typed) or nearest_p_stop(typed) != stop_index):
         return P_STOPS[stop_index]
     return typed
+
+
+def p_controls_sync(box_text, stop_index, slider_moved: bool, box_entered: bool):
+    """How the p box and the p slider follow each other: ``(box text, slider stop)``, each
+    None when it stays.
+
+    A slider move writes its stop's p into the box, unless the box already names a p at that
+    stop (a typed 1.4 stays when the slider goes to 1.5). Enter in the box, or leaving it,
+    moves the slider to the stop nearest the typed p (:func:`~.state.nearest_p_stop`); text
+    that is not a number, or an empty box, moves nothing.
+    """
+    blank = not str(box_text if box_text is not None else "").strip()
+    typed = math.nan if blank else _p(box_text)
+    valid_stop = isinstance(stop_index, int) and 0 <= stop_index < len(P_STOPS)
+    if slider_moved and valid_stop:
+        if math.isnan(typed) or nearest_p_stop(typed) != stop_index:
+            return format_p(P_STOPS[stop_index]), None
+        return None, None
+    if box_entered and not math.isnan(typed):
+        nearest = nearest_p_stop(typed)
+        return None, (nearest if nearest != stop_index else None)
+    return None, None
 
 
 def state_from_controls(*, objectives, directions, mode, focus, alpha, weights, p, population,

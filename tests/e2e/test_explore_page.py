@@ -209,6 +209,10 @@ def test_the_p_slider_and_the_p_box_follow_each_other_and_the_pick_matches_the_c
     box.send_keys("banana", Keys.ENTER)                     # not a number: a message, slider stays
     dash_duo.wait_for_contains_text("#explore-alert", "p must be a number >= 1, or inf", timeout=15)
     assert slider.get_attribute("aria-valuenow") == "1"
+    slider.send_keys(Keys.ARROW_RIGHT)                      # 1.5 -> 2: the box shows 2 again
+    wait_until(lambda: dash_duo.find_element("#explore-p").get_attribute("value") == "2")
+    dash_duo.wait_for_text_to_equal("#pick-id", _cli_select("--p", "2")["id"], timeout=20)
+    assert not dash_duo.find_element("#explore-alert").text
     assert dash_duo.get_logs() == []
 
 

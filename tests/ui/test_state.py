@@ -64,6 +64,32 @@ def test_p_follows_a_moved_slider_unless_the_box_already_names_a_p_at_that_stop(
     assert math.isnan(p_from_controls("banana", two, slider_moved=False))
 
 
+def test_the_p_box_and_slider_follow_each_other():
+    from copa_dash.ui.state import P_STOPS
+    from copa_dash.ui.view_state import p_controls_sync
+
+    def sync(box, stop, slider=False, entered=False):
+        return p_controls_sync(box, stop, slider_moved=slider, box_entered=entered)
+
+    two, four, inf = P_STOPS.index(2.0), P_STOPS.index(4.0), P_STOPS.index(math.inf)
+    # a slider move writes its stop into the box, unless the box names a p at that stop
+    assert sync("inf", two, slider=True) == ("2", None)
+    assert sync("banana", inf, slider=True) == ("inf", None)
+    assert sync("2.2", two, slider=True) == (None, None)
+    assert sync("1.4", P_STOPS.index(1.5), slider=True) == (None, None)
+    # Enter in the box (or leaving it) moves the slider to the nearest stop
+    assert sync("3.9", two, entered=True) == (None, four)
+    assert sync("3", four, entered=True) == (None, two)         # 2 and 4 tie: the smaller
+    assert sync("1e9", two, entered=True) == (None, inf)
+    assert sync("Infinity", two, entered=True) == (None, inf)
+    assert sync("2.2", two, entered=True) == (None, None)       # already there
+    assert sync("banana", two, entered=True) == (None, None)    # not a number: nothing moves
+    assert sync("", two, entered=True) == (None, None)          # an emptied box neither
+    assert sync("", two, slider=True) == ("2", None)
+    # anything else (alpha, a constraint) moves neither
+    assert sync("3.9", two) == (None, None)
+
+
 def test_log_axes_round_trip_and_unknown_values_are_dropped():
     state = parse_query({"dataset": "d", "log": ["y", "x", "z"]})
     assert state.log == ("x", "y")

@@ -16,9 +16,14 @@ from .. import figures, panels, table_query
 from ..ids import ExploreIds as ID
 from ..pages.explore import PATH
 from ..settings_access import current_cache, current_settings
-from ..state import P_STOPS, ExploreState, format_p, parse_query, to_query
+from ..state import ExploreState, parse_query, to_query
 from ..url_sync import register_url_sync, view_link, view_link_outputs
-from ..view_state import p_from_controls, preferences_and_filter, state_from_controls
+from ..view_state import (
+    p_controls_sync,
+    p_from_controls,
+    preferences_and_filter,
+    state_from_controls,
+)
 
 CONTROLS = dict(
     objectives=Input({"type": ID.OBJECTIVES, "column": ALL}, "value"),
@@ -120,38 +125,6 @@ TABLE_OUTPUTS_AGAIN = [Output(o.component_id, o.component_property, allow_duplic
 EMPTY_TABLE = ("", "", 0, "", True, True)
 
 
-# The p slider's stops and the number box show the same p, in two browser-side callbacks so
-# that a slider move does not wait for either: a slider move writes its stop's text
-# (format_p) into the box, unless the box already holds a p at that stop (a typed 1.4 stays
-# when the slider goes to 1.5); Enter in the box, or leaving it, moves the slider to the stop
-# nearest the typed p (nearest_p_stop: inf counts as 1e6, ties go to the smaller stop); text
-# that is not a number moves nothing.
-_NEAREST_STOP_JS = """
-    const stops = %s, labels = %s;
-    const typed = String(text === null || text === undefined ? '' : text).trim().toLowerCase();
-    const value = (typed === 'inf' || typed === 'infinity') ? Infinity : Number(typed);
-    let nearest = null;
-    if (typed !== '' && !Number.isNaN(value)) {
-        nearest = 0;
-        stops.forEach((stop, i) => {
-            const gap = Math.abs(Math.min(stop, 1e6) - Math.min(value, 1e6));
-            if (gap < Math.abs(Math.min(stops[nearest], 1e6) - Math.min(value, 1e6))) {
-                nearest = i;
-            }
-        });
-    }
-""" % ("[" + ", ".join("Infinity" if math.isinf(s) else repr(s) for s in P_STOPS) + "]",
-       "[" + ", ".join(f'"{format_p(s)}"' for s in P_STOPS) + "]")
-_P_TO_BOX_JS = """function(sliderIndex, text) {%s
-    return nearest === Number(sliderIndex) ? window.dash_clientside.no_update
-                                           : labels[Number(sliderIndex)];
-}""" % _NEAREST_STOP_JS
-_BOX_TO_P_JS = """function(submitted, left, text, sliderIndex) {%s
-    return nearest === null || nearest === Number(sliderIndex)
-        ? window.dash_clientside.no_update : nearest;
-}""" % _NEAREST_STOP_JS
-
-
 def _slider_update(result, state: ExploreState, drawn: dict, table: tuple, compare) -> dict:
     """The outputs of a slider move: the card's body, the table's rows and, when they moved,
     a patch of the front figure's markers (the pick, or the sweep's colours after a p move)
@@ -236,7 +209,8 @@ def register_callbacks(app) -> None:
                           Output(ID.PICK_BODY, "children")),
                     front=Output(ID.FRONT, "figure"), parallel=Output(ID.PARALLEL, "figure"),
                     compare=Output(ID.COMPARE_TABLE, "children"), table=TABLE_OUTPUTS,
-                    query=view_link_outputs(ID.QUERY, ID.SHARE), drawn=Output(ID.DRAWN, "data")),
+                    query=view_link_outputs(ID.QUERY, ID.SHARE), drawn=Output(ID.DRAWN, "data"),
+                    p_controls=(Output(ID.P_INPUT, "value"), Output(ID.P_SLIDER, "value"))),
         inputs=dict(CONTROLS, **TABLE_VIEW),
     )
     def update_view(page, search, sort_key, drawn, shown_query, **controls):
@@ -244,20 +218,25 @@ def register_callbacks(app) -> None:
 
         A slider move (alpha, a weight, p) changes only the pick, the sweep's colours and the
         ranking: it patches the figures' layout and sends the table's rows alone, instead of
-        redrawing thousands of points.
+        redrawing thousands of points. The p box and the p slider follow each other here too
+        (:func:`p_controls_sync`), in the same response.
         """
-        state = _state(controls, ctx.triggered_prop_ids)
-        if _p_box_unchanged(ctx.triggered_prop_ids, state, shown_query):
+        triggered = ctx.triggered_prop_ids
+        state = _state(controls, triggered)
+        if _p_box_unchanged(triggered, state, shown_query):
             raise PreventUpdate
+        p_controls = tuple(no_update if value is None else value for value in p_controls_sync(
+            controls["p"], controls["p_stop"], f"{ID.P_SLIDER}.value" in triggered,
+            bool(set(triggered) & set(P_TRIGGERS[1:]))))
         result = _explore_or_message(state)
         if isinstance(result, html.Div):
             return dict(alert=result, pick=(True, "", ""), front=EMPTY_FIGURE, parallel=EMPTY_FIGURE,
                         compare=None, table=EMPTY_TABLE, query=view_link(PATH, to_query(state)),
-                        drawn=None)
+                        drawn=None, p_controls=p_controls)
         table = _table_page(result, page, search, sort_key)
         compare = panels.compare_table(result) if state.compare else None
-        if slider_move(ctx.triggered_prop_ids, state, drawn):
-            return _slider_update(result, state, drawn, table, compare)
+        if slider_move(triggered, state, drawn):
+            return dict(_slider_update(result, state, drawn, table, compare), p_controls=p_controls)
         front = figures.front_figure(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
         layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
         notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
@@ -265,7 +244,7 @@ def register_callbacks(app) -> None:
                     front=front, parallel=figures.parallel_figure(result), compare=compare,
                     table=table, query=view_link(PATH, to_query(state)),
                     drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers),
-                           "pick": result.pick})
+                           "pick": result.pick}, p_controls=p_controls)
 
     @app.callback(output=TABLE_OUTPUTS_AGAIN, inputs=dict(CONTROL_STATES, **TABLE_CONTROLS),
                   prevent_initial_call=True)
@@ -278,15 +257,6 @@ def register_callbacks(app) -> None:
         moved = [step[t] for t in ctx.triggered_prop_ids if t in step]
         page = int(page or 0) + sum(moved) if moved else 0  # a new search or sort: page 1
         return _table_page(result, page, search, sort_key)
-
-    # in the browser: a server round trip here would come before the one that updates the view
-    app.clientside_callback(_P_TO_BOX_JS, Output(ID.P_INPUT, "value"),
-                            Input(ID.P_SLIDER, "value"), State(ID.P_INPUT, "value"),
-                            prevent_initial_call=True)
-    app.clientside_callback(_BOX_TO_P_JS, Output(ID.P_SLIDER, "value"),
-                            Input(ID.P_INPUT, "n_submit"), Input(ID.P_INPUT, "n_blur"),
-                            State(ID.P_INPUT, "value"), State(ID.P_SLIDER, "value"),
-                            prevent_initial_call=True)
 
     # log scales apply to raw values: the boxes are greyed out in the other views
     app.clientside_callback(
