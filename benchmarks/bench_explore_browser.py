@@ -131,10 +131,14 @@ def main(argv=None) -> int:
     try:
         driver.set_script_timeout(30)
         driver.get(f"http://127.0.0.1:{port}/explore?dataset=open-llm-leaderboard-v2&alpha=1")
-        for _ in range(120):
-            if driver.find_elements(By.ID, "pick-id"):
+        for _ in range(240):  # a cold start computes the dataset's ranks and front first
+            ready = driver.find_elements(By.ID, "pick-id") and driver.find_elements(
+                By.CSS_SELECTOR, "#explore-alpha [role=slider]")
+            if ready and driver.find_element(By.ID, "pick-id").text:
                 break
             time.sleep(0.5)
+        else:
+            raise SystemExit("the explorer did not show a pick within 2 minutes")
         time.sleep(2)
 
         def alpha_text(d):
