@@ -106,13 +106,20 @@ def sort(frame: pd.DataFrame, key: str | None, columns: dict[str, str],
     """``frame`` (in ranking order) sorted by a :func:`sort_options` value; ties keep the
     ranking's order and missing values go last. An unknown key keeps the ranking."""
     if key == BY_ID:
-        return frame.sort_values("id", kind="stable", key=lambda s: s.astype(str).str.casefold())
+        return frame.sort_values("id", kind="stable", key=lambda ids: ids.map(_natural_key))
     order, _, name = (key or "").partition(":")
     if order not in ("best", "worst") or name not in columns:
         return frame
     ascending = (directions[name] == "min") == (order == "best")
     return frame.sort_values(columns[name], ascending=ascending, kind="stable",
                              na_position="last")
+
+
+def _natural_key(text) -> str:
+    """A sort key that orders ids as people read them: case-insensitive, and runs of digits
+    by their number ("row 2" before "row 10", "llama-7b" before "llama-13b")."""
+    return re.sub(r"\d+", lambda run: run.group().lstrip("0").zfill(40),
+                  str(text).casefold())
 
 
 def page(frame: pd.DataFrame, page_index: int | None,

@@ -68,9 +68,18 @@ def test_sorting_best_first_follows_the_direction_and_puts_missing_values_last()
     worst_cost = table_query.sort(frame, "worst:cost", NAMES, directions)
     assert worst_cost["obj1"].tolist() == sorted(frame["obj1"], reverse=True)
     by_id = table_query.sort(frame, table_query.BY_ID, NAMES, directions)
-    assert by_id["id"].tolist() == sorted(frame["id"], key=str.casefold)
+    assert by_id["id"].tolist() == ["Llama-7b", "llama-70b", "LLAMA|x", "mistral-7b", "phi-2"]
     for key in (table_query.RANKING, "best:gone", None, "nonsense"):
         assert table_query.sort(frame, key, NAMES, directions).equals(frame)
+
+
+def test_ids_sort_as_people_read_numbers_in_them():
+    ids = ["row 10", "row 2", "Row 1", "row 100", "row 02", "model-13b", "model-7b", "b", "A"]
+    frame = pd.DataFrame({"id": ids, "obj0": range(len(ids))})
+    ordered = table_query.sort(frame, table_query.BY_ID, {}, {})["id"].tolist()
+    # "row 2" and "row 02" are the same number: they keep the ranking's order
+    assert ordered == ["A", "b", "model-7b", "model-13b", "Row 1", "row 2", "row 02", "row 10",
+                       "row 100"]
 
 
 def test_ties_keep_the_ranking_order():
@@ -143,3 +152,20 @@ def test_an_id_with_an_equals_sign_is_found_without_a_note_and_long_searches_are
     assert time.perf_counter() - start < 1.0      # no regex backtracking over the spaces
     assert found.notes == (f"the search was cut to its first {table_query.SEARCH_MAX_CHARS} "
                            "characters.",)
+
+
+def test_the_csv_holds_every_row_the_search_finds_in_the_tables_sort_order():
+    from copa_dash.services.catalog import open_dataset
+    from copa_dash.ui.callbacks.explore import ranked_frame
+    from copa_dash.ui.state import parse_query, to_query, with_defaults
+
+    dataset = "open-llm-leaderboard-v2"
+    query = to_query(with_defaults(parse_query({"dataset": dataset}), open_dataset(dataset)))
+    everything = ranked_frame(query)
+    assert everything["rank"].tolist() == list(range(1, len(everything) + 1))
+    found = ranked_frame(query, "llama, co2_cost < 1", "best:co2_cost")
+    expected = everything[everything["id"].str.lower().str.contains("llama")
+                          & (everything["co2_cost"] < 1)]
+    assert 15 < len(found) == len(expected)          # more than the table's one page
+    assert found["co2_cost"].tolist() == sorted(expected["co2_cost"])
+    assert set(found["id"]) == set(expected["id"])

@@ -97,8 +97,9 @@ def _table_note(passing: int, matching: int | None, notes=()) -> str:
     return " ".join([text + ".", *(note[:1].upper() + note[1:] for note in notes)])
 
 
-def ranked_frame(query: str):
-    """The full ranked table of the view a query string describes."""
+def ranked_frame(query: str, search: str | None = None, sort_key: str | None = None):
+    """Every ranked row of the view a query string describes that matches the table's search,
+    in the table's sort order (what the pager pages through)."""
     from urllib.parse import parse_qs
 
     parsed = {k: v[0] if len(v) == 1 else v for k, v in parse_qs(query).items()}
@@ -106,8 +107,19 @@ def ranked_frame(query: str):
     opened = open_dataset(state.dataset, current_settings())
     prefs, row_filter = preferences_and_filter(state, opened.table)
     result = explore(opened, prefs, row_filter, cache=current_cache())
-    frame, columns = panels.table_frame(result)
+    frame, columns, _ = _searched_rows(result, search, sort_key)
     return frame.rename(columns={c["id"]: c["name"] for c in columns})
+
+
+def _searched_rows(result, search, sort_key):
+    """Every ranked row matching ``search``, sorted by ``sort_key``; the column specs; and the
+    search's notes (conditions it read as text)."""
+    frame, specs = panels.table_frame(result)
+    objectives = result.problem.preferences
+    columns = {spec["name"]: spec["id"] for spec in specs if spec["id"].startswith("obj")}
+    found = table_query.search(frame, search, columns)
+    directions = dict(zip(objectives.objectives, objectives.directions))
+    return table_query.sort(found.frame, sort_key, columns, directions), specs, found.notes
 
 
 # shown while the view has nothing to draw (the alert above says what to change)
@@ -157,14 +169,9 @@ def _table_page(result, page, search, sort_key) -> tuple:
         frame, specs = panels.table_frame(result, slice(start, start + TABLE_PAGE_SIZE))
         note = _table_note(total, None)
     else:
-        frame, specs = panels.table_frame(result)
-        objectives = result.problem.preferences
-        columns = {spec["name"]: spec["id"] for spec in specs if spec["id"].startswith("obj")}
-        found = table_query.search(frame, search, columns)
-        directions = dict(zip(objectives.objectives, objectives.directions))
-        shown = table_query.sort(found.frame, sort_key, columns, directions)
+        shown, specs, notes = _searched_rows(result, search, sort_key)
         frame, index, pages = table_query.page(shown, page, TABLE_PAGE_SIZE)
-        note = _table_note(total, len(shown) if (search or "").strip() else None, found.notes)
+        note = _table_note(total, len(shown) if (search or "").strip() else None, notes)
     return (panels.table_markdown(frame, specs), note, index, f"page {index + 1} of {pages}",
             index == 0, index >= pages - 1)
 
@@ -306,9 +313,12 @@ def register_callbacks(app) -> None:
 
 
     @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
-                  State(ID.QUERY, "data"), prevent_initial_call=True)
-    def download_csv(n_clicks, query):
-        """Every ranked row passing the constraints as CSV, formulas neutralised."""
+                  State(ID.QUERY, "data"), State(ID.TABLE_SEARCH, "value"),
+                  State(ID.TABLE_SORT, "value"), prevent_initial_call=True)
+    def download_csv(n_clicks, query, search, sort_key):
+        """The table's rows as CSV (every page; the search and sort shown apply), formulas
+        neutralised."""
         if not query:
             raise PreventUpdate
-        return dcc.send_string(safe_csv(ranked_frame(query)), "copa-ranking.csv")
+        return dcc.send_string(safe_csv(ranked_frame(query, search, sort_key)),
+                               "copa-ranking.csv")
