@@ -20,12 +20,14 @@
         } catch (error) {
             return;
         }
-        if (link.pathname !== window.location.pathname) {
+        // "/explore/" shows the same page as "/explore"
+        const page = (path) => path.replace(/\/+$/, '');
+        if (page(link.pathname) !== page(window.location.pathname)) {
             return;
         }
-        const target = link.pathname + link.search;
-        if (target !== window.location.pathname + window.location.search) {
-            window.history.replaceState(window.history.state, '', target);
+        if (link.search !== window.location.search) {
+            window.history.replaceState(window.history.state, '',
+                                        window.location.pathname + link.search);
         }
     }
 

@@ -2,13 +2,13 @@
 
 Starts the app (``python app.py``) on a free loopback port, opens the Open LLM Leaderboard's
 default view at alpha = 1, then moves alpha down with the keyboard (from 1 to 0.6 the pick
-changes at 8 of the 40 steps), then p through its stops (inf down to 1 and back up). Each move is timed in the page, from the
-keydown event to the frame painted after the share link shows the new value and no component
-is marked as waiting for a callback (``data-dash-is-loading``): the explorer's single callback
-updates the pick card, the figures, the table, the p controls and the share link in one
-response. Alpha moves that change the pick (and so redraw the figures' markers) are also
-reported apart. The first two alpha moves are not timed (the browser is still compiling the
-page's JavaScript).
+changes at 7 of the 40 steps), then p through its stops (inf down to 1 and back up). Each move
+is timed in the page, from the keydown event to the frame painted after the share link shows
+the new value and no component is marked as waiting for a callback (``data-dash-is-loading``):
+the explorer's single callback updates the pick card, the figures, the table, the p controls
+and the share link in one response. Alpha moves that change the pick (and so redraw the
+figures' markers) are also reported apart. The first two alpha moves are not timed (the
+browser is still compiling the page's JavaScript).
 
 Usage::
 

@@ -118,7 +118,7 @@ def sort(frame: pd.DataFrame, key: str | None, columns: dict[str, str],
 def _natural_key(text) -> str:
     """A sort key that orders ids as people read them: case-insensitive, and runs of digits
     by their number ("row 2" before "row 10", "llama-7b" before "llama-13b")."""
-    return re.sub(r"\d+", lambda run: run.group().lstrip("0").zfill(40),
+    return re.sub(r"[0-9]+", lambda run: run.group().lstrip("0").zfill(40),
                   str(text).casefold())
 
 

@@ -17,7 +17,7 @@ from dash import Input, Output, State, dcc, no_update
 from dash.exceptions import PreventUpdate
 
 # an origin as a browser sends it: scheme, host and an optional port, nothing else
-_ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+$")
+_ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+")
 
 
 def share_url(path: str, query: str) -> str:
@@ -25,15 +25,33 @@ def share_url(path: str, query: str) -> str:
 
     The origin is the one the browser sees: the request's ``Origin`` header, which browsers
     send with every callback request and which a reverse proxy passes on unchanged; without
-    it, the host the request reached. Outside a request (unit tests), the link is relative.
+    it, the host the request reached. The path carries the app's URL prefix, if it has one.
+    Outside a request (unit tests), the link is relative.
     """
     from flask import has_request_context, request
 
     origin = ""
     if has_request_context():
         header = request.headers.get("Origin", "")
-        origin = header if _ORIGIN.match(header) else request.host_url.rstrip("/")
+        origin = header if valid_origin(header) else request.host_url.rstrip("/")
+        path = _prefixed(path)
     return f"{origin}{path}?{query}" if query else f"{origin}{path}"
+
+
+def valid_origin(header: str) -> bool:
+    """True for an origin as browsers send it: scheme, host and an optional port, nothing
+    else (not ``null``, no path, no line break)."""
+    return _ORIGIN.fullmatch(header or "") is not None
+
+
+def _prefixed(path: str) -> str:
+    """``path`` under the app's ``requests_pathname_prefix`` (``/`` when it has none)."""
+    from dash import get_relative_path
+
+    try:
+        return get_relative_path(path)
+    except Exception:  # no Dash app in this process (a bare Flask request): no prefix
+        return path
 
 
 def view_link_outputs(query: str, share: str) -> tuple[Output, Output]:

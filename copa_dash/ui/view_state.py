@@ -29,42 +29,45 @@ def _p(text) -> float:
         return float("nan")
 
 
-def p_from_controls(box_text, stop_index, slider_moved: bool) -> float:
+def p_from_controls(box_text, stop_index, box_entered: bool) -> float:
     """The p the view uses, from the p box's text and the p slider's stop.
 
-    Both are read in the view's callback before either follows the other
-    (:func:`p_controls_sync`), so after a slider move the box still shows the p before it. The
-    slider's stop wins when the slider moved and the box does not already name a p at that
-    stop; otherwise the box's p (typed values between the stops stay exact), or NaN when it is
+    The two follow each other in the view's own callback (:func:`p_controls_sync`), so a
+    request can carry a box that has not caught up: after a slider move, or when a reply
+    that would have updated it was dropped because another control moved first. The slider
+    wins unless the box was what the user just entered, or it already names a p at the
+    slider's stop (a typed 2.2 stays while the slider shows 2). The box's p is NaN when it is
     not a number (the page says what to type).
     """
     typed = _p(box_text)
-    if slider_moved and isinstance(stop_index, int) and 0 <= stop_index < len(P_STOPS) and (
+    if not box_entered and _valid_stop(stop_index) and (
             math.isnan(typed) or nearest_p_stop(typed) != stop_index):
         return P_STOPS[stop_index]
     return typed
 
 
-def p_controls_sync(box_text, stop_index, slider_moved: bool, box_entered: bool):
+def p_controls_sync(box_text, stop_index, box_entered: bool):
     """How the p box and the p slider follow each other: ``(box text, slider stop)``, each
     None when it stays.
 
-    A slider move writes its stop's p into the box, unless the box already names a p at that
-    stop (a typed 1.4 stays when the slider goes to 1.5). Enter in the box, or leaving it,
-    moves the slider to the stop nearest the typed p (:func:`~.state.nearest_p_stop`); text
-    that is not a number, or an empty box, moves nothing.
+    Enter in the box, or leaving it, moves the slider to the stop nearest the typed p
+    (:func:`~.state.nearest_p_stop`; an empty box is inf, as in the view); text that is not a
+    p of 1 or more moves nothing. Any other change writes the slider's p into the box unless
+    the box already names a p at that stop (a typed 1.4 stays when the slider is at 1.5).
     """
-    blank = not str(box_text if box_text is not None else "").strip()
-    typed = math.nan if blank else _p(box_text)
-    valid_stop = isinstance(stop_index, int) and 0 <= stop_index < len(P_STOPS)
-    if slider_moved and valid_stop:
-        if math.isnan(typed) or nearest_p_stop(typed) != stop_index:
-            return format_p(P_STOPS[stop_index]), None
-        return None, None
-    if box_entered and not math.isnan(typed):
+    typed = _p(box_text)
+    if box_entered:
+        if math.isnan(typed) or typed < 1:
+            return None, None
         nearest = nearest_p_stop(typed)
         return None, (nearest if nearest != stop_index else None)
+    if _valid_stop(stop_index) and (math.isnan(typed) or nearest_p_stop(typed) != stop_index):
+        return format_p(P_STOPS[stop_index]), None
     return None, None
+
+
+def _valid_stop(stop_index) -> bool:
+    return isinstance(stop_index, int) and 0 <= stop_index < len(P_STOPS)
 
 
 def state_from_controls(*, objectives, directions, mode, focus, alpha, weights, p, population,

@@ -201,11 +201,12 @@ def test_the_p_slider_and_the_p_box_follow_each_other_and_the_pick_matches_the_c
     dash_duo.wait_for_text_to_equal("#pick-id", _cli_select("--p", "16")["id"], timeout=20)
     assert dash_duo.find_element("#explore-p").get_attribute("value") == "16"
     box = dash_duo.find_element("#explore-p")
-    box.clear()
+    # select and overwrite (clear() would also leave the box: an empty box is p = inf)
+    box.send_keys(Keys.CONTROL, "a")
     box.send_keys("1.4", Keys.ENTER)                        # typed: the slider goes to 1.5
     dash_duo.wait_for_text_to_equal("#pick-id", _cli_select("--p", "1.4")["id"], timeout=20)
     wait_until(lambda: slider.get_attribute("aria-valuenow") == "1")  # stop index 1 = p 1.5
-    box.clear()
+    box.send_keys(Keys.CONTROL, "a")
     box.send_keys("banana", Keys.ENTER)                     # not a number: a message, slider stays
     dash_duo.wait_for_contains_text("#explore-alert", "p must be a number >= 1, or inf", timeout=15)
     assert slider.get_attribute("aria-valuenow") == "1"

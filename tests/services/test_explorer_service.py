@@ -4,9 +4,9 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from scipy.stats import rankdata
 
 from copa_dash.core._reference.criteria import copa_select as reference_select
-from scipy.stats import rankdata
 from copa_dash.core.dominance import nondominated_mask
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.data.filters import RowFilter

@@ -48,46 +48,51 @@ def test_nearest_p_stop_takes_the_closest_stop_and_the_smaller_on_a_tie():
     assert P_STOPS[nearest_p_stop(1e7)] == math.inf
 
 
-def test_p_follows_a_moved_slider_unless_the_box_already_names_a_p_at_that_stop():
+def test_the_slider_gives_p_unless_the_box_was_entered_or_names_a_p_at_its_stop():
     from copa_dash.ui.state import P_STOPS
     from copa_dash.ui.view_state import p_from_controls
 
-    two = P_STOPS.index(2.0)
+    two, four = P_STOPS.index(2.0), P_STOPS.index(4.0)
     # the slider moved to 2 while the request still carries the box's old text
-    assert p_from_controls("inf", two, slider_moved=True) == 2.0
-    assert p_from_controls("banana", two, slider_moved=True) == 2.0
+    assert p_from_controls("inf", two, box_entered=False) == 2.0
+    assert p_from_controls("banana", two, box_entered=False) == 2.0
+    # a p move's reply was dropped because alpha moved first: the box still says 2, the
+    # slider shows 4, and the view must use the 4 the user sees
+    assert p_from_controls("2", four, box_entered=False) == 4.0
     # a typed 2.2 moved the slider to its nearest stop (2): the typed value stays exact
-    assert p_from_controls("2.2", two, slider_moved=True) == 2.2
-    # anything else (a typed p, a constraint): the box, even when the slider shows another stop
-    assert p_from_controls("3", two, slider_moved=False) == 3.0
-    assert p_from_controls("inf", two, slider_moved=False) == math.inf
-    assert math.isnan(p_from_controls("banana", two, slider_moved=False))
+    assert p_from_controls("2.2", two, box_entered=False) == 2.2
+    # the box was just entered: its p, even when the slider shows another stop
+    assert p_from_controls("3", four, box_entered=True) == 3.0
+    assert p_from_controls("inf", two, box_entered=True) == math.inf
+    assert p_from_controls("", two, box_entered=True) == math.inf
+    assert math.isnan(p_from_controls("banana", two, box_entered=True))
 
 
 def test_the_p_box_and_slider_follow_each_other():
     from copa_dash.ui.state import P_STOPS
     from copa_dash.ui.view_state import p_controls_sync
 
-    def sync(box, stop, slider=False, entered=False):
-        return p_controls_sync(box, stop, slider_moved=slider, box_entered=entered)
+    def sync(box, stop, entered=False):
+        return p_controls_sync(box, stop, box_entered=entered)
 
     two, four, inf = P_STOPS.index(2.0), P_STOPS.index(4.0), P_STOPS.index(math.inf)
-    # a slider move writes its stop into the box, unless the box names a p at that stop
-    assert sync("inf", two, slider=True) == ("2", None)
-    assert sync("banana", inf, slider=True) == ("inf", None)
-    assert sync("2.2", two, slider=True) == (None, None)
-    assert sync("1.4", P_STOPS.index(1.5), slider=True) == (None, None)
+    # any change but the box's own writes the slider's stop into the box, unless the box
+    # names a p at that stop
+    assert sync("inf", two) == ("2", None)
+    assert sync("banana", inf) == ("inf", None)
+    assert sync("2", four) == ("4", None)                       # a dropped reply, repaired
+    assert sync("2.2", two) == (None, None)
+    assert sync("1.4", P_STOPS.index(1.5)) == (None, None)
     # Enter in the box (or leaving it) moves the slider to the nearest stop
     assert sync("3.9", two, entered=True) == (None, four)
     assert sync("3", four, entered=True) == (None, two)         # 2 and 4 tie: the smaller
     assert sync("1e9", two, entered=True) == (None, inf)
     assert sync("Infinity", two, entered=True) == (None, inf)
+    assert sync("", two, entered=True) == (None, inf)           # empty is inf, as in the view
     assert sync("2.2", two, entered=True) == (None, None)       # already there
-    assert sync("banana", two, entered=True) == (None, None)    # not a number: nothing moves
-    assert sync("", two, entered=True) == (None, None)          # an emptied box neither
-    assert sync("", two, slider=True) == ("2", None)
-    # anything else (alpha, a constraint) moves neither
-    assert sync("3.9", two) == (None, None)
+    # text that is not a p of 1 or more moves nothing (the page says what to type)
+    for text in ("banana", "0.5", "-3"):
+        assert sync(text, two, entered=True) == (None, None)
 
 
 def test_log_axes_round_trip_and_unknown_values_are_dropped():

@@ -6,7 +6,7 @@ import pytest
 from dash import no_update
 from flask import Flask
 
-from copa_dash.ui.url_sync import share_url, view_link
+from copa_dash.ui.url_sync import share_url, valid_origin, view_link
 
 QUERY = "dataset=open-llm-leaderboard-v2&alpha=0.5"
 
@@ -29,11 +29,20 @@ def test_without_an_origin_header_the_link_takes_the_host_the_request_reached(se
 
 
 @pytest.mark.parametrize("origin", ["null", "https://a.example/path", "javascript:alert(1)",
-                                    "https://a.example\r\nX: y", ""])
+                                    "https://a.example\n", "https://a.example\r\nX: y", " ",
+                                    "ftp://a.example"])
 def test_an_origin_that_is_not_scheme_and_host_is_not_used(server, origin):
-    with server.test_request_context("/", base_url="http://127.0.0.1:8050",
-                                     headers={"Origin": origin} if "\n" not in origin else {}):
-        assert share_url("/explore", QUERY) == f"http://127.0.0.1:8050/explore?{QUERY}"
+    assert not valid_origin(origin)
+    if "\n" not in origin:  # a header cannot carry a line break
+        with server.test_request_context("/", base_url="http://127.0.0.1:8050",
+                                         headers={"Origin": origin}):
+            assert share_url("/explore", QUERY) == f"http://127.0.0.1:8050/explore?{QUERY}"
+
+
+@pytest.mark.parametrize("origin", ["https://a.example", "http://127.0.0.1:8050",
+                                    "http://[::1]:8050"])
+def test_origins_as_browsers_send_them_are_valid(origin):
+    assert valid_origin(origin)
 
 
 def test_outside_a_request_the_link_is_relative():

@@ -184,12 +184,17 @@ def _p_box_unchanged(triggered, state: ExploreState, shown_query: str | None) ->
     return bool(moved) and moved <= box and shown_query == to_query(state)
 
 
+def _box_entered(triggered) -> bool:
+    """True when Enter in the p box, or leaving it, fired the callback."""
+    return bool(set(triggered) & set(P_TRIGGERS[1:]))
+
+
 def _state(controls: dict, triggered) -> ExploreState:
     """The view's state from the callback's control values (p from the slider or the box)."""
     controls = dict(controls)
     del controls["p_submit"], controls["p_blur"]
     controls["p"] = p_from_controls(controls["p"], controls.pop("p_stop"),
-                                    f"{ID.P_SLIDER}.value" in triggered)
+                                    _box_entered(triggered))
     return state_from_controls(**controls)
 
 
@@ -230,11 +235,10 @@ def register_callbacks(app) -> None:
         """
         triggered = ctx.triggered_prop_ids
         state = _state(controls, triggered)
-        if _p_box_unchanged(triggered, state, shown_query):
+        sync = p_controls_sync(controls["p"], controls["p_stop"], _box_entered(triggered))
+        if sync == (None, None) and _p_box_unchanged(triggered, state, shown_query):
             raise PreventUpdate
-        p_controls = tuple(no_update if value is None else value for value in p_controls_sync(
-            controls["p"], controls["p_stop"], f"{ID.P_SLIDER}.value" in triggered,
-            bool(set(triggered) & set(P_TRIGGERS[1:]))))
+        p_controls = tuple(no_update if value is None else value for value in sync)
         result = _explore_or_message(state)
         if isinstance(result, html.Div):
             return dict(alert=result, pick=(True, "", ""), front=EMPTY_FIGURE, parallel=EMPTY_FIGURE,
