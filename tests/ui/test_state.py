@@ -101,3 +101,12 @@ def test_log_axes_round_trip_and_unknown_values_are_dropped():
     assert "log=x&log=y" in to_query(state)
     assert parse_query(parse_qs(to_query(state))).log == ("x", "y")
     assert "log" not in to_query(parse_query({"dataset": "d"}))
+
+
+def test_leaving_the_p_box_by_moving_the_slider_lets_the_slider_win():
+    from copa_dash.ui.callbacks.explore import P_TRIGGERS, _box_entered
+
+    slider, submit, blur = P_TRIGGERS
+    assert _box_entered([submit]) and _box_entered([blur])
+    assert not _box_entered([blur, slider])
+    assert not _box_entered([slider]) and not _box_entered(["."])

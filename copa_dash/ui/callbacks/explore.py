@@ -185,8 +185,9 @@ def _p_box_unchanged(triggered, state: ExploreState, shown_query: str | None) ->
 
 
 def _box_entered(triggered) -> bool:
-    """True when Enter in the p box, or leaving it, fired the callback."""
-    return bool(set(triggered) & set(P_TRIGGERS[1:]))
+    """True when Enter in the p box, or leaving it, fired the callback, and the slider did not:
+    leaving the box by moving the slider fires both, and the slider is the user's last word."""
+    return bool(set(triggered) & set(P_TRIGGERS[1:])) and P_TRIGGERS[0] not in triggered
 
 
 def _state(controls: dict, triggered) -> ExploreState:
