@@ -179,9 +179,8 @@ def _table_page(result, page, search, sort_key) -> tuple:
 def _p_box_unchanged(triggered, state: ExploreState, shown_query: str | None) -> bool:
     """True when only the p box fired (Enter, or leaving it) and the view it describes is the
     one drawn: focusing and leaving the box costs nothing."""
-    box = {f"{ID.P_INPUT}.n_submit", f"{ID.P_INPUT}.n_blur"}
     moved = set(triggered) - {"."}
-    return bool(moved) and moved <= box and shown_query == to_query(state)
+    return bool(moved) and moved <= set(P_TRIGGERS[1:]) and shown_query == to_query(state)
 
 
 def _box_entered(triggered) -> bool:
