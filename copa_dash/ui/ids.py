@@ -32,7 +32,7 @@ class ExploreIds:
     PICK_BODY = "explore-pick-body"
     FRONT = "explore-front"
     COMPARE_TABLE = "explore-compare-table"
-    TABLE = "explore-table"                  # the page of ranked rows, as Markdown
+    TABLE = "explore-table"                  # the page of ranked rows, as HTML
     TABLE_SEARCH = "explore-table-search"
     TABLE_SORT = "explore-table-sort"
     TABLE_PREV = "explore-table-prev"

@@ -1,15 +1,16 @@
 """Text panels of the explorer built from an Exploration: the pick card, the comparison of
-normalisations and the ranked table's rows. User text is passed as component children, which
-Dash renders as text, never as HTML."""
+normalisations and the ranked table's rows. User text is either passed as component children,
+which Dash renders as text, or escaped into the HTML of an :class:`HtmlBlock`."""
 
 from __future__ import annotations
 
 import math
-import re
+from html import escape
 
-from dash import dcc, html
+from dash import html
 
 from ..services.explorer import BASELINE_LABELS, Exploration
+from .html_block import HtmlBlock
 
 RUNNERS_UP = 5
 
@@ -20,22 +21,11 @@ def _fmt(value: float) -> str:
     return f"{value:.4g}"
 
 
-def markdown_text(value) -> str:
-    """User text (a model's id, a column's name) as a Markdown code span, which shows its
-    content as typed: no emphasis, links, autolinks or HTML. The fence is one backtick more
-    than the longest run inside. A ``|`` stays as it is, also in a table cell: the table
-    parser of ``dcc.Markdown`` keeps it inside a code span (and would show ``\\|`` as typed).
-    A trailing backslash gets a space after it, so the table parser cannot read it as
-    escaping the closing fence.
-    """
-    text = " ".join(str(value).split("\n"))
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    if text.startswith("`") or text.endswith("`"):
-        text = f" {text} "
-    elif text.endswith("\\"):
-        text += " "
-    return f"{fence}{text}{fence}"
+def code_html(value) -> str:
+    """User text (a model's id, a column's name) as an HTML ``code`` element that shows it as
+    typed: ``<``, ``>``, ``&`` and quotes are escaped, and Markdown or link syntax means
+    nothing in HTML. A line break becomes a space."""
+    return f"<code>{escape(' '.join(str(value).splitlines()))}</code>"
 
 
 def pick_card_layout(ids) -> html.Div:
@@ -43,27 +33,28 @@ def pick_card_layout(ids) -> html.Div:
     ``ids.PICK_BODY``.
 
     The frame stays on the page and a slider move changes two strings: replacing the card's
-    components instead costs the browser about 15 ms more on every move (measured with
-    ``benchmarks/bench_explore_browser.py``).
+    components instead costs the browser about 15 ms more on every move, and a Markdown body
+    about 5 ms more than HTML (measured with ``benchmarks/bench_explore_browser.py``).
     """
     return html.Div(id=ids.PICK, className="pick-card", children=[
         html.H3(["COPA pick: ", html.Span(id=ids.PICK_ID)]),
-        dcc.Markdown(id=ids.PICK_BODY, className="pick-body"),
+        HtmlBlock(id=ids.PICK_BODY, className="pick-body"),
     ])
 
 
 def pick_card_text(exploration: Exploration) -> tuple[str, str]:
-    """The pick's id, and the card's body as Markdown: raw values and top-x% with their
+    """The pick's id, and the card's body as HTML: raw values and top-x% with their
     uncertainty, the criterion, the alpha range and the runners-up."""
     problem = exploration.problem
     prefs = problem.preferences
     i = exploration.pick
-    rows = ["| objective | dir. | value | top x% (95% CI) |", "|---|---|---|---|"]
+    rows = []
     for k, name in enumerate(prefs.objectives):
         u = problem.u[i, k]
         se = exploration.u_standard_error[k]
-        rows.append(f"| {markdown_text(name)} | {prefs.directions[k]} | {_fmt(problem.raw[i, k])} "
-                    f"| top {100 * u:.1f}% ± {100 * 1.96 * se:.1f} |")
+        rows.append(f"<tr><td>{code_html(name)}</td><td>{prefs.directions[k]}</td>"
+                    f"<td>{_fmt(problem.raw[i, k])}</td>"
+                    f"<td>top {100 * u:.1f}% ± {100 * 1.96 * se:.1f}</td></tr>")
     alpha_text = "weights set per objective (no alpha sweep)"
     if exploration.pick_alpha_range is not None:
         low, high = exploration.pick_alpha_range
@@ -72,15 +63,16 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
     elif exploration.sweep is not None:
         alpha_text = ("it wins only between the sweep's 10,000 grid alphas, so it has no "
                       "alpha range of its own")
-    runners = [f"{n}. {markdown_text(problem.ids[j])} (criterion {_fmt(exploration.scores[j])})"
-               for n, j in enumerate(exploration.runners_up[:RUNNERS_UP], start=1)]
-    body = "\n".join([
-        f"criterion C = {_fmt(exploration.scores[i])} (smaller is better); {alpha_text}.",
-        "", *rows, "",
-        f"*u over {problem.n_population} rows. ± is a 95% interval of each u "
+    runners = "".join(f"<li>{code_html(problem.ids[j])} (criterion {_fmt(exploration.scores[j])})</li>"
+                      for j in exploration.runners_up[:RUNNERS_UP])
+    body = "".join([
+        f"<p>criterion C = {_fmt(exploration.scores[i])} (smaller is better); {alpha_text}.</p>",
+        "<table><thead><tr><th>objective</th><th>dir.</th><th>value</th>"
+        "<th>top x% (95% CI)</th></tr></thead><tbody>", *rows, "</tbody></table>",
+        f"<p><em>u over {problem.n_population} rows. ± is a 95% interval of each u "
         f"(sqrt(u(1−u)/N)); the DKW band ±{100 * exploration.dkw:.1f} points holds, with 95% "
-        "confidence, for every row of one objective at once.*",
-        "", "#### Runners-up", "", *runners])
+        "confidence, for every row of one objective at once.</em></p>",
+        f"<h4>Runners-up</h4><ol>{runners}</ol>"])
     return str(problem.ids[i]), body
 
 
@@ -131,27 +123,28 @@ def table_frame(exploration: Exploration, rows: slice = slice(None)):
     return pd.DataFrame(data), columns
 
 
-def table_markdown(frame, columns: list[dict]) -> str:
-    """One page of the ranked table as a GFM table (numbers to 4 significant digits).
+def table_html(frame, columns: list[dict]) -> str:
+    """One page of the ranked table as an HTML table (numbers to 4 significant digits).
 
-    A Markdown text is one component for the browser to redraw on a slider move; a
-    DataTable re-renders about 30 ms slower per move (``benchmarks/bench_explore_browser.py``).
-    Ids and column names are code spans, so they show as typed.
+    One HTML string is one component for the browser to redraw on a slider move: a
+    DataTable re-renders about 30 ms slower per move, a Markdown table a few ms slower
+    (``benchmarks/bench_explore_browser.py``). Ids and column names are escaped ``code``.
     """
     if frame.empty:
-        return "*No row matches the search.*"
-    header = "| " + " | ".join(_header(c) for c in columns) + " |"
-    rule = "|" + "|".join("---:" if c["type"] == "numeric" else "---" for c in columns) + "|"
-    lines = [header, rule]
-    for row in frame[[c["id"] for c in columns]].itertuples(index=False):
-        cells = [_cell(value, c) for c, value in zip(columns, row)]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        return "<p><em>No row matches the search.</em></p>"
+    numeric = [c["type"] == "numeric" for c in columns]
+    head = "".join(f'<th class="n">{_header(c)}</th>' if n else f"<th>{_header(c)}</th>"
+                   for c, n in zip(columns, numeric))
+    cells = [[_cell(value, c) for value in frame[c["id"]].tolist()] for c in columns]
+    opens = ['<td class="n">' if n else "<td>" for n in numeric]
+    body = "".join("<tr>" + "".join(f"{o}{v}</td>" for o, v in zip(opens, row)) + "</tr>"
+                   for row in zip(*cells))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _cell(value, column: dict) -> str:
     if column["type"] == "text":
-        return markdown_text(value)
+        return code_html(value)
     if "format" in column:
         return _fmt(value)
     if value is None or value != value:
@@ -162,7 +155,7 @@ def _cell(value, column: dict) -> str:
 def _header(column: dict) -> str:
     name = column["name"]
     if column["id"].startswith("u"):                    # "top % <objective>"
-        return "top % " + markdown_text(name.removeprefix("top % "))
+        return "top % " + code_html(name.removeprefix("top % "))
     if column["id"].startswith("obj"):
-        return markdown_text(name)
-    return name
+        return code_html(name)
+    return escape(name)

@@ -163,7 +163,8 @@ def test_names_with_markup_show_as_typed_in_the_pick_card_and_the_figure(dash_du
     from copa_dash.data.schema import Objective, Roles
     from copa_dash.services.store import DatasetStore
 
-    names = ["a_b*c*|<b>x</b>", "[link](http://e.x)", "org/model-1.5", "plain", "ends\\"]
+    names = ["a_b*c*|<b>x</b>", "[link](http://e.x)", "org/model-1.5",
+             '<img src=x onerror="window.copaXss=1">', "ends\\"]
     frame = pd.DataFrame({"model": names, "score": [0.9, 0.8, 0.7, 0.1, 0.05],
                           "cost": [5.0, 3.0, 1.0, 9.0, 8.0]})
     roles = Roles(id="model", objectives=(Objective("score", "max"), Objective("cost", "min")))
@@ -180,6 +181,8 @@ def test_names_with_markup_show_as_typed_in_the_pick_card_and_the_figure(dash_du
     # the ranked table: every id in its own cell as typed, the numbers beside it in place
     wait_until(lambda: sorted(_table_column(dash_duo, 2)) == sorted(names))
     assert all(float(value) >= 0 for value in _table_column(dash_duo, 3))  # not a shifted id
+    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-table b, #explore-table a, img")
+    assert dash_duo.driver.execute_script("return window.copaXss") is None
     assert dash_duo.get_logs() == []
 
 

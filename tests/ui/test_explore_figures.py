@@ -18,6 +18,8 @@ from copa_dash.ui.ids import ExploreIds as ID
 from copa_dash.ui.state import parse_query, to_query, with_defaults
 from copa_dash.ui.view_state import preferences_and_filter
 
+from . import html_cells
+
 DATASET = "open-llm-leaderboard-v2"
 
 
@@ -152,24 +154,27 @@ def test_slider_moves_patch_and_anything_else_redraws():
     assert not slider_move({}, state, drawn)
 
 
-def test_markdown_text_is_a_code_span_that_no_name_can_close():
-    assert panels.markdown_text("a_b*c <b>x</b> http://e.x") == "`a_b*c <b>x</b> http://e.x`"
-    assert panels.markdown_text("a`b``c") == "```a`b``c```"
-    assert panels.markdown_text("`edge") == "`` `edge ``"
-    assert panels.markdown_text("two\nlines") == "`two lines`"
-    assert panels.markdown_text("a|b") == "`a|b`"
-    assert panels.markdown_text("ends\\") == "`ends\\ `"
+def test_code_html_shows_any_name_as_typed():
+    for name in ["a_b*c <b>x</b> http://e.x", "a`b``c", "x & y \"q\" 'r'", "[l](http://e.x)", "ends\\"]:
+        shown = html_cells.read(f"<p>{panels.code_html(name)}</p>")
+        assert shown.code == [name] and shown.tags == ["p", "code"]
+    assert html_cells.read(panels.code_html("two\nlines")).code == ["two lines"]
 
 
 def test_the_pick_card_states_the_picks_values_and_runners_up():
     _, result = _explore()
     pick_id, text = panels.pick_card_text(result)
-    assert pick_id == str(result.problem.ids[result.pick])
-    for k, name in enumerate(result.problem.preferences.objectives):
-        assert f"| {panels.markdown_text(name)} |" in text
-        assert f"top {100 * result.problem.u[result.pick, k]:.1f}%" in text
-    for j in result.runners_up:
-        assert panels.markdown_text(result.problem.ids[j]) in text
+    card = html_cells.read(text)
+    problem = result.problem
+    assert pick_id == str(problem.ids[result.pick])
+    objectives = problem.preferences.objectives
+    assert [row[0] for row in card.rows[1:]] == list(objectives)
+    for k, row in enumerate(card.rows[1:]):
+        assert row[1] == problem.preferences.directions[k]
+        assert float(row[2]) == pytest.approx(problem.raw[result.pick, k], rel=1e-3)
+        assert row[3].startswith(f"top {100 * problem.u[result.pick, k]:.1f}%")
+    runners = [str(problem.ids[j]) for j in result.runners_up[:panels.RUNNERS_UP]]
+    assert card.code[len(objectives):] == runners
 
 
 def _drawn_for(state, result):

@@ -10,6 +10,7 @@ import pytest
 from copa_dash.ui import panels, table_query
 from copa_dash.ui.callbacks.explore import TABLE_PAGE_SIZE, _table_page
 
+from . import html_cells
 from .test_explore_figures import _explore
 
 NAMES = {"score": "obj0", "cost": "obj1"}
@@ -102,31 +103,32 @@ def test_sort_menu_offers_each_objective_both_ways():
     assert values == [table_query.RANKING, table_query.BY_ID, "best:a", "worst:a", "best:b", "worst:b"]
 
 
-def test_the_markdown_page_shows_every_row_and_names_as_typed():
+def test_the_html_page_shows_every_row_and_names_as_typed():
     frame = _frame().assign(u1=[12.5, 3.0, 99.0, 0.25, 50.0])
+    frame.loc[1, "id"] = "<b>bold</b> & *x*"
     columns = [{"name": "rank", "id": "rank", "type": "numeric"},
                {"name": "id", "id": "id", "type": "text"},
                {"name": "a*b_c", "id": "obj0", "type": "numeric", "format": {"specifier": ".4~g"}},
-               {"name": "top % a|b", "id": "u1", "type": "numeric"}]
-    text = panels.table_markdown(frame, columns)
-    lines = text.splitlines()
-    assert len(lines) == 2 + len(frame)
-    assert lines[0] == "| rank | id | `a*b_c` | top % `a|b` |"
-    assert lines[1] == "|---:|---|---:|---:|"
-    assert lines[2] == "| 1 | `Llama-7b` | 0.9 | 12.5 |"
-    assert "| `LLAMA|x` |" in lines[6]     # dcc.Markdown keeps a | in a code span in its cell
-    assert "| - |" in lines[4]                    # a missing value
-    assert panels.table_markdown(frame.iloc[:0], columns) == "*No row matches the search.*"
+               {"name": "top % a|b<i>", "id": "u1", "type": "numeric"}]
+    page = html_cells.read(panels.table_html(frame, columns))
+    assert len(page.rows) == 1 + len(frame)
+    assert page.rows[0] == ["rank", "id", "a*b_c", "top % a|b<i>"]
+    assert page.rows[1] == ["1", "Llama-7b", "0.9", "12.5"]
+    assert page.rows[2][1] == "<b>bold</b> & *x*"           # shown as typed, not as markup
+    assert "b" not in page.tags and "i" not in page.tags
+    assert page.rows[5][1] == "LLAMA|x"
+    assert page.rows[3][2] == "-"                            # a missing value
+    assert panels.table_html(frame.iloc[:0], columns) == "<p><em>No row matches the search.</em></p>"
 
 
 def test_the_first_page_is_the_ranking_and_a_search_counts_its_matches():
     _, result = _explore()
     text, note, index, pager, no_previous, no_next = _table_page(result, 0, "", "rank")
     ranking = result.ranking
-    rows = text.splitlines()[2:]
+    rows = html_cells.read(text).rows[1:]
     assert len(rows) == TABLE_PAGE_SIZE and (index, no_previous, no_next) == (0, True, False)
-    for position, line in enumerate(rows):
-        assert line.startswith(f"| {position + 1} | {panels.markdown_text(result.problem.ids[ranking[position]])} |")
+    for position, cells in enumerate(rows):
+        assert cells[:2] == [str(position + 1), str(result.problem.ids[ranking[position]])]
     pages = -(-len(ranking) // TABLE_PAGE_SIZE)
     assert pager == f"page 1 of {pages}" and f"{len(ranking)} rows pass" in note
     # the last page, reached by asking past it

@@ -129,7 +129,7 @@ EMPTY_FIGURE = {"data": [], "layout": {
     "annotations": [{"text": "Nothing to draw for this view: see the message above.",
                      "showarrow": False, "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.5,
                      "font": {"size": 14, "color": "#616e7c"}}]}}
-TABLE_OUTPUTS = (Output(ID.TABLE, "children"), Output(ID.TABLE_NOTE, "children"),
+TABLE_OUTPUTS = (Output(ID.TABLE, "html"), Output(ID.TABLE_NOTE, "children"),
                  Output(ID.TABLE_PAGE, "data"), Output(ID.TABLE_PAGER, "children"),
                  Output(ID.TABLE_PREV, "disabled"), Output(ID.TABLE_NEXT, "disabled"))
 TABLE_OUTPUTS_AGAIN = [Output(o.component_id, o.component_property, allow_duplicate=True)
@@ -172,7 +172,7 @@ def _table_page(result, page, search, sort_key) -> tuple:
         shown, specs, notes = _searched_rows(result, search, sort_key)
         frame, index, pages = table_query.page(shown, page, TABLE_PAGE_SIZE)
         note = _table_note(total, len(shown) if (search or "").strip() else None, notes)
-    return (panels.table_markdown(frame, specs), note, index, f"page {index + 1} of {pages}",
+    return (panels.table_html(frame, specs), note, index, f"page {index + 1} of {pages}",
             index == 0, index >= pages - 1)
 
 
@@ -218,7 +218,7 @@ def register_callbacks(app) -> None:
     @app.callback(
         output=dict(alert=Output(ID.ALERT, "children"),
                     pick=(Output(ID.PICK, "hidden"), Output(ID.PICK_ID, "children"),
-                          Output(ID.PICK_BODY, "children")),
+                          Output(ID.PICK_BODY, "html")),
                     front=Output(ID.FRONT, "figure"), parallel=Output(ID.PARALLEL, "figure"),
                     compare=Output(ID.COMPARE_TABLE, "children"), table=TABLE_OUTPUTS,
                     query=view_link_outputs(ID.QUERY, ID.SHARE), drawn=Output(ID.DRAWN, "data"),

@@ -8,6 +8,7 @@ from ...core.errors import InvalidInputError
 from ...services.catalog import catalog, open_dataset
 from .. import components, panels, table_query
 from ..ids import ExploreIds as ID
+from ..html_block import HtmlBlock
 from ..link_check import link_notes
 from ..settings_access import current_settings
 from ..state import parse_query, to_query, with_defaults
@@ -92,7 +93,7 @@ def layout(**query):
             dcc.Store(id=ID.TABLE_PAGE, data=0),
             html.Div(id=ID.TABLE_NOTE, className="help"),
             dcc.Download(id=ID.DOWNLOAD),
-            dcc.Markdown(id=ID.TABLE, className="ranked-table"),
+            HtmlBlock(id=ID.TABLE, className="ranked-table"),
             html.H4("Parallel coordinates: every chosen objective in CDF space "
                     "(top = best; the pick in red)"),
             dcc.Graph(id=ID.PARALLEL, config={"displaylogo": False}),
