@@ -7,8 +7,8 @@ from dash import dcc, html
 from ...core.errors import InvalidInputError
 from ...services.catalog import catalog, open_dataset
 from .. import components, panels, table_query
-from ..ids import ExploreIds as ID
 from ..html_block import HtmlBlock
+from ..ids import ExploreIds as ID
 from ..link_check import link_notes
 from ..settings_access import current_settings
 from ..state import parse_query, to_query, with_defaults
