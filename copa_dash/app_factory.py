@@ -62,7 +62,26 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
 
         apply_auth(app, settings)
 
+    _let_browsers_keep_the_icon(app.server)
+
     from .services.warmup import warm_up_kernels
 
     warm_up_kernels()
     return app
+
+
+def _let_browsers_keep_the_icon(server) -> None:
+    """Serve Dash's ``_favicon.ico`` (its URL carries Dash's version) as cacheable for a day.
+
+    Without caching headers Chromium fetches the icon again whenever the page replaces its
+    address (the explorer's address bar follows every slider move), a request that competes
+    with the next move's callback.
+    """
+    from flask import request
+
+    @server.after_request
+    def cache_icon(response):
+        if request.path.endswith("/_favicon.ico") and response.status_code == 200:
+            response.cache_control.public = True
+            response.cache_control.max_age = 86400
+        return response

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
-from plotly.colors import sample_colorscale
+from plotly.colors import get_colorscale, sample_colorscale
 
 from ..services.explorer import BASELINE_LABELS, Exploration, summary_coordinates
 from .plot_text import plot_text  # re-exported: callers import it from here
@@ -17,6 +18,8 @@ FRONT_EDGE = "rgba(40,40,40,0.9)"
 PICK_COLOR = "#d62728"
 BASELINE_COLOR = "#e36f00"
 SWEEP_SCALE = "Viridis"
+# the scale's stops, looked up once: by name, plotly searches every named scale on each call
+_SWEEP_STOPS = get_colorscale(SWEEP_SCALE)
 
 
 def _scatter_type(n: int) -> str:
@@ -180,7 +183,7 @@ def slider_layers(exploration: Exploration, xs, ys, *, log=(False, False)) -> di
     sweep = exploration.sweep
     if sweep is not None and len(sweep.rows):
         middles = 0.5 * (np.asarray(sweep.alpha_min) + np.asarray(sweep.alpha_max))
-        colours = sample_colorscale(SWEEP_SCALE, np.clip(middles, 0.0, 1.0).tolist())
+        colours = sample_colorscale(_SWEEP_STOPS, np.clip(middles, 0.0, 1.0).tolist())
         for k, (row, colour) in enumerate(zip(sweep.rows, colours)):
             dot = _ring(float(xs[row]), float(ys[row]), "black", radius=6, width=1)
             dot.update(fillcolor=colour, legendgroup="sweep")
@@ -226,11 +229,17 @@ def _at(x: float, y: float, log) -> dict:
 def _ring(x: float, y: float, color: str, *, radius: int, width: float) -> dict:
     """A circle of ``radius`` pixels around a data point, as a closed 24-gon path: Plotly
     draws pixel-sized ``circle`` shapes squashed on a log axis, a path it draws right."""
-    angles = np.linspace(0.0, 2 * np.pi, 25)[:-1]
-    corners = " L".join(f"{radius * math.cos(a):.2f},{radius * math.sin(a):.2f}" for a in angles)
-    return {"type": "path", "path": f"M{corners} Z", "xref": "x", "yref": "y",
+    return {"type": "path", "path": _polygon_path(radius), "xref": "x", "yref": "y",
             "xsizemode": "pixel", "ysizemode": "pixel", "xanchor": x, "yanchor": y,
             "line": {"color": color, "width": width}, "layer": "above"}
+
+
+@functools.lru_cache(maxsize=None)
+def _polygon_path(radius: int) -> str:
+    """The SVG path of a 24-gon of ``radius`` pixels around (0, 0)."""
+    angles = np.linspace(0.0, 2 * np.pi, 25)[:-1]
+    corners = " L".join(f"{radius * math.cos(a):.2f},{radius * math.sin(a):.2f}" for a in angles)
+    return f"M{corners} Z"
 
 
 def front_layers(exploration: Exploration, *, mode: str, x: str, y: str, log=()) -> dict:

@@ -39,6 +39,24 @@ def test_the_pick_is_the_reference_copa_selection_over_all_rows(name):
     assert problem.eligible[result.pick]
 
 
+def test_a_slider_move_reuses_the_rows_and_u_of_the_same_view_and_nothing_else():
+    opened, prefs, row_filter = _default("open-llm-leaderboard-v2")
+    first = selection.build_problem(opened.table, prefs, row_filter, dataset_id=opened.cache_id)
+    moved = selection.build_problem(opened.table, replace(prefs, alpha=0.3, p=2.0), row_filter,
+                                    dataset_id=opened.cache_id)
+    assert moved.u is first.u and moved.raw is first.raw and moved.preferences.p == 2.0
+    with pytest.raises(ValueError):                      # shared, so nobody may write to it
+        moved.u[0, 0] = 0.5
+    co2 = prefs.objectives[-1]
+    narrower = RowFilter(ranges={co2: (0.0, 1.0)})
+    other = selection.build_problem(opened.table, prefs, narrower, dataset_id=opened.cache_id)
+    fresh = selection.build_problem(opened.table, prefs, narrower)          # no id: not kept
+    assert other.eligible is not first.eligible
+    np.testing.assert_array_equal(other.eligible, fresh.eligible)
+    np.testing.assert_array_equal(other.u, fresh.u)
+    assert other.eligible.sum() < first.eligible.sum()
+
+
 def test_the_default_task_filter_of_a_long_table_is_kept():
     opened, prefs, row_filter = _default("amlb-2022")
     result = explorer.explore(opened, prefs, row_filter)

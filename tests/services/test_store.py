@@ -53,6 +53,20 @@ def test_save_load_round_trip(store):
     assert info["shared"] is False and Roles.from_dict(info["roles"]) == ROLES
 
 
+def test_a_table_read_again_comes_from_memory_until_it_is_deleted(store, tmp_path):
+    dataset_id = store.save(make_frame(), ROLES)
+    first = store.load(dataset_id)
+    assert store.load(dataset_id) is first                       # not read from Parquet again
+    assert DatasetStore(tmp_path / "store").load(dataset_id) is first  # another instance, same file
+    first.frame.loc[0, "error"] = 99.0                           # a caller's copy, not the table
+    assert store.load(dataset_id).frame.loc[0, "error"] != 99.0
+    store.delete(dataset_id)
+    with pytest.raises(DatasetNotFoundError):
+        store.load(dataset_id)
+    assert store.save(make_frame(), ROLES) == dataset_id          # saved anew: read anew
+    assert store.load(dataset_id) is not first
+
+
 def test_same_content_twice_is_one_dataset_written_once(store):
     first = store.save(make_frame(), ROLES, name="first")
     paths = [store.root / f"{first}.parquet", store.root / f"{first}.json"]
