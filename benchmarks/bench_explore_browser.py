@@ -3,12 +3,14 @@
 Starts the app (``python app.py``) on a free loopback port, opens the Open LLM Leaderboard's
 default view at alpha = 1, then moves alpha down with the keyboard (from 1 to 0.6 the pick
 changes at 7 of the 40 steps), then p through its stops (inf down to 1 and back up). Each move
-is timed in the page, from the keydown event to the frame painted after the share link shows
-the new value and no component is marked as waiting for a callback (``data-dash-is-loading``):
-the explorer's single callback updates the pick card, the figures, the table, the p controls
-and the share link in one response. Alpha moves that change the pick (and so redraw the
-figures' markers) are also reported apart. The first two alpha moves are not timed (the
-browser is still compiling the page's JavaScript).
+is timed by the page itself, from the keydown event to the first frame painted after the
+share link changed and no component is marked as waiting for a callback
+(``data-dash-is-loading``): the explorer's single callback updates the pick card, the
+figures, the table, the p controls and the share link in one response. The watcher is set
+up before the key is pressed; WebDriver only collects its result afterwards, and the script
+checks that the share link then holds the value the slider shows. Alpha moves that change the
+pick (and so redraw the figures' markers) are also reported apart. The first two alpha moves
+are not timed (the browser is still compiling the page's JavaScript).
 
 Usage::
 
@@ -35,31 +37,40 @@ sys.path.insert(0, str(ROOT))
 
 from copa_dash.ui.state import P_STOPS, format_p  # noqa: E402
 
-WAIT_FOR = """
-const [needle, done] = [arguments[0], arguments[arguments.length - 1]];
-const start = window.__copaKeyTime;
-function settled() {
-  const share = document.getElementById('explore-share');
-  return share && share.value.includes(needle)
-    && !document.querySelector('[data-dash-is-loading="true"]');
-}
-function poll() {
-  // done: the share link shows the move, no component waits for a callback, and the browser
-  // has painted a frame after that (requestAnimationFrame runs before the next paint)
-  if (settled()) { requestAnimationFrame(() => done(performance.now() - start)); return; }
-  if (performance.now() - start > 20000) { done(-1); return; }
+# Armed before the key is pressed, so the page times itself: WebDriver's own round trips
+# (send_keys returning, then a script asking whether the page is done) take longer than many
+# moves, and a watcher started after them only sees a page that settled earlier.
+ARM_MOVE_WATCH = """
+window.__copaMove = null;
+const box = () => document.getElementById('explore-share');
+const before = box() ? box().value : null;
+document.addEventListener('keydown', () => {
+  const start = performance.now();
+  function settled() {
+    // the share link holds the new view and no component waits for a callback
+    return box() && box().value !== before
+      && !document.querySelector('[data-dash-is-loading="true"]');
+  }
+  function poll() {
+    // done at the first frame the browser paints after the page settled (a
+    // requestAnimationFrame callback runs before the frame it belongs to is painted)
+    if (settled()) {
+      requestAnimationFrame(() => { window.__copaMove = performance.now() - start; });
+      return;
+    }
+    if (performance.now() - start > 20000) { window.__copaMove = -1; return; }
+    requestAnimationFrame(poll);
+  }
   requestAnimationFrame(poll);
-}
-poll();
+}, {capture: true, once: true});
 """
 
-
-# The clock starts at the keydown event inside the page (not when WebDriver is asked to
-# press the key), so the WebDriver round trip is not counted.
-ARM_KEY_CLOCK = """
-window.__copaKeyTime = performance.now();
-document.addEventListener('keydown', () => { window.__copaKeyTime = performance.now(); },
-                          {capture: true, once: true});
+COLLECT_MOVE = """
+const done = arguments[arguments.length - 1];
+(function wait() {
+  if (window.__copaMove !== null) { done(window.__copaMove); return; }
+  setTimeout(wait, 25);
+}());
 """
 
 
@@ -108,12 +119,16 @@ def _timed_moves(driver, slider_css: str, key, readout, moves: int, warmup: int 
     times = []
     for _ in range(warmup + moves):
         before = driver.find_element(By.ID, "pick-id").text
-        driver.execute_script(ARM_KEY_CLOCK)
+        driver.execute_script(ARM_MOVE_WATCH)
         slider.send_keys(key)
-        needle = readout(driver)
-        elapsed = driver.execute_async_script(WAIT_FOR, needle)
-        if elapsed >= 0:
-            times.append((elapsed, driver.find_element(By.ID, "pick-id").text != before))
+        elapsed = driver.execute_async_script(COLLECT_MOVE)
+        if elapsed < 0:
+            continue
+        needle = readout(driver)        # the page settled on the move the slider shows
+        if needle not in driver.find_element(By.ID, "explore-share").get_attribute("value"):
+            raise SystemExit(f"the share link does not hold {needle!r} after the move")
+        times.append((elapsed, driver.find_element(By.ID, "pick-id").text != before))
+        time.sleep(0.1)                 # no move while the page still finishes the last one
     return times[warmup:]
 
 
