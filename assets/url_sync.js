@@ -31,30 +31,10 @@
         }
     }
 
-    // The observer sees every change to the page (a slider move redraws the table and the
-    // figures): follow once, when the browser is idle, so that neither the check nor
-    // replaceState (a few ms in Chromium) delays the frame that shows the move.
-    let pending = false;
-    function followWhenIdle() {
-        if (pending) {
-            return;
-        }
-        pending = true;
-        const run = () => {
-            pending = false;
-            follow();
-        };
-        if (window.requestIdleCallback) {
-            window.requestIdleCallback(run, {timeout: 300});
-        } else {
-            window.setTimeout(run, 50);
-        }
-    }
-
     function start() {
         // React writes a new value into the box's value attribute as well as the property;
         // a new page brings a new box (childList)
-        new MutationObserver(followWhenIdle).observe(document.body, {
+        new MutationObserver(follow).observe(document.body, {
             subtree: true, childList: true, attributes: true, attributeFilter: ['value'],
         });
         follow();

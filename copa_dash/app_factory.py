@@ -62,7 +62,7 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
 
         apply_auth(app, settings)
 
-    _let_browsers_keep_the_icon(app.server)
+    _let_browsers_keep_the_icon(app.server, shared=not settings.auth_enabled)
 
     from .services.warmup import warm_up_kernels
 
@@ -70,8 +70,9 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     return app
 
 
-def _let_browsers_keep_the_icon(server) -> None:
-    """Serve Dash's ``_favicon.ico`` (its URL carries Dash's version) as cacheable for a day.
+def _let_browsers_keep_the_icon(server, *, shared: bool) -> None:
+    """Serve Dash's ``_favicon.ico`` (its URL carries Dash's version) as cacheable for a day;
+    by shared caches too unless ``shared`` is False (an instance behind a login).
 
     Without caching headers Chromium fetches the icon again whenever the page replaces its
     address (the explorer's address bar follows every slider move), a request that competes
@@ -82,6 +83,9 @@ def _let_browsers_keep_the_icon(server) -> None:
     @server.after_request
     def cache_icon(response):
         if request.path.endswith("/_favicon.ico") and response.status_code == 200:
-            response.cache_control.public = True
+            if shared:
+                response.cache_control.public = True
+            else:
+                response.cache_control.private = True
             response.cache_control.max_age = 86400
         return response

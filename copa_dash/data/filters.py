@@ -7,6 +7,7 @@ rows pass.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -123,6 +124,16 @@ class RowFilter:
     def columns(self) -> set[str]:
         """The columns the filter reads."""
         return {c.column for c in self.conditions} | set(self.ranges) | set(self.sets)
+
+    def key(self) -> str:
+        """A canonical text of the filter: two filters with the same key pass the same rows
+        of any table (set values are compared as :meth:`mask` compares them, as text)."""
+        return json.dumps({
+            "conditions": [[c.column, c.operator, c.value] for c in self.conditions],
+            "ranges": {k: list(v) for k, v in sorted(self.ranges.items())},
+            "sets": {k: sorted({_as_text(v) for v in values})
+                     for k, values in sorted(self.sets.items())},
+        }, sort_keys=True, default=str)
 
     def mask(self, frame: pd.DataFrame) -> np.ndarray:
         """Boolean mask of the rows of ``frame`` that pass every constraint.

@@ -4,15 +4,14 @@ A :class:`Preferences` says which objectives count, in which direction, with whi
 weights (alpha and a focus set, or one weight per objective) and which p. Given a table
 and the constraints, :func:`build_problem` computes the CDF (u) matrix over the chosen
 population, and :func:`select`, :func:`rank` and :func:`sweep` answer on it. Results that
-do not change with alpha or p are memoised per dataset when a cache is given.
+do not change with alpha or p are memoised per dataset when a cache is given; the last few
+problems' rows, u and constraint masks are then also kept in this process's memory.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,6 +23,7 @@ from ..core.dominance import nondominated_mask
 from ..core.errors import InvalidInputError
 from ..data.filters import RowFilter
 from ..data.schema import EvalTable
+from .recent import RecentValues
 
 METHODS = ("copa", "sum", "saw", "ahp", "delta", "norm", "maxnorm", "pnorm")
 
@@ -114,26 +114,46 @@ def build_problem(table: EvalTable, preferences: Preferences, row_filter: RowFil
     missing_cols = [c for c in preferences.objectives if c not in table.frame.columns]
     if missing_cols:
         raise InvalidInputError(f"the table has no column(s) {', '.join(missing_cols)}")
-    filtered = preferences.population == "filtered"
     key = {
         "objectives": list(preferences.objectives),
         "directions": list(preferences.directions),
-        "population": _filter_key(row_filter) if filtered else "all",
+        "population": row_filter.key() if preferences.population == "filtered" else "all",
     }
-    recent_key = (dataset_id, json.dumps(key), _filter_key(row_filter)) if dataset_id else None
-    parts = _recent_parts.get(recent_key) if recent_key else None
-    if parts is None:
-        parts = _problem_parts(table, preferences, row_filter, filtered, key, dataset_id, cache)
-        if recent_key:
-            _recent_parts.put(recent_key, parts)
-    return SelectionProblem(dataset_id=dataset_id, preferences=preferences, **parts,
-                            cache_key=key)
+    base, eligible = _kept_or_built(table, preferences, row_filter, key, dataset_id, cache)
+    return SelectionProblem(dataset_id=dataset_id, preferences=preferences, eligible=eligible,
+                            **base, cache_key=key)
 
 
-def _problem_parts(table: EvalTable, preferences: Preferences, row_filter: RowFilter,
-                   filtered: bool, key: dict, dataset_id: str, cache) -> dict:
-    """The fields of a :class:`SelectionProblem` that do not depend on the weights or p,
-    with read-only arrays (they may be shared by the problems of many slider moves)."""
+def _kept_or_built(table, preferences, row_filter, key, dataset_id, cache):
+    """The problem's weight-independent fields and its constraint mask: from this process's
+    memory when a dataset id and a cache are given and an earlier call kept them, else built
+    (and then kept)."""
+    filtered = preferences.population == "filtered"
+    keep = bool(dataset_id) and cache is not None
+    base_key = (dataset_id, json.dumps(key, sort_keys=True))
+    base = _recent_bases.get(base_key) if keep else None
+    eligible = None
+    if base is None:
+        base = _problem_base(table, preferences, row_filter, filtered, key, dataset_id, cache)
+        eligible = base.pop("eligible")
+        if keep:
+            _freeze(base)
+            _recent_bases.put(base_key, base, nbytes=_nbytes(base))
+    mask_key = (dataset_id, tuple(preferences.objectives), row_filter.key())
+    if eligible is None and keep:
+        eligible = _recent_masks.get(mask_key)
+    if eligible is None:
+        eligible = row_filter.mask(table.frame)[base["rows"]]
+    if keep:
+        _freeze({"eligible": eligible})
+        _recent_masks.put(mask_key, eligible, nbytes=eligible.nbytes)
+    return base, eligible
+
+
+def _problem_base(table: EvalTable, preferences: Preferences, row_filter: RowFilter,
+                  filtered: bool, key: dict, dataset_id: str, cache) -> dict:
+    """The fields of a :class:`SelectionProblem` that do not depend on the weights or p, and
+    the constraint mask (``eligible``)."""
     raw_all = table.matrix(list(preferences.objectives))
     complete = ~np.isnan(raw_all).any(axis=1)
     rows = np.flatnonzero(complete)
@@ -150,50 +170,31 @@ def _problem_parts(table: EvalTable, preferences: Preferences, row_filter: RowFi
         return ranks.cdf_transform(raw, list(preferences.directions), population=population)
 
     u = _memo(cache, "cdf_transform", dataset_id, key, compute_u)
-    parts = dict(rows=rows, ids=table.ids[rows], raw=raw, u=u, eligible=passes,
-                 n_missing=int((~complete).sum()),
-                 n_population=int(passes.sum()) if filtered else int(rows.size))
+    return {"rows": rows, "ids": table.ids[rows], "raw": raw, "u": u, "eligible": passes,
+            "n_missing": int((~complete).sum()),
+            "n_population": int(passes.sum()) if filtered else int(rows.size)}
+
+
+def _freeze(parts: dict) -> None:
+    """Make the arrays among ``parts`` read-only: kept in memory, they are shared by the
+    problems of many slider moves."""
     for value in parts.values():
         if isinstance(value, np.ndarray):
             value.flags.writeable = False
-    return parts
 
 
-class _RecentParts:
-    """The problem parts of the last few (dataset, objectives, directions, constraints,
-    population): a slider move changes only the weights or p, and rebuilding the rest
-    (column copies, the constraint mask, the ids as text, the u lookup) took about 2.5 ms of
-    each move on the LLM leaderboard. Dataset ids name their content, so an entry never goes
-    stale; without an id nothing is kept."""
-
-    def __init__(self, size: int = 16):
-        self.size = size
-        self._parts: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key):
-        with self._lock:
-            parts = self._parts.get(key)
-            if parts is not None:
-                self._parts.move_to_end(key)
-            return parts
-
-    def put(self, key, parts: dict) -> None:
-        with self._lock:
-            self._parts[key] = parts
-            while len(self._parts) > self.size:
-                self._parts.popitem(last=False)
+def _nbytes(parts: dict) -> int:
+    return sum(value.nbytes for value in parts.values() if isinstance(value, np.ndarray))
 
 
-_recent_parts = _RecentParts()
-
-
-def _filter_key(row_filter: RowFilter) -> str:
-    return json.dumps({
-        "conditions": [[c.column, c.operator, c.value] for c in row_filter.conditions],
-        "ranges": {k: list(v) for k, v in sorted(row_filter.ranges.items())},
-        "sets": {k: sorted(map(str, v)) for k, v in sorted(row_filter.sets.items())},
-    }, sort_keys=True, default=str)
+# A slider move changes only the weights or p. Rebuilding the rest (column copies, the
+# constraint mask, the ids as text, the u lookup) took about 2.5 ms of each move on the LLM
+# leaderboard, so the last few are kept in memory - only for callers that give a dataset id
+# naming the table's content (the catalog's ids do) and an analysis cache. The constraint mask
+# is kept apart, keyed by the filter: moving a range slider adds a small mask, not a copy of
+# the rows' values and u.
+_recent_bases = RecentValues(entries=8, max_bytes=256 * 2**20)
+_recent_masks = RecentValues(entries=32, max_bytes=32 * 2**20)
 
 
 def scores(problem: SelectionProblem, *, preferences: Preferences | None = None) -> np.ndarray:

@@ -28,8 +28,6 @@ import json
 import os
 import re
 import tempfile
-import threading
-from collections import OrderedDict
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -40,6 +38,7 @@ import pyarrow as pa
 from ..core.errors import InvalidInputError
 from ..data.io import build_eval_table
 from ..data.schema import EvalTable, Roles
+from .recent import RecentValues
 
 try:  # POSIX; on other systems metadata updates are atomic but not serialised
     import fcntl
@@ -207,38 +206,13 @@ def _write_atomically(target: Path, write) -> None:
     _fsync_directory(target.parent)
 
 
+# A slider move opens its dataset again; for an upload that re-read Parquet and re-validated
+# the table (about 10 ms for 3,000 rows) on every move. The last few tables read are kept,
+# keyed by their file (path, mtime, size) and roles: a dataset's file never changes under its
+# content id, and ``load`` checks the file still exists before looking here. EvalTable hands
+# out copies of its frame, so sharing one between requests is safe.
+_recently_loaded = RecentValues(entries=4, max_bytes=512 * 2**20)
 
-class _RecentTables:
-    """The last few tables read from Parquet, by file (path, mtime, size) and roles.
-
-    A slider move opens its dataset again; for an upload that re-read Parquet and
-    re-validated the table (about 10 ms for 3,000 rows) on every move. A dataset's file never
-    changes under its content id, and a deleted one fails the ``stat`` before this is asked.
-    EvalTable hands out copies of its frame, so sharing one between requests is safe.
-    """
-
-    def __init__(self, size: int = 8):
-        self.size = size
-        self._tables: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key):
-        with self._lock:
-            table = self._tables.get(key)
-            if table is not None:
-                self._tables.move_to_end(key)
-            return table
-
-    def put(self, key, table: EvalTable) -> EvalTable:
-        with self._lock:
-            self._tables[key] = table
-            self._tables.move_to_end(key)
-            while len(self._tables) > self.size:
-                self._tables.popitem(last=False)
-        return table
-
-
-_recently_loaded = _RecentTables()
 
 class DatasetStore:
     """Content-addressed store of uploaded tables, safe under several processes.
@@ -375,7 +349,8 @@ class DatasetStore:
             except FileNotFoundError:
                 raise DatasetNotFoundError(f"no dataset has the id {dataset_id!r}") from None
             roles = Roles.from_dict(sidecar["roles"])
-            table = _recently_loaded.put(key, EvalTable(frame=frame, roles=roles))
+            table = _recently_loaded.put(key, EvalTable(frame=frame, roles=roles),
+                                         nbytes=int(frame.memory_usage(deep=True).sum()))
         return table
 
     def info(self, dataset_id: str, /) -> dict:

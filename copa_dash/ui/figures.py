@@ -234,7 +234,7 @@ def _ring(x: float, y: float, color: str, *, radius: int, width: float) -> dict:
             "line": {"color": color, "width": width}, "layer": "above"}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _polygon_path(radius: int) -> str:
     """The SVG path of a 24-gon of ``radius`` pixels around (0, 0)."""
     angles = np.linspace(0.0, 2 * np.pi, 25)[:-1]

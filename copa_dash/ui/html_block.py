@@ -12,6 +12,8 @@ shows as typed and cannot add markup.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from dash.development.base_component import Component
 
 
@@ -28,12 +30,12 @@ class HtmlBlock(Component):
         The ``div``'s CSS classes.
     """
 
-    _children_props: list[str] = []
-    _base_nodes = ["children"]
+    _children_props: ClassVar[list[str]] = []
+    _base_nodes: ClassVar[list[str]] = ["children"]
     _namespace = "copa_components"
     _type = "HtmlBlock"
 
-    def __init__(self, id=None, html=None, className=None, **kwargs):   # noqa: A002 (Dash's name)
+    def __init__(self, id=None, html=None, className=None, **kwargs):   # Dash's prop names
         self._prop_names = ["id", "html", "className"]
         self._valid_wildcard_attributes = []
         self.available_properties = ["id", "html", "className"]

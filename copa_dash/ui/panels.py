@@ -52,7 +52,7 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
     for k, name in enumerate(prefs.objectives):
         u = problem.u[i, k]
         se = exploration.u_standard_error[k]
-        rows.append(f"<tr><td>{code_html(name)}</td><td>{prefs.directions[k]}</td>"
+        rows.append(f"<tr><td>{code_html(name)}</td><td>{escape(prefs.directions[k])}</td>"
                     f"<td>{_fmt(problem.raw[i, k])}</td>"
                     f"<td>top {100 * u:.1f}% ± {100 * 1.96 * se:.1f}</td></tr>")
     alpha_text = "weights set per objective (no alpha sweep)"
@@ -67,11 +67,11 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
                       for j in exploration.runners_up[:RUNNERS_UP])
     body = "".join([
         f"<p>criterion C = {_fmt(exploration.scores[i])} (smaller is better); {alpha_text}.</p>",
-        "<table><thead><tr><th>objective</th><th>dir.</th><th>value</th>"
-        "<th>top x% (95% CI)</th></tr></thead><tbody>", *rows, "</tbody></table>",
-        f"<p><em>u over {problem.n_population} rows. ± is a 95% interval of each u "
-        f"(sqrt(u(1−u)/N)); the DKW band ±{100 * exploration.dkw:.1f} points holds, with 95% "
-        "confidence, for every row of one objective at once.</em></p>",
+        ("<table><thead><tr><th>objective</th><th>dir.</th><th>value</th>"
+         "<th>top x% (95% CI)</th></tr></thead><tbody>"), *rows, "</tbody></table>",
+        (f"<p><em>u over {problem.n_population} rows. ± is a 95% interval of each u "
+         f"(sqrt(u(1−u)/N)); the DKW band ±{100 * exploration.dkw:.1f} points holds, with 95% "
+         "confidence, for every row of one objective at once.</em></p>"),
         f"<h4>Runners-up</h4><ol>{runners}</ol>"])
     return str(problem.ids[i]), body
 
@@ -147,7 +147,7 @@ def _cell(value, column: dict) -> str:
         return code_html(value)
     if "format" in column:
         return _fmt(value)
-    if value is None or value != value:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
     return str(int(value)) if column["id"] == "rank" else f"{value:g}"   # rounded top %
 

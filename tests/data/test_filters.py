@@ -49,6 +49,21 @@ def test_ranges_and_sets_combine_and_booleans_match_as_text():
     assert RowFilter(ranges={"score": (None, 0.5)}).mask(FRAME).tolist() == [True, True, False, False]
 
 
+@pytest.mark.parametrize("first, second", [
+    (RowFilter(sets={"type": [None]}), RowFilter(sets={"type": ["None"]})),
+    (RowFilter(sets={"type": [float("nan")]}), RowFilter(sets={"type": ["nan"]})),
+    (RowFilter(sets={"on_hub": [True]}), RowFilter(sets={"on_hub": [False]})),
+    (RowFilter(ranges={"score": (0.2, None)}), RowFilter(ranges={"score": (None, 0.2)})),
+])
+def test_filters_that_pass_other_rows_never_share_a_key(first, second):
+    """The explorer keeps constraint masks by this key: one key, one mask."""
+    frame = FRAME.assign(type=["None", None, "nan", "1"])
+    assert first.mask(frame).tolist() != second.mask(frame).tolist()
+    assert first.key() != second.key()
+    # the key reads values as the mask does: True, "true" and "True" are one value
+    assert RowFilter(sets={"on_hub": [True, "true"]}).key() == RowFilter(sets={"on_hub": ["True"]}).key()
+
+
 def test_an_empty_filter_passes_every_row_and_an_unknown_column_is_named():
     assert RowFilter().mask(FRAME).all()
     with pytest.raises(InvalidInputError, match="missing_col"):

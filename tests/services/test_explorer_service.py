@@ -39,22 +39,37 @@ def test_the_pick_is_the_reference_copa_selection_over_all_rows(name):
     assert problem.eligible[result.pick]
 
 
-def test_a_slider_move_reuses_the_rows_and_u_of_the_same_view_and_nothing_else():
+def test_a_slider_move_reuses_the_rows_and_u_of_the_same_view_and_nothing_else(tmp_path):
+    from pathlib import Path
+
+    from copa_dash.services.cache import AnalysisCache, DiskBackend
+
+    cache = AnalysisCache(DiskBackend(Path(tmp_path), size_limit=2**26))
     opened, prefs, row_filter = _default("open-llm-leaderboard-v2")
-    first = selection.build_problem(opened.table, prefs, row_filter, dataset_id=opened.cache_id)
-    moved = selection.build_problem(opened.table, replace(prefs, alpha=0.3, p=2.0), row_filter,
-                                    dataset_id=opened.cache_id)
-    assert moved.u is first.u and moved.raw is first.raw and moved.preferences.p == 2.0
+
+    def build(preferences, constraints, **where):
+        where = where or {"dataset_id": opened.cache_id, "cache": cache}
+        return selection.build_problem(opened.table, preferences, constraints, **where)
+
+    first = build(prefs, row_filter)
+    moved = build(replace(prefs, alpha=0.3, p=2.0), row_filter)
+    assert moved.u is first.u and moved.raw is first.raw and moved.eligible is first.eligible
+    assert moved.preferences.p == 2.0
     with pytest.raises(ValueError):                      # shared, so nobody may write to it
         moved.u[0, 0] = 0.5
     co2 = prefs.objectives[-1]
-    narrower = RowFilter(ranges={co2: (0.0, 1.0)})
-    other = selection.build_problem(opened.table, prefs, narrower, dataset_id=opened.cache_id)
-    fresh = selection.build_problem(opened.table, prefs, narrower)          # no id: not kept
-    assert other.eligible is not first.eligible
+    narrower = RowFilter(ranges={co2: (0.0, 1.0)}, sets=row_filter.sets)
+    other = build(prefs, narrower)
+    fresh = build(prefs, narrower, dataset_id="")                   # no id: nothing kept
+    assert other.u is first.u and other.eligible is not first.eligible
+    assert fresh.u is not first.u and fresh.u.flags.writeable
     np.testing.assert_array_equal(other.eligible, fresh.eligible)
     np.testing.assert_array_equal(other.u, fresh.u)
-    assert other.eligible.sum() < first.eligible.sum()
+    assert 0 < other.eligible.sum() < first.eligible.sum()
+    # the CDF over the rows passing the constraints is another problem, not the kept one
+    filtered = build(replace(prefs, population="filtered"), narrower)
+    assert filtered.u is not first.u and filtered.n_population == other.eligible.sum()
+    cache.close()
 
 
 def test_the_default_task_filter_of_a_long_table_is_kept():

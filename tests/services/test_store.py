@@ -58,8 +58,9 @@ def test_a_table_read_again_comes_from_memory_until_it_is_deleted(store, tmp_pat
     first = store.load(dataset_id)
     assert store.load(dataset_id) is first                       # not read from Parquet again
     assert DatasetStore(tmp_path / "store").load(dataset_id) is first  # another instance, same file
-    first.frame.loc[0, "error"] = 99.0                           # a caller's copy, not the table
-    assert store.load(dataset_id).frame.loc[0, "error"] != 99.0
+    copy = first.frame
+    copy.loc[0, "error"] = 99.0                                  # a caller's copy, not the table
+    assert copy.loc[0, "error"] == 99.0 and store.load(dataset_id).frame.loc[0, "error"] != 99.0
     store.delete(dataset_id)
     with pytest.raises(DatasetNotFoundError):
         store.load(dataset_id)
