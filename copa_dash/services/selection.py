@@ -137,15 +137,17 @@ def _kept_or_built(table, preferences, row_filter, key, dataset_id, cache):
         base = _problem_base(table, preferences, row_filter, filtered, key, dataset_id, cache)
         eligible = base.pop("eligible")
         if keep:
-            _freeze(base)
+            _freeze(*base.values())
             _recent_bases.put(base_key, base, nbytes=_nbytes(base))
     mask_key = (dataset_id, tuple(preferences.objectives), row_filter.key())
     if eligible is None and keep:
         eligible = _recent_masks.get(mask_key)
+        if eligible is not None:
+            return base, eligible
     if eligible is None:
         eligible = row_filter.mask(table.frame)[base["rows"]]
     if keep:
-        _freeze({"eligible": eligible})
+        _freeze(eligible)
         _recent_masks.put(mask_key, eligible, nbytes=eligible.nbytes)
     return base, eligible
 
@@ -175,10 +177,10 @@ def _problem_base(table: EvalTable, preferences: Preferences, row_filter: RowFil
             "n_population": int(passes.sum()) if filtered else int(rows.size)}
 
 
-def _freeze(parts: dict) -> None:
-    """Make the arrays among ``parts`` read-only: kept in memory, they are shared by the
+def _freeze(*values) -> None:
+    """Make the arrays among ``values`` read-only: kept in memory, they are shared by the
     problems of many slider moves."""
-    for value in parts.values():
+    for value in values:
         if isinstance(value, np.ndarray):
             value.flags.writeable = False
 
