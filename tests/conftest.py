@@ -15,6 +15,19 @@ CHROME_ARGUMENTS = (
 )
 
 
+def _first_test_port() -> None:
+    """dash_duo's first port: COPA_TEST_PORT_BASE lets parallel checkouts on one machine run their
+    browser tests at once without fighting over dash's default 58050."""
+    base = os.environ.get("COPA_TEST_PORT_BASE")
+    if base:
+        from dash.testing.application_runners import BaseDashRunner
+
+        BaseDashRunner._next_port = int(base)
+
+
+_first_test_port()
+
+
 def pytest_setup_options():
     """Chrome options for dash[testing]'s dash_duo: headless Debian Chromium."""
     from selenium.webdriver.chrome.options import Options
