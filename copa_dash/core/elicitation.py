@@ -74,7 +74,7 @@ class ElicitationSettings:
     n_particles: int = 10_000
     p_values: tuple = P_VALUES
     prior_concentration: float = 1.0
-    tau: float = 0.02
+    tau: float = 0.001
     tie: float = 1.0
     lapse: float = 0.05
     ess_fraction: float = 0.5
