@@ -129,8 +129,9 @@ def run_session(problem: ChoiceProblem, answers: str = "", *,
                 max_questions: int = 20, confident: float = CONFIDENT) -> Session:
     """Replay ``answers`` on ``problem`` and return the posterior and the next question.
 
-    The states after every prefix of the answers are kept in this process's memory (bounded),
-    so the next answer costs one update, not a replay.
+    The states after every prefix of the answers are kept in this process's memory (bounded)
+    when the problem has a dataset id, so the next answer costs one update, not a replay.
+    Answers past the point where the session was done are still applied.
     """
     answers = check_answers(answers)
     settings = settings or core.ElicitationSettings()
@@ -139,6 +140,23 @@ def run_session(problem: ChoiceProblem, answers: str = "", *,
         question = core.next_question(state)
         state = core.add_answer(state, question.a, question.b, answers[n])
         _keep(problem, answers[: n + 1], settings, state)
+    return _session(answers, state, max_questions, confident)
+
+
+def answer(problem: ChoiceProblem, session: Session, outcome: str, *, max_questions: int = 20,
+           confident: float = CONFIDENT) -> Session:
+    """The session after one more answer (``a``, ``b`` or ``=``) to its question."""
+    if outcome not in core.OUTCOMES:
+        raise InvalidInputError(f"an answer is 'a', 'b' or '=' (can't tell), not {outcome!r}")
+    if session.question is None:
+        raise InvalidInputError("the session is done: there is no question to answer")
+    state = core.add_answer(session.state, session.question.a, session.question.b, outcome)
+    answers = session.answers + outcome
+    _keep(problem, answers, state.settings, state)
+    return _session(answers, state, max_questions, confident)
+
+
+def _session(answers, state, max_questions, confident) -> Session:
     summary = core.summarize(state, level=confident)
     done = summary.probability >= confident or len(answers) >= max_questions
     question = None if done else core.next_question(state)
