@@ -91,7 +91,7 @@ def run_dataset(name, n_users, noise, n_questions, settings, seed):
     scaled = scaled_raw(problem)
     rng = np.random.default_rng([seed, int(noise * 1000)])
     k_count = problem.u.shape[1]
-    results = {s: {"top3": [], "top1_at": []} for s in STRATEGIES}
+    results = {s: {"top3": [], "top1": [], "top1_at": []} for s in STRATEGIES}
     for user in range(n_users):
         weights = rng.dirichlet(np.ones(k_count))
         p = USER_P[int(rng.integers(0, len(USER_P)))]
@@ -103,6 +103,7 @@ def run_dataset(name, n_users, noise, n_questions, settings, seed):
                                   user_settings, np.random.default_rng([seed, user, 7]))
             rows = [int(problem.positions[i]) for i in picks]
             results[strategy]["top3"].append([r in top3 for r in rows])
+            results[strategy]["top1"].append([r == int(ranking[0]) for r in rows])
             hit = next((q for q, r in enumerate(rows) if r == int(ranking[0])), math.inf)
             results[strategy]["top1_at"].append(hit)
     return problem, results
@@ -121,14 +122,17 @@ def report(name, problem, noise, results, n_questions) -> list[str]:
     n_users = len(results["active"]["top3"])
     lines = [f"#### {name}: {problem.u.shape[0]} front models, {problem.u.shape[1]} objectives, "
              f"{'10% flipped answers' if noise else 'noiseless'}, {n_users} users", "",
-             "| way to ask | top-3 after 5 | after 10 | after 15 | median answers to top-1 |",
-             "|---|---:|---:|---:|---:|"]
+             "| way to ask | top-3, no answer yet | after 5 | after 10 | after 15 "
+             "| median answers to top-1 | top-1 after 15 |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for strategy in STRATEGIES:
         curve = share_curve(results[strategy]["top3"])
+        top1 = share_curve(results[strategy]["top1"])
         median = statistics.median(results[strategy]["top1_at"])
         median_text = f">{n_questions}" if math.isinf(median) else f"{median:g}"
-        cells = " | ".join(f"{100 * curve[q]:.0f}%" for q in CHECKPOINTS if q <= n_questions)
-        lines.append(f"| {strategy} | {cells} | {median_text} |")
+        cells = " | ".join(f"{100 * curve[q]:.0f}%" for q in (0,) + CHECKPOINTS if q <= n_questions)
+        lines.append(f"| {strategy} | {cells} | {median_text} | "
+                     f"{100 * top1[min(15, n_questions)]:.0f}% |")
     lines += ["", "| top-3 share | answers, active | answers, random | random / active |",
               "|---:|---:|---:|---:|"]
     if "active" not in results or "random" not in results:
@@ -136,7 +140,12 @@ def report(name, problem, noise, results, n_questions) -> list[str]:
     active, random_ = (share_curve(results[s]["top3"]) for s in ("active", "random"))
     for share in (0.5, 0.75, 0.9):
         a, r = answers_for_share(active, share), answers_for_share(random_, share)
-        ratio = f"{r / a:.1f}x" if a and r else ("-" if a is None or r is None else "inf")
+        if a is None or r is None:
+            ratio = "-"
+        elif a == 0:
+            ratio = "already with no answer" if r == 0 else "inf"
+        else:
+            ratio = f"{r / a:.1f}x"
         lines.append(f"| {100 * share:.0f}% | {a if a is not None else f'>{n_questions}'} | "
                      f"{r if r is not None else f'>{n_questions}'} | {ratio} |")
     return lines + [""]
