@@ -96,7 +96,7 @@ def run_dataset(name, n_users, noise, n_questions, settings, seed):
         weights = rng.dirichlet(np.ones(k_count))
         p = USER_P[int(rng.integers(0, len(USER_P)))]
         ranking = copa_ranking(sel.u, weights, p=p, eligible=sel.eligible)
-        top3 = set(int(r) for r in ranking[:3])
+        top3 = {int(r) for r in ranking[:3]}
         user_settings = core.ElicitationSettings(**{**settings.__dict__, "seed": seed + user})
         for strategy in STRATEGIES:
             picks = simulate_user(problem, scaled, strategy, weights, p, noise, n_questions,
@@ -120,10 +120,10 @@ def answers_for_share(curve, share):
 
 def report(name, problem, noise, results, n_questions) -> list[str]:
     n_users = len(results["active"]["top3"])
-    lines = [f"#### {name}: {problem.u.shape[0]} front models, {problem.u.shape[1]} objectives, "
-             f"{'10% flipped answers' if noise else 'noiseless'}, {n_users} users", "",
-             "| way to ask | top-3, no answer yet | after 5 | after 10 | after 15 "
-             "| median answers to top-1 | top-1 after 15 |",
+    lines = [(f"#### {name}: {problem.u.shape[0]} front models, {problem.u.shape[1]} objectives, "
+             f"{'10% flipped answers' if noise else 'noiseless'}, {n_users} users"), "",
+             ("| way to ask | top-3, no answer yet | after 5 | after 10 | after 15 "
+             "| median answers to top-1 | top-1 after 15 |"),
              "|---|---:|---:|---:|---:|---:|---:|"]
     for strategy in STRATEGIES:
         curve = share_curve(results[strategy]["top3"])
@@ -182,14 +182,14 @@ def timing(repeats: int) -> list[str]:
         return (f"{1e3 * statistics.median(values):.0f} ms (p90 "
                 f"{1e3 * float(np.quantile(values, 0.9)):.0f})")
 
-    return [f"Open LLM leaderboard, {problem.u.shape[0]} front models x {problem.u.shape[1]} "
+    return [(f"Open LLM leaderboard, {problem.u.shape[0]} front models x {problem.u.shape[1]} "
             f"objectives, {core.ElicitationSettings().n_particles:,} particles; load average "
-            f"{load[0]:.1f} on {os.cpu_count()} cores.", "",
+            f"{load[0]:.1f} on {os.cpu_count()} cores."), "",
             "| what | wall | CPU |", "|---|---:|---:|",
-            f"| one answer + next question (kept state), {len(step_wall)} steps | "
-            f"{cell(step_wall)} | {cell(step_cpu)} |",
-            f"| replay 10 answers from nothing + next question, {len(cold_wall)} runs | "
-            f"{cell(cold_wall)} | {cell(cold_cpu)} |",
+            (f"| one answer + next question (kept state), {len(step_wall)} steps | "
+            f"{cell(step_wall)} | {cell(step_cpu)} |"),
+            (f"| replay 10 answers from nothing + next question, {len(cold_wall)} runs | "
+            f"{cell(cold_wall)} | {cell(cold_cpu)} |"),
             "", "Both paths end in the same particles (checked).", ""]
 
 
@@ -211,10 +211,10 @@ def main(argv=None) -> int:
     if args.tau is not None:
         settings = core.ElicitationSettings(**{**settings.__dict__, "tau": args.tau})
     STRATEGIES[:] = args.strategies.split(",")
-    out = [f"### Help me choose: simulated users (`python benchmarks/bench_elicitation.py"
-           f"{' --quick' if args.quick else ''}`)", "",
-           f"tau {settings.tau}, tie {settings.tie}, lapse {settings.lapse}, "
-           f"{settings.n_particles:,} particles, {args.questions} answers per user.", ""]
+    out = [(f"### Help me choose: simulated users (`python benchmarks/bench_elicitation.py"
+           f"{' --quick' if args.quick else ''}`)"), "",
+           (f"tau {settings.tau}, tie {settings.tie}, lapse {settings.lapse}, "
+           f"{settings.n_particles:,} particles, {args.questions} answers per user."), ""]
     if not args.timing_only:
         for name in args.datasets.split(","):
             for noise in (float(x) for x in args.noise.split(",")):

@@ -52,7 +52,9 @@ class ElicitationSettings:
     prior_concentration : float
         Dirichlet concentration of the prior on the weights (1: uniform on the simplex).
     tau : float
-        Noise of a choice, in units of the criterion C (u lies in [0, 1]).
+        Noise of a choice, in units of the criterion C (u lies in [0, 1]); the default 0.001,
+        a tenth of a percentile, came from simulated users on the LLM leaderboard (tau 0.02
+        learned too slowly there; 0.0003-0.002 did about equally well).
     tie : float
         Davidson's tie parameter nu: at equal C, "can't tell" has probability nu / (2 + nu).
     lapse : float

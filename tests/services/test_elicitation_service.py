@@ -7,11 +7,11 @@ import pytest
 
 from copa_dash.cli import build_parser
 from copa_dash.cli.selection import build
+from copa_dash.core import elicitation as core
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services import elicitation as service
 from copa_dash.services import selection
 from copa_dash.services.catalog import open_dataset
-from copa_dash.core import elicitation as core
 
 FAST = core.ElicitationSettings(n_particles=500, seed=2)
 

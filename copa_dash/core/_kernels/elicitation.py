@@ -39,8 +39,7 @@ def particle_criterion(u, i, theta, m, p):
     big = 0.0
     for k in range(k_count):
         x = theta[m, k] * u[i, k]
-        if x > big:
-            big = x
+        big = max(big, x)
     if big == 0.0 or math.isinf(p):
         return big
     s = 0.0
@@ -141,8 +140,7 @@ def best_models(u, theta, c, tie_rtol):
     for m in range(n_particles):
         low = np.inf
         for i in range(n_models):
-            if c[m, i] < low:
-                low = c[m, i]
+            low = min(low, c[m, i])
         limit = low * (1.0 + tie_rtol)
         n_band = 0
         for i in range(n_models):

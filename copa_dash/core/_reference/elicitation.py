@@ -42,8 +42,8 @@ def best_models(u, theta, c, tie_rtol) -> np.ndarray:
     out = []
     for m in range(len(theta)):
         rows = list(range(len(u)))
-        for key in (lambda i: c[m][i],
-                    lambda i: _criteria.criterion(u[i], theta[m], TIEBREAK_P),
+        for key in (lambda i, m=m: c[m][i],
+                    lambda i, m=m: _criteria.criterion(u[i], theta[m], TIEBREAK_P),
                     lambda i: sum(float(x) for x in u[i])):
             low = min(key(i) for i in rows)
             rows = [i for i in rows if key(i) <= low * (1.0 + tie_rtol)]
