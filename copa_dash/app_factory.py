@@ -32,7 +32,7 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     settings.cache_dir.mkdir(parents=True, exist_ok=True)
 
     from .services.jobs import background_callback_manager
-    from .ui.errors import report_callback_error
+    from .ui.common.errors import report_callback_error
 
     app = dash.Dash(
         __name__,
@@ -53,7 +53,7 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
 
     register_api(app.server, settings)
 
-    from .ui.layout import register_pages
+    from .ui.app_shell import register_pages
 
     register_pages(app, settings)
 
