@@ -12,6 +12,8 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.explorer import explore
 from copa_dash.services.export import safe_csv
+from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 from copa_dash.ui.features.explore import figures, panels, table_query
@@ -123,12 +125,7 @@ def _searched_rows(result, search, sort_key):
 
 
 # shown while the view has nothing to draw (the alert above says what to change)
-EMPTY_FIGURE = {"data": [], "layout": {
-    "template": "plotly_white", "height": 160,
-    "xaxis": {"visible": False}, "yaxis": {"visible": False},
-    "annotations": [{"text": "Nothing to draw for this view: see the message above.",
-                     "showarrow": False, "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.5,
-                     "font": {"size": 14, "color": "#616e7c"}}]}}
+EMPTY_FIGURE = empty_figure(160, "Nothing to draw for this view: see the message above.")
 TABLE_OUTPUTS = (Output(ID.TABLE, "html"), Output(ID.TABLE_NOTE, "children"),
                  Output(ID.TABLE_PAGE, "data"), Output(ID.TABLE_PAGER, "children"),
                  Output(ID.TABLE_PREV, "disabled"), Output(ID.TABLE_NEXT, "disabled"))
@@ -205,11 +202,7 @@ def _explore_or_message(state: ExploreState):
         prefs, row_filter = preferences_and_filter(state, opened.table)
         return explore(opened, prefs, row_filter, compare=state.compare, cache=current_cache())
     except InvalidInputError as exc:
-        return _message(str(exc), "warning")
-
-
-def _message(text: str, kind: str = "info") -> html.Div:
-    return html.Div(text, className=f"alert alert-{kind}")
+        return alert(str(exc), "warning")
 
 
 def register_callbacks(app) -> None:
@@ -251,7 +244,7 @@ def register_callbacks(app) -> None:
         front = figures.front_figure(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
         layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
         notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
-        return dict(alert=[_message(n) for n in notes], pick=(False, *panels.pick_card_text(result)),
+        return dict(alert=[alert(n, "info") for n in notes], pick=(False, *panels.pick_card_text(result)),
                     front=front, parallel=figures.parallel_figure(result), compare=compare,
                     table=table, query=view_link(PATH, to_query(state)),
                     drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dash
 from dash import dcc, html
 
-from copa_dash.core.errors import InvalidInputError
-from copa_dash.services.catalog import catalog, open_dataset
+from copa_dash.services.catalog import catalog
+from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.html_block import HtmlBlock
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
@@ -27,12 +27,9 @@ def layout(**query):
     entries = catalog(settings)
     ref = state.dataset or (DEFAULT_DATASET if any(e.ref == DEFAULT_DATASET for e in entries)
                             else (entries[0].ref if entries else ""))
-    try:
-        opened = open_dataset(ref, settings)
-    except InvalidInputError as exc:
-        return html.Div(className="page", children=[
-            html.H2("Explore"), html.Div(str(exc), className="alert alert-error"),
-            dcc.Link("Back to the dataset list", href="/")])
+    opened, why_not = open_or_explain(ref, settings, "Explore")
+    if opened is None:
+        return why_not
     state = with_defaults(state, opened, given=set(query))
     notes = link_notes(query, state, opened.table.objective_names)
     options = [{"label": e.title, "value": e.ref} for e in entries]

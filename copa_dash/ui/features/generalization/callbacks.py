@@ -8,23 +8,18 @@ from dash import Input, Output, State, html
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.generalization import dataset_report, label_text, pair_comparisons
+from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 from copa_dash.ui.features.generalization import figures
-from copa_dash.ui.features.generalization.layout import (
-    HELP_MORE,
-    HELP_TWO,
-    ID,
-    PATH,
-    GapViewState,
-    parse_ref,
-    to_query,
-)
+from copa_dash.ui.features.generalization.ids import ID
+from copa_dash.ui.features.generalization.layout import HELP_MORE, HELP_TWO, PATH
+from copa_dash.ui.features.generalization.state import GapViewState, parse_ref, to_query
 
 CRITERIA = {"hv_difference": "Hypervolume difference", "dominance": "Front dominance",
             "gap": "Approximation gap"}
-EMPTY = {"data": [], "layout": {"template": "plotly_white", "height": 120,
-                                "xaxis": {"visible": False}, "yaxis": {"visible": False}}}
+EMPTY = empty_figure(120)
 METRIC_INPUTS = [Input(ID.METRICS, "value"), Input(ID.REF, "value")]
 CONTEXT = [State(ID.REF_STORE, "data"), State(ID.DIRECTIONS, "data")]
 
@@ -37,10 +32,6 @@ def _report(metrics, ref_text, dataset, directions):
     opened = open_dataset(dataset, current_settings())
     return dataset_report(opened, metrics=[(m, directions[m]) for m in ordered],
                           ref=parse_ref(ref_text) or None, cache=current_cache())
-
-
-def _alert(text: str, kind: str = "warning") -> html.Div:
-    return html.Div(text, className=f"alert alert-{kind}")
 
 
 def _title(search) -> str:
@@ -58,7 +49,7 @@ def _verdicts(report, comparisons, budget, seed) -> list:
     here = [c for c in comparisons if label_text(c.budget) == budget]
     chosen = [c for c in here if label_text(c.seed) == seed]
     if not chosen:
-        return [_alert("The two systems do not both have a search at this budget and seed.", "info")]
+        return [alert("The two systems do not both have a search at this budget and seed.", "info")]
     items = [html.Li([html.B(CRITERIA[v.criterion] + ": "), v.sentence])
              for v in chosen[0].verdicts.verdicts]
     out = [html.Ul(items, id="generalization-verdict-list")]
@@ -89,11 +80,11 @@ def register_callbacks(app) -> None:
             report = _report(metrics, ref_text, dataset, directions)
             search = report.search(system, budget, seed)
         except InvalidInputError as exc:
-            return _alert(str(exc)), "", EMPTY, "", [], []
+            return alert(str(exc)), "", EMPTY, "", [], []
         two = len(report.spec.metrics) == 2
         figure = figures.search_panels(report, search) if two else figures.parallel_front(report, search)
         data, columns = figures.front_table(report, search)
-        notes = [_alert(n, "info") for n in report.notes]
+        notes = [alert(n, "info") for n in report.notes]
         return notes, _title(search), figure, HELP_TWO if two else HELP_MORE, data, columns
 
     @app.callback(Output(ID.VERDICTS, "children"), Output(ID.SYSTEMS, "figure"),
@@ -103,13 +94,13 @@ def register_callbacks(app) -> None:
         """The three verdicts between systems A and B in words, and both systems' fronts."""
         hidden = {"display": "none"}
         if not a or not b or a == b:
-            return _alert("Choose two different systems to compare.", "info"), EMPTY, hidden
+            return alert("Choose two different systems to compare.", "info"), EMPTY, hidden
         try:
             report = _report(metrics, ref_text, dataset, directions)
             comparisons = pair_comparisons(report, a, b)
             shown = report.search(a, budget, seed), report.search(b, budget, seed)
         except InvalidInputError as exc:
-            return _alert(str(exc), "info"), EMPTY, hidden
+            return alert(str(exc), "info"), EMPTY, hidden
         if len(report.spec.metrics) != 2:
             return _verdicts(report, comparisons, budget, seed), EMPTY, hidden
         return _verdicts(report, comparisons, budget, seed), figures.systems_fronts(report, *shown), {}

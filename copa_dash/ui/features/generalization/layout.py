@@ -16,18 +16,15 @@ from dash import dash_table, dcc, html
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.generalization import dataset_report, label_text, metric_choices
+from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.url_sync import share_box
-from copa_dash.ui.features.generalization.ids import (  # noqa: F401  (re-exported for the page's callbacks)
+from copa_dash.ui.features.generalization.ids import (
     ID,
-    GeneralizationIds,
 )
-from copa_dash.ui.features.generalization.state import (  # noqa: F401  (re-exported for the page's callbacks)
-    GapViewState,
-    _first,
+from copa_dash.ui.features.generalization.state import (
     format_ref,
     parse_query,
-    parse_ref,
     to_query,
     with_defaults,
 )
@@ -39,30 +36,12 @@ TABLE_STYLE = {"style_table": {"overflowX": "auto"},
                               "overflow": "hidden", "textOverflow": "ellipsis"}}
 
 
-
-
-
-
-
-
 HELP_TWO = ("The axes zoom on the fronts; the steps run on to the reference point, so the areas "
             "are the hypervolumes. Double-click a panel to see every configuration.")
 HELP_MORE = ("The validation front of this search on parallel axes, the validation and the test "
              "value of each metric side by side, the best end of every axis at the top. Colour: "
              "blue on both test fronts, green on the optimistic front only, pink on the "
              "pessimistic front only, grey on neither.")
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def _dataset_options(current: str, title: str) -> list[dict]:
@@ -88,7 +67,7 @@ def _error_page(message: str, ref: str, title: str = "") -> html.Div:
         dcc.Store(id=ID.REF_STORE, data=ref),
         dcc.Dropdown(id=ID.DATASET, options=_dataset_options(ref, title) if ref else [],
                      value=ref or None, clearable=False),
-        html.Div(message, className="alert alert-warning"),
+        alert(message, "warning"),
         dcc.Link("Open the shipped example", href=f"{PATH}?dataset={DEFAULT_DATASET}"),
     ])
 

@@ -8,10 +8,7 @@ from urllib.parse import urlencode
 
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.generalization import label_text
-from copa_dash.ui.features.generalization.ids import (  # noqa: F401  (re-exported for the page's callbacks)
-    ID,
-    GeneralizationIds,
-)
+from copa_dash.ui.common.query import first as _first
 
 
 @dataclass(frozen=True)
@@ -26,13 +23,6 @@ class GapViewState:
     seed: str = ""
     a: str = ""
     b: str = ""
-
-
-def _first(query: dict, key: str) -> str:
-    value = query.get(key)
-    if isinstance(value, (list, tuple)):
-        value = value[0] if value else ""
-    return "" if value is None else str(value)
 
 
 def parse_ref(text) -> tuple[float, ...]:

@@ -9,11 +9,12 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.services import posets
 from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
+from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 from copa_dash.ui.features.posets import figures
 from copa_dash.ui.features.posets import layout as page
 from copa_dash.ui.features.posets.ids import PosetsIds as ID
-from copa_dash.ui.features.posets.state import PosetsState
+from copa_dash.ui.features.posets.state import PosetsState, to_query
 
 COMPUTE_INPUTS = [Input(ID.REF, "data"), Input(ID.METHOD, "value"), Input(ID.TASK, "value"),
                   Input(ID.CRITERIA, "value"), Input(ID.TIES, "value"),
@@ -55,7 +56,7 @@ def _views(view, k: int) -> dict:
     return {"headline": page.headline(view, central, outlying), "tied": page.tied_panel(view),
             "depth": figures.depth_figure(view), **hasse, "beats": figures.beats_figure(view),
             "agreement": page.agreement_panel(posets.agreement(view, k=k)),
-            "notes": [page.html.Div(n, className="alert alert-info") for n in view.notes]}
+            "notes": [alert(n, "info") for n in view.notes]}
 
 
 def register_callbacks(app) -> None:
@@ -85,7 +86,7 @@ def register_callbacks(app) -> None:
         try:
             _view(_state(result, 3), settings, progress=progress)
         except InvalidInputError as exc:
-            return None, page.html.Div(str(exc), className="alert alert-warning")
+            return None, alert(str(exc), "warning")
         return result, None
 
     @app.callback(
@@ -104,8 +105,8 @@ def register_callbacks(app) -> None:
         try:
             view = _view(state, settings)
         except InvalidInputError as exc:
-            return {**_empty(view_link(page.PATH, page.to_query(state))),
-                    "headline": page.html.Div(str(exc), className="alert alert-warning")}
-        return {**_views(view, state.k), "query": view_link(page.PATH, page.to_query(state))}
+            return {**_empty(view_link(page.PATH, to_query(state))),
+                    "headline": alert(str(exc), "warning")}
+        return {**_views(view, state.k), "query": view_link(page.PATH, to_query(state))}
 
     register_url_sync(app, path=page.PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)

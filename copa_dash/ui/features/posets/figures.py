@@ -8,13 +8,13 @@ the matrix of how often each method is above each other across tasks.
 from __future__ import annotations
 
 from copa_dash.services.posets import DepthView, HasseLayout, beats, depth_order, extreme_tasks
+from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.plot_text import plot_text
 
 CENTRAL = "#2ca02c"
 OUTLYING = "#d62728"
 OTHER = "#8da0b3"
-EMPTY = {"data": [], "layout": {"template": "plotly_white", "height": 120,
-                                "xaxis": {"visible": False}, "yaxis": {"visible": False}}}
+EMPTY = empty_figure(120)
 
 
 def depth_figure(view: DepthView) -> dict:

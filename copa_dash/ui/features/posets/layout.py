@@ -13,46 +13,26 @@ from __future__ import annotations
 import dash
 from dash import dcc, html
 
-from copa_dash.core.errors import InvalidInputError
-from copa_dash.services.catalog import catalog, open_dataset
+from copa_dash.services.catalog import catalog
+from copa_dash.ui.common.datasets import open_or_explain
+from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
-from copa_dash.ui.features.posets.ids import (  # noqa: F401  (re-exported for the page's callbacks)
+from copa_dash.ui.features.posets.ids import (
     ID,
-    PosetsIds,
 )
-from copa_dash.ui.features.posets.state import (  # noqa: F401  (re-exported for the page's callbacks)
-    MODES,
+from copa_dash.ui.features.posets.state import (
     PosetsState,
-    _first,
-    _number,
     parse_query,
     to_query,
     with_defaults,
 )
 
 PATH = "/posets"
-EMPTY_FIGURE = {"data": [], "layout": {"template": "plotly_white", "height": 120,
-                                       "xaxis": {"visible": False}, "yaxis": {"visible": False}}}
+EMPTY_FIGURE = empty_figure(120)
 DEFAULT_DATASET = "deepobs"
 # radio buttons beside their labels: the shared "rankings-radio" rule of assets/rankings.css
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def criteria_pairs(table, names) -> tuple[tuple[str, str], ...]:
@@ -109,12 +89,9 @@ def _controls(opened, state: PosetsState) -> html.Aside:
 def layout(**query):
     """Build the page from the query string, so a copied link reproduces the view."""
     state = parse_query(query)
-    try:
-        opened = open_dataset(state.dataset or DEFAULT_DATASET, current_settings())
-    except InvalidInputError as exc:
-        return html.Div(className="page", children=[
-            html.H2("Posets"), html.Div(str(exc), className="alert alert-error"),
-            dcc.Link("Back to the dataset list", href="/")])
+    opened, why_not = open_or_explain(state.dataset or DEFAULT_DATASET, current_settings(), "Posets")
+    if opened is None:
+        return why_not
     state = with_defaults(state, opened)
     graph = {"config": {"displaylogo": False}, "figure": EMPTY_FIGURE}
     return html.Div(className="explore", children=[

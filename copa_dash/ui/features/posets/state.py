@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
 from copa_dash.services.posets import MISSING, TIES, default_criteria
-from copa_dash.ui.features.posets.ids import (  # noqa: F401  (re-exported for the page's callbacks)
-    ID,
-    PosetsIds,
-)
+from copa_dash.ui.common.query import first as _first
+from copa_dash.ui.common.query import number as _number
 
 MODES = ("exact", "approx")
 
@@ -28,21 +25,6 @@ class PosetsState:
     mode: str = "exact"
     tolerance: float = 0.01
     k: int = 3
-
-
-def _first(query: dict, key: str, default: str = "") -> str:
-    value = query.get(key)
-    if isinstance(value, (list, tuple)):
-        value = value[0] if value else None
-    return default if value is None else str(value)
-
-
-def _number(text: str, default: float) -> float:
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        return default
-    return default if not math.isfinite(value) else value
 
 
 def parse_query(query: dict) -> PosetsState:

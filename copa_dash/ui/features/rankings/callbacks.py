@@ -3,7 +3,7 @@ service, hand the result to the figure builders."""
 
 from __future__ import annotations
 
-from dash import ALL, Input, Output, State, dcc, html
+from dash import ALL, Input, Output, State, dcc
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
@@ -11,15 +11,17 @@ from copa_dash.data.filters import RowFilter
 from copa_dash.services import benchmarks, rankings
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.export import safe_csv
+from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.features.rankings import figures as figures_rankings
 from copa_dash.ui.features.rankings import figures_benchmark
 from copa_dash.ui.features.rankings import panels as panels_rankings
-from copa_dash.ui.features.rankings.layout import PATH
 from copa_dash.ui.features.rankings.ids import RankingsIds as ID
+from copa_dash.ui.features.rankings.layout import PATH
 from copa_dash.ui.features.rankings.state import RankingsState, to_query
 
-EMPTY = {"data": [], "layout": {"template": "plotly_white", "height": 200}}
+EMPTY = empty_figure(200)
 STATE = {
     "dataset": State(ID.REF, "data"), "tab": Input(ID.TABS, "value"),
     "criteria": Input(ID.CRITERIA, "value"), "objectives": Input(ID.OBJECTIVES, "value"),
@@ -55,10 +57,6 @@ def row_filter(state: RankingsState) -> RowFilter:
     return RowFilter(sets={c: list(v) for c, v in state.sets})
 
 
-def _alert(text: str, kind: str = "warning") -> html.Div:
-    return html.Div(text, className=f"alert alert-{kind}")
-
-
 def register_callbacks(app) -> None:
     """Attach the rankings page's callbacks to ``app``."""
 
@@ -84,11 +82,11 @@ def register_callbacks(app) -> None:
             rows = rankings.chart_rows(view, ties=state.ties, top=state.top, by=by,
                                        pinned=state.pins)
         except InvalidInputError as exc:
-            return {"alert": _alert(str(exc)), "headline": None, "note": "", "bump": EMPTY,
+            return {"alert": alert(str(exc)), "headline": None, "note": "", "bump": EMPTY,
                     "data": [], "columns": [], "by_options": options,
                     "query": view_link(PATH, to_query(state))}
         data, columns = panels_rankings.table_rows(view, ties=state.ties)
-        return {"alert": [_alert(n, "info") for n in view.notes],
+        return {"alert": [alert(n, "info") for n in view.notes],
                 "headline": panels_rankings.headline(view, ties=state.ties), "note": rows.note,
                 "bump": figures_rankings.bump_figure(view, rows, ties=state.ties),
                 "data": data, "columns": columns, "by_options": options,
@@ -114,9 +112,9 @@ def register_callbacks(app) -> None:
                 group_column=state.task_type or None, row_filter=rows,
                 dataset_id=opened.cache_id, cache=cache)
         except InvalidInputError as exc:
-            return {"alert": _alert(str(exc)), "boxes": EMPTY, "friedman": None, "cd": EMPTY,
+            return {"alert": alert(str(exc)), "boxes": EMPTY, "friedman": None, "cd": EMPTY,
                     "tradeoff": EMPTY}
-        return {"alert": [_alert(n, "info") for n in view.notes],
+        return {"alert": [alert(n, "info") for n in view.notes],
                 "boxes": figures_benchmark.box_figure(view),
                 "friedman": panels_rankings.friedman_text(view),
                 "cd": figures_benchmark.cd_figure(view),

@@ -12,14 +12,14 @@ import dash
 from dash import dash_table, dcc, html
 
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.services.catalog import catalog, open_dataset
+from copa_dash.services.catalog import catalog
 from copa_dash.services.rankings import DEFAULT_CRITERIA, entry_names
+from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
-from copa_dash.ui.features.rankings.ids import (  # noqa: F401  (re-exported for the page's callbacks)
+from copa_dash.ui.features.rankings.ids import (
     ID,
-    RankingsIds,
 )
 from copa_dash.ui.features.rankings.state import RankingsState, parse_query, to_query, with_defaults
 
@@ -38,10 +38,6 @@ HELP_TIES = ("COPA with p = 1 or inf ties often; as in the paper's figures, ties
              "the same rank (1 + the number of entries strictly better), as in Fig. B.5.")
 HELP_WEIGHTS = ("No focus objective: equal weights for every criterion, as in the paper. With a "
                 "focus, it gets alpha and the other objectives share 1 - alpha.")
-
-
-
-
 
 
 def _options(values) -> list[dict]:
@@ -122,12 +118,9 @@ def layout(**query):
     settings = current_settings()
     state = parse_query(query)
     ref = state.dataset or DEFAULT_DATASET
-    try:
-        opened = open_dataset(ref, settings)
-    except InvalidInputError as exc:
-        return html.Div(className="page", children=[
-            html.H2("Rankings"), html.Div(str(exc), className="alert alert-error"),
-            dcc.Link("Back to the dataset list", href="/")])
+    opened, why_not = open_or_explain(ref, settings, "Rankings")
+    if opened is None:
+        return why_not
     state = with_defaults(state, opened)
     entries = entry_names(opened.table, group=state.group)
     long_table = bool(opened.table.roles.system and opened.table.roles.task)

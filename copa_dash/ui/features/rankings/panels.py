@@ -11,6 +11,7 @@ from dash import html
 from copa_dash.core.rank_tables import rank_spread
 from copa_dash.services.benchmarks import BenchmarkView
 from copa_dash.services.rankings import RankingView, change_order, flattery
+from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.features.rankings.figures import criterion_label
 
 HEADLINE_ENTRIES = 5
@@ -28,7 +29,7 @@ def headline(view: RankingView, *, ties: str = "break") -> html.Div:
     it underrates: the question "which models does the average flatter?" at a glance."""
     ranks = view.ranks(ties)
     if ranks.shape[1] < 2:
-        return html.Div("Add a second criterion to compare rankings.", className="alert alert-info")
+        return alert("Add a second criterion to compare rankings.", "info")
     shift = flattery(view, ties=ties)
     first = criterion_label(view.criteria[0])
     up = [int(i) for i in np.argsort(-shift, kind="stable")[:HEADLINE_ENTRIES] if shift[i] > 0]

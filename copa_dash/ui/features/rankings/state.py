@@ -43,12 +43,6 @@ class RankingsState:
     significance: float = 0.05
 
 
-
-
-
-
-
-
 def parse_query(query: dict) -> RankingsState:
     """Read the state from a parsed query (``{key: str | list[str]}``)."""
     criteria = [c.strip() for item in _list(query.get("crit")) for c in item.split(",")

@@ -10,10 +10,11 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.services import systems
 from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
+from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.features.systems import figures
-from copa_dash.ui.features.systems.layout import PATH, result_panel
 from copa_dash.ui.features.systems.ids import SystemsIds as ID
+from copa_dash.ui.features.systems.layout import PATH, result_panel
 from copa_dash.ui.features.systems.state import SystemsState, to_query
 
 HIDDEN = {"display": "none"}
@@ -53,10 +54,6 @@ def state_from_controls(*, dataset, tab, objectives, normalize, sigma, shown, x,
         ref_rule=ref_rule or "range", power_seeds=_whole(power_seeds, 5),
         power_effect=_real(power_effect, 0.05), power_noise=_real(power_noise, 0.05),
         power_points=_whole(power_points, 1))
-
-
-def _alert(text: str, kind: str = "warning") -> html.Div:
-    return html.Div(text, className=f"alert alert-{kind}")
 
 
 def _progress_reporter(set_progress, total: int):
@@ -104,10 +101,10 @@ def register_callbacks(app) -> None:
                                         normalize=normalize, sigma=_real(sigma, float("nan")),
                                         dataset_id=opened.cache_id, cache=current_cache())
         except InvalidInputError as exc:
-            return {"alert": _alert(str(exc)), "data": [], "columns": [], "tooltips": [],
+            return {"alert": alert(str(exc)), "data": [], "columns": [], "tooltips": [],
                     "radar": figures.EMPTY}
         data, columns, tooltips = figures.indicator_rows(view)
-        return {"alert": [_alert(n, "info") for n in view.notes], "data": data,
+        return {"alert": [alert(n, "info") for n in view.notes], "data": data,
                 "columns": columns, "tooltips": tooltips,
                 "radar": figures.radar_figure(view, shown or ())}
 
@@ -171,7 +168,7 @@ def register_callbacks(app) -> None:
                 ref_rule=ref_rule, progress=_progress_reporter(set_progress, total),
                 dataset_id=opened.cache_id, cache=get_cache(settings))
         except InvalidInputError as exc:
-            return _alert(str(exc)), None
+            return alert(str(exc)), None
         return None, result_panel(view, figures.null_histogram(view), figures.spread_figure(view))
 
     @app.callback(
@@ -188,7 +185,7 @@ def register_callbacks(app) -> None:
                                                candidate=candidate or (),
                                                objectives=objectives or [])
         except InvalidInputError as exc:
-            return no_update, no_update, no_update, no_update, _alert(str(exc))
+            return no_update, no_update, no_update, no_update, alert(str(exc))
         return (design["n_seeds"], design["points_per_run"], design["effect"],
                 design["noise_sd"], None)
 
@@ -207,7 +204,7 @@ def register_callbacks(app) -> None:
                 effect=_real(effect, -1.0), noise_sd=_real(noise, -1.0), n_objectives=k_used,
                 cache=current_cache())
         except InvalidInputError as exc:
-            return _alert(str(exc))
+            return alert(str(exc))
         return power_text(estimate, n_seeds=_whole(n_seeds, -1), effect=_real(effect, 0.0),
                           k_used=k_used, k_asked=k_asked)
 

@@ -21,13 +21,14 @@ from copa_dash.services.systems import (
     SignificanceView,
     SystemsView,
 )
+from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.plot_text import plot_text
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
           "#17becf", "#bcbd22", "#7f7f7f")
 SIDE_COLORS = ("#5b6b7f", "#d62728")
 SIDE_NAMES = ("baseline", "candidate")
-EMPTY = {"data": [], "layout": {"template": "plotly_white", "height": 200}}
+EMPTY = empty_figure(200)
 
 
 def _color(position: int) -> str:

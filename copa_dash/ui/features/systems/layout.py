@@ -15,16 +15,15 @@ import math
 import dash
 from dash import dash_table, dcc, html
 
-from copa_dash.core.errors import InvalidInputError
-from copa_dash.services.catalog import catalog, open_dataset
+from copa_dash.services.catalog import catalog
 from copa_dash.services.significance_verdict import SIGNIFICANCE_LEVEL, verdict
 from copa_dash.services.systems import system_names
+from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
-from copa_dash.ui.features.systems.ids import (  # noqa: F401  (re-exported for the page's callbacks)
+from copa_dash.ui.features.systems.ids import (
     ID,
-    SystemsIds,
 )
 from copa_dash.ui.features.systems.state import parse_query, to_query, with_defaults
 
@@ -54,10 +53,6 @@ HELP_POWER = (
     "share of 200 simulated tests (200 permutations each) with p <= 0.05. 'From the sides' "
     "reads runs per side, points per run, the seed noise and the observed mean improvement "
     "off the chosen systems (min-max units).")
-
-
-
-
 
 
 def _options(values) -> list[dict]:
@@ -109,12 +104,9 @@ def layout(**query):
     """Build the page from the query string, so a copied link reproduces the view."""
     settings = current_settings()
     state = parse_query(query)
-    try:
-        opened = open_dataset(state.dataset or DEFAULT_DATASET, settings)
-    except InvalidInputError as exc:
-        return html.Div(className="page", children=[
-            html.H2("Systems"), html.Div(str(exc), className="alert alert-error"),
-            dcc.Link("Back to the dataset list", href="/")])
+    opened, why_not = open_or_explain(state.dataset or DEFAULT_DATASET, settings, "Systems")
+    if opened is None:
+        return why_not
     systems = system_names(opened.table)
     state = with_defaults(state, opened, systems)
     return html.Div(className="explore", children=[

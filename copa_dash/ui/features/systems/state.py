@@ -48,12 +48,6 @@ class SystemsState:
     power_points: int = 1
 
 
-
-
-
-
-
-
 def _whole(text, default: int, low: int, high: int) -> int:
     return round(_number(text, default, low, high))
 

@@ -15,15 +15,12 @@ from copa_dash.services.uploads import (
     finalize_upload,
     stage_upload,
 )
+from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.features.upload.ids import UploadIds as ID
 from copa_dash.ui.features.upload.layout import mapping_controls, preview_table
 
 SINGLE_ROLES = ("system", "seed", "task", "split", "config", "budget")
-
-
-def _alert(text: str, kind: str = "warning") -> html.Div:
-    return html.Div(text, className=f"alert alert-{kind}")
 
 
 def roles_from_mapping(id_column, columns, roles, directions) -> Roles:
@@ -58,9 +55,9 @@ def objectives_check(id_column, columns, roles) -> html.Div:
     """What the mapping's objectives allow, shown live above the save button."""
     chosen = [c for c, r in zip(columns, roles) if r == "objective" and c != id_column]
     if len(chosen) >= MIN_OBJECTIVES:
-        return _alert(f"{len(chosen)} objectives: {', '.join(chosen)}.", "info")
+        return alert(f"{len(chosen)} objectives: {', '.join(chosen)}.", "info")
     now = f"only {chosen[0]!r} is one now" if chosen else "none is chosen"
-    return _alert(f"Choose at least two objectives: a Pareto front needs something to trade "
+    return alert(f"Choose at least two objectives: a Pareto front needs something to trade "
                   f"off ({now}). Set another numeric column's role to objective before saving.")
 
 
@@ -78,8 +75,8 @@ def register_callbacks(app) -> None:
             data = decode_data_url(contents, settings.max_upload_bytes)
             staged = stage_upload(settings, filename or "upload.csv", data)
         except InvalidInputError as exc:
-            return _alert(str(exc)), None, None, None, None, None
-        note = _alert(f"{filename}: {len(staged.frame):,} rows, {staged.frame.shape[1]} columns. "
+            return alert(str(exc)), None, None, None, None, None
+        note = alert(f"{filename}: {len(staged.frame):,} rows, {staged.frame.shape[1]} columns. "
                       "Check the roles below, then save.", "info")
         return (note, preview_table(staged.frame),
                 mapping_controls(staged.frame, staged.proposed, staged.row_ids),
@@ -112,7 +109,7 @@ def register_callbacks(app) -> None:
             dataset_id = finalize_upload(current_settings(), staged["token"], staged["filename"],
                                          mapping, name=name, shared=bool(shared))
         except InvalidInputError as exc:  # nothing was stored; an earlier link stays shown
-            return no_update, _alert(str(exc))
+            return no_update, alert(str(exc))
         link = f"/explore?dataset={quote(dataset_id)}"
         return html.Div(className="alert alert-info", children=[
             "Saved. Its link (keep it: the dataset is private to whoever holds it): ",

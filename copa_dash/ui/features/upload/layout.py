@@ -6,7 +6,7 @@ import dash
 from dash import dash_table, dcc, html
 
 from copa_dash.ui.common.settings_access import current_settings
-from copa_dash.ui.features.upload.ids import (  # noqa: F401  (re-exported for the page's callbacks)
+from copa_dash.ui.features.upload.ids import (
     UploadIds,
 )
 
@@ -22,8 +22,6 @@ ROLE_OPTIONS = [
     {"label": "metadata (filter on it)", "value": "metadata"},
     {"label": "ignore", "value": "ignore"},
 ]
-
-
 
 
 def layout(**_query):
