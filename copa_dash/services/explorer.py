@@ -21,6 +21,7 @@ from ..core.ranks import dkw_epsilon, u_standard_error
 from ..data.filters import RowFilter
 from . import selection
 from .catalog import OpenedDataset
+from .objectives import TWO_OBJECTIVES
 
 BASELINES = ("sum", "saw", "ahp", "delta", "norm")
 BASELINE_LABELS = {"sum": "Sum", "saw": "SAW", "ahp": "AHP", "delta": "Delta", "norm": "norm",
@@ -71,8 +72,7 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
         constraints, every row missing an objective.
     """
     if len(preferences.objectives) < 2:
-        raise InvalidInputError(
-            "choose at least two objectives: a Pareto front needs something to trade off")
+        raise InvalidInputError(TWO_OBJECTIVES)
     problem = selection.build_problem(opened.table, preferences, row_filter,
                                       dataset_id=opened.cache_id, cache=cache)
     if not problem.eligible.any():

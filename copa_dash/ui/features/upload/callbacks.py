@@ -9,6 +9,7 @@ from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.data.schema import Objective, Roles
+from copa_dash.services.objectives import TWO_OBJECTIVES
 from copa_dash.services.uploads import (
     MIN_OBJECTIVES,
     decode_data_url,
@@ -16,6 +17,7 @@ from copa_dash.services.uploads import (
     stage_upload,
 )
 from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.messages import two_objectives
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.features.upload.ids import UploadIds as ID
 from copa_dash.ui.features.upload.layout import mapping_controls, preview_table
@@ -46,8 +48,7 @@ def roles_from_mapping(id_column, columns, roles, directions) -> Roles:
             single[role] = column
     if not objectives:
         raise InvalidInputError(
-            "choose at least two objectives: a Pareto front needs something to trade off. "
-            "No column has the role 'objective' now. Nothing was saved.")
+            f"{TWO_OBJECTIVES}. No column has the role 'objective' now. Nothing was saved.")
     return Roles(id=id_column, objectives=tuple(objectives), metadata=tuple(metadata), **single)
 
 
@@ -57,8 +58,7 @@ def objectives_check(id_column, columns, roles) -> html.Div:
     if len(chosen) >= MIN_OBJECTIVES:
         return alert(f"{len(chosen)} objectives: {', '.join(chosen)}.", "info")
     now = f"only {chosen[0]!r} is one now" if chosen else "none is chosen"
-    return alert(f"Choose at least two objectives: a Pareto front needs something to trade "
-                  f"off ({now}). Set another numeric column's role to objective before saving.")
+    return alert(f"{two_objectives(now)} Set another numeric column's role to objective before saving.")
 
 
 def register_callbacks(app) -> None:
