@@ -31,7 +31,7 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     settings.cache_dir.mkdir(parents=True, exist_ok=True)
 
-    from .services.jobs import background_callback_manager
+    from .ui.background import background_callback_manager
     from .ui.common.errors import report_callback_error
 
     app = dash.Dash(

@@ -12,7 +12,7 @@ import numpy as np
 
 from ._kernels import baselines as _ahp_kernels
 from ._kernels import criteria as _criteria_kernels
-from ._validate import as_points, check_mask, check_p, check_weights, parse_directions
+from .validate import as_points, check_mask, check_p, check_weights, parse_directions
 from .errors import InvalidInputError
 from .ranks import cdf_transform
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._kernels import ranks as _kernels
-from ._validate import check_mask, oriented_points
+from .validate import check_mask, oriented_points
 from .errors import InvalidInputError
 
 __all__ = ["cdf_transform", "dkw_epsilon", "u_standard_error"]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._kernels import sweep as _kernels
-from ._validate import check_mask, check_p
+from .validate import check_mask, check_p
 from .criteria import check_u, focus_indices, raise_no_candidate
 from .errors import InvalidInputError
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..core._validate import check_p
+from ..core.validate import check_p
 from ..core.errors import InvalidInputError
 
 SINGLE_ROLES = ("system", "seed", "task", "split", "config", "budget")

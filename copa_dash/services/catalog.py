@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..core.errors import InvalidInputError
+from ..data.bundled import list_datasets, load_bundled
 from ..data.schema import DefaultView, EvalTable
 
 _UPLOAD_ID = re.compile(r"^[0-9a-f]{32,128}$")
@@ -54,8 +55,6 @@ def is_upload_id(ref: str) -> bool:
 def _bundled(name: str) -> OpenedDataset:
     # Parsed bundled tables are immutable and identical in every worker, so a small
     # per-process memo of them is safe; analysis results go to the shared cache.
-    from ..data.bundled import load_bundled
-
     table, info = load_bundled(name)
     digest = hashlib.sha256()
     digest.update(name.encode())
@@ -96,10 +95,14 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
     return _bundled(ref)
 
 
+def bundled_datasets() -> list:
+    """The manifest entries of the bundled tables (name, title, roles, paired metrics), for
+    pages that offer only the tables they can show."""
+    return list_datasets()
+
+
 def catalog(settings=None, *, include_shared: bool = True) -> list[CatalogEntry]:
     """The bundled datasets, then (when ``settings`` is given) the uploads marked shared."""
-    from ..data.bundled import list_datasets
-
     entries = [CatalogEntry(d.name, d.title, d.description, "bundled", d.n_rows)
                for d in list_datasets()]
     if settings is not None and include_shared:

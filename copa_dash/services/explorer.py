@@ -14,7 +14,7 @@ import numpy as np
 
 from ..core import criteria
 from ..core import sweep as sweep_core
-from ..core._validate import orient, parse_directions
+from ..core.validate import orient, parse_directions
 from ..core.baselines import normalised_objectives
 from ..core.errors import InvalidInputError
 from ..core.ranks import dkw_epsilon, u_standard_error

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core._validate import parse_directions
+from ..core.validate import parse_directions
 from ..core.dominance import nondominated_mask
 from ..core.errors import InvalidInputError
 from ..core.generalization import GeneralizationResult, compare_methods, validation_test_fronts

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core._validate import check_p, check_weights
+from ..core.validate import check_p, check_weights
 from ..core.criteria import weights_from_alpha
 from ..core.errors import InvalidInputError
 from ..core.rank_tables import Criterion, rank_rows, rank_spread

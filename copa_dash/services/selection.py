@@ -65,7 +65,7 @@ class Preferences:
         """Normalised weights, one per objective (sum 1)."""
         k = len(self.objectives)
         if self.weights is not None:
-            from ..core._validate import check_weights
+            from ..core.validate import check_weights
 
             return check_weights(self.weights, k, name="weights")
         if not self.focus:

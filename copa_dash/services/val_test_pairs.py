@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
-from ..core._validate import check_ref_point
+from ..core.validate import check_ref_point
 from ..core.errors import InvalidInputError
 from ..core.hypervolume import default_reference_point
 from ..data.cell_parsing import objective_values

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 
-from copa_dash.data.filters import RowFilter
+from copa_dash.core.errors import InvalidInputError
+from copa_dash.services.inputs import RowFilter, check_p
 from copa_dash.services.selection import Preferences
 from copa_dash.ui.features.explore.state import P_STOPS, ExploreState, format_p, nearest_p_stop
 
@@ -108,9 +109,6 @@ def preferences_and_filter(state: ExploreState, table) -> tuple[Preferences, Row
     InvalidInputError
         If p is not a number >= 1, or the weights are all zero.
     """
-    from copa_dash.core._validate import check_p
-    from copa_dash.core.errors import InvalidInputError
-
     if math.isnan(state.p):
         raise InvalidInputError("p must be a number >= 1, or inf: type e.g. 2 or inf in the p box")
     p = check_p(state.p)

@@ -14,7 +14,7 @@ import dash
 from dash import dash_table, dcc, html
 
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.services.catalog import open_dataset
+from copa_dash.services.catalog import bundled_datasets, open_dataset
 from copa_dash.services.generalization import dataset_report, label_text, metric_choices
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.settings_access import current_cache, current_settings
@@ -45,9 +45,7 @@ HELP_MORE = ("The validation front of this search on parallel axes, the validati
 
 
 def _dataset_options(current: str, title: str) -> list[dict]:
-    from copa_dash.data.bundled import list_datasets
-
-    options = [{"label": d.title, "value": d.name} for d in list_datasets()
+    options = [{"label": d.title, "value": d.name} for d in bundled_datasets()
                if d.paired_metrics or d.roles.split]
     if not any(o["value"] == current for o in options):
         options.append({"label": title or current, "value": current})

@@ -7,10 +7,10 @@ from dash import ALL, Input, Output, State, dcc
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.data.filters import RowFilter
 from copa_dash.services import benchmarks, rankings
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.export import safe_csv
+from copa_dash.services.inputs import RowFilter
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.settings_access import current_cache, current_settings

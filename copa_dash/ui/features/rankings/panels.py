@@ -8,9 +8,8 @@ import math
 import numpy as np
 from dash import html
 
-from copa_dash.core.rank_tables import rank_spread
 from copa_dash.services.benchmarks import BenchmarkView
-from copa_dash.services.rankings import RankingView, change_order, flattery
+from copa_dash.services.rankings import RankingView, change_order, flattery, rank_spread
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.features.rankings.figures import criterion_label
 

@@ -15,7 +15,7 @@ import math
 import dash
 from dash import dash_table, dcc, html
 
-from copa_dash.services.catalog import catalog
+from copa_dash.services.catalog import bundled_datasets, catalog
 from copa_dash.services.significance_verdict import SIGNIFICANCE_LEVEL, verdict
 from copa_dash.services.systems import system_names
 from copa_dash.ui.common.datasets import open_or_explain
@@ -61,9 +61,7 @@ def _options(values) -> list[dict]:
 
 def dataset_options(settings, current) -> list[dict]:
     """Bundled tables with a system column, shared uploads, and the open one."""
-    from copa_dash.data.bundled import list_datasets
-
-    with_system = {d.name for d in list_datasets() if d.roles.system}
+    with_system = {d.name for d in bundled_datasets() if d.roles.system}
     options = [{"label": e.title, "value": e.ref} for e in catalog(settings)
                if e.kind != "bundled" or e.ref in with_system]
     if not any(o["value"] == current.ref for o in options):

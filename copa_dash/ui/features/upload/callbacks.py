@@ -8,7 +8,7 @@ from dash import ALL, Input, Output, State, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.data.schema import Objective, Roles
+from copa_dash.services.inputs import Objective, Roles
 from copa_dash.services.objectives import TWO_OBJECTIVES
 from copa_dash.services.uploads import (
     MIN_OBJECTIVES,

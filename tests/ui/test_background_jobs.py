@@ -6,7 +6,8 @@ import dash
 import pytest
 
 from copa_dash.config import Settings
-from copa_dash.services.jobs import background_callback_manager, celery_app_for
+from copa_dash.services.jobs import celery_app_for
+from copa_dash.ui.background import background_callback_manager
 
 
 def test_diskcache_manager_in_the_jobs_directory(tmp_path):
