@@ -148,7 +148,7 @@ def _distinct_over_grid(problem, prefs, grid, cache) -> int:
 
     key = dict(problem.cache_key, method=prefs.method, focus=list(prefs.focus), p=str(prefs.p),
                grid=len(grid), eligible=selection._mask_digest(problem.eligible))
-    return selection._memo(cache, "distinct_over_alpha", problem.dataset_id, key, compute)
+    return selection.memoized(cache, "distinct_over_alpha", problem.dataset_id, key, compute)
 
 
 def _normalised(problem, method: str) -> np.ndarray:

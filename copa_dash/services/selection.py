@@ -93,7 +93,9 @@ class SelectionProblem:
     cache_key: dict = field(default_factory=dict)
 
 
-def _memo(cache, name: str, dataset_id: str, arguments: dict, compute):
+def memoized(cache, name: str, dataset_id: str, arguments: dict, compute):
+    """``compute()``, kept in the analysis ``cache`` under (name, dataset, arguments) when one
+    is given; ``cache=None`` computes every time (the CLI, tests)."""
     if cache is None:
         return compute()
     return cache.memoize(name, dataset_id, arguments, compute)
@@ -171,7 +173,7 @@ def _problem_base(table: EvalTable, preferences: Preferences, row_filter: RowFil
             return np.full(raw.shape, np.nan)
         return ranks.cdf_transform(raw, list(preferences.directions), population=population)
 
-    u = _memo(cache, "cdf_transform", dataset_id, key, compute_u)
+    u = memoized(cache, "cdf_transform", dataset_id, key, compute_u)
     return {"rows": rows, "ids": table.ids[rows], "raw": raw, "u": u, "eligible": passes,
             "n_missing": int((~complete).sum()),
             "n_population": int(passes.sum()) if filtered else int(rows.size)}
@@ -256,7 +258,7 @@ def sweep(problem: SelectionProblem, *, n_alphas: int = 10_000, cache=None):
     focus_index = [prefs.objectives.index(f) for f in prefs.focus]
     key = dict(problem.cache_key, focus=list(prefs.focus), p=str(prefs.p), n_alphas=n_alphas,
                eligible=_mask_digest(problem.eligible))
-    return _memo(cache, "alpha_sweep", problem.dataset_id, key,
+    return memoized(cache, "alpha_sweep", problem.dataset_id, key,
                  lambda: sweep_core.alpha_sweep(problem.u, focus_index, p=prefs.p,
                                                 n_alphas=n_alphas, eligible=problem.eligible))
 
@@ -273,7 +275,7 @@ def front_mask(problem: SelectionProblem, *, cache=None) -> np.ndarray:
         return mask
 
     key = dict(problem.cache_key, eligible=_mask_digest(problem.eligible))
-    return _memo(cache, "nondominated_mask", problem.dataset_id, key, compute)
+    return memoized(cache, "nondominated_mask", problem.dataset_id, key, compute)
 
 
 def _mask_digest(mask: np.ndarray) -> str:
