@@ -8,6 +8,7 @@ from pathlib import Path
 import dash
 
 from .config import Settings
+from .services.recent import set_memory_budget
 
 logger = logging.getLogger("copa_dash")
 
@@ -30,6 +31,7 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     settings = settings or Settings.from_env()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     settings.cache_dir.mkdir(parents=True, exist_ok=True)
+    set_memory_budget(settings.memory_cache_bytes)
 
     from .ui.background import background_callback_manager
     from .ui.common.errors import report_callback_error

@@ -3,8 +3,8 @@
 Key
     ``(function name, dataset id, arguments, core version)``: the arguments are frozen
     as canonical JSON (sorted keys; tuples, sets and numpy values turned into lists and
-    numbers), the version is ``copa_dash.__version__`` so an upgrade never serves results
-    of older code. The key is stored as its SHA-256.
+    numbers), the version is :func:`~copa_dash.services.core_version.core_version` (the
+    package version and a hash of the core's source) so new kernels never read old results. The key is stored as its SHA-256.
 Tag
     Every entry is tagged with its dataset id; :meth:`AnalysisCache.evict_dataset` drops
     them all. The cache never touches the dataset store.
@@ -38,6 +38,7 @@ from typing import TypeVar
 import numpy as np
 
 from . import codec
+from .core_version import core_version
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -174,7 +175,7 @@ class AnalysisCache:
     backend : DiskBackend or RedisBackend
         Where entries live; see :meth:`from_settings`.
     version : str, optional
-        Part of every key; ``copa_dash.__version__`` by default.
+        Part of every key; :func:`~copa_dash.services.core_version.core_version` by default.
 
     Examples
     --------
@@ -189,7 +190,7 @@ class AnalysisCache:
 
     def __init__(self, backend, *, version: str | None = None):
         if version is None:
-            from .. import __version__ as version
+            version = core_version()
         self.backend = backend
         self.version = str(version)
         self.hits = 0

@@ -10,11 +10,11 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..core.errors import InvalidInputError
 from ..data.bundled import list_datasets, load_bundled
 from ..data.schema import DefaultView, EvalTable
+from .recent import RecentValues
 
 _UPLOAD_ID = re.compile(r"^[0-9a-f]{32,128}$")
 
@@ -51,10 +51,21 @@ def is_upload_id(ref: str) -> bool:
     return bool(_UPLOAD_ID.match(ref or ""))
 
 
-@lru_cache(maxsize=32)
+# Parsed bundled tables are immutable and identical in every worker, so a small per-process
+# memo of them is safe (analysis results go to the shared cache); its bytes count against the
+# worker's COPA_MEMORY_CACHE_MB like the other in-process caches.
+_recent_bundled = RecentValues(entries=32, share=0.25, name="bundled tables")
+
+
 def _bundled(name: str) -> OpenedDataset:
-    # Parsed bundled tables are immutable and identical in every worker, so a small
-    # per-process memo of them is safe; analysis results go to the shared cache.
+    kept = _recent_bundled.get(name)
+    if kept is None:
+        kept = _open_bundled(name)
+        _recent_bundled.put(name, kept, nbytes=int(kept.table.frame.memory_usage(deep=True).sum()))
+    return kept
+
+
+def _open_bundled(name: str) -> OpenedDataset:
     table, info = load_bundled(name)
     digest = hashlib.sha256()
     digest.update(name.encode())

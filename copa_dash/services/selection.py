@@ -197,8 +197,8 @@ def _nbytes(parts: dict) -> int:
 # naming the table's content (the catalog's ids do) and an analysis cache. The constraint mask
 # is kept apart, keyed by the filter: moving a range slider adds a small mask, not a copy of
 # the rows' values and u.
-_recent_bases = RecentValues(entries=8, max_bytes=256 * 2**20)
-_recent_masks = RecentValues(entries=32, max_bytes=32 * 2**20)
+_recent_bases = RecentValues(entries=8, share=0.3, name="problems")
+_recent_masks = RecentValues(entries=32, share=0.05, name="constraint masks")
 
 
 def scores(problem: SelectionProblem, *, preferences: Preferences | None = None) -> np.ndarray:

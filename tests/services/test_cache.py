@@ -95,11 +95,27 @@ def test_key_holds_the_core_version(make_cache):
     assert make_cache(version="1.1").memoize("f", "d1", {}, lambda: "new") == "new"
 
 
-def test_default_version_is_the_package_version(tmp_path):
+def test_default_version_is_the_package_version_and_the_cores_source(tmp_path):
     import copa_dash
+    from copa_dash.services.core_version import CORE_DIR, core_version, source_hash
 
     cache = AnalysisCache(DiskBackend(tmp_path, size_limit=2**20))
-    assert cache.version == copa_dash.__version__
+    assert cache.version == core_version()
+    assert cache.version == f"{copa_dash.__version__}+core.{source_hash(CORE_DIR)[:16]}"
+
+
+def test_editing_a_core_file_changes_the_source_hash(tmp_path):
+    import shutil
+
+    from copa_dash.services.core_version import CORE_DIR, source_hash
+
+    copy = tmp_path / "core"
+    shutil.copytree(CORE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = source_hash(copy)
+    assert before == source_hash(CORE_DIR)
+    kernel = copy / "ranks.py"
+    kernel.write_text(kernel.read_text() + "\n# a changed kernel\n")
+    assert source_hash(copy) != before
 
 
 def test_equivalent_arguments_share_a_key(tmp_path):
