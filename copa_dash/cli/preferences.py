@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from ..core.validate import check_p
 from ..core.errors import InvalidInputError
+from ..core.validate import check_p
 from ..data.filters import RowFilter, filter_from_where
 from ..services import selection
 from ._common import load_table

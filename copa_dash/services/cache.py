@@ -24,9 +24,7 @@ result is computed and returned, never lost to a cache error.
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import inspect
 import json
 import logging
 import os
@@ -251,10 +249,6 @@ class AnalysisCache:
                            exc_info=True)
         return value
 
-    def cached(self, function_name: str | None = None):
-        """Decorator form: ``f(dataset_id, ...)`` memoised on all its bound arguments."""
-        return _decorator(lambda: self, function_name)
-
     def evict_dataset(self, dataset_id: str) -> int:
         """Drop every entry tagged with ``dataset_id``; returns how many went."""
         return self.backend.evict(dataset_id)
@@ -269,38 +263,6 @@ class AnalysisCache:
 
     def close(self) -> None:
         self.backend.close()
-
-
-def _decorator(resolve_cache: Callable[[], AnalysisCache], function_name: str | None):
-    def wrap(function):
-        name = function_name or f"{function.__module__}.{function.__qualname__}"
-        signature = inspect.signature(function)
-        first = next(iter(signature.parameters))
-
-        @functools.wraps(function)
-        def wrapper(*args, **kwargs):
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            arguments = dict(bound.arguments)
-            dataset_id = arguments.pop(first)
-            return resolve_cache().memoize(name, dataset_id, arguments,
-                                           lambda: function(*args, **kwargs))
-
-        return wrapper
-
-    return wrap
-
-
-def cached(function_name: str | None = None):
-    """Decorator memoising ``f(dataset_id, ...)`` in the process-wide cache (:func:`get_cache`).
-
-    Examples
-    --------
-    >>> @cached("front_size")
-    ... def front_size(dataset_id, *, objectives):
-    ...     return len(objectives)
-    """
-    return _decorator(get_cache, function_name)
 
 
 _caches: dict[tuple, AnalysisCache] = {}

@@ -45,11 +45,6 @@ class StagedUpload:
     def preview(self) -> pd.DataFrame:
         return self.frame.head(PREVIEW_ROWS)
 
-    @property
-    def ids_generated(self) -> bool:
-        """True when no column can name the rows and the proposal numbers them."""
-        return self.proposed.id == self.row_ids
-
 
 def limits_from(settings) -> io.Limits:
     """The configured upload limits."""
