@@ -15,6 +15,7 @@ from ..core.errors import InvalidInputError
 from ..data.bundled import list_datasets, load_bundled
 from ..data.schema import DefaultView, EvalTable
 from .recent import RecentValues
+from .store import DatasetStore
 
 _UPLOAD_ID = re.compile(r"^[0-9a-f]{32,128}$")
 
@@ -93,7 +94,6 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
     if is_upload_id(ref):
         if settings is None:
             raise InvalidInputError("uploaded datasets need the instance's settings")
-        from .store import DatasetStore
 
         store = DatasetStore(settings.data_dir)
         table = store.load(ref)
@@ -117,8 +117,6 @@ def catalog(settings=None, *, include_shared: bool = True) -> list[CatalogEntry]
     entries = [CatalogEntry(d.name, d.title, d.description, "bundled", d.n_rows)
                for d in list_datasets()]
     if settings is not None and include_shared:
-        from .store import DatasetStore
-
         for info in DatasetStore(settings.data_dir).list(shared_only=True):
             get = info.get if isinstance(info, dict) else (lambda k, i=info: getattr(i, k, None))
             entries.append(CatalogEntry(get("id"), get("name") or get("id")[:8],

@@ -14,10 +14,10 @@ import numpy as np
 
 from ..core import criteria
 from ..core import sweep as sweep_core
-from ..core.validate import orient, parse_directions
 from ..core.baselines import normalised_objectives
 from ..core.errors import InvalidInputError
-from ..core.ranks import dkw_epsilon, u_standard_error
+from ..core.ranks import cdf_transform, dkw_epsilon, u_standard_error
+from ..core.validate import orient, parse_directions
 from ..data.filters import RowFilter
 from . import selection
 from .catalog import OpenedDataset
@@ -174,7 +174,6 @@ def summary_coordinates(problem: selection.SelectionProblem) -> tuple[np.ndarray
         part = np.ascontiguousarray(u[:, columns])
         equal = np.full(len(columns), 1.0 / len(columns))
         values = criteria.copa_scores(part, equal, p=prefs.p)
-        from ..core.ranks import cdf_transform
 
         return cdf_transform(values.reshape(-1, 1))[:, 0]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import flask
 
 from copa_dash.config import Settings
+from copa_dash.services.cache import get_cache
 
 
 def current_settings() -> Settings:
@@ -18,6 +19,5 @@ def current_settings() -> Settings:
 
 def current_cache():
     """The per-dataset analysis cache shared by every worker."""
-    from copa_dash.services.cache import get_cache
 
     return get_cache(current_settings())

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
-from dash import Input, Output, State, dcc, no_update
+from dash import Input, Output, State, dcc, get_relative_path, no_update
 from dash.exceptions import PreventUpdate
+from flask import has_request_context, request
 
 # an origin as a browser sends it: scheme, host and an optional port, nothing else
 _ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+")
@@ -28,8 +29,6 @@ def share_url(path: str, query: str) -> str:
     it, the host the request reached. The path carries the app's URL prefix, if it has one.
     Outside a request (unit tests), the link is relative.
     """
-    from flask import has_request_context, request
-
     origin = ""
     if has_request_context():
         header = request.headers.get("Origin", "")
@@ -46,7 +45,6 @@ def valid_origin(header: str) -> bool:
 
 def _prefixed(path: str) -> str:
     """``path`` under the app's ``requests_pathname_prefix`` (``/`` when it has none)."""
-    from dash import get_relative_path
 
     try:
         return get_relative_path(path)
@@ -87,7 +85,6 @@ def register_url_sync(app, *, path: str, nav: str, dataset: str, ref: str) -> No
         Ids of the page's ``dcc.Location`` (refresh="callback-nav"), dataset dropdown and store
         of the open dataset's reference.
     """
-
     @app.callback(Output(nav, "href"), Input(dataset, "value"), State(ref, "data"),
                   prevent_initial_call=True)
     def change_dataset(chosen, current):

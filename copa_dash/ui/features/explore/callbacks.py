@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from urllib.parse import parse_qs
 
 from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
@@ -102,7 +103,6 @@ def _table_note(passing: int, matching: int | None, notes=()) -> str:
 def ranked_frame(query: str, search: str | None = None, sort_key: str | None = None):
     """Every ranked row of the view a query string describes that matches the table's search,
     in the table's sort order (what the pager pages through)."""
-    from urllib.parse import parse_qs
 
     parsed = {k: v[0] if len(v) == 1 else v for k, v in parse_qs(query).items()}
     state = parse_query(parsed)
@@ -274,7 +274,6 @@ def register_callbacks(app) -> None:
         show, hide = {"display": "block"}, {"display": "none"}
         return (hide, show) if mode == "weights" else (show, hide)
 
-
     @app.callback(Output(ID.FOCUS, "options"), Output(ID.X, "options"), Output(ID.Y, "options"),
                   Output(ID.FOCUS, "value"), Output(ID.X, "value"), Output(ID.Y, "value"),
                   Output(ID.TABLE_SORT, "options"), Output(ID.TABLE_SORT, "value"),
@@ -305,9 +304,7 @@ def register_callbacks(app) -> None:
         return "Normalised: " + ", ".join(f"{i['column']} {100 * n / total:.0f}%"
                                           for i, n in zip(ids, numbers))
 
-
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref="explore-ref")
-
 
     @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
                   State(ID.QUERY, "data"), State(ID.TABLE_SEARCH, "value"),

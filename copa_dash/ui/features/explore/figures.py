@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import math
 
 import numpy as np
+from dash import Patch
 from plotly.colors import get_colorscale, sample_colorscale
 
 from copa_dash.services.explorer import BASELINE_LABELS, Exploration, summary_coordinates
@@ -252,7 +255,6 @@ def front_layers(exploration: Exploration, *, mode: str, x: str, y: str, log=())
 def layers_patch(layers: dict):
     """A Patch of the front figure that replaces only what moves with the sliders (its
     layout shapes and annotations); the traces are left alone."""
-    from dash import Patch
 
     patch = Patch()
     for key, value in layers.items():
@@ -262,8 +264,6 @@ def layers_patch(layers: dict):
 
 def layers_digest(layers: dict) -> str:
     """A short fingerprint of the slider layers: equal fingerprints, nothing to redraw."""
-    import hashlib
-    import json
 
     return hashlib.sha1(json.dumps(layers, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -317,7 +317,6 @@ def parallel_pick_line(exploration: Exploration) -> dict:
 
 def parallel_patch(exploration: Exploration):
     """A Patch that replaces only the pick's line."""
-    from dash import Patch
 
     patch = Patch()
     patch["layout"]["shapes"] = [parallel_pick_line(exploration)]

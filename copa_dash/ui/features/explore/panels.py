@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from html import escape
 
+import pandas as pd
 from dash import html
 
 from copa_dash.services.explorer import BASELINE_LABELS, Exploration
@@ -102,7 +103,6 @@ def table_frame(exploration: Exploration, rows: slice = slice(None)):
 
     ``rows`` takes a slice of the ranking (e.g. one page) instead of all of it; ranks keep
     their place in the whole ranking."""
-    import pandas as pd
 
     problem = exploration.problem
     names = problem.preferences.objectives

@@ -33,6 +33,8 @@ STATE = {
     "time": Input(ID.TIME, "value"), "task_type": Input(ID.TASK_TYPE, "value"),
     "significance": Input(ID.SIGNIFICANCE, "value"),
 }
+import pandas as pd
+
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 
 
@@ -139,7 +141,6 @@ def register_callbacks(app) -> None:
                   State(ID.TABLE, "data"), State(ID.TABLE, "columns"), prevent_initial_call=True)
     def download_csv(n_clicks, data, columns):
         """The rank table as CSV, with spreadsheet formulas neutralised."""
-        import pandas as pd
 
         if not data:
             raise PreventUpdate

@@ -12,6 +12,7 @@ import dash
 from dash import dash_table, dcc, html
 
 from copa_dash.core.errors import InvalidInputError
+from copa_dash.services.benchmarks import task_group_columns
 from copa_dash.services.catalog import catalog
 from copa_dash.services.rankings import DEFAULT_CRITERIA, entry_names
 from copa_dash.ui.common.datasets import open_or_explain
@@ -216,8 +217,6 @@ def _benchmark_panel(table, state: RankingsState) -> html.Div:
 
 
 def _group_columns(table) -> list[str]:
-    from copa_dash.services.benchmarks import task_group_columns
-
     try:
         return task_group_columns(table)
     except InvalidInputError:
