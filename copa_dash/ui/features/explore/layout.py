@@ -8,6 +8,7 @@ from dash import dcc, html
 from copa_dash.services.catalog import catalog
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.html_block import HtmlBlock
+from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.features.explore import controls as components
@@ -36,9 +37,7 @@ def layout(**query):
     if not any(o["value"] == opened.ref for o in options):
         options.append({"label": opened.title, "value": opened.ref})
     table = opened.table
-    return html.Div(className="explore", children=[
-        dcc.Location(id=ID.NAV, refresh="callback-nav"),
-        dcc.Store(id=ID.QUERY, data=to_query(state)),
+    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
         dcc.Store(id=ID.DRAWN),
         dcc.Store(id="explore-ref", data=opened.ref),
         html.Aside(className="controls", children=[

@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
+from copa_dash.ui.common.query import as_list as _as_list
+
 AXES_MODES = ("raw", "cdf", "summary")
 P_STOPS = (1.0, 1.5, 2.0, 4.0, 8.0, 16.0, math.inf)
 
@@ -66,14 +68,6 @@ def _exact(value: float) -> str:
     """The shortest text that round-trips ``value`` exactly (1.0 -> "1", 0.1 -> "0.1")."""
     value = float(value)
     return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
-
-
-def _as_list(value) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, (list, tuple)):
-        return [str(v) for v in value]
-    return [str(value)]
 
 
 def _float(text: str, default: float) -> float:

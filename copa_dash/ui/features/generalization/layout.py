@@ -17,6 +17,7 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.catalog import bundled_datasets, open_dataset
 from copa_dash.services.generalization import dataset_report, label_text, metric_choices
 from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.features.generalization.ids import (
@@ -88,9 +89,7 @@ def layout(**query):
     state = with_defaults(replace(state, dataset=opened.ref), report)
     directions = dict(choices) | dict(state.metrics)
     chosen = [m for m, _ in state.metrics]
-    return html.Div(className="explore", children=[
-        dcc.Location(id=ID.NAV, refresh="callback-nav"),
-        dcc.Store(id=ID.QUERY, data=to_query(state)),
+    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
         dcc.Store(id=ID.REF_STORE, data=opened.ref),
         dcc.Store(id=ID.DIRECTIONS, data=directions),
         html.Aside(className="controls", children=[

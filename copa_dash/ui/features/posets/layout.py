@@ -17,6 +17,7 @@ from copa_dash.services.catalog import catalog
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.help import help_text
+from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.features.posets.ids import (
@@ -94,9 +95,7 @@ def layout(**query):
         return why_not
     state = with_defaults(state, opened)
     graph = {"config": {"displaylogo": False}, "figure": EMPTY_FIGURE}
-    return html.Div(className="explore", children=[
-        dcc.Location(id=ID.NAV, refresh="callback-nav"),
-        dcc.Store(id=ID.QUERY, data=to_query(state)),
+    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
         dcc.Store(id=ID.REF, data=opened.ref),
         dcc.Store(id=ID.RESULT),
         _controls(opened, state),

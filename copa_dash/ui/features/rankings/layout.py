@@ -17,6 +17,7 @@ from copa_dash.services.catalog import catalog
 from copa_dash.services.rankings import DEFAULT_CRITERIA, entry_names
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.help import help_text
+from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.features.rankings.ids import (
@@ -125,9 +126,7 @@ def layout(**query):
     state = with_defaults(state, opened)
     entries = entry_names(opened.table, group=state.group)
     long_table = bool(opened.table.roles.system and opened.table.roles.task)
-    return html.Div(className="explore", children=[
-        dcc.Location(id=ID.NAV, refresh="callback-nav"),
-        dcc.Store(id=ID.QUERY, data=to_query(state)),
+    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
         dcc.Store(id=ID.REF, data=opened.ref),
         _controls(opened, state, entries),
         html.Main(className="results", children=[

@@ -20,6 +20,7 @@ from copa_dash.services.significance_verdict import SIGNIFICANCE_LEVEL, verdict
 from copa_dash.services.systems import system_names
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.help import help_text
+from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.features.systems.ids import (
@@ -107,9 +108,7 @@ def layout(**query):
         return why_not
     systems = system_names(opened.table)
     state = with_defaults(state, opened, systems)
-    return html.Div(className="explore", children=[
-        dcc.Location(id=ID.NAV, refresh="callback-nav"),
-        dcc.Store(id=ID.QUERY, data=to_query(state)),
+    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
         dcc.Store(id=ID.REF, data=opened.ref),
         _controls(opened, state, systems),
         html.Main(className="results", children=[
