@@ -20,9 +20,7 @@ from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.url_sync import share_box
-from copa_dash.ui.features.generalization.ids import (
-    ID,
-)
+from copa_dash.ui.features.generalization.ids import ID
 from copa_dash.ui.features.generalization.state import (
     format_ref,
     parse_query,

@@ -20,15 +20,8 @@ from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
-from copa_dash.ui.features.posets.ids import (
-    ID,
-)
-from copa_dash.ui.features.posets.state import (
-    PosetsState,
-    parse_query,
-    to_query,
-    with_defaults,
-)
+from copa_dash.ui.features.posets.ids import ID
+from copa_dash.ui.features.posets.state import PosetsState, parse_query, to_query, with_defaults
 
 PATH = "/posets"
 EMPTY_FIGURE = empty_figure(120)

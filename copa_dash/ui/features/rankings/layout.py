@@ -20,9 +20,7 @@ from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
-from copa_dash.ui.features.rankings.ids import (
-    ID,
-)
+from copa_dash.ui.features.rankings.ids import ID
 from copa_dash.ui.features.rankings.state import RankingsState, parse_query, to_query, with_defaults
 
 PATH = "/rankings"

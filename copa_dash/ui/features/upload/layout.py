@@ -6,9 +6,7 @@ import dash
 from dash import dash_table, dcc, html
 
 from copa_dash.ui.common.settings_access import current_settings
-from copa_dash.ui.features.upload.ids import (
-    UploadIds,
-)
+from copa_dash.ui.features.upload.ids import UploadIds
 
 PATH = "/upload"
 ROLE_OPTIONS = [
