@@ -20,7 +20,7 @@ from ..core.errors import InvalidInputError
 from ..services import elicitation as service
 from ..services import selection
 from ._common import add_table_arguments, jsonable
-from .selection import build
+from .preferences import build
 
 
 def register(subparsers) -> None:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from copa_dash.cli import build_parser
-from copa_dash.cli.selection import build
+from copa_dash.cli.preferences import build
 from copa_dash.core import elicitation as core
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services import elicitation as service
