@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core import criteria
 from ..core import elicitation as core
 from ..core.errors import InvalidInputError
 from ..data.filters import RowFilter
@@ -112,6 +113,15 @@ def choice_problem(problem: selection.SelectionProblem, *, cache=None) -> Choice
                          u=np.ascontiguousarray(problem.u[positions]))
 
 
+def view_choice_problem(opened, preferences: selection.Preferences, row_filter: RowFilter, *,
+                        cache=None) -> ChoiceProblem:
+    """The models a session compares on a page's view (its objectives, directions and
+    constraints), keyed by the dataset's cache id so that sessions keep their states."""
+    problem = selection.build_problem(opened.table, preferences, row_filter,
+                                      dataset_id=opened.cache_id, cache=cache)
+    return choice_problem(problem, cache=cache)
+
+
 def check_answers(answers: str) -> str:
     """The answers string, validated: only ``a``, ``b`` and ``=``."""
     answers = answers or ""
@@ -179,14 +189,44 @@ def compare(problem: ChoiceProblem, a: int, b: int) -> list[dict]:
              "gap": float(gap[k])} for k in order]
 
 
-def preferences(problem: ChoiceProblem, summary: core.Summary) -> dict:
-    """The posterior mean as preferences a view can apply: weights by objective, p, and
-    (when they fit within the tolerance) a focus set and alpha."""
+def preferences(problem: ChoiceProblem, session: Session, *, decimals: int = 4) -> dict:
+    """Preferences a view can apply so that COPA picks the session's recommendation.
+
+    The posterior mean of the weights and the most probable p among the particles whose
+    best model is the recommendation (rounded to ``decimals``); if those do not select it
+    (a mean of weights can fall where another model wins), the weights and p of the most
+    probable such particle, which do. Also the weights read as a focus set and alpha, used
+    when they fit and select the recommendation too.
+
+    Returns
+    -------
+    dict
+        ``weights`` {objective: w}, ``p``, ``focus`` (names), ``alpha``, ``use_alpha``
+        (focus + alpha reproduce the pick), ``how`` ("mean" or "particle"), ``selects``
+        (the recommendation is COPA's pick with these weights and p).
+    """
+    state, rec = session.state, session.summary.recommendation
     names = problem.objectives
-    fa = summary.focus_alpha
-    return {"weights": {name: float(w) for name, w in zip(names, summary.mean_weights)},
-            "p": summary.p, "focus": [names[k] for k in fa.focus], "alpha": fa.alpha,
-            "focus_alpha_fits": fa.fits, "focus_alpha_error": fa.error}
+    agree = state.best == rec
+    mass = np.where(agree, state.mass, 0.0)
+    p_values = np.asarray(state.settings.p_values)
+    p_mass = np.bincount(state.p_index, weights=mass, minlength=p_values.size)
+    weights = np.round(mass @ state.theta / mass.sum(), decimals)
+    p, how = float(p_values[int(np.argmax(p_mass))]), "mean"
+    if _pick(problem, weights, p) != rec:
+        best = int(np.argmax(mass))
+        weights, p, how = np.round(state.theta[best], decimals), float(p_values[state.p_index[best]]), "particle"
+    fit = core.weights_as_focus_alpha(weights / weights.sum())
+    alpha = round(fit.alpha, 2)
+    focus_weights = criteria.weights_from_alpha(len(names), list(fit.focus), alpha)
+    use_alpha = bool(fit.fits and fit.focus and _pick(problem, focus_weights, p) == rec)
+    return {"weights": {name: float(w) for name, w in zip(names, weights)}, "p": p,
+            "focus": [names[k] for k in fit.focus], "alpha": alpha, "use_alpha": use_alpha,
+            "how": how, "selects": _pick(problem, weights, p) == rec}
+
+
+def _pick(problem: ChoiceProblem, weights, p) -> int:
+    return criteria.copa_select(problem.u, weights, p=p)
 
 
 def _session_key(problem: ChoiceProblem, settings) -> tuple:

@@ -7,6 +7,7 @@ import pytest
 
 from copa_dash.cli import build_parser
 from copa_dash.cli.preferences import build
+from copa_dash.core import criteria
 from copa_dash.core import elicitation as core
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services import elicitation as service
@@ -72,9 +73,26 @@ def test_cards_put_the_largest_difference_first_and_preferences_name_columns():
     assert gaps == sorted(gaps, reverse=True)
     k = problem.objectives.index(rows[0]["objective"])
     assert rows[0]["a"] == problem.raw[0, k] and rows[0]["top_b"] == pytest.approx(100 * problem.u[1, k])
-    prefs = service.preferences(problem, service.run_session(problem, "a", settings=FAST).summary)
-    assert list(prefs["weights"]) == list(problem.objectives)
-    assert set(prefs["focus"]) <= set(problem.objectives)
+    assert list(service.preferences(problem, service.run_session(problem, "a", settings=FAST))
+                ["weights"]) == list(problem.objectives)
+
+
+@pytest.mark.parametrize("answers", ["", "a", "ab", "b=ab", "abba"])
+def test_applied_preferences_make_copa_pick_the_recommendation(answers):
+    opened = open_dataset("decodingtrust")
+    problem = service.choice_problem(service.default_view_problem(opened.table, opened.default_view))
+    session = service.run_session(problem, answers, settings=FAST, confident=1.0)
+    prefs = service.preferences(problem, session)
+    assert prefs["selects"]
+    sel = problem.selection
+    weights = [prefs["weights"][n] for n in problem.objectives]
+    # on every eligible row, not only the front: the page's pick is the recommendation
+    pick = criteria.copa_select(sel.u, weights, p=prefs["p"], eligible=sel.eligible)
+    assert sel.ids[pick] == problem.ids[session.summary.recommendation]
+    if prefs["use_alpha"]:
+        focus = [problem.objectives.index(f) for f in prefs["focus"]]
+        w = criteria.weights_from_alpha(len(weights), focus, prefs["alpha"])
+        assert criteria.copa_select(sel.u, w, p=prefs["p"], eligible=sel.eligible) == pick
 
 
 def test_bad_answers_are_named():
