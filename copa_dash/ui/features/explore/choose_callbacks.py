@@ -83,13 +83,14 @@ def register(app) -> None:
         Output(CH.UNDO, "disabled"), Output(CH.APPLY, "disabled"),
         Output(ID.QUERY, "data", allow_duplicate=True), Output(ID.SHARE, "value", allow_duplicate=True),
         Input(CH.THIS, "n_clicks"), Input(CH.THAT, "n_clicks"), Input(CH.TIE, "n_clicks"),
-        Input(CH.UNDO, "n_clicks"), Input(CH.PANEL, "open"),
+        Input(CH.UNDO, "n_clicks"), Input(CH.OPEN, "n_clicks"),
         State(CH.ANSWERS, "data"), State(ID.QUERY, "data"),
         prevent_initial_call="initial_duplicate")
-    def answer(_this, _that, _tie, _undo, is_open, answers, query):
-        """One answer (or undo) and the next question; the URL keeps the answers."""
+    def answer(_this, _that, _tie, _undo, opened, answers, query):
+        """One answer (or undo) and the next question; the URL keeps the answers. On the
+        page's first load only a link with answers fills the panel."""
         action = next((ACTIONS[t] for t in ctx.triggered_prop_ids if t in ACTIONS), None)
-        if not is_open and action is None:
+        if action is None and not opened and not answers:
             raise PreventUpdate
         state = view_of(query)
         try:
@@ -100,6 +101,13 @@ def register(app) -> None:
                     no_update, no_update)
         shown = panel_outputs(problem, session)
         return (session.answers, *shown, *view_link(PATH, to_query(replace(state, choose=session.answers))))
+
+    app.clientside_callback(
+        """function(n, style) {
+            const shown = style && style.display === 'block';
+            return {display: shown ? 'none' : 'block'};
+        }""", Output(CH.BODY, "style"), Input(CH.OPEN, "n_clicks"), State(CH.BODY, "style"),
+        prevent_initial_call=True)
 
     @app.callback(
         Output(ID.MODE, "value", allow_duplicate=True), Output(ID.FOCUS, "value", allow_duplicate=True),

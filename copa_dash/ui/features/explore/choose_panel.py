@@ -24,6 +24,8 @@ class ChooseIds:
     """Ids of the "Help me choose" panel."""
 
     PANEL = "choose-panel"
+    OPEN = "choose-open"                # shows or hides the panel's body
+    BODY = "choose-body"
     ANSWERS = "choose-answers"          # store: the answers so far, e.g. "ab=a"
     CARDS = "choose-cards"
     PROGRESS = "choose-progress"
@@ -35,11 +37,21 @@ class ChooseIds:
     APPLIED = "choose-applied"
 
 
-def panel(answers: str = "") -> html.Details:
-    """The collapsible panel; open when the link carries answers."""
-    return html.Details(id=ChooseIds.PANEL, className="choose-panel", open=bool(answers), children=[
-        html.Summary("Help me choose: answer a few \"this model or that one?\" questions"),
+def panel(answers: str = "") -> html.Div:
+    """The collapsible panel; open when the link carries answers.
+
+    A button opens it (``html.Details`` does not tell Dash when it is toggled)."""
+    return html.Div(id=ChooseIds.PANEL, className="choose-panel", children=[
+        html.Button("Help me choose: answer a few \"this model or that one?\" questions",
+                    id=ChooseIds.OPEN, className="choose-open"),
         dcc.Store(id=ChooseIds.ANSWERS, data=answers),
+        html.Div(id=ChooseIds.BODY, style={"display": "block" if answers else "none"},
+                 children=_body()),
+    ])
+
+
+def _body() -> list:
+    return [
         help_text(HELP),
         html.Div(id=ChooseIds.PROGRESS, className="choose-progress"),
         html.Div(id=ChooseIds.CARDS, className="choose-cards"),
@@ -52,7 +64,7 @@ def panel(answers: str = "") -> html.Details:
                         title="set the weights and p below to the ones that fit your answers"),
         ]),
         html.Div(id=ChooseIds.APPLIED, className="help"),
-    ])
+    ]
 
 
 def cards(rows: list[dict], id_a: str, id_b: str) -> list:
