@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from selenium.common.exceptions import WebDriverException
 
 from copa_dash.services import elicitation as service
 from copa_dash.services.catalog import open_dataset
@@ -25,7 +26,7 @@ def expected(answers: str):
 def _text(dash_duo, selector: str) -> str:
     try:
         return dash_duo.find_element(selector).text
-    except Exception:  # re-rendered while read
+    except WebDriverException:  # re-rendered while read (a stale element is one too)
         return ""
 
 
