@@ -258,5 +258,5 @@ def _keep(problem, answers, settings, state) -> None:
 # A session step replays its answers from the URL. Without memory every step costs a full
 # replay (one criterion matrix per resampling, ~40-80 ms each on the LLM leaderboard's front
 # of 407 models); keeping the last few states makes a step one update and one question.
-# Bounded: a state on that front holds ~35 MB (its criterion matrix).
-_recent_states = RecentValues(entries=12, max_bytes=400 * 2**20)
+# Bounded: a state on that front holds ~35 MB (its criterion matrix), so about eight are kept.
+_recent_states = RecentValues(entries=8, max_bytes=300 * 2**20)

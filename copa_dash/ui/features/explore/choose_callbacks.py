@@ -105,9 +105,9 @@ def register(app) -> None:
     app.clientside_callback(
         """function(n, style) {
             const shown = style && style.display === 'block';
-            return {display: shown ? 'none' : 'block'};
-        }""", Output(CH.BODY, "style"), Input(CH.OPEN, "n_clicks"), State(CH.BODY, "style"),
-        prevent_initial_call=True)
+            return [{display: shown ? 'none' : 'block'}, shown ? 'choose-open' : 'choose-open shown'];
+        }""", Output(CH.BODY, "style"), Output(CH.OPEN, "className"), Input(CH.OPEN, "n_clicks"),
+        State(CH.BODY, "style"), prevent_initial_call=True)
 
     @app.callback(
         Output(ID.MODE, "value", allow_duplicate=True), Output(ID.FOCUS, "value", allow_duplicate=True),

@@ -43,7 +43,7 @@ def panel(answers: str = "") -> html.Div:
     A button opens it (``html.Details`` does not tell Dash when it is toggled)."""
     return html.Div(id=ChooseIds.PANEL, className="choose-panel", children=[
         html.Button("Help me choose: answer a few \"this model or that one?\" questions",
-                    id=ChooseIds.OPEN, className="choose-open"),
+                    id=ChooseIds.OPEN, className="choose-open shown" if answers else "choose-open"),
         dcc.Store(id=ChooseIds.ANSWERS, data=answers),
         html.Div(id=ChooseIds.BODY, style={"display": "block" if answers else "none"},
                  children=_body()),
