@@ -285,9 +285,10 @@ def add_answer(state: ElicitationState, a, b, outcome) -> ElicitationState:
     mass = _normalised(log_mass)
     if 1.0 / float(np.sum(mass * mass)) >= settings.ess_fraction * settings.n_particles:
         return replace(state, answers=answers, log_mass=_frozen(log_mass), mass=_frozen(mass))
-    theta, p_index = _resample_and_move(state, answers, mass)
+    theta, p_index, picked, moved = _resample_and_move(state, answers, mass)
+    kept = (np.asarray(state.criteria)[picked], np.asarray(state.best)[picked], moved)
     return _with_particles(state.u, settings, answers, theta, p_index,
-                           np.zeros(settings.n_particles), state.n_resamples + 1, k)
+                           np.zeros(settings.n_particles), state.n_resamples + 1, k, kept=kept)
 
 
 def replay(u, answers, /, *, settings: ElicitationSettings | None = None,
@@ -441,10 +442,23 @@ def _check_models(u) -> np.ndarray:
 
 
 def _with_particles(u, settings, answers, theta, p_index, log_mass, n_resamples,
-                    kernels) -> ElicitationState:
+                    kernels, kept=None) -> ElicitationState:
+    """The state of these particles. ``kept = (criteria, best, moved)`` gives the rows of
+    particles that did not move (copies after resampling): only the moved rows are computed
+    (a row depends on its particle alone, so the result is the same bit for bit)."""
     p_values = np.asarray(settings.p_values, dtype=np.float64)
-    criteria = kernels.criterion_matrix(u, theta, p_index, p_values)
-    best = kernels.best_models(u, theta, criteria, TIE_RTOL)
+    if kept is None:
+        criteria = kernels.criterion_matrix(u, theta, p_index, p_values)
+        best = kernels.best_models(u, theta, criteria, TIE_RTOL)
+    else:
+        criteria, best, moved = kept
+        rows = np.flatnonzero(moved)
+        if rows.size:
+            sub_theta = np.ascontiguousarray(theta[rows])
+            sub = kernels.criterion_matrix(u, sub_theta, np.ascontiguousarray(p_index[rows]),
+                                           p_values)
+            criteria[rows] = sub
+            best[rows] = kernels.best_models(u, sub_theta, sub, TIE_RTOL)
     return ElicitationState(
         u=u, settings=settings, answers=tuple(answers), theta=_frozen(theta),
         p_index=_frozen(p_index), log_mass=_frozen(log_mass), mass=_frozen(_normalised(log_mass)),
@@ -458,6 +472,7 @@ def _resample_and_move(state, answers, mass):
     picked = state.kernels.systematic_resample(mass, float(rng.random()))
     theta = np.ascontiguousarray(state.theta[picked])
     p_index = np.ascontiguousarray(state.p_index[picked])
+    moved = np.zeros(settings.n_particles, dtype=bool)
     ans_a = np.array([x.a for x in answers], dtype=np.int64)
     ans_b = np.array([x.b for x in answers], dtype=np.int64)
     ans_o = np.array([OUTCOMES.index(x.outcome) for x in answers], dtype=np.int64)
@@ -470,11 +485,13 @@ def _resample_and_move(state, answers, mass):
         proposal_p = np.where(jump, rng.integers(0, len(p_values), settings.n_particles),
                               p_index).astype(np.int64)
         log_uniform = np.log(rng.random(settings.n_particles))
-        theta, p_index, _ = state.kernels.metropolis_move(
+        new_theta, new_p, _ = state.kernels.metropolis_move(
             state.u, theta, p_index, proposal, proposal_p, log_uniform, p_values,
             ans_a, ans_b, ans_o, settings.tau, settings.tie, settings.lapse, settings.kappa,
             settings.prior_concentration)
-    return theta, p_index
+        moved |= (new_p != p_index) | (new_theta != theta).any(axis=1)
+        theta, p_index = np.ascontiguousarray(new_theta), np.ascontiguousarray(new_p)
+    return theta, p_index, picked, moved
 
 
 def _normalised(log_mass: np.ndarray) -> np.ndarray:

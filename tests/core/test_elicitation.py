@@ -113,6 +113,10 @@ def test_posterior_after_answers_matches_slow_twin():
     assert fast.p_index.tolist() == slow.p_index.tolist()
     np.testing.assert_allclose(fast.mass, slow.mass, rtol=1e-9)
     assert fast.best.tolist() == slow.best.tolist()
+    # after resampling only the moved particles' rows were recomputed: same as all of them
+    full = K.criterion_matrix(fast.u, np.array(fast.theta), np.array(fast.p_index), P_VALUES)
+    assert np.array_equal(fast.criteria, full)
+    assert np.array_equal(fast.best, K.best_models(fast.u, np.array(fast.theta), full, TIE_RTOL))
     q_fast, q_slow = E.next_question(fast), E.next_question(slow)
     assert (q_fast.a, q_fast.b) == (q_slow.a, q_slow.b)
     assert q_fast.information == pytest.approx(q_slow.information, rel=1e-9)
