@@ -1,0 +1,68 @@
+"""The rules applied to every table after its format's reader, whatever the format.
+
+Empty rows are dropped, text columns whose cells are numbers with marks are read as numbers
+(:mod:`copa_dash.data.cell_marks`), a column kept as text although most of its cells are
+numbers is said with the cells in the way, and units are read from the headers. Each
+adjustment goes to the :class:`~copa_dash.data.read_log.ReadLog` once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .cell_marks import convert_column, header_unit, near_miss
+from .cell_parsing import row_list
+from .read_log import ReadLog
+
+
+def _is_text(series: pd.Series) -> bool:
+    return (pd.api.types.is_string_dtype(series.dtype)
+            or pd.api.types.is_object_dtype(series.dtype)) and \
+        not pd.api.types.is_bool_dtype(series.dtype)
+
+
+def _cells(series: pd.Series) -> list[str | None]:
+    return [None if v is None or (isinstance(v, float) and np.isnan(v)) else str(v)
+            for v in series.astype(object).tolist()]
+
+
+def tidy_frame(frame: pd.DataFrame, log: ReadLog) -> pd.DataFrame:
+    """Apply the rules above to ``frame`` (not modified) and return the result.
+
+    Examples
+    --------
+    >>> log = ReadLog()
+    >>> out = tidy_frame(pd.DataFrame({"m": ["a", "b"], "Acc": ["56.5%", "61%"],
+    ...                                "Memory (MB)": [1.0, 2.0]}), log)
+    >>> out["Acc"].tolist(), log.units
+    ([56.5, 61.0], {'Acc': '%', 'Memory (MB)': 'MB'})
+    """
+    out = frame.copy(deep=False)
+    empty = np.flatnonzero(out.isna().all(axis=1).to_numpy()) if len(out.columns) else []
+    if len(empty):
+        log.add(f"Dropped {len(empty)} empty row{'s' if len(empty) > 1 else ''} "
+                f"({row_list(empty)}, counting data rows from 1).")
+        out = out.drop(index=out.index[empty]).reset_index(drop=True)
+    for name in out.columns:
+        series = out[name]
+        if _is_text(series):
+            cells = _cells(series)
+            converted = convert_column(cells, decimal=log.decimal)
+            if converted is not None:
+                out[name] = converted.values.to_numpy()
+                if converted.unit:
+                    log.units[name] = converted.unit
+                if converted.changes:
+                    log.add(f"Column {name!r} read as numbers: {'; '.join(converted.changes)}.")
+                continue
+            why = near_miss(cells, decimal=log.decimal)
+            if why:
+                log.add(f"Column {name!r}: {why}.")
+            continue
+        if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
+                series.dtype):
+            found = header_unit(name)
+            if found is not None and name not in log.units:
+                log.labels[name], log.units[name] = found
+    return out
