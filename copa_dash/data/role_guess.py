@@ -38,12 +38,16 @@ MINIMISED = frozenset({
     "params", "parameters", "size", "memory", "mem", "energy", "price", "mse", "rmse", "mae",
     "mape", "nll", "perplexity", "ppl", "runtime", "duration", "flops", "macs", "wer", "cer",
     "fid", "regret", "violation", "violations", "delay", "seconds", "hours", "kwh",
+    "gflops", "tflops", "mflops", "gmacs", "prefill", "ece", "toxic", "toxicity", "bias",
+    "nsfw", "nudity", "carbon", "footprint", "fpr", "fnr", "watts", "ms", "usd", "bytes",
+    "gb", "mb",
 })
 MAXIMISED = frozenset({
     "accuracy", "acc", "score", "f1", "auc", "auroc", "auprc", "precision", "recall",
     "throughput", "elo", "winrate", "bleu", "rouge", "map", "ndcg", "mrr", "iou", "miou",
     "dice", "psnr", "ssim", "r2", "reward", "speedup", "qps", "fps", "success", "coverage",
-    "utility", "likelihood", "mcc", "kappa", "hitrate", "pass",
+    "utility", "likelihood", "mcc", "kappa", "hitrate", "pass", "tpr", "tnr", "bcr",
+    "fairness", "robustness", "aesthetics", "alignment", "originality", "quality",
 })
 _MAX_PHRASES = (("win", "rate"), ("hit", "rate"), ("success", "rate"), ("exact", "match"))
 _NO_DIRECTION = frozenset({
@@ -91,51 +95,120 @@ def _stems(word: str) -> set[str]:
     return (bases | plurals) - {""}
 
 
-def guess_direction(column_name: str) -> str | None:
+_UP, _DOWN = "↑⬆", "↓⬇"
+_TIME_UNITS = frozenset({"s", "sec", "secs", "seconds", "ms", "us", "µs", "ns", "min", "mins",
+                         "minutes", "h", "hr", "hrs", "hours", "days"})
+_COST_UNITS = _TIME_UNITS | frozenset({
+    "kb", "mb", "gb", "tb", "kib", "mib", "gib", "kg", "g", "kwh", "wh", "j", "kj", "w", "kw",
+    "$", "usd", "eur", "gbp", "jpy", "€", "£", "flops", "gflops", "tflops", "macs", "gmacs",
+    "kgco2", "kgco2e", "kg co2", "kg co2e", "gco2", "gco2e", "dollars"})
+_RATE_BASES = _COST_UNITS | frozenset({"token", "tokens", "query", "request", "image", "m"})
+
+
+def _unit_direction(unit: str | None) -> tuple[str | None, str]:
+    """Direction a unit implies, and why: a rate per time or energy is maximised, a cost minimised."""
+    if not unit:
+        return None, ""
+    text = unit.strip().lower()
+    if "/" in text:
+        top, bottom = (part.strip() for part in text.split("/", 1))
+        if top in _COST_UNITS and top not in ("m",):
+            return "min", f"a cost per {bottom} ({unit})"
+        if bottom in _RATE_BASES:
+            return "max", f"a rate ({unit}): more per {bottom} is better"
+        return None, ""
+    if text in _COST_UNITS:
+        return "min", f"the unit {unit} is a cost (time, memory, energy or money)"
+    return None, ""
+
+
+def guess_direction(column_name: str, unit: str | None = None) -> str | None:
     """Guess whether a column named ``column_name`` is minimised or maximised.
 
     Parameters
     ----------
     column_name : str
         The column's header name.
+    unit : str, optional
+        The column's unit, when known from its cells (``61.1M`` -> M, ``56%`` -> %);
+        a unit in the header (``Memory (MB)``) is found here.
 
     Returns
     -------
     "min", "max" or None
-        None when no word is known, when words point both ways, or when a word marks a
-        spread (std, ci) or a setting (seed, batch, epoch).
+        None when no word or unit is known, when words point both ways, or when a word
+        marks a spread (std, ci) or a setting (seed, batch, epoch).
 
     Notes
     -----
-    Whole words only: the name is split at non-alphanumerics and camelCase; digits at a
-    word's end and a plural s/es are dropped (``rouge2`` -> rouge, ``errors`` -> error).
-    In a rate only the word before "per" counts (``cost_per_token`` -> min,
-    ``energy_tokens_per_kwh`` -> None: tokens is not a known word).
-    O(length of the name).
+    In order: an arrow in the header (↑ max, ↓ min); a rate unit (``tokens/s``,
+    ``tokens/kWh``: max; ``$/M tokens``: min); the words (whole words only: the name is
+    split at non-alphanumerics and camelCase; digits at a word's end and a plural s/es
+    are dropped: ``rouge2`` -> rouge, ``errors`` -> error; in a rate written in words
+    only the word before "per" counts: ``cost_per_token`` -> min, and an amount per
+    time or energy is a rate: ``tokens_per_second`` -> max; "non" flips the word
+    after it: ``Non-toxicity`` -> max); a cost unit (s, ms, MB, GB, kWh, $: min);
+    a ``%`` unit (max). O(length of the name).
 
     Examples
     --------
     >>> guess_direction("val_loss"), guess_direction("Top1Acc"), guess_direction("win rate")
     ('min', 'max', 'max')
+    >>> guess_direction("Energy (tokens/kWh)"), guess_direction("Prefill (s)")
+    ('max', 'min')
     >>> guess_direction("accumulated_steps") is None, guess_direction("acc_std") is None
     (True, True)
     """
-    words = _words(column_name)
+    return direction_reason(column_name, unit)[0]
+
+
+def direction_reason(column_name: str, unit: str | None = None) -> tuple[str | None, str]:
+    """:func:`guess_direction` and the reason in plain words (empty when there is no guess)."""
+    from .cell_marks import header_unit  # rules on cells and headers live there
+
+    name = str(column_name)
+    if any(a in name for a in _UP) or "higher is better" in name.lower():
+        return "max", "the header says higher is better"
+    if any(a in name for a in _DOWN) or "lower is better" in name.lower():
+        return "min", "the header says lower is better"
+    found = header_unit(name)
+    if found is not None:
+        name, unit = found[0], unit or found[1]
+    by_unit, why_unit = _unit_direction(unit)
+    if by_unit is not None and unit and "/" in unit:
+        return by_unit, why_unit
+    words = _words(name)
     if "per" in words:  # the word before "per" decides: cost_per_token, tokens_per_kwh
-        words = words[max(words.index("per") - 1, 0):words.index("per")]
+        at = words.index("per")
+        before, after = words[max(at - 1, 0):at], words[at + 1:at + 2]
+        if before and after and not any(_stems(before[0]) & MINIMISED) \
+                and (after[0] in _RATE_BASES or after[0] in ("second", "sec", "hour", "joule")):
+            return "max", f"a rate: more {before[0]} per {after[0]} is better"
+        words = before
     stems = [_stems(w) for w in words]
     if any(s & _NO_DIRECTION for s in stems):
-        return None
-    found = set()
-    for s in stems:
+        return None, ""
+    found_dirs = set()
+    for i, s in enumerate(stems):
+        flipped = i > 0 and words[i - 1] in ("non", "no", "not")
         if s & MINIMISED:
-            found.add("min")
+            found_dirs.add("max" if flipped else "min")
         if s & MAXIMISED:
-            found.add("max")
+            found_dirs.add("min" if flipped else "max")
     for phrase in _MAX_PHRASES:
         if any(tuple(words[i:i + len(phrase)]) == phrase for i in range(len(words))):
-            found.add("max")
-    return found.pop() if len(found) == 1 else None
+            found_dirs.add("max")
+    if len(found_dirs) == 1:
+        direction = found_dirs.pop()
+        return direction, ("the name reads as " + ("a cost or an error" if direction == "min"
+                                                  else "a score"))
+    if found_dirs:
+        return None, ""
+    if by_unit is not None:
+        return by_unit, why_unit
+    if unit == "%":
+        return "max", "a percentage (of correct answers, say)"
+    return None, ""
 
 
 def _normal(name: str) -> str:

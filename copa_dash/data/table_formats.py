@@ -14,6 +14,7 @@ import decimal
 import io
 import itertools
 import json
+import re
 import warnings
 
 import pandas as pd
@@ -89,10 +90,12 @@ def read_delimited(text: str, fmt: str, filename: str, limits: Limits,
     reader = csv.reader(buffer, delimiter=delimiter)
     skipped = []
     try:
+        header_start = buffer.tell()
         header = next(reader)
         while not any(cell.strip() for cell in header) or len(skipped) < skip:
             if any(cell.strip() for cell in header):
                 skipped.append(" ".join(c.strip() for c in header if c.strip()))
+            header_start = buffer.tell()
             header = next(reader)
     except csv.Error as exc:
         raise InvalidInputError(f"{filename}: cannot read the header line ({exc})") from None
@@ -102,9 +105,15 @@ def read_delimited(text: str, fmt: str, filename: str, limits: Limits,
     full = len(header)
     while len(header) > 1 and not header[-1].strip():  # "a;b;" with a trailing separator
         header = header[:-1]
-    names = check_header(header, filename, limits, log)
     header_lines = reader.line_num
     body = text[buffer.tell():]
+    if _all_numbers(header):
+        header_lines -= 1
+        body = text[header_start:]
+        header = [f"column {j + 1}" for j in range(full)]
+        log.add("The first line holds numbers, so the file has no header: its columns are "
+                "called 'column 1', 'column 2', ... (add a header line to name them).")
+    names = check_header(header, filename, limits, log)
     if not body.strip():
         check_shape(0, len(names), filename, limits)
     invalid = []
@@ -141,6 +150,14 @@ def read_delimited(text: str, fmt: str, filename: str, limits: Limits,
             raise InvalidInputError(
                 f"{filename}: column {j + 1} has values but no header name; give it a name")
     return _frame({name: text_column(table.column(k)) for name, k in zip(names, keys)})
+
+
+def _all_numbers(header: list[str]) -> bool:
+    """True when most header cells are numbers: the first line is data, not names."""
+    cells = [c.strip() for c in header if c.strip()]
+    numbers = sum(1 for c in cells if re.fullmatch(r"[+-]?[\d.,]+%?", c) and any(
+        ch.isdigit() for ch in c))
+    return len(cells) >= 2 and numbers * 2 > len(cells)
 
 
 def _at_most_one_value(text: str, delimiter: str) -> bool:

@@ -232,7 +232,10 @@ def check_zip(data: bytes, filename: str, limits: Limits) -> None:
 
 
 def check_header(names, filename: str, limits: Limits, log=None) -> list[str]:
-    """Stripped column names, repeated names made unique; empty names and too many columns are errors.
+    """Stripped column names, made unique and non-empty; too many columns is an error.
+
+    With a ``log``, a column without a name is called ``column N`` (a spreadsheet's row
+    labels, a pandas index); without one, that is an error.
 
     A name seen before gets `` (2)``, `` (3)``, ... (real exports repeat names: a fairness
     benchmark writes ``0-accuracy`` once per protected attribute); each renaming is noted
@@ -246,9 +249,14 @@ def check_header(names, filename: str, limits: Limits, log=None) -> list[str]:
     empty = [i + 1 for i, n in enumerate(names) if not n]
     if empty:
         where = ", ".join(map(str, empty[:5])) + (" ..." if len(empty) > 5 else "")
-        raise InvalidInputError(
-            f"{filename}: the header has no name for column{'s' if len(empty) > 1 else ''} "
-            f"{where} (counting from 1); give every column a name")
+        if log is None:
+            raise InvalidInputError(
+                f"{filename}: the header has no name for column{'s' if len(empty) > 1 else ''}"
+                f" {where} (counting from 1); give every column a name")
+        names = [n or f"column {i + 1}" for i, n in enumerate(names)]
+        log.add(f"The header has no name for column{'s' if len(empty) > 1 else ''} {where} "
+                f"(counting from 1); called {'them' if len(empty) > 1 else 'it'} "
+                f"{', '.join(repr(f'column {i}') for i in empty[:5])}.")
     taken = set(names)
     seen: dict[str, int] = {}
     renamed = []
