@@ -40,7 +40,7 @@ MINIMISED = frozenset({
     "fid", "regret", "violation", "violations", "delay", "seconds", "hours", "kwh",
     "gflops", "tflops", "mflops", "gmacs", "prefill", "ece", "toxic", "toxicity", "bias",
     "nsfw", "nudity", "carbon", "footprint", "fpr", "fnr", "watts", "ms", "usd", "bytes",
-    "gb", "mb",
+    "gb", "mb", "stereotype", "stereotypes", "hallucination", "hallucinations",
 })
 MAXIMISED = frozenset({
     "accuracy", "acc", "score", "f1", "auc", "auroc", "auprc", "precision", "recall",
