@@ -55,14 +55,16 @@ def tidy_frame(frame: pd.DataFrame, log: ReadLog) -> pd.DataFrame:
                     log.units[name] = converted.unit
                 if converted.changes:
                     log.add(f"Column {name!r} read as numbers: {'; '.join(converted.changes)}.")
+            else:
+                why = near_miss(cells, decimal=log.decimal)
+                if why:
+                    log.add(f"Column {name!r}: {why}.")
                 continue
-            why = near_miss(cells, decimal=log.decimal)
-            if why:
-                log.add(f"Column {name!r}: {why}.")
-            continue
-        if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
+        elif not pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(
                 series.dtype):
-            found = header_unit(name)
-            if found is not None and name not in log.units:
-                log.labels[name], log.units[name] = found
+            continue
+        found = header_unit(name)
+        if found is not None:
+            log.labels[name] = found[0]
+            log.units.setdefault(name, found[1])
     return out
