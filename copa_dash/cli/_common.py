@@ -116,6 +116,28 @@ def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
     return io.build_eval_table(frame, roles)
 
 
+def guessed_frame(path: str, *, id_column: str | None = None, name_rows: bool = True,
+                  command: str | None = None):
+    """``(frame, id column, proposal)`` of a TABLE for commands that take their own roles.
+
+    The frame is read by the shared reader; without ``id_column`` (and with ``name_rows``)
+    the rows are named as the upload page names them (said on stderr).
+    """
+    from ..data import io
+    from ..data.proposal import prepare_frame, propose
+
+    read = io.read_table_report(path, filename=path)
+    proposal = propose(read.frame, units=read.units, labels=read.labels)
+    if id_column is not None or not name_rows:
+        return read.frame, id_column, proposal
+    roles = proposal.roles(directions={n: "max" for n in proposal.undecided}) \
+        if proposal.of_role("objective") else None
+    id_column = proposal.id if proposal.id is not None else proposal.row_ids
+    frame = prepare_frame(read.frame, proposal, roles) if roles is not None else read.frame
+    say(command, f"guessed from {path}: rows named by {id_column!r} (give --id to choose)")
+    return frame, id_column, proposal
+
+
 def say(command: str | None, text: str) -> None:
     """One line on stderr, prefixed like the command's errors."""
     print(f"copa-dash{' ' + command if command else ''}: {text}", file=sys.stderr)

@@ -220,7 +220,7 @@ _HEADER_UNIT = re.compile(r"^(?P<label>.*?\S)\s*[\(\[](?P<unit>[^()\[\]]{1,20})[
 _KNOWN_UNITS = frozenset({
     "s", "sec", "secs", "seconds", "ms", "us", "µs", "ns", "min", "mins", "minutes", "h",
     "hr", "hrs", "hours", "days", "%", "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib",
-    "k", "m", "bn", "t", "kg", "g", "t", "kwh", "wh", "j", "kj", "w", "kw", "$", "usd",
+    "k", "m", "bn", "t", "kg", "g", "kwh", "wh", "j", "kj", "w", "kw", "$", "usd",
     "eur", "€", "gbp", "£", "flops", "gflops", "tflops", "macs", "gmacs", "kgco2", "kgco2e",
     "kg co2", "kg co2e", "gco2", "gco2e", "tokens", "ppl", "x", "dollars", "usd/m", "$/m",
 })

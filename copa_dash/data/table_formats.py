@@ -36,6 +36,7 @@ from .text_tables import (
 )
 from .upload_checks import Limits, check_header, check_shape, check_zip
 
+
 def _frame(columns: dict[str, pd.Series]) -> pd.DataFrame:
     return pd.DataFrame({name: values.reset_index(drop=True) for name, values in columns.items()})
 

@@ -130,8 +130,7 @@ def looks_like_markdown(text: str) -> bool:
 
 def _md_cells(line: str) -> list[str]:
     line = line.strip()
-    if line.startswith("|"):
-        line = line[1:]
+    line = line.removeprefix("|")
     if line.endswith("|") and not line.endswith("\\|"):
         line = line[:-1]
     cells = re.split(r"(?<!\\)\|", line)
@@ -174,7 +173,7 @@ def markdown_rows(text: str) -> tuple[list[list[str]], list[str]]:
 
 # --------------------------------------------------------------------------- LaTeX
 _TABULAR = re.compile(r"\\begin\{(tabular\*?|tabularx|longtable)\}(?:\[[^\]]*\])?"
-                      r"(?:\{[^{}]*\})?\{(?:[^{}]|\{[^{}]*\})*\}(.*?)\\end\{\1\}", re.S)
+                      r"(?:\{[^{}]*\})?\{(?:[^{}]|\{[^{}]*\})*\}(.*?)\\end\{\1\}", re.DOTALL)
 _RULES = re.compile(r"\\(?:toprule|midrule|bottomrule|hline|endhead|endfoot|endfirsthead|"
                     r"noalign\{[^}]*\})(?:\[[^\]]*\])?|\\(?:cline|cmidrule)(?:\([^)]*\))?"
                     r"\{[^}]*\}")
