@@ -242,6 +242,6 @@ def header_unit(name: str) -> tuple[str, str] | None:
         return None
     unit = match["unit"].strip()
     lowered = unit.lower()
-    if lowered in _KNOWN_UNITS or re.fullmatch(r"[\w$€£%.]+\s*/\s*[\w$€£%.]+", unit):
+    if lowered in _KNOWN_UNITS or re.fullmatch(r"[\w$€£%.]+\s*/\s*[\w$€£%.][\w$€£%. ]*", unit):
         return match["label"].strip(), unit
     return None

@@ -118,7 +118,7 @@ def header_index(rows: list[list]) -> int:
 # --------------------------------------------------------------------------- Markdown
 _MD_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_MD_EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(.+?)\1")
+_MD_EMPHASIS = re.compile(r"(?<!\w)(\*\*|__|\*|_|`)(\S.*?)\1(?!\w)")  # not inside a_name_
 
 
 def looks_like_markdown(text: str) -> bool:
