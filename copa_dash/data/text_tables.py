@@ -28,7 +28,7 @@ CANDIDATES = {"csv": (",", ";", "\t", "|"), "tsv": ("\t",), "txt": ("\t", ",", "
 SAMPLE_CHARS = 64 * 1024
 HEADER_SEARCH_ROWS = 30
 
-_EU_NUMBER = re.compile(r"^[$€£]?\s*[+-]?\d{1,3}(?:\.\d{3})*,\d+\s*(?:%|[KMBGT])?\s*[*†‡]*$")
+_EU_NUMBER = re.compile(r"^[$€£]?\s*[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+),\d+\s*(?:%|[KMBGT])?\s*[*†‡]*$")
 _US_NUMBER = re.compile(r"^[$€£]?\s*[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)\.\d+\s*(?:%|[KMBGT])?"
                         r"\s*[*†‡]*$")
 
