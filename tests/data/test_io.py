@@ -195,23 +195,24 @@ def test_unclosed_quote_names_its_line():
 
 @pytest.mark.parametrize(("data", "names", "note"), [
     (b"a,b,a\n1,2,3\n4,5,6\n", ["a", "b", "a (2)"],
-     "The header repeats 1 name; the later copies were renamed: 'a' (columns 1 and 3) -> "
-     "'a (2)'."),
+     ("The header repeats 1 name; the later copies were renamed: 'a' (columns 1 and 3) -> "
+      "'a (2)'.")),
     (b"a, a ,a (2)\n1,2,3\n4,5,6\n", ["a", "a (3)", "a (2)"],
-     "The header repeats 1 name; the later copies were renamed: 'a' (columns 1 and 2) -> "
-     "'a (3)'."),
+     ("The header repeats 1 name; the later copies were renamed: 'a' (columns 1 and 2) -> "
+      "'a (3)'.")),
+    (b"a,,c\n1,2,3\n4,5,6\n", ["a", "column 2", "c"],
+     "The header has no name for column 2 (counting from 1); called it 'column 2'."),
 ])
 def test_repeated_header_names_are_renamed_and_said(data, names, note):
     read = read_table_report(data, filename="h.csv")
     assert read.frame.columns.tolist() == names and note in read.notes
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    (b"a,,c\n1,2,3\n4,5,6\n",
-     "h.csv: the header has no name for column 2 (counting from 1); give every column a name"),
-])
-def test_header_names(data, message):
-    assert error_of(read_table, data, filename="h.csv") == message
+def test_a_header_without_names_is_refused_where_nothing_can_be_noted():
+    from copa_dash.data.upload_checks import check_header
+
+    assert error_of(check_header, ["a", ""], "h.csv", Limits()) == (
+        "h.csv: the header has no name for column 2 (counting from 1); give every column a name")
 
 
 @pytest.mark.parametrize(("limits", "message"), [

@@ -38,8 +38,8 @@ EXPECTED = {
         "GFLOPS": ("objective", "min", None), "Recipe": ("metadata", None, None)}, [
         "byte-order mark", "separated by semicolons (';'), ',' as the decimal mark",
         "Skipped 1 line above the table: 'torchvision ImageNet weights, exported 2024-05-06'",
-        "Column 'Params' read as numbers: 114 cells with K/M/B suffixes read in millions "
-        "(unit M)"]),
+        ("Column 'Params' read as numbers: 114 cells with K/M/B suffixes read in millions "
+         "(unit M)")]),
     "imagenet.md": (114, "Weight", {"Params": ("objective", "min", "M")}, [
         "Read as a Markdown table", "Skipped 1 line around the table: 'Table: ImageNet-1k"]),
     "imagenet_title.xlsx": (114, "Weight", {"Acc@5": ("objective", "max", None)}, [
@@ -51,21 +51,21 @@ EXPECTED = {
         "Memory (MB)": ("objective", "min", "MB"),
         "Energy (tokens/kWh)": ("objective", "max", "tokens/kWh"),
         "Open LLM Score (%)": ("objective", "max", "%")}, [
-        "Column 'Open LLM Score (%)' read as numbers: footnote marks (*†‡§) dropped in 666 "
-        "cells", "'Model_name_for_merge' repeats (901 rows, 58 names): the rows read as runs"]),
+        ("Column 'Open LLM Score (%)' read as numbers: footnote marks (*†‡§) dropped in 666 "
+         "cells"), "'Model_name_for_merge' repeats (901 rows, 58 names): the rows read as runs"]),
     "fairness_adult_sex.csv": (186, None, {
         "algorithm": ("system", None, None), "run-id": ("seed", None, None),
         "accuracy": ("objective", "max", None), "0-accuracy (2)": ("objective", "max", None),
         "DIbinary": ("objective", None, None), "params": ("metadata", None, None)}, [
-        "The header repeats 42 names; the later copies were renamed: '0-accuracy' (columns 12 "
-        "and 19) -> '0-accuracy (2)'", "named by 'algorithm' and 'run-id' ('SVM · run-id 0')",
+        ("The header repeats 42 names; the later copies were renamed: '0-accuracy' (columns 12 "
+         "and 19) -> '0-accuracy (2)'"), "named by 'algorithm' and 'run-id' ('SVM · run-id 0')",
         "No direction guessed for 'DIbinary', 'DIavgall', 'CV'"]),
     "llm_safety_lb.csv": (29, "Model_name_for_merge", {
         "Average ⬆️": ("objective", "max", None), "Non-toxicity": ("objective", "max", None),
         "#Params (B)": ("objective", "min", "B"), "AdvGLUE++": ("objective", None, None),
         "Available on the hub": ("metadata", None, None)}, [
-        "'Model_name_for_merge' names the rows, but 5 names repeat "
-        "('compressed-llm/llama-2-13b-awq' in rows 14, 15, 19;"]),
+        ("'Model_name_for_merge' names the rows, but 5 names repeat "
+         "('compressed-llm/llama-2-13b-awq' in rows 14, 15, 19;")]),
     "safety_units.csv": (29, "Model", {
         "Average": ("objective", "max", "%"), "Privacy": ("objective", "max", "%"),
         "Params": ("objective", "min", "B")}, [
@@ -105,6 +105,7 @@ def test_each_messy_file_is_read_and_guessed_as_a_practitioner_would(name):
 def test_the_eu_export_has_the_numbers_of_the_raw_file():
     eu, _ = _read("imagenet_eu.csv")
     raw, _ = _read("imagenet_raw.tsv")
+    assert eu.frame.equals(raw.frame)
     alexnet = eu.frame.iloc[0]
     assert (alexnet["Acc@1"], alexnet["Params"], alexnet["GFLOPS"]) == (56.522, 61.1, 0.71)
     assert np.isnan(eu.frame.loc[eu.frame["Weight"] == "VGG16_Weights.IMAGENET1K_FEATURES",
