@@ -36,7 +36,7 @@ _UNIT_OF_SUFFIX = {"k": "K", "b": "B", "G": "B"}  # one spelling per magnitude
 CURRENCIES = {"$": "$", "€": "EUR", "£": "GBP", "¥": "JPY", "US$": "$", "USD": "$",
               "EUR": "EUR", "GBP": "GBP"}
 FOOTNOTES = "*†‡§"
-_EXTRA_MISSING = frozenset({"—", "–", "?", "n.a.", "n/d", "x"})  # dashes of "no value"
+EXTRA_MISSING = frozenset({"—", "–", "?", "n.a.", "n/d", "x"})  # dashes of "no value"
 _NUMBER = {
     ".": r"(?:\d{1,3}(?:,\d{3})+(?:\.\d*)?|\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?",
     ",": r"(?:\d{1,3}(?:\.\d{3})+(?:,\d*)?|\d+(?:,\d*)?|,\d+)(?:[eE][+-]?\d+)?",
@@ -44,15 +44,16 @@ _NUMBER = {
 _CURRENCY = r"(?:US\$|USD|EUR|GBP|[$€£¥])"
 
 
-def _cell_pattern(decimal: str) -> re.Pattern:
+def _cell_regex(decimal: str) -> str:
+    """The grammar of a number with marks (also valid RE2, for pyarrow's vectorised match)."""
     number = _NUMBER[decimal]
-    return re.compile(
-        rf"^(?P<cur1>{_CURRENCY})?\s*(?P<sign>[+\-\u2212])?\s*(?P<cur2>{_CURRENCY})?\s*"
-        rf"(?P<num>{number})\s*(?P<suffix>%|[KkMBbGT](?![a-zA-Z])|{_CURRENCY})?"
-        rf"\s*(?P<spread>(?:±|\+/-|\+-)\s*{number}\s*%?)?\s*(?P<mark>[{FOOTNOTES}]+)?$")
+    return (rf"^(?P<cur1>{_CURRENCY})?\s*(?P<sign>[+\-\x{{2212}}])?\s*(?P<cur2>{_CURRENCY})?\s*"
+            rf"(?P<num>{number})\s*(?P<suffix>%|[KkMBbGT]|{_CURRENCY})?"
+            rf"\s*(?P<spread>(?:±|\+/-|\+-)\s*{number}\s*%?)?\s*(?P<mark>[{FOOTNOTES}]+)?$")
 
 
-_PATTERNS = {d: _cell_pattern(d) for d in (".", ",")}
+CELL_REGEX = {d: _cell_regex(d) for d in (".", ",")}
+_PATTERNS = {d: re.compile(r.replace("\\x{2212}", "\u2212")) for d, r in CELL_REGEX.items()}
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def is_missing(text: str | None) -> bool:
     if text is None:
         return True
     lowered = text.strip().lower()
-    return lowered in MISSING_TOKENS or lowered in _EXTRA_MISSING
+    return lowered in MISSING_TOKENS or lowered in EXTRA_MISSING
 
 
 def _plain(num: str, decimal: str) -> tuple[float, bool]:
