@@ -13,7 +13,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .cell_marks import CELL_REGEX, EXTRA_MISSING, convert_column, header_unit, near_miss
+from .cell_marks import (
+    CELL_REGEX,
+    EXTRA_MISSING,
+    Converted,
+    convert_column,
+    header_unit,
+    near_miss,
+)
 from .cell_parsing import clean_text, row_list
 from .read_log import ReadLog
 
@@ -46,6 +53,20 @@ def _marked_counts(series: pd.Series, decimal: str) -> tuple[pa.ChunkedArray, in
     return text, present, matched
 
 
+def _plain_or_percent(text: pa.ChunkedArray, decimal: str) -> Converted | None:
+    """The common cases, vectorised: decimal commas and/or '%' only (no other mark)."""
+    simple = rf"^[+-]?(?:\d+(?:\{decimal}\d*)?|\{decimal}\d+)(?:[eE][+-]?\d+)?\s*%?$"
+    if not pc.all(pc.match_substring_regex(text, simple)).as_py():
+        return None
+    percent = pc.sum(pc.ends_with(text, "%")).as_py() or 0
+    plain = pc.utf8_rtrim_whitespace(pc.utf8_rtrim(text, characters="%"))
+    if decimal == ",":
+        plain = pc.replace_substring(plain, ",", ".")
+    values = pd.Series(pc.cast(plain, pa.float64()).to_numpy(zero_copy_only=False))
+    changes = (f"'%' removed from {percent} cells (kept as the unit)",) if percent else ()
+    return Converted(values, "%" if percent else None, changes)
+
+
 def tidy_frame(frame: pd.DataFrame, log: ReadLog) -> pd.DataFrame:
     """Apply the rules above to ``frame`` (not modified) and return the result.
 
@@ -69,9 +90,10 @@ def tidy_frame(frame: pd.DataFrame, log: ReadLog) -> pd.DataFrame:
             text, present, matched = _marked_counts(series, log.decimal)
             if not matched or 2 * matched < present:
                 continue  # text: names, notes, categories
-            cells = text.to_pylist()
-            converted = convert_column(cells, decimal=log.decimal) if matched == present \
-                else None
+            converted = _plain_or_percent(text, log.decimal) if matched == present else None
+            cells = None if converted is not None else text.to_pylist()
+            if converted is None and matched == present:
+                converted = convert_column(cells, decimal=log.decimal)
             if converted is not None:
                 out[name] = converted.values.to_numpy()
                 if converted.unit:
