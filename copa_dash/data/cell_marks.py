@@ -116,8 +116,8 @@ def convert_column(cells: list[str | None], *, decimal: str = ".") -> Converted 
             return None
         parsed.append(match)
     present = [m for m in parsed if m is not None]
-    if not present:
-        return None
+    if not present or any(re.match(r"0\d", m["num"]) for m in present):
+        return None  # nothing, or leading zeros (007): ids keep them as text
     kinds = Counter()
     for m in present:
         cur = m["cur1"] or m["cur2"] or (m["suffix"] if m["suffix"] and

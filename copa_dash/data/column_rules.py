@@ -56,9 +56,12 @@ def _marked_counts(series: pd.Series, decimal: str) -> tuple[pa.ChunkedArray, in
 def _plain_or_percent(text: pa.ChunkedArray, decimal: str) -> Converted | None:
     """The common cases, vectorised: decimal commas and/or '%' only (no other mark)."""
     simple = rf"^[+-]?(?:\d+(?:\{decimal}\d*)?|\{decimal}\d+)(?:[eE][+-]?\d+)?\s*%?$"
-    if not pc.all(pc.match_substring_regex(text, simple)).as_py():
-        return None
+    if not pc.all(pc.match_substring_regex(text, simple)).as_py() \
+            or pc.any(pc.match_substring_regex(text, r"^[+-]?0\d")).as_py():
+        return None  # leading zeros (007) stay text, as ids keep them
     percent = pc.sum(pc.ends_with(text, "%")).as_py() or 0
+    if decimal == "." and not percent:
+        return None  # plain numbers: text_column decided they are text
     plain = pc.utf8_rtrim_whitespace(pc.utf8_rtrim(text, characters="%"))
     if decimal == ",":
         plain = pc.replace_substring(plain, ",", ".")
