@@ -280,7 +280,8 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
     in_repeats = int(sum(counts[n] for n in repeated))
     seed = next((c for c in frame.columns if c != name_column and _seed_like(c)
                  and _unique_pairs(frame, name_column, c)), None)
-    if seed is None and in_repeats < RUNS_SHARE * len(frame):
+    grouping = _normal(name_column) in _ROLE_NAMES["system"]  # family, method: not names
+    if seed is None and not grouping and in_repeats < RUNS_SHARE * len(frame):
         positions = np.flatnonzero(names.duplicated(keep="first").to_numpy())
         shown = "; ".join(
             f"{n!r} in {row_list(np.flatnonzero((names == n).to_numpy()), limit=3)}"
@@ -290,6 +291,14 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
                      f"name{'s repeat' if len(repeated) > 1 else ' repeats'} ({shown}); the later "
                      "copies are called 'name (2)', 'name (3)', ... so every row keeps its name.")
         return name_column, False, tuple(int(p) for p in positions)
+    splitter = None if seed is not None else next(
+        (c for c in frame.columns if c != name_column and _is_text_column(frame[c])
+         and _unique_pairs(frame, name_column, c, share=0.9)), None)
+    if seed is None and splitter is None and grouping:
+        roles[name_column] = "system"
+        notes.append(f"No column names every row once ({name_column!r} repeats: it is kept as "
+                     "the system), so the rows are numbered 'row 1', 'row 2', ... as in the file.")
+        return None, False, ()
     roles[name_column] = "system"
     config = None
     if seed is not None:
@@ -297,8 +306,7 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
         how = f"each row is named by {name_column!r} and {seed!r} ('{names.iloc[0]} · {seed} " \
               f"{frame[seed].iloc[0]}')"
     else:
-        config = next((c for c in frame.columns if c != name_column and _is_text_column(frame[c])
-                       and _unique_pairs(frame, name_column, c, share=0.9)), None)
+        config = splitter
         if config is not None:
             role = _named_role(config) or "config"
             roles[config] = role
@@ -334,7 +342,7 @@ def prepare_frame(frame: pd.DataFrame, proposal: Proposal, roles: Roles) -> pd.D
 
 def _row_labels(frame, proposal, roles) -> list[str]:
     name = roles.system if roles.system in frame.columns else proposal.name_column
-    if proposal.id is not None or name is None or name not in frame.columns:
+    if proposal.id is not None or not proposal.runs or name is None or name not in frame.columns:
         return [f"{ROW_ID_PREFIX}{i + 1}" for i in range(len(frame))]
     names = id_values(frame[name]).fillna("?")
     if roles.seed is not None and roles.seed in frame.columns:

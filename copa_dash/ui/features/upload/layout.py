@@ -28,7 +28,7 @@ def layout(**_query):
                 ["Drag and drop a file here, or ", html.A("choose a file")])),
             paste_box(),
         ]),
-        dcc.Location(id=UploadReadIds.GO, refresh="callback-nav"),
+        dcc.Location(id=UploadReadIds.GO, refresh=True),  # the explorer opens at its top
         html.Div(id=UploadIds.ALERT),
         dcc.Store(id=UploadIds.STAGED),
         html.Div(id=UploadIds.PREVIEW),
