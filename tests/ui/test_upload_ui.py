@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from copa_dash.core.errors import InvalidInputError
 from copa_dash.config import Settings
+from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.uploads import stage_upload
 from copa_dash.ui.features.upload.callbacks import objectives_check, roles_from_mapping
 from copa_dash.ui.features.upload.ids import UploadIds, UploadReadIds
