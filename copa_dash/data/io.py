@@ -20,8 +20,9 @@ import pandas as pd
 from ..core.errors import InvalidInputError
 from .cell_parsing import ROWS_NOTE, id_values, objective_values, row_list, short
 from .column_rules import tidy_frame
+from .proposal import guess_roles
 from .read_log import ReadLog, TableRead
-from .role_guess import add_row_ids, guess_direction, guess_id, guess_roles, row_id_name
+from .role_guess import add_row_ids, guess_direction, guess_id, row_id_name
 from .schema import EvalTable, Roles
 from .table_formats import read_delimited, read_json, read_parquet, read_text_table, read_xlsx
 from .upload_checks import (

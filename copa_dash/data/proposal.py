@@ -139,6 +139,19 @@ class Proposal:
                      **{role: g.name for role, g in single.items() if g is not None})
 
 
+    def directed_roles(self) -> Roles:
+        """Roles with a direction on every objective, for callers that cannot ask: undecided
+        objectives become metadata, or - when no objective has a direction (tables of
+        per-benchmark scores) - are maximised, unless their name marks a spread or setting."""
+        if not any(g.direction for g in self.of_role("objective")):
+            return self.roles(directions={n: "max" for n in self.undecided})
+        roles = self.roles(skip_undecided=True)
+        metadata = tuple(g.name for g in self.columns
+                         if g.role == "metadata" or g.name in self.undecided)
+        return Roles(**{**{f: getattr(roles, f) for f in roles.__dataclass_fields__},
+                        "metadata": metadata})
+
+
 # --------------------------------------------------------------------------- guessing
 def _seed_like(column: str) -> bool:
     return _normal(column) in _SEED_NAMES or (bool(_words(column)) and
@@ -376,3 +389,41 @@ def _unique_names(names: pd.Series) -> pd.Series:
         taken.add(f"{n} ({k})")
         out.append(f"{n} ({k})")
     return pd.Series(out, index=names.index, dtype="str")
+
+
+def guess_roles(frame, /) -> Roles:
+    """:class:`Roles` with a direction on every objective, for callers that cannot ask the user.
+
+    The proposal (:func:`propose`) with undecided objectives made metadata, or maximised when
+    no objective has a direction (:meth:`Proposal.directed_roles`).
+
+    Raises
+    ------
+    InvalidInputError
+        If no column names the rows (:func:`~copa_dash.data.role_guess.guess_id` is None:
+        number them with :func:`~copa_dash.data.role_guess.add_row_ids` first), or no column
+        holds numbers.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"model": ["a", "b"], "method": ["x", "y"],
+    ...                       "val_loss": [0.3, 0.2], "acc": [0.8, 0.9], "epochs": [3, 4]})
+    >>> r = guess_roles(frame)
+    >>> r.id, r.system, [(o.name, o.direction) for o in r.objectives], r.metadata
+    ('model', 'method', [('val_loss', 'min'), ('acc', 'max')], ('epochs',))
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
+    if any(not isinstance(c, str) for c in frame.columns) or frame.columns.duplicated().any():
+        raise InvalidInputError("'frame' must have unique string column names")
+    if guess_id(frame) is None:
+        raise InvalidInputError(
+            "no column names the rows: an id must be text, or whole numbers in a column "
+            "named like id or run, with a different value in every row; number the rows "
+            "(add_row_ids) or add an id column (e.g. model name)")
+    proposal = propose(frame)
+    if not proposal.of_role("objective"):
+        raise InvalidInputError(
+            "no column holds numbers (besides the id and role columns), so there is "
+            "nothing to compare; objectives must be numeric")
+    return proposal.directed_roles()

@@ -31,7 +31,6 @@ import pandas as pd
 
 from ..core.errors import InvalidInputError
 from .cell_parsing import id_values
-from .schema import SINGLE_ROLES, Objective, Roles
 
 MINIMISED = frozenset({
     "loss", "error", "err", "time", "latency", "cost", "co2", "co2e", "emission", "emissions",
@@ -291,70 +290,6 @@ def guess_id(frame, /) -> str | None:
             if rank(column) and is_unique(column):
                 return column
     return None
-
-
-def guess_roles(frame, /) -> Roles:
-    """Propose :class:`Roles` for ``frame`` (typically from ``read_table``).
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The uploaded table, with string column names.
-
-    Returns
-    -------
-    Roles
-        id: :func:`guess_id` (a text column, or whole numbers under an id-like name,
-        different in every row); system / seed / task / split / config / budget: the
-        first column whose name matches the role's names;
-        objectives: numeric columns with a guessed direction (see the module notes);
-        metadata: every other column, in table order.
-
-    Raises
-    ------
-    InvalidInputError
-        If no column can name the rows (:func:`guess_id` is None: use
-        :func:`add_row_ids` first), or no column is numeric.
-
-    Examples
-    --------
-    >>> frame = pd.DataFrame({"model": ["a", "b"], "method": ["x", "y"],
-    ...                       "val_loss": [0.3, 0.2], "acc": [0.8, 0.9], "epochs": [3, 4]})
-    >>> r = guess_roles(frame)
-    >>> r.id, r.system, [(o.name, o.direction) for o in r.objectives], r.metadata
-    ('model', 'method', [('val_loss', 'min'), ('acc', 'max')], ('epochs',))
-    """
-    if not isinstance(frame, pd.DataFrame):
-        raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
-    if any(not isinstance(c, str) for c in frame.columns) or frame.columns.duplicated().any():
-        raise InvalidInputError("'frame' must have unique string column names")
-    id_column = guess_id(frame)
-    if id_column is None:
-        raise InvalidInputError(
-            "no column names the rows: an id must be text, or whole numbers in a column "
-            "named like id or run, with a different value in every row; number the rows "
-            "(add_row_ids) or add an id column (e.g. model name)")
-    taken = {id_column}
-    single = {}
-    for role in SINGLE_ROLES:
-        for column in frame.columns:
-            if column not in taken and _normal(column) in _ROLE_NAMES[role]:
-                single[role] = column
-                taken.add(column)
-                break
-    numeric = [c for c in frame.columns
-               if c not in taken and _is_number_column(frame[c]) and frame[c].notna().any()]
-    if not numeric:
-        raise InvalidInputError(
-            "no column holds numbers (besides the id and role columns), so there is "
-            "nothing to compare; objectives must be numeric")
-    objectives = [Objective(c, d) for c in numeric if (d := guess_direction(c)) is not None]
-    if not objectives:
-        plain = [c for c in numeric if not any(_stems(w) & _NO_DIRECTION for w in _words(c))]
-        objectives = [Objective(c, "max") for c in plain or numeric]
-    taken.update(o.name for o in objectives)
-    metadata = tuple(c for c in frame.columns if c not in taken)
-    return Roles(id=id_column, objectives=tuple(objectives), metadata=metadata, **single)
 
 
 def row_id_name(frame, /, *, name: str = "row") -> str:

@@ -85,19 +85,6 @@ def read_and_propose(data: bytes, filename: str, limits: io.Limits):
     return read, propose(read.frame, units=read.units, labels=read.labels)
 
 
-def compatible_roles(proposal: Proposal) -> Roles:
-    """Roles with a direction on every objective: undecided ones left out (metadata), or
-    all maximised when none has a direction (the page asks about them anyway)."""
-    try:
-        roles = proposal.roles(skip_undecided=True)
-    except InvalidInputError:
-        guessed = proposal.roles(directions={n: "max" for n in proposal.undecided})
-        return guessed
-    undecided = tuple(n for n in proposal.undecided)
-    return Roles(**{**{f: getattr(roles, f) for f in roles.__dataclass_fields__},
-                    "metadata": (*roles.metadata, *undecided)})
-
-
 def limits_from(settings) -> io.Limits:
     """The configured upload limits."""
     return io.Limits(max_bytes=settings.max_upload_bytes, max_rows=settings.max_rows,
@@ -170,7 +157,7 @@ def stage_upload(settings, filename: str, data: bytes) -> StagedUpload:
         temporary.write_bytes(data)
         os.replace(temporary, target)
     return StagedUpload(token=token, filename=filename, frame=read.frame,
-                        proposed=compatible_roles(proposal), row_ids=proposal.row_ids,
+                        proposed=proposal.directed_roles(), row_ids=proposal.row_ids,
                         proposal=proposal, notes=read.notes + proposal.notes)
 
 

@@ -5,13 +5,8 @@ import pytest
 
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.data.io import build_eval_table, read_table
-from copa_dash.data.role_guess import (
-    add_row_ids,
-    guess_direction,
-    guess_id,
-    guess_roles,
-    row_id_name,
-)
+from copa_dash.data.proposal import guess_roles
+from copa_dash.data.role_guess import add_row_ids, guess_direction, guess_id, row_id_name
 
 
 @pytest.mark.parametrize("name", [
