@@ -52,8 +52,9 @@ def read_table(source, /, *, filename: str | None = None,
         A path to the file, or its content.
     filename : str
         The file's name as the user gave it; its extension selects the format:
-        ``.csv``, ``.tsv``, ``.txt`` (delimiter sniffed), ``.json`` (each also ``.gz``),
-        ``.parquet``, ``.xlsx``. Optional for a path (its base name is used).
+        ``.csv``, ``.tsv``, ``.txt`` (separator and decimal mark sniffed; Markdown or
+        LaTeX inside a .txt is recognised), ``.md``, ``.tex``, ``.json`` (each also
+        ``.gz``), ``.parquet``, ``.xlsx``. Optional for a path (its base name is used).
     limits : Limits, optional
         Size, row, column and cell bounds (default ``Limits()``: 50 MiB, 1,000,000
         rows, 500 columns, 20,000,000 cells).
@@ -72,8 +73,9 @@ def read_table(source, /, *, filename: str | None = None,
         File too large (checked on the byte size before parsing), empty, of an unknown
         or refused format (.xls, .xlsm, pickles), not what its extension says, not
         UTF-8 (the failing byte offset and line are named), rows with the wrong number
-        of fields (their lines are named), invalid JSON, empty or repeated header
-        names, fewer than 2 or too many rows, too many columns or cells.
+        of fields (their lines are named; a line with one value, a note, is dropped
+        instead), invalid JSON, fewer than 2 or too many rows, too many columns or cells.
+        Repeated or empty header names are not errors: they are renamed and said.
 
     Notes
     -----

@@ -62,3 +62,32 @@ def test_the_eu_export_lands_in_the_explorer_with_a_sensible_pick(dash_duo, app)
     assert pick.text == expected
     screenshot(dash_duo, "upload-messy-explored")
     assert dash_duo.get_logs() == []
+
+
+PASTED = """| model | overall | coding | price ($/M tokens) |
+|---|---|---|---|
+| gemini-exp-1206 | 1321 | 1368 | 5.00 |
+| chatgpt-4o-latest | 1318 | 1351 | 5.00 |
+| deepseek-v3 | 1304 | 1330 | 0.27 |
+| gpt-4o-mini | 1272 | 1283 | 0.15 |
+"""
+
+
+def test_a_pasted_table_asks_for_the_directions_nobody_can_guess(dash_duo, app):
+    dash_duo.driver.set_window_size(1400, 1000)
+    dash_duo.start_server(app)
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
+    dash_duo.wait_for_element("#upload-paste-text", timeout=30).send_keys(PASTED)
+    dash_duo.find_element("#upload-paste-read").click()
+    dash_duo.wait_for_contains_text("#upload-read-notes", "Read as a Markdown table", timeout=30)
+    assert dash_duo.find_element("#upload-name").get_attribute("value") == "pasted table"
+    assert [_direction(dash_duo, c) for c in ("overall", "coding", "price ($/M tokens)")] == [
+        None, None, "min"]
+    dash_duo.wait_for_contains_text("#upload-check", "Choose min or max for 'overall', 'coding'")
+    dash_duo.find_element("#upload-save").click()
+    dash_duo.wait_for_contains_text("#upload-save-error", "choose min or max for 'overall', "
+                                    "'coding'", timeout=30)
+    dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})",
+                                   dash_duo.find_element("#upload-mapping"))
+    screenshot(dash_duo, "upload-messy-pasted-undecided")
+    assert dash_duo.get_logs() == []
