@@ -111,10 +111,11 @@ def _unit_direction(unit: str | None) -> tuple[str | None, str]:
     text = unit.strip().lower()
     if "/" in text:
         top, bottom = (part.strip() for part in text.split("/", 1))
+        shown = unit.split("/", 1)[1].strip()
         if top in _COST_UNITS and top not in ("m",):
-            return "min", f"a cost per {bottom} ({unit})"
+            return "min", f"a cost per {shown}"
         if bottom in _RATE_BASES:
-            return "max", f"a rate ({unit}): more per {bottom} is better"
+            return "max", f"a rate: more per {shown} is better"
         return None, ""
     if text in _COST_UNITS:
         return "min", f"the unit {unit} is a cost (time, memory, energy or money)"

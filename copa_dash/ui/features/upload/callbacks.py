@@ -55,7 +55,8 @@ def roles_from_mapping(id_column, columns, roles, directions) -> Roles:
     if undecided:
         raise InvalidInputError(
             f"choose min or max for {', '.join(map(repr, undecided))} (lower or higher is "
-            "better?), or make it metadata. Nothing was saved.")
+            f"better?), or make {'it' if len(undecided) == 1 else 'them'} metadata. Nothing "
+            "was saved.")
     if not objectives:
         raise InvalidInputError(
             f"{TWO_OBJECTIVES}. No column has the role 'objective' now. Nothing was saved.")

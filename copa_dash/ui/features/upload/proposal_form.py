@@ -37,7 +37,8 @@ ROLE_HELP = (
 def _row(guess, id_column: str) -> html.Tr:
     role = "metadata" if guess.role == "id" else guess.role
     undecided = guess.role == "objective" and guess.direction is None
-    why = guess.reason + (f" (unit {guess.unit})" if guess.unit else "")
+    why = guess.reason + (f" (unit {guess.unit})" if guess.unit and guess.unit not in guess.reason
+                          else "")
     return html.Tr(className="needs-choice" if undecided else "", children=[
         html.Td(guess.name),
         html.Td(dcc.Dropdown(id={"type": ID.ROLE, "column": guess.name}, options=ROLE_OPTIONS,
