@@ -132,6 +132,8 @@ def read_table_report(source, /, *, filename: str | None = None,
     elif not isinstance(limits, Limits):
         raise InvalidInputError(f"'limits' must be a Limits, not {type(limits).__name__}")
     data, filename = load_source(source, filename, limits)
+    # the one place every file passes before parsing: guards on what a format expands to
+    # (size, rows, cells read from metadata) belong here
     fmt, gzipped = format_of(filename)
     if gzipped:
         data = gunzip(data, filename, limits)
