@@ -20,7 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True)
     selection.register(subparsers)
     datasets.register(subparsers)
-    for module_name in ("rankings", "systems", "generalization", "posets"):
+    for module_name in ("rankings", "systems", "generalization", "posets", "report"):
         module = _optional_module(module_name)
         if module is not None:
             module.register(subparsers)
