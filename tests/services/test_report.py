@@ -205,3 +205,20 @@ def test_the_pdf_renders_with_a_vector_figure(tmp_path):
     images = subprocess.run(["pdfimages", "-list", str(out)], capture_output=True, text=True,
                             check=True).stdout.splitlines()
     assert len(images) <= 2                                          # header only: no raster
+
+
+def test_a_file_report_reproduces_with_where_and_in(tmp_path, capsys):
+    table = tmp_path / "t.csv"
+    table.write_text("model,acc,co2,fam\na,0.9,3,x\nb,0.8,1,y\nc,0.7,0.5,x\nd,0.6,2,z\n")
+    out = tmp_path / "t.html"
+    assert main(["report", str(table), "--id", "model", "--objective", "acc:max",
+                 "--objective", "co2:min", "--focus", "co2", "--alpha", "0.2",
+                 "--where", "co2<3", "--in", "fam=x|y", "-o", str(out)]) == 0
+    page = out.read_text()
+    command = html.unescape(re.search(r"<pre>(copa-dash select .*?)</pre>", page).group(1))
+    capsys.readouterr()
+    assert main(shlex.split(command)[1:]) == 0
+    picked = json.loads(capsys.readouterr().out)["id"]
+    assert picked == "b"                      # a fails co2 < 3, d is not in {x, y}; b beats c
+    assert f"Decision report: <code>{picked}</code>" in page
+    assert "a file on your machine" in page and "co2 &lt; 3" in page

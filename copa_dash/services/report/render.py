@@ -101,7 +101,8 @@ def decision_html(facts: DecisionFacts, *, fmt: str = "html", generated_at=None,
     view = facts.view
     source, notes = source_arguments(facts.provenance, table_file=table_file,
                                      id_column=facts.id_column)
-    settings = views.cli_arguments(view)[4:]          # after "copa-dash select --dataset NAME"
+    bundled = facts.provenance.kind == "bundled"
+    settings = views.cli_arguments(view, all_rows=bundled)[4:]   # after "copa-dash select --dataset NAME"
     select = ["copa-dash", "select", *source, *settings, "--json"]
     report = ["copa-dash", "report", *source, *settings, "-o", output_name]
     reproduce = [
@@ -114,8 +115,9 @@ def decision_html(facts: DecisionFacts, *, fmt: str = "html", generated_at=None,
         reproduce.append({"label": "Share link (opens the same view on a running copa-dash):",
                           "text": f"{share_base.rstrip('/')}/explore?{query}"})
     else:
-        notes.append("The table came from memory (a notebook), so there is no share link; "
-                     "upload it to an instance to get one.")
+        where = "a file on your machine" if table_file else "in memory (a notebook)"
+        notes.append(f"The table is {where}, so there is no share link; upload it to an "
+                     "instance to get one.")
     if lost:
         notes.append("The share link cannot hold these constraints (the explorer has no "
                       f"control for them): {'; '.join(lost)}.")

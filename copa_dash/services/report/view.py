@@ -132,10 +132,12 @@ def row_filter(view: DecisionView) -> RowFilter:
                      sets={c: list(v) for c, v in view.sets})
 
 
-def cli_arguments(view: DecisionView, *, command: str = "select") -> list[str]:
+def cli_arguments(view: DecisionView, *, command: str = "select",
+                  all_rows: bool = True) -> list[str]:
     """The ``copa-dash`` arguments that reproduce a resolved view of a bundled dataset or an
     upload: every setting spelled out, ``--all-rows`` so that only the filters written
-    here apply. A value set becomes ``--where COL==V`` (one value) or ``--in COL=A|B``."""
+    here apply (``all_rows=False`` leaves it out, for a table without a default view). A
+    value set becomes ``--where COL==V`` (one value) or ``--in COL=A|B``."""
     args = ["copa-dash", command, "--dataset", view.dataset]
     for name, direction in view.objectives:
         args += ["--objective", f"{name}:{direction}"]
@@ -145,7 +147,7 @@ def cli_arguments(view: DecisionView, *, command: str = "select") -> list[str]:
         for name in view.focus:
             args += ["--focus", name]
         args += ["--alpha", _number(view.alpha)]
-    args += ["--p", _p_text(view.p), "--all-rows"]
+    args += ["--p", _p_text(view.p)] + (["--all-rows"] if all_rows else [])
     if view.population != "all":
         args += ["--cdf-population", view.population]
     for column, low, high in view.ranges:
@@ -186,7 +188,9 @@ def explore_query(view: DecisionView) -> tuple[str, tuple[str, ...]]:
         pairs.append(("range", f"{column}:{'' if low is None else _number(low)}:"
                                f"{'' if high is None else _number(high)}"))
     pairs += [("in", f"{column}:{'|'.join(values)}") for column, values in view.sets]
-    lost = tuple(f"{c.column} {c.operator} {c.value}" for c in view.conditions)
+    lost = tuple(f"{c.column} {c.operator} "
+                 f"{c.value if isinstance(c.value, str) else _number(c.value)}"
+                 for c in view.conditions)
     return urlencode(pairs, safe=":|,"), lost
 
 
