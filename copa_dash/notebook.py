@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .core._validate import check_p
+from .core.validate import check_p
 from .core.errors import InvalidInputError
 from .data.filters import RowFilter, filter_from_where, value_sets_from_in
 from .data.schema import DefaultView, Objective, Roles
@@ -145,7 +145,7 @@ def _row_filter(table, info, where, isin, all_rows) -> RowFilter:
         sets = value_sets_from_in(texts, columns)
     view = info.default_view if info is not None else None
     if view is not None and view.filters and not all_rows:
-        from .cli.selection import view_filter
+        from .cli.preferences import view_filter
 
         defaults = view_filter(view.filters)
         return RowFilter(conditions=row_filter.conditions, ranges=defaults.ranges,
@@ -475,7 +475,7 @@ def significance(data, objectives=None, *, baseline, candidate, id=None, system=
 
 def _opened(data, objectives, id, **roles):
     from .services.catalog import open_dataset
-    from .services.report import opened_table
+    from .report import opened_table
 
     table, info, name = _table(data, objectives, id, **roles)
     if info is not None:
@@ -496,8 +496,8 @@ def report(data, path, objectives=None, *, id=None, kind="decision", focus=None,
     InvalidInputError
         An unknown kind or extension, or what the analysis raises.
     """
-    from .services import report as reports
-    from .services.report import view as views
+    from . import report as reports
+    from .report import view as views
 
     path = Path(path)
     fmt = reports.check_format(path.suffix)
@@ -569,7 +569,8 @@ def explore(data, objectives=None, *, id=None, focus=None, alpha=None, p=None, p
 
     from .app_factory import create_app
     from .services.catalog import keep_in_memory
-    from .services.report import opened_table, view as views
+    from .report import opened_table
+    from .report import view as views
 
     table, info, name = _table(data, objectives, id)
     names = list(table.objective_names)

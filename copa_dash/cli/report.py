@@ -18,15 +18,15 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..core._validate import check_p
+from .. import report as reports
 from ..core.errors import InvalidInputError
 from ..core.significance import REF_RULES
+from ..core.validate import check_p
 from ..data.filters import filter_from_where, value_sets_from_in
-from ..services import report as reports
 from ..services import systems as systems_service
-from ..services.report import view as views
+from ..report import view as views
 from ._common import add_table_arguments, load_table
-from .selection import add_preference_arguments, view_filter
+from .preferences import add_preference_arguments, view_filter
 
 
 def _output(args) -> tuple[Path, str]:
