@@ -19,19 +19,32 @@ writes the decision or systems report.
 from __future__ import annotations
 
 import math
+import socket
 from dataclasses import dataclass, field, replace
 from html import escape
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from flask import redirect, request
 
-from .core.validate import check_p
+from . import reports
+from .app_factory import create_app
+from .cli.preferences import view_filter
 from .core.errors import InvalidInputError
+from .core.hypervolume import default_reference_point
+from .core.hypervolume import hypervolume as hv
+from .core.validate import check_p
+from .data.bundled import load_bundled
 from .data.filters import RowFilter, filter_from_where, value_sets_from_in
+from .data.io import build_eval_table
 from .data.schema import DefaultView, Objective, Roles
+from .reports import opened_table
+from .reports import view as views
 from .services import selection
 from .services import systems as systems_service
+from .services.catalog import keep_in_memory, open_dataset
+from .services.significance_verdict import verdict
 
 __all__ = ["explore", "front", "hypervolume", "indicators", "rank", "report", "select",
            "significance", "sweep"]
@@ -70,13 +83,9 @@ def _names(value) -> tuple[str, ...]:
 def _table(data, objectives=None, id=None, **roles):
     """``(EvalTable, DatasetInfo or None, name)`` from a DataFrame or a bundled name, as
     ``copa-dash`` reads ``TABLE --id --objective`` or ``--dataset NAME``."""
-    from .data.io import build_eval_table
-
     pairs = _objective_pairs(objectives)
     roles = {k: v for k, v in roles.items() if v}
     if isinstance(data, str):
-        from .data.bundled import load_bundled
-
         table, info = load_bundled(data)
         if pairs or id or roles:
             known = {o.name: o for o in table.roles.objectives}
@@ -145,8 +154,6 @@ def _row_filter(table, info, where, isin, all_rows) -> RowFilter:
         sets = value_sets_from_in(texts, columns)
     view = info.default_view if info is not None else None
     if view is not None and view.filters and not all_rows:
-        from .cli.preferences import view_filter
-
         defaults = view_filter(view.filters)
         return RowFilter(conditions=row_filter.conditions, ranges=defaults.ranges,
                          sets={**defaults.sets, **sets})
@@ -272,9 +279,9 @@ def select(data, objectives=None, *, id=None, focus=None, alpha=None, weights=No
     InvalidInputError
         With the message the command line prints.
     """
-    problem, table, _, _ = _problem(data, objectives, id, focus=focus, alpha=alpha,
-                                    weights=weights, p=p, method=method, where=where,
-                                    isin=isin, all_rows=all_rows, population=population)
+    problem, _, _, _ = _problem(data, objectives, id, focus=focus, alpha=alpha,
+                                weights=weights, p=p, method=method, where=where,
+                                isin=isin, all_rows=all_rows, population=population)
     order = selection.ranking(problem)
     position = selection.select(problem)
     if order[0] != position:         # the ranking breaks ties as select does; keep the pick first
@@ -374,9 +381,6 @@ def hypervolume(data, objectives=None, *, id=None, ref=None, where=(), isin=None
                 all_rows=False) -> Hypervolume:
     """Exact hypervolume of the rows, as ``copa-dash hypervolume`` (default reference: the
     nadir plus 10% of each objective's range)."""
-    from .core.hypervolume import default_reference_point
-    from .core.hypervolume import hypervolume as hv
-
     problem, _, _, _ = _problem(data, objectives, id, where=where, isin=isin,
                                 all_rows=all_rows)
     directions = list(problem.preferences.directions)
@@ -456,8 +460,6 @@ def significance(data, objectives=None, *, baseline, candidate, id=None, system=
                  ref_rule="range") -> Significance:
     """Is the candidate systems' front better than the baseline's beyond seed noise?
     As ``copa-dash significance``."""
-    from .services.significance_verdict import verdict
-
     table, names = _systems_table(data, objectives, id, system, seed, config)
     view = systems_service.significance_test(
         table, baseline=baseline, candidate=candidate, objectives=names,
@@ -474,9 +476,6 @@ def significance(data, objectives=None, *, baseline, candidate, id=None, system=
 # --- the report and the explorer -----------------------------------------------------------
 
 def _opened(data, objectives, id, **roles):
-    from .services.catalog import open_dataset
-    from .report import opened_table
-
     table, info, name = _table(data, objectives, id, **roles)
     if info is not None:
         return replace(open_dataset(name), table=table)
@@ -496,9 +495,6 @@ def report(data, path, objectives=None, *, id=None, kind="decision", focus=None,
     InvalidInputError
         An unknown kind or extension, or what the analysis raises.
     """
-    from . import report as reports
-    from .report import view as views
-
     path = Path(path)
     fmt = reports.check_format(path.suffix)
     if kind == "systems":
@@ -538,8 +534,6 @@ def report(data, path, objectives=None, *, id=None, kind="decision", focus=None,
 
 
 def _free_port() -> int:
-    import socket
-
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -565,14 +559,7 @@ def explore(data, objectives=None, *, id=None, focus=None, alpha=None, p=None, p
     written. ``focus``, ``alpha`` and ``p`` set the view it opens with; ``port`` defaults
     to a free one.
     """
-    from flask import redirect, request
-
-    from .app_factory import create_app
-    from .services.catalog import keep_in_memory
-    from .report import opened_table
-    from .report import view as views
-
-    table, info, name = _table(data, objectives, id)
+    table, _, name = _table(data, objectives, id)
     names = list(table.objective_names)
     if isinstance(data, str):
         opened = _opened(data, objectives, id)

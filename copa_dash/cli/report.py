@@ -18,13 +18,13 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import report as reports
+from .. import reports
 from ..core.errors import InvalidInputError
 from ..core.significance import REF_RULES
 from ..core.validate import check_p
 from ..data.filters import filter_from_where, value_sets_from_in
+from ..reports import view as views
 from ..services import systems as systems_service
-from ..report import view as views
 from ._common import add_table_arguments, load_table
 from .preferences import add_preference_arguments, view_filter
 

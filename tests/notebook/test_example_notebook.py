@@ -7,7 +7,6 @@ from pathlib import Path
 
 import nbformat
 import numpy as np
-import pandas as pd
 import pytest
 import requests
 from nbclient import NotebookClient

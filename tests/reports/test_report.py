@@ -20,8 +20,7 @@ from copa_dash.cli import main
 from copa_dash.data.bundled import datasets_dir
 from copa_dash.data.io import build_eval_table
 from copa_dash.data.schema import Objective, Roles
-from copa_dash.services.catalog import open_dataset
-from copa_dash.report import (
+from copa_dash.reports import (
     DecisionView,
     decision_facts,
     decision_html,
@@ -29,7 +28,8 @@ from copa_dash.report import (
     opened_table,
     systems_report,
 )
-from copa_dash.report import view as views
+from copa_dash.reports import view as views
+from copa_dash.services.catalog import open_dataset
 
 STAMP = datetime.datetime(2026, 1, 31, 12, 0, 0, tzinfo=datetime.timezone.utc)
 ARENA = "chatbot-arena-price"
@@ -37,7 +37,7 @@ ARENA = "chatbot-arena-price"
 
 def _text(page: str) -> str:
     """The visible text of a report (scripts dropped, tags removed, entities decoded)."""
-    page = re.sub(r"<script.*?</script>", " ", page, flags=re.S)
+    page = re.sub(r"<script.*?</script>", " ", page, flags=re.DOTALL)
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
 
 
@@ -86,7 +86,7 @@ def test_the_report_holds_the_brute_force_pick_its_values_and_rows(arena_page):
 
 def test_the_reproduce_command_gives_the_same_pick(arena_page, capsys):
     facts, page = arena_page
-    commands = re.findall(r"<pre>(copa-dash select .*?)</pre>", page, flags=re.S)
+    commands = re.findall(r"<pre>(copa-dash select .*?)</pre>", page, flags=re.DOTALL)
     assert len(commands) == 1
     argv = shlex.split(html.unescape(commands[0]))
     assert main(argv[1:]) == 0

@@ -26,7 +26,7 @@ from .systems_facts import SystemsFacts, systems_cli, systems_query
 FORMATS = ("html", "pdf")
 
 _ENV = jinja2.Environment(
-    loader=jinja2.PackageLoader("copa_dash.report", "templates"),
+    loader=jinja2.PackageLoader("copa_dash.reports", "templates"),
     autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 

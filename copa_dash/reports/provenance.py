@@ -113,7 +113,7 @@ def row_account(table, problem, row_filter: RowFilter) -> RowAccount:
         fails = scored & ~single.mask(frame)
         excluded.append((words, int(fails.sum())))
     return RowAccount(
-        n_table=int(len(frame)), n_missing=int(problem.n_missing),
+        n_table=len(frame), n_missing=int(problem.n_missing),
         missing_by_objective=tuple((n, int(missing.get(n, 0))) for n in names
                                    if missing.get(n, 0)),
         excluded_by=tuple(excluded), n_candidates=int(problem.eligible.sum()),

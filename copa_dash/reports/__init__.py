@@ -5,7 +5,7 @@ chosen, under which preferences, how sure, and how to reproduce it.
 systems page's services; ``render`` fills the Jinja2 templates of ``templates/`` (escaped)
 and embeds the Plotly figures; ``pdf`` prints the page with Chromium. The entry points:
 
->>> from copa_dash.report import decision_report, DecisionView
+>>> from copa_dash.reports import decision_report, DecisionView
 >>> data = decision_report(open_dataset("copa-synthetic"), DecisionView("copa-synthetic"))  # doctest: +SKIP
 """
 
