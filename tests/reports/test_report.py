@@ -222,3 +222,13 @@ def test_a_file_report_reproduces_with_where_and_in(tmp_path, capsys):
     assert picked == "b"                      # a fails co2 < 3, d is not in {x, y}; b beats c
     assert f"Decision report: <code>{picked}</code>" in page
     assert "a file on your machine" in page and "co2 &lt; 3" in page
+
+
+def test_help_me_choose_answers_are_stated_as_given():
+    answers = (("Which do you prefer: <p001> or p120?", "p120"), ("Equal?", "no"))
+    page = decision_report(open_dataset("copa-synthetic"),
+                           DecisionView("copa-synthetic", answers=answers),
+                           generated_at=STAMP).decode()
+    text = _text(page)
+    assert 'Answers given in "Help me choose"' in text
+    assert "Which do you prefer: <p001> or p120? p120" in text and "<p001>" not in page
