@@ -54,7 +54,10 @@ def _timestamp(text):
 def _write(path: Path, data: bytes) -> None:
     """Write atomically: a reader never sees half a report."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    umask = os.umask(0)
+    os.umask(umask)
     try:
+        os.chmod(temporary, 0o666 & ~umask)       # as open() would: mkstemp makes it 0600
         with os.fdopen(handle, "wb") as out:
             out.write(data)
         os.replace(temporary, path)

@@ -67,22 +67,37 @@ def decision_front(facts) -> go.Figure:
                                              line=dict(color="white", width=1)),
                                  hovertemplate=hover))
     pick = result.pick
-    fig.add_trace(go.Scatter(x=[raw[pick, kx]], y=[raw[pick, ky]], mode="markers+text",
-                             name="COPA pick", text=[ids[pick]], textposition="top center",
+    fig.add_trace(go.Scatter(x=[raw[pick, kx]], y=[raw[pick, ky]], mode="markers",
+                             name="COPA pick", text=[ids[pick]],
                              marker=dict(color=RED, size=18, symbol="star",
                                          line=dict(color="white", width=1)),
                              hovertemplate=hover))
     values = {v.name: v for v in facts.pick_values}
+    log_x, log_y = _wide(raw[:, kx]), _wide(raw[:, ky])
+    # plotly places annotations on a log axis by the log10 of the value
+    fig.add_annotation(x=np.log10(raw[pick, kx]) if log_x else raw[pick, kx],
+                       y=np.log10(raw[pick, ky]) if log_y else raw[pick, ky],
+                       text=ids[pick], showarrow=True, arrowhead=0, arrowcolor=RED, ax=50, ay=-40,
+                       bgcolor="rgba(255,255,255,0.9)", bordercolor=RED, font=dict(size=12))
+    fig.update_xaxes(type="log" if log_x else "linear")
+    fig.update_yaxes(type="log" if log_y else "linear")
     fig.update_layout(
         width=WIDTH, height=HEIGHT, template="plotly_white", margin=dict(l=70, r=20, t=40, b=60),
         title=dict(text="Where the pick sits (a 2-D view of the chosen objectives)",
                    font=dict(size=15)),
         xaxis_title=axis_title(x_name, values[x_name].label, values[x_name].unit,
-                               values[x_name].direction),
+                               values[x_name].direction) + (" (log scale)" if log_x else ""),
         yaxis_title=axis_title(y_name, values[y_name].label, values[y_name].unit,
-                               values[y_name].direction),
+                               values[y_name].direction) + (" (log scale)" if log_y else ""),
         legend=dict(orientation="h", y=-0.16, x=0), font=dict(family="Helvetica, Arial"))
     return fig
+
+
+def _wide(values: np.ndarray) -> bool:
+    """Draw an axis on a log scale when its values are positive and span more than two
+    decades (a linear axis would squeeze most rows against zero, as CO2 cost does)."""
+    finite = values[np.isfinite(values)]
+    return bool(finite.size) and finite.min() > 0 and finite.max() / finite.min() > 100
 
 
 def systems_radar(records, labels, axes, shown) -> go.Figure:
