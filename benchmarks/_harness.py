@@ -54,9 +54,10 @@ class Timing:
         return (q3 - q1) / med
 
     def cell(self) -> str:
-        """``cpu ms (±spread) / wall ms``."""
-        return (f"{fmt_ms(self.cpu_median)} ±{100 * self.spread(self.cpu):.0f}% / "
-                f"{fmt_ms(self.wall_median)}")
+        """``cpu ms (±spread) / wall ms``, or ``cpu ms (1 call) / wall ms``."""
+        spread = ("(1 call)" if len(self.cpu) == 1
+                  else f"±{100 * self.spread(self.cpu):.0f}%")
+        return f"{fmt_ms(self.cpu_median)} {spread} / {fmt_ms(self.wall_median)}"
 
 
 def fmt_ms(seconds: float) -> str:
@@ -69,17 +70,26 @@ def fmt_ms(seconds: float) -> str:
 
 
 def interleaved(contenders: dict[str, Callable[[], object]], *, repeats: int = 7,
-                budget_seconds: float = 3.0) -> tuple[dict[str, Timing], dict[str, object]]:
+                budget_seconds: float = 3.0, single_call_seconds: float = 2.0,
+                ) -> tuple[dict[str, Timing], dict[str, object]]:
     """Time every contender ``repeats`` times, interleaved; return timings and results.
 
     Each contender is called once first (its result is kept for the checks). Fewer
-    repeats are made when one round would exceed ``budget_seconds`` (at least 3).
+    repeats are made when one round would exceed ``budget_seconds`` (at least 3). A
+    contender whose first call took over ``single_call_seconds`` is not repeated: that
+    call is its time (a compiled peer's first call is warm; say so in the table).
     """
-    results = {name: func() for name, func in contenders.items()}
-    names = list(contenders)
-    timings = {name: Timing() for name in names}
+    results, timings, names = {}, {}, []
+    for name, func in contenders.items():
+        cpu0 = time.process_time()
+        wall0 = time.perf_counter()
+        results[name] = func()
+        timings[name] = Timing([time.perf_counter() - wall0], [time.process_time() - cpu0])
+        if timings[name].wall[0] <= single_call_seconds:
+            timings[name] = Timing()
+            names.append(name)
     round_seconds = 0.0
-    for r in range(repeats):
+    for r in range(repeats if names else 0):
         if r >= 3 and round_seconds * (r + 1) > budget_seconds:
             break
         order = names[r % len(names):] + names[:r % len(names)]
@@ -89,7 +99,7 @@ def interleaved(contenders: dict[str, Callable[[], object]], *, repeats: int = 7
             contenders[name]()
             timings[name].wall.append(time.perf_counter() - wall0)
             timings[name].cpu.append(time.process_time() - cpu0)
-        round_seconds = sum(t.wall[-1] for t in timings.values())
+        round_seconds = sum(timings[name].wall[-1] for name in names)
     return timings, results
 
 
