@@ -16,9 +16,9 @@ import numpy as np
 
 from ._kernels import hypervolume as _kernels
 from ._kernels import hypervolume_wfg as _wfg_kernels
-from ._validate import check_ref_point, parse_directions
 from .dominance import oriented_view
 from .errors import InvalidInputError
+from .validate import check_ref_point, parse_directions
 
 try:  # moocore's C entry point without its argument conversion (we validate once)
     from moocore import _moocore as moocore_private
