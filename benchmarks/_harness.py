@@ -75,9 +75,10 @@ def interleaved(contenders: dict[str, Callable[[], object]], *, repeats: int = 7
     """Time every contender ``repeats`` times, interleaved; return timings and results.
 
     Each contender is called once first (its result is kept for the checks). Fewer
-    repeats are made when one round would exceed ``budget_seconds`` (at least 3). A
-    contender whose first call took over ``single_call_seconds`` is not repeated: that
-    call is its time (a compiled peer's first call is warm; say so in the table).
+    repeats are made when one round would exceed ``budget_seconds`` of CPU time (at
+    least 3). A contender whose first call took over ``single_call_seconds`` of CPU time
+    is not repeated: that call is its time (a compiled peer's first call is warm; the
+    table says "1 call").
     """
     results, timings, names = {}, {}, []
     for name, func in contenders.items():
@@ -85,7 +86,7 @@ def interleaved(contenders: dict[str, Callable[[], object]], *, repeats: int = 7
         wall0 = time.perf_counter()
         results[name] = func()
         timings[name] = Timing([time.perf_counter() - wall0], [time.process_time() - cpu0])
-        if timings[name].wall[0] <= single_call_seconds:
+        if timings[name].cpu[0] <= single_call_seconds:
             timings[name] = Timing()
             names.append(name)
     round_seconds = 0.0
@@ -99,7 +100,7 @@ def interleaved(contenders: dict[str, Callable[[], object]], *, repeats: int = 7
             contenders[name]()
             timings[name].wall.append(time.perf_counter() - wall0)
             timings[name].cpu.append(time.process_time() - cpu0)
-        round_seconds = sum(timings[name].wall[-1] for name in names)
+        round_seconds = sum(timings[name].cpu[-1] for name in names)
     return timings, results
 
 
