@@ -35,6 +35,8 @@ def oriented_view(points, directions=None, /, *, name: str = "points",
         arr = points
     else:
         arr = as_points(points, name=name, min_rows=min_rows)
+    if directions is None:  # every objective minimised: nothing to parse (hot path)
+        return arr
     maximise = parse_directions(directions, arr.shape[1])
     if maximise.any():
         arr = orient(arr, maximise)
