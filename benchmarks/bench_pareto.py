@@ -27,8 +27,15 @@ os.environ.setdefault("NUMBA_CACHE_DIR", "/tmp/copa_numba_cache")
 
 import numpy as np
 
-from benchmarks._harness import (interleaved, load_line, markdown, ratio_cell, same_layers,
-                                 same_mask, same_volume)
+from benchmarks._harness import (
+    interleaved,
+    load_line,
+    markdown,
+    ratio_cell,
+    same_layers,
+    same_mask,
+    same_volume,
+)
 from copa_dash.core.dominance import nondominated_layers, nondominated_mask
 from copa_dash.core.hypervolume import exact_method, hypervolume
 

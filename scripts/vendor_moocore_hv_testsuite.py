@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from copa_dash.core.hypervolume import hypervolume  # noqa: E402
+from copa_dash.core.hypervolume import hypervolume
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "data" / "moocore_hv_testsuite.json.gz"
 # A number, or its leading digits followed by "..." (the testsuite's prefix match).
