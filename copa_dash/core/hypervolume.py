@@ -297,10 +297,12 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
 
     Notes
     -----
-    Exact cost grows like n^2 at K = 4, 5 and faster beyond (about n^3.5 at K = 7, the
-    problem is #P-hard in K); the Monte-Carlo error shrinks like ``1/sqrt(n_samples)``
-    whatever K is. The decision uses the number of distinct non-dominated rows inside
-    the reference box.
+    Exact cost, measured for the faster exact method (:func:`exact_method`), grows like
+    n^2 up to K = 7 on sphere fronts and faster beyond (about n^2.6 at K = 8, n^4 at
+    K = 9; the problem is #P-hard in K); the Monte-Carlo error shrinks like
+    ``1/sqrt(n_samples)`` whatever K is. The decision uses the number of distinct
+    non-dominated rows inside the reference box; ``method`` of the result says which
+    computation it shows.
 
     Examples
     --------
