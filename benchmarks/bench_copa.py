@@ -3,8 +3,10 @@
     python benchmarks/bench_copa.py            # full: up to 1e6 rows, 10,000 alphas
     python benchmarks/bench_copa.py --quick    # under 30 s (numpy side on 500 alphas)
 
-Every timing is warm (one call first, so compilation is excluded) and is the median of
-several repeats. Each comparison also checks that both sides give the same answer.
+Timing, checks and ratios follow ``benchmarks/_harness.py`` (interleaved repeats, CPU
+beside wall time, machine load). ``cdf_transform`` must equal scipy's ranks exactly; the
+sweep's pick at every compared alpha must equal the numpy sweep's, or both must be
+minimisers of the criterion (a tie each side breaks its own way); otherwise no ratio.
 """
 
 from __future__ import annotations
@@ -12,9 +14,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 os.environ.setdefault("NUMBA_CACHE_DIR", "/tmp/numba_cache")
@@ -23,42 +23,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 import scipy.stats
 
-from copa_dash.core.criteria import copa_select, weights_from_alpha
+from benchmarks._harness import interleaved, load_line, markdown, ratio_cell
 from copa_dash.core.ranks import cdf_transform
 from copa_dash.core.sweep import alpha_sweep
 
 
-def warm_median(fn, repeats: int) -> float:
-    """Median wall time in seconds of ``repeats`` calls after one warm-up call."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def fmt_ms(seconds: float) -> str:
-    return f"{seconds * 1e3:.2f}"
-
-
 def bench_cdf(sizes, repeats) -> list[str]:
-    lines = ["| rows x 7 | cdf_transform (ms) | scipy rankdata min (ms) | scipy / ours |",
-             "|---:|---:|---:|---:|"]
+    head = ["rows x 7", "cdf_transform", "scipy rankdata min", "ours / scipy (CPU)"]
+    rows = []
     rng = np.random.default_rng(0)
     for n in sizes:
         y = rng.normal(size=(n, 7)).round(3)  # rounding makes ties
-        ours = cdf_transform(y)
-        theirs = (scipy.stats.rankdata(y, method="min", axis=0) - 1) / n
-        assert np.array_equal(ours, theirs), "cdf_transform disagrees with scipy"
-        reps = max(1, repeats // (1 + n // 100_000))
-        t_ours = warm_median(lambda y=y: cdf_transform(y), reps)
-        t_scipy = warm_median(
-            lambda y=y, n=n: (scipy.stats.rankdata(y, method="min", axis=0) - 1) / n, reps)
-        lines.append(f"| {n:,} | {fmt_ms(t_ours)} | {fmt_ms(t_scipy)} | "
-                     f"{t_scipy / t_ours:.1f}x |")
-    return lines
+        timings, results = interleaved(
+            {"ours": lambda y=y: cdf_transform(y),
+             "scipy": lambda y=y, n=n: (scipy.stats.rankdata(y, method="min", axis=0) - 1) / n},
+            repeats=repeats)
+        same = np.array_equal(results["ours"], results["scipy"])
+        checks = {"scipy": None if same else "ranks differ"}
+        rows.append([f"{n:,}", timings["ours"].cell(), timings["scipy"].cell(),
+                     ratio_cell(timings, "ours", checks)])
+    return [markdown(head, rows)]
 
 
 def numpy_sweep(u, focus, p, n_alphas, chunk=64):
@@ -80,32 +64,62 @@ def numpy_sweep(u, focus, p, n_alphas, chunk=64):
     return out
 
 
+def _criterion(u, focus, p, alphas):
+    """Criterion of every row at every alpha (A, N), as the numpy sweep computes it."""
+    k = u.shape[1]
+    in_focus = np.zeros(k, dtype=bool)
+    in_focus[list(focus)] = True
+    w = np.where(in_focus, alphas[:, None] / len(focus), (1.0 - alphas[:, None]) / (k - len(focus)))
+    x = w[:, None, :] * u[None, :, :]
+    return x.max(axis=2) if math.isinf(p) else (x ** p).sum(axis=2) ** (1.0 / p)
+
+
+def compare_picks(u, focus, p, ours, theirs, alphas) -> tuple[str | None, str]:
+    """(None or why they differ, "a same, b tied"). Where the picks differ, both must be
+    minimisers of the criterion (a tie numpy breaks by row order, ours by the tie-break
+    rules of METHODS.md); any other difference refuses the ratio."""
+    differ = np.flatnonzero(ours != theirs)
+    if differ.size == 0:
+        return None, f"{ours.size} same"
+    c = _criterion(u, focus, p, alphas[differ])
+    rows = np.arange(differ.size)
+    best = c.min(axis=1)
+    tied = (np.isclose(c[rows, ours[differ]], best, rtol=1e-12, atol=0)
+            & np.isclose(c[rows, theirs[differ]], best, rtol=1e-12, atol=0))
+    summary = f"{ours.size - differ.size} same, {int(tied.sum())} tied"
+    if tied.all():
+        return None, summary
+    return f"{int((~tied).sum())} picks differ", summary
+
+
 def bench_sweep(shapes, n_alphas, n_compare, repeats) -> list[str]:
-    """alpha_sweep at ``n_alphas``; both sides at ``n_compare`` alphas for the ratio."""
-    header = (f"| table | p | alpha_sweep, {n_alphas:,} alphas (ms) | alpha_sweep, {n_compare:,} "
-              f"(ms) | numpy broadcast, {n_compare:,} (ms) | numpy / ours | rows selected "
-              "| agrees with copa_select |")
-    lines = [header, "|---|---:|---:|---:|---:|---:|---:|---|"]
+    """alpha_sweep at ``n_alphas``; both sides at ``n_compare`` alphas for the ratio,
+    interleaved, and their picks compared at every one of the ``n_compare`` alphas."""
+    head = ["table", "p", f"alpha_sweep, {n_alphas:,} alphas", f"alpha_sweep, {n_compare:,}",
+            f"numpy broadcast, {n_compare:,}", "ours / numpy (CPU)", "picks (ours vs numpy)",
+            "rows selected"]
+    rows = []
     rng = np.random.default_rng(1)
     for n, k in shapes:
         u = cdf_transform(rng.normal(size=(n, k)))
         focus = [0]
         for p in (1.0, 2.0, 8.0, math.inf):
-            result = alpha_sweep(u, focus, p=p, n_alphas=n_alphas)
-            step = max(1, n_alphas // 200)  # spot-check 200 alphas against copa_select
-            agree = all(result.selected[t] == copa_select(
-                u, weights_from_alpha(k, focus, result.alphas[t]), p=p)
-                for t in range(0, n_alphas, step))
             def ours(count, u=u, focus=focus, p=p):
-                return lambda: alpha_sweep(u, focus, p=p, n_alphas=count)
+                return lambda: alpha_sweep(u, focus, p=p, n_alphas=count).selected
 
-            t_full = warm_median(ours(n_alphas), repeats)
-            t_ours = warm_median(ours(n_compare), repeats)
-            t_np = warm_median(lambda u=u, focus=focus, p=p: numpy_sweep(u, focus, p, n_compare), 1)
-            lines.append(f"| {n:,} x {k} | {p:g} | {fmt_ms(t_full)} | {fmt_ms(t_ours)} | "
-                         f"{fmt_ms(t_np)} | {t_np / t_ours:.0f}x | {result.rows.size} | "
-                         f"{'yes' if agree else 'NO'} |")
-    return lines
+            timings, results = interleaved(
+                {"ours": ours(n_compare),
+                 "numpy": lambda u=u, focus=focus, p=p: numpy_sweep(u, focus, p, n_compare)},
+                repeats=repeats)
+            full, _ = interleaved({"full": ours(n_alphas)}, repeats=repeats)
+            alphas = np.linspace(0.0, 1.0, n_compare)
+            why, summary = compare_picks(u, focus, p, np.asarray(results["ours"]),
+                                         np.asarray(results["numpy"]), alphas)
+            selected = alpha_sweep(u, focus, p=p, n_alphas=n_alphas).rows.size
+            rows.append([f"{n:,} x {k}", f"{p:g}", full["full"].cell(), timings["ours"].cell(),
+                         timings["numpy"].cell(), ratio_cell(timings, "ours", {"numpy": why}),
+                         summary, str(selected)])
+    return [markdown(head, rows)]
 
 
 def main(argv=None) -> int:
@@ -118,12 +132,15 @@ def main(argv=None) -> int:
     else:
         sizes, repeats, n_compare = [1_000, 10_000, 100_000, 1_000_000], 9, 10_000
         shapes = [(2_100, 7), (1_000, 8), (20_000, 7)]
-    print(f"# COPA core benchmarks ({'quick' if args.quick else 'full'}; warm, median of "
-          f"repeats; {os.cpu_count()} cores)\n")
+    print(f"# COPA core benchmarks ({'quick' if args.quick else 'full'})\n")
+    print("Cells: CPU ms (±interquartile spread) / wall ms, medians of interleaved repeats "
+          "after one warm-up call each; ratios only where the results agree.")
+    print(load_line() + " (before)\n")
     print("## CDF transform vs scipy.stats.rankdata(method='min', axis=0)\n")
     print("\n".join(bench_cdf(sizes, repeats)))
     print("\n## alpha sweep (focus = objective 0) vs plain numpy broadcasting\n")
     print("\n".join(bench_sweep(shapes, 10_000, n_compare, repeats)))
+    print("\n" + load_line() + " (after)")
     return 0
 
 

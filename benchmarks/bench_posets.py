@@ -7,8 +7,10 @@
 Shapes follow papers/partial-rankings-of-optimizers-ufg-depth.txt: DeepOBS (3 methods x 8
 tasks, 2 criteria; the authors' R code: ~1 s), DMOP (7 x 13, 4 criteria; ~10 s) and BBOB
 (11 x 21, 2 criteria; 7 hours). Criteria are uniform random numbers drawn with a fixed seed
-(no ties). Every timing is warm (one call first: compilation excluded) and the median of a
-few repeats; the approximate column is ``ufg_depth(exact=False, tolerance=0.01)`` and its
+(no ties). Timings follow ``benchmarks/_harness.py``: the exact and the approximate depth
+interleaved, one warm-up call each (compilation excluded), CPU ms (±interquartile spread) /
+wall ms medians, the machine load printed; there is no peer in this process (the R code's
+times are the paper's). The approximate column is ``ufg_depth(exact=False, tolerance=0.01)`` and its
 proven error bound. The real tables are the CSVs of the authors' repository (see
 shared/datasets-raw/optimizer-benchmarks-posets/PROVENANCE.md); their depths must match the
 authors' published summaries, which is checked.
@@ -18,9 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 os.environ.setdefault("NUMBA_CACHE_DIR", "/tmp/numba_cache")
@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np
 
+from benchmarks._harness import interleaved, load_line
 from copa_dash.core.posets import task_posets, ufg_depth
 
 SHAPES = [  # label, methods, tasks, criteria, seed, the paper's runtime with the R code
@@ -53,16 +54,6 @@ REAL = [  # label, file, separator, decimal, task and method columns, criteria, 
 ]
 
 
-def warm_median(fn, repeats: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def synthetic_table(n_methods, n_tasks, n_criteria, seed):
     rng = np.random.default_rng(seed)
     crit = rng.random((n_tasks * n_methods, n_criteria))
@@ -76,15 +67,17 @@ def row(label, shape, crit, methods, tasks, paper, repeats):
         tp = task_posets(crit, method_index=methods, task_index=tasks, missing="drop")
         return tp, ufg_depth(tp.relations)
 
-    seconds = warm_median(run, repeats)
-    tp, res = run()
-    approx_s = warm_median(lambda: ufg_depth(tp.relations, exact=False, tolerance=0.01),
-                           repeats)
-    approx = ufg_depth(tp.relations, exact=False, tolerance=0.01)
+    tp, _ = run()
+    timings, results = interleaved(
+        {"exact": run,
+         "approx": lambda: ufg_depth(tp.relations, exact=False, tolerance=0.01)},
+        repeats=repeats)
+    res, approx = results["exact"][1], results["approx"]
     assert np.abs(approx.depths - res.depths).max() <= approx.error_bound + 1e-12
     return (f"| {label} | {shape} | {len(res.counts)} | {res.n_ufg_sets:,} | "
             f"{res.largest_size} | {res.depths.min():.3f} .. {res.depths.max():.3f} | "
-            f"{seconds:.3f} | {approx_s:.3f} (bound {approx.error_bound:.1e}) | {paper} |"), res
+            f"{timings['exact'].cell()} | {timings['approx'].cell()} (bound "
+            f"{approx.error_bound:.1e}) | {paper} |"), res
 
 
 def real_rows(raw_dir: Path, repeats: int) -> list[str]:
@@ -139,7 +132,7 @@ def main() -> None:
                         help="a folder with the authors' raw DeepOBS / DMOP csv files (optional)")
     args = parser.parse_args()
     header = ("| case | methods x tasks x criteria | distinct posets | ufg sets | largest ufg "
-              "set | depth range | exact (s) | approx. tol 0.01 (s) | authors' R code |")
+              "set | depth range | exact (CPU ms / wall ms) | approx. tol 0.01 | authors' R code |")
     lines = [header,
              "|---|---|---:|---:|---:|---|---:|---:|---|"]
     for label, n, t, c, seed, paper in SHAPES:
@@ -153,18 +146,20 @@ def main() -> None:
     for label, n, t, c, seed in ([] if args.quick else LARGE):
         crit, methods, tasks = synthetic_table(n, t, c, seed)
         rel = task_posets(crit, method_index=methods, task_index=tasks, missing="drop").relations
-        began = time.perf_counter()
-        res = ufg_depth(rel, exact=False, tolerance=0.01, rng=0)
-        seconds = time.perf_counter() - began
+        timings, results = interleaved(
+            {"approx": lambda rel=rel: ufg_depth(rel, exact=False, tolerance=0.01, rng=0)},
+            repeats=1)
+        res = results["approx"]
         line = (f"| {label} | {n} x {t} x {c} | {len(res.counts)} | {res.n_ufg_sets:,} "
                 f"enumerated + {res.n_samples:,} sampled | {res.largest_size} | "
-                f"{res.depths.min():.3f} .. {res.depths.max():.3f} | - | {seconds:.3f} "
+                f"{res.depths.min():.3f} .. {res.depths.max():.3f} | - | {timings['approx'].cell()} "
                 f"(bound {res.error_bound:.1e} at {res.confidence:.0%}) | |")
         lines.append(line)
         print(line, file=sys.stderr)
     lines += bundled_rows(5)
     if args.raw_dir is not None and args.raw_dir.is_dir():
         lines += real_rows(args.raw_dir, 5)
+    print(load_line() + "\n")
     print("\n".join(lines))
 
 

@@ -8,7 +8,8 @@ Design: two sides of 5 seeds x 20 points (simulated_runs: effect 0.05, noise 0.0
 "moocore loop" draws the same permutations and calls moocore.hypervolume on each side's
 pooled points from Python: the obvious way to write the test with a trusted HV library.
 Both must give the same null distribution. Timings are warm medians (compilation
-excluded). Targets on this machine: < 50 ms (K = 2), < 80 ms (K = 3) for B = 5,000.
+excluded), interleaved in one process (``benchmarks/_harness.py``), no ratio when the null
+distributions differ. Targets on this machine: < 50 ms (K = 2), < 80 ms (K = 3) for B = 5,000.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import moocore
 import numpy as np
 
+from benchmarks._harness import interleaved, load_line, ratio_cell
 from copa_dash.core.significance import CHUNK, pareto_improvement_test, simulated_runs
 
 N_SEEDS, POINTS_PER_RUN, B = 5, 20, 5000
@@ -76,7 +78,8 @@ def main(argv=None) -> int:
     repeats = 3 if args.quick else 7
     print(f"pareto_improvement_test, 2 sides x {N_SEEDS} seeds x {POINTS_PER_RUN} points, "
           f"B = {B:,}; {os.cpu_count()} cores\n")
-    print("| K | ours wall / CPU (ms) | moocore loop wall / CPU (ms) | moocore / ours (CPU) "
+    print(load_line() + "\n")
+    print("| K | ours CPU ms (±spread) / wall ms | moocore loop | moocore loop / ours (CPU) "
           "| same null |")
     print("|---:|---:|---:|---:|:---:|")
     for k in (2, 3):
@@ -95,10 +98,11 @@ def main(argv=None) -> int:
         def peer(y=y, run_index=run_index, run_side=run_side, ref=res.ref):
             return moocore_loop(y, run_index, run_side, ref, B, 0)
 
-        t_ours = warm_median(ours, repeats)
-        t_peer = warm_median(peer, max(1, repeats // 2))
-        print(f"| {k} | {t_ours[0] * 1e3:.1f} / {t_ours[1] * 1e3:.1f} | {t_peer[0] * 1e3:.1f} / "
-              f"{t_peer[1] * 1e3:.1f} | {t_peer[1] / t_ours[1]:.1f}x | {'yes' if same else 'NO'} |")
+        timings, _ = interleaved({"ours": ours, "moocore loop": peer}, repeats=repeats)
+        ratio = ratio_cell(timings, "moocore loop",
+                           {"ours": None if same else "null distributions differ"})
+        print(f"| {k} | {timings['ours'].cell()} | {timings['moocore loop'].cell()} | "
+              f"{ratio} | {'yes' if same else 'NO'} |")
 
     # K = 4: the general exact hypervolume is called from Python for every side.
     b4 = 100 if args.quick else 250
@@ -113,6 +117,7 @@ def main(argv=None) -> int:
     print(f"\nK = 4 (CPU): {t4 / b4 * 1e3:.2f} ms per permutation with ours "
           f"(B = 5,000: about {t4 / b4 * B:.1f} s); moocore loop "
           f"{t4_peer / b4 * 1e3:.2f} ms per permutation (about {t4_peer / b4 * B:.1f} s).")
+    print("\n" + load_line() + " (after)")
     return 0
 
 

@@ -35,6 +35,8 @@ def oriented_view(points, directions=None, /, *, name: str = "points",
         arr = points
     else:
         arr = as_points(points, name=name, min_rows=min_rows)
+    if directions is None:  # every objective minimised: nothing to parse (hot path)
+        return arr
     maximise = parse_directions(directions, arr.shape[1])
     if maximise.any():
         arr = orient(arr, maximise)
@@ -106,13 +108,12 @@ def nondominated_layers(points, /, directions=None) -> np.ndarray:
     Notes
     -----
     Layer L is the non-dominated set of the rows left after removing layers 1..L-1.
-    Fronts are peeled with :func:`nondominated_mask` (only the first for K <= 3; for
-    K >= 4 while they hold at least sqrt(rest) rows); the other rows are placed in
+    K >= 4: every layer is peeled with :func:`nondominated_mask` (L mask passes for L
+    layers). K = 2, 3: the first front is peeled, the other rows are placed in
     lexicographic order by ENS-BS (Zhang, Tian, Cheng and Jin 2015, IEEE TEVC 19(2)):
-    binary search for the first layer none of whose rows dominates the new row. That
-    test is O(log N) for K = 2 (the layer's newest row) and K = 3 (a 2-D staircase per
-    layer), so O(N log N log L) in all; for K >= 4 it scans the layer, O(N^2 K) in the
-    worst case.
+    binary search for the first layer none of whose rows dominates the new row, a test
+    that is O(log N) for K = 2 (the layer's newest row) and K = 3 (a 2-D staircase per
+    layer), so O(N log N log L) in all.
 
     Examples
     --------

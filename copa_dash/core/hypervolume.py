@@ -11,26 +11,41 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
-import moocore  # the one place the core uses moocore: its HV4D+ / WFG code in C for K >= 4
+import moocore  # the one place the core uses moocore: its HV4D+-based recursion in C, K = 4..7
 import numpy as np
 
 from ._kernels import hypervolume as _kernels
+from ._kernels import hypervolume_wfg as _wfg_kernels
 from .dominance import oriented_view
 from .errors import InvalidInputError
 from .validate import check_ref_point, parse_directions
 
+try:  # moocore's C entry point without its argument conversion (we validate once)
+    from moocore import _moocore as moocore_private
+except ImportError:  # pragma: no cover - layout of another moocore release
+    moocore_private = None
+
 __all__ = [
     "HypervolumeEstimate",
     "default_reference_point",
+    "exact_method",
     "hypervolume",
     "hypervolume_auto",
     "hypervolume_mc",
 ]
 
 _SAMPLE_CHUNK = 1 << 16
-# Rough cost of an exact K >= 4 hypervolume of n front rows: seconds(100 rows) and the
-# growth exponent in n, from moocore 0.3 timings on sphere and random fronts (2 cores).
-_EXACT_COST = {4: (1.5e-5, 2.0), 5: (3e-4, 2.0), 6: (1.1e-2, 2.8), 7: (2e-1, 3.5)}
+# Rough cost of an exact K >= 4 hypervolume of n front rows: seconds at 100 rows and the
+# growth exponent in n, of the faster exact method, fitted to CPU times of moocore 0.3's
+# recursion (K = 4, 5) and the WFG kernel (K >= 6) on fronts on the unit sphere, 100 to
+# 1,000 rows (2 shared cores): 6-D 4.5 ms / 0.4 s, 7-D 48 ms / 4.5 s, 8-D 0.22 s at 100
+# rows and 4 s at 300, 9-D 59 ms at 50 rows and 1.5 s at 100.
+_EXACT_COST = {4: (1.5e-5, 2.0), 5: (3e-4, 2.0), 6: (4.5e-3, 2.0), 7: (4.8e-2, 2.0),
+               8: (2.2e-1, 2.6), 9: (1.5, 4.0)}
+# Below this many front rows moocore's recursion (HV4D+ base case, O(n^(K-2))) beats the
+# WFG kernel; measured crossovers on sphere fronts (CPU time): 6-D about 200 rows, 7-D
+# about 75, 8-D and up below 20 (WFG from the start).
+_WFG_FROM_ROWS = {4: None, 5: None, 6: 200, 7: 75}
 
 
 @dataclass(frozen=True)
@@ -38,7 +53,10 @@ class HypervolumeEstimate:
     """A hypervolume value with its confidence interval.
 
     ``exact`` is True when ``value`` was computed exactly (then ``ci_low == ci_high ==
-    value`` and ``n_samples == 0``), False for a Monte-Carlo estimate.
+    value`` and ``n_samples == 0``), False for a Monte-Carlo estimate. ``method`` names
+    what computed it: ``"hv2d"``, ``"hv3d"``, ``"moocore"`` (its HV4D+-based recursion),
+    ``"wfg"`` (the compiled WFG kernel), ``"trivial"`` (fewer than two front rows) or
+    ``"monte-carlo"``.
     """
 
     value: float
@@ -46,6 +64,7 @@ class HypervolumeEstimate:
     ci_high: float
     n_samples: int
     exact: bool = False
+    method: str = "monte-carlo"
 
 
 def _oriented_problem(points, ref, directions):
@@ -59,16 +78,54 @@ def _oriented_problem(points, ref, directions):
     return y, r
 
 
+def exact_method(n_front: int, n_objectives: int) -> str:
+    """Name of the exact method :func:`hypervolume` uses for a front of this size."""
+    if n_objectives <= 1 or n_front <= 1:
+        return "trivial"
+    if n_objectives <= 3:
+        return f"hv{n_objectives}d"
+    wfg_from = _WFG_FROM_ROWS.get(n_objectives, 0)
+    if wfg_from is None or n_front < wfg_from:
+        return "moocore"
+    return "wfg"
+
+
+def _exact_front(front: np.ndarray, r: np.ndarray) -> tuple[float, str]:
+    """Exact volume of unique non-dominated rows inside ``r`` (validated), and the method.
+
+    No checks here: the public functions validate once, so the 4-D and 5-D case goes
+    straight to moocore's C entry point (its public wrapper re-converts and re-checks).
+    """
+    n, k = front.shape
+    method = exact_method(n, k)
+    if n == 0:
+        return 0.0, method
+    if k == 1 or n == 1:
+        return float(np.prod(r - front[0])), method
+    if k <= 3:
+        return float(_kernels.hypervolume(front, r)), method
+    if method == "moocore":
+        return float(_moocore_hv(front, r)), method
+    return float(_wfg_kernels.hv_wfg(front, r)), method
+
+
+def _moocore_hv(front: np.ndarray, r: np.ndarray) -> float:
+    inner = getattr(moocore_private, "_hypervolume", None)
+    if inner is None:  # a moocore release without the private entry point
+        return moocore.hypervolume(front, ref=r)
+    return inner(front, r)
+
+
 def _exact(y: np.ndarray, r: np.ndarray) -> float:
     k = y.shape[1]
+    if k == 1:
+        inside = y[y[:, 0] < r[0], 0]
+        return float(r[0] - inside.min()) if inside.size else 0.0
     if k <= 3:
-        if k == 1:
-            inside = y[y[:, 0] < r[0], 0]
-            return float(r[0] - inside.min()) if inside.size else 0.0
         return float(_kernels.hypervolume(y, r))
-    if y.shape[0] == 0:
-        return 0.0
-    return float(moocore.hypervolume(y, ref=r))  # skips rows that do not dominate r
+    if _WFG_FROM_ROWS.get(k, 0) is None:  # moocore whatever the size: it filters rows itself
+        return float(_moocore_hv(y, r)) if y.shape[0] else 0.0
+    return _exact_front(_kernels.unique_front(_kernels.inside_rows(y, r)), r)[0]
 
 
 def hypervolume(points, /, ref, *, directions=None) -> float:
@@ -100,9 +157,13 @@ def hypervolume(points, /, ref, *, directions=None) -> float:
     objective (Lebesgue measure; ``'`` is min-oriented). K = 2: sort and sweep,
     O(N log N). K = 3: the HV3D sweep on the third objective with a 2-D staircase
     (Beume, Fonseca, Lopez-Ibanez, Paquete and Vahrenhold 2009), O(N log N) searches.
-    K >= 4: ``moocore.hypervolume`` (HV4D+ for K = 4, O(N^2); exponential in K in
-    general). A compiled exact alternative for any K is
-    ``copa_dash.core._kernels.hypervolume.hv_slices``.
+    K >= 4: the distinct non-dominated rows inside the box, then moocore's recursion
+    with the HV4D+ base case (K = 4, 5, and small fronts at K = 6, 7; O(N^(K-2))) or
+    the compiled WFG kernel with bounding and ordering heuristics
+    (:mod:`copa_dash.core._kernels.hypervolume_wfg`; larger fronts at K = 6, 7, and
+    every front from K = 8), whichever was measured faster (:func:`exact_method`).
+    Exponential in K in general (the problem is #P-hard). The slower compiled twin
+    ``copa_dash.core._kernels.hypervolume.hv_slices`` checks both in the tests.
 
     Examples
     --------
@@ -168,7 +229,7 @@ def hypervolume_mc(points, /, ref, *, directions=None, n_samples: int = 100_000,
     front, ideal = _box_and_front(y, r)
     if front.shape[0] < 2:
         value = float(np.prod(r - front[0])) if front.shape[0] else 0.0
-        return HypervolumeEstimate(value, value, value, 0, exact=True)
+        return HypervolumeEstimate(value, value, value, 0, exact=True, method="trivial")
     generator = np.random.default_rng(rng)
     width = r - ideal
     box = float(np.prod(width))
@@ -196,14 +257,15 @@ def exact_cost_seconds(n_front: int, n_objectives: int) -> float:
     """Rough seconds an exact hypervolume of ``n_front`` rows takes (a heuristic).
 
     K <= 3 is O(n log n) (microseconds per row); K >= 4 follows measured power laws
-    ``t(100) * (n / 100)^e``, extrapolated by a factor 5 per objective beyond 7.
+    ``t(100) * (n / 100)^e`` of the method :func:`exact_method` picks, extrapolated by
+    a factor 8 and half a power of n per objective beyond 9.
     """
     if n_objectives <= 3 or n_front <= 1:
         return 1e-6 * max(n_front, 1)
-    base, exponent = _EXACT_COST.get(min(n_objectives, 7), _EXACT_COST[7])
-    if n_objectives > 7:
-        base *= 5.0 ** (n_objectives - 7)
-        exponent += 0.5 * (n_objectives - 7)
+    base, exponent = _EXACT_COST.get(min(n_objectives, 9), _EXACT_COST[9])
+    if n_objectives > 9:
+        base *= 8.0 ** (n_objectives - 9)
+        exponent += 0.5 * (n_objectives - 9)
     return base * (n_front / 100.0) ** exponent
 
 
@@ -235,15 +297,18 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
 
     Notes
     -----
-    Exact cost grows like n^2 at K = 4, 5 and faster beyond (about n^3.5 at K = 7, the
-    problem is #P-hard in K); the Monte-Carlo error shrinks like ``1/sqrt(n_samples)``
-    whatever K is. The decision uses the number of distinct non-dominated rows inside
-    the reference box.
+    Exact cost, measured for the faster exact method (:func:`exact_method`), grows like
+    n^2 up to K = 7 on sphere fronts and faster beyond (about n^2.6 at K = 8, n^4 at
+    K = 9; the problem is #P-hard in K); the Monte-Carlo error shrinks like
+    ``1/sqrt(n_samples)`` whatever K is. The decision uses the number of distinct
+    non-dominated rows inside the reference box; ``method`` of the result says which
+    computation it shows.
 
     Examples
     --------
-    >>> hypervolume_auto([[1, 2], [2, 1]], ref=[3, 3])
-    HypervolumeEstimate(value=3.0, ci_low=3.0, ci_high=3.0, n_samples=0, exact=True)
+    >>> est = hypervolume_auto([[1, 2], [2, 1]], ref=[3, 3])
+    >>> est.value, est.exact, est.method
+    (3.0, True, 'hv2d')
     """
     y, r = _oriented_problem(points, ref, directions)
     try:
@@ -254,8 +319,8 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
         raise InvalidInputError(f"'budget_seconds' must be finite and >= 0, not {budget}")
     front, _ = _box_and_front(y, r)
     if y.shape[1] <= 3 or exact_cost_seconds(front.shape[0], y.shape[1]) <= budget:
-        value = _exact(front, r) if front.shape[0] else 0.0
-        return HypervolumeEstimate(value, value, value, 0, exact=True)
+        value, method = _exact_front(front, r)
+        return HypervolumeEstimate(value, value, value, 0, exact=True, method=method)
     return hypervolume_mc(front, r, n_samples=n_samples, rng=rng, confidence=confidence)
 
 

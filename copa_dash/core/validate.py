@@ -6,6 +6,7 @@ kernels that never check anything. Every error names the argument it is about.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -96,6 +97,13 @@ def oriented_points(points, directions=None, /, *, name: str = "points",
 
 def check_ref_point(ref, n_objectives: int, /, *, name: str = "ref") -> np.ndarray:
     """Return the reference point as a float64 vector of length ``n_objectives``."""
+    if (isinstance(ref, np.ndarray) and ref.dtype == np.float64 and ref.ndim == 1
+            and ref.shape[0] == n_objectives):  # fast path: a few floats, checked one by one
+        arr = ref.copy()
+        for value in arr.tolist():
+            if not math.isfinite(value):
+                raise InvalidInputError(f"'{name}' must be finite")
+        return arr
     try:
         arr = np.array(ref, dtype=np.float64, copy=True).reshape(-1)
     except (TypeError, ValueError):

@@ -157,7 +157,7 @@ def test_monte_carlo_rng_and_trivial_cases():
     narrow = hv.hypervolume_mc(points, [1, 1, 1], n_samples=5000, rng=3, confidence=0.5)
     assert narrow.ci_high - narrow.ci_low < a.ci_high - a.ci_low
     single = hv.hypervolume_mc([[0.5, 0.5], [0.7, 0.9]], [1, 1])
-    assert single == hv.HypervolumeEstimate(0.25, 0.25, 0.25, 0, exact=True)
+    assert single == hv.HypervolumeEstimate(0.25, 0.25, 0.25, 0, exact=True, method="trivial")
     assert hv.hypervolume_mc([[2, 2]], [1, 1]).value == 0.0
 
 

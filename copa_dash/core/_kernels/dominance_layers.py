@@ -6,13 +6,16 @@ checks (:mod:`copa_dash.core.dominance` validates).
 Strategy of :func:`nondominated_layers`:
 
 1. Peel fronts with the fast :func:`~.dominance.nondominated_mask` (K = 2, 3: the first
-   front only; K >= 4: while a front holds at least sqrt(rest) rows, i.e. while layers
-   are few and large, as on random data).
-2. Place the other rows in lexicographic order with ENS-BS (Zhang, Tian, Cheng and Jin
-   2015, IEEE TEVC 19(2)): binary search for the first layer that does not dominate the
-   row. Whether a layer dominates a row is answered by its newest row for K = 2, by a
-   2-D staircase per layer for K = 3 (both O(log) per test, O(N log N log L) in all),
-   and by scanning the layer newest first for K >= 4 (O(N^2 K) in the worst case).
+   front only; K >= 4: every layer, L mask passes for L layers).
+2. K = 2, 3: place the other rows in lexicographic order with ENS-BS (Zhang, Tian, Cheng
+   and Jin 2015, IEEE TEVC 19(2)): binary search for the first layer that does not
+   dominate the row, answered by its newest row for K = 2 and by a 2-D staircase per
+   layer for K = 3 (both O(log) per test, O(N log N log L) in all).
+
+For K >= 4 the ENS-BS test has to scan a layer row by row (O(N^2 K) in the worst case);
+on 100,000 random rows in 4 objectives (about 50 layers of thousands of rows) that took
+12.6 s against 0.75 s for peeling every layer (moocore.pareto_rank: 0.6 s), and peeling
+was as fast or faster at 1,000 and 10,000 rows, so K >= 4 peels to the end.
 """
 
 from __future__ import annotations
@@ -232,7 +235,7 @@ def nondominated_layers(points):
         remaining = rest
         if m == 0:
             return layers
-        if k <= 3 or n_front * n_front < m:
+        if k <= 3:
             break
     rest_points = _gather(points, remaining)
     order = lexicographic_order(rest_points)

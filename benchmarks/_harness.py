@@ -1,0 +1,162 @@
+"""What every benchmark script shares: interleaved timing, result checks, machine load.
+
+Rules (the ones a reviewer checks):
+
+- ours and every peer run in one process, their repeats interleaved (round r runs every
+  contender once, in an order rotated each round), so that a burst of load from other
+  processes hits all of them alike instead of whichever ran during it;
+- each contender is called once before timing (numba compilation and caches excluded);
+- wall time (``perf_counter``) and CPU time of this process (``process_time``) are both
+  recorded; tables show the median and the spread (interquartile range over the median);
+- the ratio ours / best peer is on median CPU time, and is printed only when the results
+  agree: masks and layers exactly, volumes to 1e-12 relative. A differing result prints
+  ``refused`` with the reason instead of a ratio;
+- the machine load (1-minute load average over the number of CPUs) is printed before
+  and after, so a reader can discount a run made on a busy machine.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+VOLUME_RTOL = 1e-12
+
+
+@dataclass
+class Timing:
+    """Repeated wall and CPU seconds of one contender."""
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    @property
+    def cpu_median(self) -> float:
+        return statistics.median(self.cpu)
+
+    @property
+    def wall_median(self) -> float:
+        return statistics.median(self.wall)
+
+    def spread(self, values: list[float]) -> float:
+        """Interquartile range over the median (0 for fewer than 4 repeats: min-max)."""
+        med = statistics.median(values)
+        if med <= 0:
+            return 0.0
+        if len(values) < 4:
+            return (max(values) - min(values)) / med
+        q1, _, q3 = statistics.quantiles(values, n=4)
+        return (q3 - q1) / med
+
+    def cell(self) -> str:
+        """``cpu ms (±spread) / wall ms``, or ``cpu ms (1 call) / wall ms``."""
+        spread = ("(1 call)" if len(self.cpu) == 1
+                  else f"±{100 * self.spread(self.cpu):.0f}%")
+        return f"{fmt_ms(self.cpu_median)} {spread} / {fmt_ms(self.wall_median)}"
+
+
+def fmt_ms(seconds: float) -> str:
+    ms = seconds * 1e3
+    if ms < 0.1:
+        return f"{ms:.4f}"
+    if ms < 10:
+        return f"{ms:.3f}"
+    return f"{ms:.1f}"
+
+
+def interleaved(contenders: dict[str, Callable[[], object]], *, repeats: int = 7,
+                budget_seconds: float = 3.0, single_call_seconds: float = 2.0,
+                ) -> tuple[dict[str, Timing], dict[str, object]]:
+    """Time every contender ``repeats`` times, interleaved; return timings and results.
+
+    Each contender is called once first (its result is kept for the checks). Fewer
+    repeats are made when one round would exceed ``budget_seconds`` of CPU time (at
+    least 3). A contender whose first call took over ``single_call_seconds`` of CPU time
+    is not repeated: that call is its time (a compiled peer's first call is warm; the
+    table says "1 call").
+    """
+    results, timings, names = {}, {}, []
+    for name, func in contenders.items():
+        cpu0 = time.process_time()
+        wall0 = time.perf_counter()
+        results[name] = func()
+        if time.process_time() - cpu0 > single_call_seconds:  # compiling, or slow: once more
+            cpu0 = time.process_time()
+            wall0 = time.perf_counter()
+            func()
+        timings[name] = Timing([time.perf_counter() - wall0], [time.process_time() - cpu0])
+        if timings[name].cpu[0] <= single_call_seconds:
+            timings[name] = Timing()
+            names.append(name)
+    round_seconds = 0.0
+    for r in range(repeats if names else 0):
+        if r >= 3 and round_seconds * (r + 1) > budget_seconds:
+            break
+        order = names[r % len(names):] + names[:r % len(names)]
+        for name in order:
+            cpu0 = time.process_time()
+            wall0 = time.perf_counter()
+            contenders[name]()
+            timings[name].wall.append(time.perf_counter() - wall0)
+            timings[name].cpu.append(time.process_time() - cpu0)
+        round_seconds = sum(timings[name].cpu[-1] for name in names)
+    return timings, results
+
+
+def same_mask(a, b) -> str | None:
+    """None when the boolean masks are equal, else the reason."""
+    a, b = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
+    if a.shape != b.shape:
+        return f"shapes {a.shape} and {b.shape}"
+    diff = int((a != b).sum())
+    return None if diff == 0 else f"{diff} rows differ"
+
+
+def same_layers(a, b) -> str | None:
+    """None when the layer numbers are equal (both 1-based), else the reason."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape:
+        return f"shapes {a.shape} and {b.shape}"
+    diff = int((a != b).sum())
+    return None if diff == 0 else f"{diff} rows in other layers"
+
+
+def same_volume(a: float, b: float, rtol: float = VOLUME_RTOL) -> str | None:
+    """None when ``|a - b| <= rtol * max(|a|, |b|)``, else the reason."""
+    a, b = float(a), float(b)
+    scale = max(abs(a), abs(b))
+    if abs(a - b) <= rtol * scale or a == b:
+        return None
+    return f"volumes differ by {abs(a - b) / scale:.1e} relative"
+
+
+def ratio_cell(timings: dict[str, Timing], ours: str, checks: dict[str, str | None]) -> str:
+    """``ours / best agreeing peer`` on median CPU time, or why there is no ratio."""
+    refused = {name: why for name, why in checks.items() if why is not None}
+    agreeing = [name for name, why in checks.items() if why is None]
+    if not agreeing:
+        reasons = "; ".join(f"{n}: {w}" for n, w in refused.items()) or "no peer"
+        return f"refused ({reasons})"
+    best = min(agreeing, key=lambda name: timings[name].cpu_median)
+    ratio = timings[ours].cpu_median / timings[best].cpu_median
+    note = "".join(f"; {n} refused: {w}" for n, w in refused.items())
+    return f"{ratio:.2f} (vs {best}){note}"
+
+
+def load_line() -> str:
+    """One line on the machine: CPUs and the 1-, 5- and 15-minute load averages."""
+    one, five, fifteen = os.getloadavg()
+    cpus = os.cpu_count() or 1
+    return (f"machine: {cpus} CPUs, load average {one:.2f} / {five:.2f} / {fifteen:.2f} "
+            f"(1 / 5 / 15 min; {one / cpus:.1f} runnable per CPU)")
+
+
+def markdown(head: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)

@@ -1,0 +1,263 @@
+"""Compiled exact hypervolume for K >= 4: WFG with preallocated frames and a 3-D base case.
+
+WFG (While, Bradstreet and Barone 2012, IEEE TEVC 16(1)) sums exclusive volumes of
+slices of the last objective. With the rows sorted by it (z_1 <= z_2 <= ...),
+
+    HV_K(P) = sum_i (r_K - z_i) * ( box_{K-1}(p_i) - HV_{K-1}(nds(limit_i)) ),
+
+where ``limit_i`` holds every earlier row clamped to p_i (componentwise max, the part of
+its box inside p_i's box) and ``nds`` keeps the non-dominated ones. The heuristics that
+make WFG fast, all here:
+
+- the limit set is built with an online non-dominated filter (a new clamped row is
+  dropped when a kept one weakly dominates it, and evicts the kept rows it dominates),
+  so each recursion starts from a small, clean front (the "bounding" step);
+- when an earlier row weakly dominates p_i in the first K-1 objectives, its clamp equals
+  p_i, the slice adds nothing and the whole sub-problem is skipped;
+- every recursion level sorts its rows by the objective it slices (the "ordering" step:
+  earlier rows then clamp later ones the most) and one or two rows are done by
+  inclusion-exclusion (up to four rows);
+- the recursion stops at K = 3, where the HV3D sweep (O(m log m)) replaces pygmo's
+  2-D base case.
+
+Why written here and not handed to a library: moocore's and pygmo's exact codes are C
+and C++ behind Python calls that cannot be used from numba (the permutation test and the
+indicators call the hypervolume from compiled loops), and both were measured slower than
+this kernel from 6 objectives up (``benchmarks/bench_hypervolume.py``).
+
+Memory: one (K, N, K) float64 frame stack plus a few length-N buffers, allocated once.
+The twin is :func:`copa_dash.core._kernels.hypervolume.hv_slices` (the same recurrence
+without the frame reuse, online filter and inclusion-exclusion shortcuts) and the
+inclusion-exclusion / grid references in :mod:`copa_dash.core._reference.hypervolume`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .hypervolume import staircase_insert
+
+_INSERTION_SORT_MAX = 24
+
+
+@njit(cache=True)
+def _box(frame, row, k, ref):
+    volume = 1.0
+    for d in range(k):
+        volume *= ref[d] - frame[row, d]
+    return volume
+
+
+@njit(cache=True)
+def _sort_rows(frame, m, k, column, scratch):
+    """Sort ``frame[:m, :k]`` in place by ``column`` ascending (order of ties unspecified)."""
+    if m <= _INSERTION_SORT_MAX:
+        for i in range(1, m):
+            key = frame[i, column]
+            j = i - 1
+            while j >= 0 and frame[j, column] > key:
+                j -= 1
+            j += 1
+            if j < i:
+                for d in range(k):
+                    scratch[0, d] = frame[i, d]
+                for t in range(i, j, -1):
+                    for d in range(k):
+                        frame[t, d] = frame[t - 1, d]
+                for d in range(k):
+                    frame[j, d] = scratch[0, d]
+        return
+    order = np.argsort(frame[:m, column])
+    for t in range(m):
+        for d in range(k):
+            scratch[t, d] = frame[order[t], d]
+    for t in range(m):
+        for d in range(k):
+            frame[t, d] = scratch[t, d]
+
+
+@njit(cache=True)
+def _limit_set(src, i, dst, k):
+    """Clamp ``src[:i, :k]`` to ``src[i]``; keep the non-dominated clamps in ``dst``.
+
+    Returns the number of kept rows, or -1 when some clamp equals ``src[i]`` itself
+    (an earlier row weakly dominates it: its exclusive volume is zero).
+    """
+    m = 0
+    for j in range(i - 1, -1, -1):
+        inside = True
+        for d in range(k):
+            a = src[j, d]
+            b = src[i, d]
+            if a > b:
+                inside = False
+                dst[m, d] = a
+            else:
+                dst[m, d] = b
+        if inside:
+            return -1
+        covered = False
+        for q in range(m - 1, -1, -1):  # does a kept row weakly dominate the new clamp?
+            le = True
+            for d in range(k):
+                if dst[q, d] > dst[m, d]:
+                    le = False
+                    break
+            if le:
+                covered = True
+                break
+        if covered:
+            continue
+        kept = 0
+        for q in range(m):  # evict the kept rows the new clamp dominates
+            ge = True
+            for d in range(k):
+                if dst[q, d] < dst[m, d]:
+                    ge = False
+                    break
+            if not ge:
+                if kept < q:
+                    for d in range(k):
+                        dst[kept, d] = dst[q, d]
+                kept += 1
+        if kept < m:
+            for d in range(k):
+                dst[kept, d] = dst[m, d]
+        m = kept + 1
+    return m
+
+
+@njit(cache=True)
+def _hv3d_frame(frame, m, ref, xs, ys, scratch):
+    """HV3D sweep on ``frame[:m, :3]`` (rows strictly inside ``ref``); sorts the frame."""
+    _sort_rows(frame, m, 3, 2, scratch)
+    n_stairs = 0
+    area = 0.0
+    volume = 0.0
+    for t in range(m):
+        n_stairs, gain = staircase_insert(xs, ys, n_stairs, frame[t, 0], frame[t, 1],
+                                          ref[0], ref[1])
+        area += gain
+        z_next = frame[t + 1, 2] if t + 1 < m else ref[2]
+        volume += area * (z_next - frame[t, 2])
+    return volume
+
+
+@njit(cache=True)
+def _inclusion_exclusion(frame, m, k, ref, corners):
+    """Union of m <= 4 boxes by inclusion-exclusion (2^m - 1 products; cheaper than slicing).
+
+    ``corners[mask]`` is the componentwise max of the rows in ``mask``, built from the
+    mask without its lowest row; ``corners`` needs 2^m rows of length k.
+    """
+    total = 0.0
+    for mask in range(1, 1 << m):
+        low = mask & -mask
+        row = 0
+        while (1 << row) != low:
+            row += 1
+        rest = mask ^ low
+        volume = 1.0
+        bits = 0
+        for d in range(k):
+            x = frame[row, d]
+            if rest:
+                x = max(x, corners[rest, d])
+            corners[mask, d] = x
+            volume *= ref[d] - x
+        t = mask
+        while t:
+            bits += 1
+            t &= t - 1
+        total += volume if bits & 1 else -volume
+    return total
+
+
+@njit(cache=True)
+def _direct(frame, m, k, ref, xs, ys, scratch, corners):
+    """Volume of ``frame[:m, :k]`` when no slicing is needed (m <= 4 or k == 3), else -1."""
+    if m == 0:
+        return 0.0
+    if m == 1:
+        return _box(frame, 0, k, ref)
+    if m == 2:
+        both = 1.0
+        for d in range(k):
+            both *= ref[d] - max(frame[0, d], frame[1, d])
+        return _box(frame, 0, k, ref) + _box(frame, 1, k, ref) - both
+    if m <= 4:
+        return _inclusion_exclusion(frame, m, k, ref, corners)
+    if k == 3:
+        return _hv3d_frame(frame, m, ref, xs, ys, scratch)
+    return -1.0
+
+
+@njit(cache=True)
+def _wfg(frames, m, k, ref, xs, ys, scratch, corners):
+    """Hypervolume of ``frames[0, :m, :k]`` (non-dominated rows inside ``ref``).
+
+    The recursion ``HV_k -> HV_{k-1}`` runs on an explicit stack of levels (level L
+    slices objective k - L) because numba's on-disk cache cannot reload a recursive
+    function (the reloaded code crashes).
+    """
+    value = _direct(frames[0], m, k, ref, xs, ys, scratch, corners)
+    if value >= 0.0:
+        return value
+    sizes = np.zeros(k, dtype=np.int64)
+    cursor = np.zeros(k, dtype=np.int64)
+    volumes = np.zeros(k, dtype=np.float64)
+    sizes[0] = m
+    _sort_rows(frames[0], m, k, k - 1, scratch)
+    level = 0
+    while True:
+        dims = k - level
+        frame = frames[level]
+        i = cursor[level]
+        if i == sizes[level]:  # this level is done: hand its volume to the one above
+            value = volumes[level]
+            if level == 0:
+                return value
+            level -= 1
+            dims += 1
+            frame = frames[level]
+            i = cursor[level]
+            volumes[level] += (ref[dims - 1] - frame[i, dims - 1]) * (
+                _box(frame, i, dims - 1, ref) - value)
+            cursor[level] = i + 1
+            continue
+        kept = _limit_set(frame, i, frames[level + 1], dims - 1)
+        if kept < 0:
+            cursor[level] = i + 1
+            continue
+        value = _direct(frames[level + 1], kept, dims - 1, ref, xs, ys, scratch, corners)
+        if value >= 0.0:
+            volumes[level] += (ref[dims - 1] - frame[i, dims - 1]) * (
+                _box(frame, i, dims - 1, ref) - value)
+            cursor[level] = i + 1
+            continue
+        level += 1
+        sizes[level] = kept
+        cursor[level] = 0
+        volumes[level] = 0.0
+        _sort_rows(frames[level], kept, dims - 1, dims - 2, scratch)
+
+
+@njit(cache=True)
+def hv_wfg(front, ref):
+    """Exact hypervolume of ``front`` (N, K), K >= 3: rows inside ``ref``, non-dominated.
+
+    Duplicates are allowed (a duplicate's slice is skipped as weakly dominated).
+    """
+    n, k = front.shape
+    if n == 0:
+        return 0.0
+    frames = np.empty((k - 2, n, k), dtype=np.float64)
+    for i in range(n):
+        for d in range(k):
+            frames[0, i, d] = front[i, d]
+    xs = np.empty(n + 1, dtype=np.float64)
+    ys = np.empty(n + 1, dtype=np.float64)
+    scratch = np.empty((n, k), dtype=np.float64)
+    corners = np.empty((16, k), dtype=np.float64)
+    return _wfg(frames, n, k, ref, xs, ys, scratch, corners)
