@@ -146,3 +146,43 @@ def install_heartbeats(celery_app, client_factory) -> None:
     signals.worker_shutdown.connect(on_worker_shutdown, weak=False)
     signals.task_prerun.connect(on_prerun, weak=False)
     signals.task_postrun.connect(on_postrun, weak=False)
+
+
+def worker_is_alive(client, name: str, *, now: float | None = None) -> bool:
+    """True when the worker ``name`` (e.g. ``worker@host``) beat within :data:`STALE_SECONDS`."""
+    now = time.time() if now is None else now
+    score = client.zscore(WORKERS_KEY, name)
+    return score is not None and float(score) >= now - STALE_SECONDS
+
+
+def main(argv=None) -> int:
+    """Container healthcheck of a worker: ``python -m copa_dash.services.job_health NAME``.
+
+    Exit 0 when the worker ``NAME`` sent a heartbeat to ``COPA_REDIS_URL`` recently, else 1
+    with one line on stderr.
+    """
+    import os
+    import sys
+
+    import redis
+
+    args = sys.argv[1:] if argv is None else argv
+    url = os.environ.get("COPA_REDIS_URL")
+    if len(args) != 1 or not url:
+        print("usage: COPA_REDIS_URL=... python -m copa_dash.services.job_health WORKER_NAME",
+              file=sys.stderr)
+        return 2
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+        alive = worker_is_alive(client, args[0])
+    except redis.RedisError as exc:
+        print(f"Redis unreachable: {exc}", file=sys.stderr)
+        return 1
+    if not alive:
+        print(f"no recent heartbeat from {args[0]}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
