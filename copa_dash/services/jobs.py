@@ -45,6 +45,8 @@ JOB_LOST = "copa-job-lost:"
 REDIS_CONNECT_TIMEOUT = 1.0
 REDIS_SOCKET_TIMEOUT = 3.0
 
+_FINISHED = ("SUCCESS", "FAILURE", "REVOKED")
+
 _celery_apps: dict[tuple[int, str], object] = {}
 _lock = threading.Lock()
 
@@ -163,6 +165,7 @@ class FailoverManager(BaseBackgroundCallbackManager):
         self.client = client
         self.secret = secret
         self.expire = remote.expire
+        self._seen_running: set[str] = set()
         # the background-callback key of each registered function; the sub-managers hold
         # the job functions themselves (they register every function too)
         super().__init__(None)
@@ -222,6 +225,10 @@ class FailoverManager(BaseBackgroundCallbackManager):
             if result is not self.UNDEFINED or job is None:
                 return result
             state = self.remote.get_task(job).state
+            if state in _FINISHED:
+                # the job wrote its result between the two reads: take it now, or Dash
+                # (asking job_running next) would end the callback with no update
+                return self.remote.get_result(key, job)
             if job_health.job_lost(self.client, job, state):
                 logger.warning("Celery job %s was lost: its worker stopped", job)
                 return lost_result("its worker stopped before it finished")
@@ -229,6 +236,8 @@ class FailoverManager(BaseBackgroundCallbackManager):
                 logger.warning("Celery job %s waits with no worker running", job)
                 self._forget(job)
                 return lost_result("no background worker is running")
+            # Dash asks job_running() right after this: answer from the state read here
+            self._seen_running.add(str(job))
             return result
         except self._redis_errors():
             logger.warning("Redis unreachable while following job %s", job, exc_info=True)
@@ -244,6 +253,9 @@ class FailoverManager(BaseBackgroundCallbackManager):
     def job_running(self, job):
         if _is_local(job):
             return self.local.job_running(job)
+        if str(job) in self._seen_running:
+            self._seen_running.discard(str(job))
+            return True
         return bool(self._remote_or_none(self.remote.job_running, job))
 
     def get_updated_props(self, key):

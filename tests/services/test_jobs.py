@@ -59,6 +59,9 @@ class FakeManager:
 
     def get_result(self, key, job):
         self.calls.append(("result", key, job))
+        if isinstance(self.result, list) and self.result and self.result[0] == "late":
+            self.result = self.result[1:]          # written just after the first read
+            return self.UNDEFINED
         return self.UNDEFINED if self.result is None else self.result
 
     def get_task(self, job):
@@ -154,3 +157,18 @@ def test_worker_healthcheck_reads_the_heartbeat(redis_client, monkeypatch, capsy
     monkeypatch.delenv("COPA_REDIS_URL", raising=False)
     assert job_health.main(["worker@h"]) == 2
     assert "usage" in capsys.readouterr().err
+
+
+def test_a_result_written_between_two_reads_is_delivered(redis_client):
+    # the job finishes after the result was read (absent) and before its state is read
+    manager, remote, _ = failover(redis_client, remote_result=["late", "done"], state="SUCCESS")
+    assert manager.get_result("k", remote.job) == ["done"]
+
+
+def test_running_is_answered_from_the_state_read_with_the_result(redis_client):
+    manager, remote, _ = failover(redis_client, state="STARTED")
+    redis_client.set(job_health.job_key(remote.job), b"1", ex=5)
+    assert manager.get_result("k", remote.job) is manager.UNDEFINED
+    remote.job_running = lambda job: False      # it finished meanwhile
+    assert manager.job_running(remote.job)      # ...but the poll saw it running: poll again
+    assert not manager.job_running(remote.job)

@@ -1,0 +1,119 @@
+"""The Systems page's permutation test and the Posets page's ufg depth as background jobs run
+by the real Celery worker, driven in headless Chromium: progress from the worker, cancel (the
+worker's job really stops), and results equal to the ones computed here in-process."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import requests
+
+from copa_dash.cli import main as cli_main
+from copa_dash.services.job_health import job_key
+
+from .test_two_instances import expected_p, fairness_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.scaleout]
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+BIG = 1_000_000
+
+
+def running_jobs(cluster) -> list:
+    """Jobs the worker is running now (their heartbeat keys in Redis)."""
+    return list(cluster.redis.client().scan_iter(match=job_key("*")))
+
+
+def wait_until(condition, timeout: float, what: str):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if condition():
+                return
+        except Exception:  # noqa: BLE001 - an element re-rendered while read: not yet
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def shot(browser, name: str) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    browser.driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+
+@pytest.fixture
+def browser(dash_br, cluster):
+    dash_br.driver.set_window_size(1400, 1000)
+    return dash_br
+
+
+def test_permutation_test_runs_on_the_worker_with_progress_and_cancel(browser, cluster):
+    query = "dataset=fairness-adult-sex&tab=significance&base=SVM&cand=Feldman-SVM"
+    browser.driver.get(f"{cluster.a.url}/systems?{query}&perms={BIG}&seed=3")
+    browser.wait_for_element("#systems-run", timeout=60).click()
+    browser.wait_for_contains_text("#systems-progress-text", "% of 1,000,000", timeout=60)
+    assert running_jobs(cluster), "the job is not running on the Celery worker"
+    assert not browser.find_element("#systems-run").is_enabled()
+    shot(browser, "scaleout-systems-progress")
+    browser.find_element("#systems-cancel").click()
+    wait_until(lambda: browser.find_element("#systems-run").is_enabled(), 20, "Run enabled")
+    wait_until(lambda: not running_jobs(cluster), 10, "the worker to stop the job")
+    assert browser.find_elements("#systems-summary") == []
+
+    browser.driver.get(f"{cluster.b.url}/systems?{query}&perms=20000&seed=0")
+    browser.wait_for_element("#systems-run", timeout=60).click()
+    browser.wait_for_element("#systems-summary", timeout=90)
+    assert expected_p(fairness_table(), 20_000) in browser.find_element("#systems-summary").text
+    shot(browser, "scaleout-systems-result")
+
+
+def upload_synthetic(url: str, n_methods=12, n_tasks=30) -> str:
+    """A long table whose exact depth takes well over 10 s, uploaded over the API."""
+    rng = np.random.default_rng(1)
+    rows = [(f"m{m}|t{t}", f"m{m}", f"t{t}", *rng.random(2))
+            for t in range(n_tasks) for m in range(n_methods)]
+    frame = pd.DataFrame(rows, columns=["id", "method", "task", "a", "b"])
+    roles = {"id": "id", "system": "method", "task": "task",
+             "objectives": [{"name": "a", "direction": "min"}, {"name": "b", "direction": "min"}]}
+    response = requests.post(url + "/api/datasets", headers={"Origin": url}, timeout=60,
+                             files={"file": ("long.csv", frame.to_csv(index=False), "text/csv")},
+                             data={"roles": json.dumps(roles), "name": "synthetic 12 x 30"})
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+def cli_depth(*argv) -> dict:
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert cli_main(["depth", *argv, "--json"]) == 0
+    return json.loads(buffer.getvalue())
+
+
+def test_ufg_depth_runs_on_the_worker_with_progress_and_cancel(browser, cluster):
+    ref = upload_synthetic(cluster.a.url)
+    browser.driver.get(f"{cluster.b.url}/posets?dataset={ref}")   # stored by a, opened on b
+    row = browser.wait_for_element("#posets-progress-row", timeout=60)
+    wait_until(lambda: row.is_displayed() and float(
+        browser.find_element("#posets-progress").get_attribute("value") or 0) > 0, 60,
+        "progress from the worker")
+    assert running_jobs(cluster), "the depth is not computed on the Celery worker"
+    shot(browser, "scaleout-posets-progress")
+    browser.find_element("#posets-cancel").click()
+    wait_until(lambda: not browser.find_element("#posets-progress-row").is_displayed(), 20,
+               "the progress bar to go")
+    wait_until(lambda: not running_jobs(cluster), 10, "the worker to stop the job")
+    assert browser.find_element("#posets-headline").text == ""
+
+    browser.driver.get(f"{cluster.a.url}/posets?dataset=deepobs")
+    browser.wait_for_contains_text("#posets-headline", "Most central", timeout=90)
+    expected = cli_depth("--dataset", "deepobs")
+    headline = browser.find_element("#posets-headline").text
+    assert f"Most central: {', '.join(expected['most_central'])}" in headline
+    assert f"{expected['ufg_sets']} ufg sets" in headline
+    shot(browser, "scaleout-posets-result")
