@@ -178,12 +178,17 @@ class CeleryWorker:
         self.process: Process | None = None
         self.name = f"worker@{socket.gethostname()}"
 
-    def start(self, timeout: float = 180) -> CeleryWorker:
-        from copa_dash.services.job_health import worker_is_alive
-
+    def start(self, timeout: float = 180, *, wait: bool = True) -> CeleryWorker:
         # SIGQUIT: Celery's cold shutdown (no waiting for a running job)
         self.process = Process("celery worker", compose_command("worker"), env=self.env,
                                log=self.log, stop_signal=signal.SIGQUIT).start()
+        if wait:
+            self.wait_ready(timeout)
+        return self
+
+    def wait_ready(self, timeout: float = 180) -> CeleryWorker:
+        from copa_dash.services.job_health import worker_is_alive
+
         self.process.wait_until(lambda: worker_is_alive(self.redis.client(), self.name),
                                 timeout=timeout, what="worker heartbeat in Redis")
         return self
