@@ -49,11 +49,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import psutil  # noqa: E402
-import requests  # noqa: E402
+import psutil
+import requests
 
-from tests.scaleout.cluster import (  # noqa: E402
-    AppInstance, CeleryWorker, DashClient, RedisServer, cluster_env,
+from tests.scaleout.cluster import (
+    AppInstance,
+    CeleryWorker,
+    DashClient,
+    RedisServer,
+    cluster_env,
 )
 
 DATASET = "open-llm-leaderboard-v2"
@@ -234,7 +238,7 @@ def run_job(url: str, seed: int, tally: Tally) -> None:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 def cpu_seconds(processes) -> float:

@@ -79,7 +79,7 @@ class _Beat:
         while True:
             try:
                 self._beat()
-            except Exception:  # noqa: BLE001 - a missed beat must never kill the worker
+            except Exception:  # a missed beat must never kill the worker
                 logger.warning("heartbeat %s failed", self._thread.name, exc_info=True)
             if self._stop.wait(HEARTBEAT_SECONDS):
                 return
@@ -122,8 +122,8 @@ def install_heartbeats(celery_app, client_factory) -> None:
             beat.stop()
             try:
                 client().zrem(WORKERS_KEY, getattr(sender, "hostname", ""))
-            except Exception:  # noqa: BLE001 - shutting down anyway
-                pass
+            except Exception:  # shutting down anyway; the beat goes stale
+                logger.debug("could not remove the worker's heartbeat", exc_info=True)
 
     def on_prerun(task_id=None, task=None, **_):
         if getattr(task, "app", None) is not celery_app:
@@ -139,8 +139,8 @@ def install_heartbeats(celery_app, client_factory) -> None:
             beat.stop()
             try:
                 client().delete(key)
-            except Exception:  # noqa: BLE001 - the key expires by itself
-                pass
+            except Exception:  # the key expires by itself
+                logger.debug("could not remove the heartbeat of %s", task_id, exc_info=True)
 
     signals.worker_ready.connect(on_worker_ready, weak=False)
     signals.worker_shutdown.connect(on_worker_shutdown, weak=False)

@@ -187,7 +187,7 @@ class FailoverManager(BaseBackgroundCallbackManager):
             try:
                 return self.remote.call_job_fn(
                     key, self.remote.func_registry[background_key], args, context)
-            except Exception:  # noqa: BLE001 - broker errors come from kombu, redis, OS
+            except Exception:  # broker errors come from kombu, redis-py or the OS
                 logger.warning("could not queue the job on Celery; running it in-process",
                                exc_info=True)
         else:
@@ -247,7 +247,7 @@ class FailoverManager(BaseBackgroundCallbackManager):
         """Revoke a queued job that will never be followed again."""
         try:
             self.remote.handle.control.revoke(job)
-        except Exception:  # noqa: BLE001 - best effort
+        except Exception:  # best effort: an unrevoked job finds no one to follow it
             logger.debug("could not revoke %s", job, exc_info=True)
 
     def job_running(self, job):
@@ -270,7 +270,7 @@ class FailoverManager(BaseBackgroundCallbackManager):
             return self.local.terminate_job(job)
         try:
             return self.remote.terminate_job(job)
-        except Exception:  # noqa: BLE001 - a dead broker has nothing left to stop
+        except Exception:  # a dead broker has nothing left to stop
             logger.info("could not terminate Celery job %s", job, exc_info=True)
             return None
 
@@ -289,10 +289,17 @@ class FailoverManager(BaseBackgroundCallbackManager):
             return self.secret.encode("utf-8")
         try:
             return self.remote.get_or_create_signing_secret(generate)
-        except Exception:  # noqa: BLE001 - Redis down: the instance's own store
+        except Exception:  # Redis down: the instance's own store
             logger.warning("Redis unreachable for the signing secret; using the local one")
             return self.local.get_or_create_signing_secret(generate)
 
 
-__all__ = ["FailoverManager", "JOB_LOST", "RESULT_EXPIRY_SECONDS", "background_callback_manager",
-           "celery_app_for", "lost_result", "redis_client"]
+__all__ = [
+    "JOB_LOST",
+    "RESULT_EXPIRY_SECONDS",
+    "FailoverManager",
+    "background_callback_manager",
+    "celery_app_for",
+    "lost_result",
+    "redis_client",
+]

@@ -11,6 +11,7 @@ Also here: :class:`DashClient`, which speaks Dash's callback protocol over HTTP 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -111,11 +112,9 @@ class Process:
             if not self.running:
                 raise RuntimeError(f"{self.name} exited ({self.popen.returncode}) before "
                                    f"{what}:\n{_tail(self.log)}")
-            try:
+            with contextlib.suppress(Exception):      # not up yet
                 if ready():
                     return
-            except Exception:  # noqa: BLE001 - not up yet
-                pass
             time.sleep(0.2)
         raise TimeoutError(f"{self.name}: no {what} within {timeout:.0f} s:\n{_tail(self.log)}")
 
@@ -251,7 +250,7 @@ class DashClient:
         response = self.session.get(self.base_url + path, timeout=30)
         response.raise_for_status()
         match = re.search(r'<script id="_dash-config" type="application/json">(.*?)</script>',
-                          response.text, re.S)
+                          response.text, re.DOTALL)
         self.end_id = json.loads(match.group(1)).get("end_id") if match else None
         self.session.headers["Referer"] = self.base_url + path
         return response.text

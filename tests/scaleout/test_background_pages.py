@@ -33,11 +33,9 @@ def running_jobs(cluster) -> list:
 def wait_until(condition, timeout: float, what: str):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        try:
+        with contextlib.suppress(Exception):   # an element re-rendered while read: not yet
             if condition():
                 return
-        except Exception:  # noqa: BLE001 - an element re-rendered while read: not yet
-            pass
         time.sleep(0.2)
     raise AssertionError(f"timed out waiting for {what}")
 

@@ -10,7 +10,10 @@ import pytest
 from copa_dash.config import Settings
 from copa_dash.services import job_health
 from copa_dash.services.jobs import (
-    JOB_LOST, FailoverManager, background_callback_manager, celery_app_for,
+    JOB_LOST,
+    FailoverManager,
+    background_callback_manager,
+    celery_app_for,
 )
 
 
@@ -102,7 +105,7 @@ def test_jobs_run_in_process_when_redis_is_unreachable(tmp_path):
     import redis
 
     client = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
-    manager, remote, local = failover(client)
+    manager, remote, _ = failover(client)
     assert manager.call_job_fn("k", "bg-key", [], {}) == 4242
     # a job Celery had, followed while Redis is away, is lost (not a spinner for ever)
     assert JOB_LOST in manager.get_result("k", remote.job)["background_callback_error"]["msg"]
