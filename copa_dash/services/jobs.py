@@ -290,7 +290,8 @@ class FailoverManager(BaseBackgroundCallbackManager):
         try:
             return self.remote.get_or_create_signing_secret(generate)
         except Exception:  # Redis down: the instance's own store
-            logger.warning("Redis unreachable for the signing secret; using the local one")
+            logger.warning("Redis unreachable for the signing secret; using the local one",
+                           exc_info=True)
             return self.local.get_or_create_signing_secret(generate)
 
 
