@@ -1,6 +1,7 @@
 """The Systems page's permutation test and the Posets page's ufg depth as background jobs run
 by the real Celery worker, driven in headless Chromium: progress from the worker, cancel (the
-worker's job really stops), and results equal to the ones computed here in-process."""
+worker's job really stops), results equal to the ones computed here in-process, and a worker
+killed mid-job: the page says the job was lost and runs it again at a click."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import requests
+from selenium.webdriver.common.keys import Keys
 
 from copa_dash.cli import main as cli_main
 from copa_dash.services.job_health import job_key
@@ -115,3 +117,29 @@ def test_ufg_depth_runs_on_the_worker_with_progress_and_cancel(browser, cluster)
     assert f"Most central: {', '.join(expected['most_central'])}" in headline
     assert f"{expected['ufg_sets']} ufg sets" in headline
     shot(browser, "scaleout-posets-result")
+
+
+def test_a_worker_killed_mid_job_is_reported_lost_and_run_again(browser, cluster):
+    query = "dataset=fairness-adult-sex&tab=significance&base=SVM&cand=Feldman-SVM"
+    browser.driver.get(f"{cluster.a.url}/systems?{query}&perms={BIG}&seed=5")
+    browser.wait_for_element("#systems-run", timeout=60).click()
+    browser.wait_for_contains_text("#systems-progress-text", "% of 1,000,000", timeout=60)
+    cluster.worker.kill()                       # the whole worker, as when its host dies
+    cluster.worker.start(wait=False)            # and a new one, as a restart policy would
+    killed = time.monotonic()
+    browser.wait_for_contains_text("#global-error", "was lost", timeout=20)
+    assert time.monotonic() - killed < 15       # no spinner for ever: the heartbeat expired
+    assert "its worker stopped before it finished" in browser.find_element("#global-error").text
+    wait_until(lambda: browser.find_element("#systems-run").is_enabled(), 10, "Run enabled")
+    assert not browser.find_element("#systems-progress-row").is_displayed()
+    shot(browser, "scaleout-systems-lost")
+    cluster.worker.wait_ready()
+    box = browser.find_element("#systems-permutations")     # a shorter test, then re-run
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys("20000", Keys.TAB)
+    browser.find_element("#lost-job-rerun").click()
+    browser.wait_for_element("#systems-summary", timeout=90)
+    summary = browser.find_element("#systems-summary").text
+    assert "from 20,000 permutations (random seed 5" in summary
+    assert expected_p(fairness_table(), 20_000, seed=5) in summary
+    assert browser.find_element("#global-error").text == ""
