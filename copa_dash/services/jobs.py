@@ -46,11 +46,15 @@ _lock = threading.Lock()
 
 
 def redis_client(url: str):
-    """A redis-py client on ``url`` with bounded connect and read times."""
+    """A redis-py client on ``url`` with bounded connect and read times and one immediate
+    retry (a pooled connection that a Redis restart closed); redis-py's default of three
+    retries with backoff makes every call to a stopped Redis take over 3 s."""
     import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
 
     return redis.Redis.from_url(url, socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
-                                socket_timeout=REDIS_SOCKET_TIMEOUT)
+                                socket_timeout=REDIS_SOCKET_TIMEOUT, retry=Retry(NoBackoff(), 1))
 
 
 def celery_app_for(settings):

@@ -23,6 +23,7 @@ from copa_dash.services.jobs import (
 
 logger = logging.getLogger(__name__)
 _FINISHED = ("SUCCESS", "FAILURE", "REVOKED")
+_LOCAL_MARK = "copa-local-job:"
 
 
 def _redis_errors() -> tuple:
@@ -119,6 +120,8 @@ class FailoverManager(BaseBackgroundCallbackManager):
                                exc_info=True)
         else:
             logger.info("no Celery worker reachable; running the job in-process")
+        # polls of this job (from any worker of this instance) then never wait on Redis
+        self.local.handle.set(_LOCAL_MARK + key, 1, expire=RESULT_EXPIRY_SECONDS)
         return self.local.call_job_fn(
             key, self.local.func_registry[background_key], args, context)
 
@@ -129,15 +132,19 @@ class FailoverManager(BaseBackgroundCallbackManager):
         except _redis_errors():
             return None
 
+    def _local_key(self, key) -> bool:
+        """True for the result key of a job this instance runs in-process."""
+        return self.local.handle.get(_LOCAL_MARK + str(key)) is not None
+
     def get_progress(self, key):
         progress = self.local.get_progress(key)
-        if progress is None:
+        if progress is None and not self._local_key(key):
             progress = self._remote_or_none(self.remote.get_progress, key)
         return progress
 
     def result_ready(self, key):
-        return self.local.result_ready(key) or bool(
-            self._remote_or_none(self.remote.result_ready, key))
+        return self.local.result_ready(key) or (not self._local_key(key) and bool(
+            self._remote_or_none(self.remote.result_ready, key)))
 
     def get_result(self, key, job):
         if _is_local(job):
@@ -182,7 +189,9 @@ class FailoverManager(BaseBackgroundCallbackManager):
 
     def get_updated_props(self, key):
         props = self.local.get_updated_props(key)
-        return props or self._remote_or_none(self.remote.get_updated_props, key) or {}
+        if props or self._local_key(key):
+            return props or {}
+        return self._remote_or_none(self.remote.get_updated_props, key) or {}
 
     # ----- stopping a job
     def terminate_job(self, job):

@@ -3,14 +3,17 @@ in-process otherwise, and a lost job reported as lost."""
 
 from __future__ import annotations
 
+import tempfile
 import time
 
 import dash
+import diskcache
 import pytest
 
 from copa_dash.config import Settings
 from copa_dash.services import job_health
 from copa_dash.services.jobs import JOB_LOST, celery_app_for
+from copa_dash.services.jobs import redis_client as bounded_client
 from copa_dash.ui.background import FailoverManager, background_callback_manager
 
 
@@ -47,11 +50,14 @@ class FakeManager:
 
     UNDEFINED = FailoverManager.UNDEFINED
 
-    def __init__(self, job, result=None):
-        self.job, self.result = job, result
+    def __init__(self, job, result=None, handle=None):
+        self.job, self.result, self.handle = job, result, handle
         self.func_registry = {"bg-key": f"job-fn-of-{job}"}
         self.calls = []
         self.expire = 60
+
+    def get_progress(self, key):
+        self.calls.append(("progress", key))
 
     def call_job_fn(self, key, job_fn, args, context):
         self.calls.append(("call", key, job_fn))
@@ -83,7 +89,7 @@ def redis_client():
 def failover(redis_client, *, remote_result=None, state="STARTED"):
     remote = FakeManager("0f1e2d3c-0000-4000-8000-000000000000", remote_result)
     remote.state = state
-    local = FakeManager(4242)
+    local = FakeManager(4242, handle=diskcache.Cache(tempfile.mkdtemp()))
     return FailoverManager(remote, local, redis_client), remote, local
 
 
@@ -99,10 +105,8 @@ def test_jobs_go_to_celery_only_while_a_worker_beats(redis_client):
 
 
 def test_jobs_run_in_process_when_redis_is_unreachable(tmp_path):
-    import redis
-
-    client = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
-    manager, remote, _ = failover(client)
+    pytest.importorskip("redis")
+    manager, remote, _ = failover(bounded_client("redis://127.0.0.1:1/0"))
     assert manager.call_job_fn("k", "bg-key", [], {}) == 4242
     # a job Celery had, followed while Redis is away, is lost (not a spinner for ever)
     assert JOB_LOST in manager.get_result("k", remote.job)["background_callback_error"]["msg"]
@@ -172,3 +176,22 @@ def test_running_is_answered_from_the_state_read_with_the_result(redis_client):
     remote.job_running = lambda job: False      # it finished meanwhile
     assert manager.job_running(remote.job)      # ...but the poll saw it running: poll again
     assert not manager.job_running(remote.job)
+
+
+def test_progress_of_an_in_process_job_never_waits_on_redis(redis_client):
+    manager, remote, local = failover(redis_client)
+    manager.call_job_fn("k-local", "bg-key", [], {})             # no worker: in-process
+    assert manager.get_progress("k-local") is None
+    assert ("progress", "k-local") in local.calls
+    assert not [c for c in remote.calls if c[0] == "progress"]   # Redis not asked
+    manager.get_progress("k-other")                              # unknown key: both asked
+    assert ("progress", "k-other") in remote.calls
+
+
+def test_a_stopped_redis_answers_at_once():
+    redis = pytest.importorskip("redis")
+    client = bounded_client("redis://127.0.0.1:1/0")
+    started = time.monotonic()
+    with pytest.raises(redis.ConnectionError):
+        client.ping()
+    assert time.monotonic() - started < 1.0       # redis-py's default retries take > 3 s
