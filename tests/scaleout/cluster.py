@@ -192,12 +192,18 @@ class CeleryWorker:
                                 timeout=timeout, what="worker heartbeat in Redis")
         return self
 
+    def ensure_running(self) -> CeleryWorker:
+        """Start a new worker if a test killed this one; wait for its heartbeat."""
+        if not self.process.running:
+            self.start(wait=False)
+        return self.wait_ready()
+
     def kill(self) -> None:
         self.process.kill()
 
     def stop(self) -> None:
         if self.process is not None:
-            self.process.stop(timeout=20)
+            self.process.stop(timeout=3)       # then SIGKILL: a test worker keeps no state
 
 
 class AppInstance:

@@ -20,6 +20,12 @@ from .cluster import AppInstance, CeleryWorker, RedisServer, cluster_env
 SECRET = "scale-out-tests"
 
 
+def pytest_collection_modifyitems(config, items):
+    """The test that kills the session's Celery worker runs last (a stable sort), so that no
+    other test waits for a new worker to start."""
+    items.sort(key=lambda item: item.get_closest_marker("kills_worker") is not None)
+
+
 def _require(executable: str, why: str) -> None:
     if shutil.which(executable):
         return

@@ -62,6 +62,7 @@ def test_the_worker_is_celery_on_the_apps_celery_app():
 
 @pytest.mark.scaleout
 def test_the_worker_healthcheck_passes_on_a_live_worker_and_fails_on_a_dead_name(cluster):
+    cluster.worker.ensure_running()
     env = {**os.environ, "COPA_REDIS_URL": cluster.redis.url}
     command = [sys.executable, "-m", "copa_dash.services.job_health"]
     ok = subprocess.run([*command, cluster.worker.name], env=env, capture_output=True,

@@ -64,6 +64,7 @@ def run_test(start: DashClient, ref: str, permutations: int, *, follow_on: str |
 
 
 def test_a_job_started_on_one_instance_is_followed_from_the_other(cluster):
+    cluster.worker.ensure_running()
     a = DashClient(cluster.a.url)
     a.open_page("/systems?dataset=fairness-adult-sex")
     handles, answer, progress = run_test(a, "fairness-adult-sex", 200_000,
@@ -93,6 +94,7 @@ def upload_copy_of_fairness(url: str) -> str:
 
 
 def test_an_upload_on_one_instance_is_analysed_on_the_other(cluster):
+    cluster.worker.ensure_running()
     dataset_id = upload_copy_of_fairness(cluster.a.url)
     b = DashClient(cluster.b.url)
     b.open_page(f"/systems?dataset={dataset_id}")
@@ -134,6 +136,7 @@ def test_a_result_computed_on_one_instance_is_a_cache_hit_on_the_other(cluster):
 
 
 def test_without_redis_the_app_computes_in_process_and_recovers(cluster):
+    cluster.worker.ensure_running()
     a = DashClient(cluster.a.url)
     a.open_page("/systems?dataset=fairness-adult-sex")
     cluster.redis.stop()
