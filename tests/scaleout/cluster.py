@@ -19,6 +19,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -42,8 +43,12 @@ def compose_services(path: Path = COMPOSE_FILE) -> dict:
 
 
 def compose_command(service: str) -> list[str]:
-    """The command compose runs for ``service`` (a list of words)."""
-    return list(compose_services()[service]["command"])
+    """The command compose runs for ``service`` (a list of words); its program is looked up
+    on PATH, then beside this Python (a virtualenv's scripts when PATH lacks them)."""
+    command = list(compose_services()[service]["command"])
+    program = shutil.which(command[0]) or shutil.which(command[0], path=str(Path(sys.executable)
+                                                                             .parent))
+    return [program or command[0], *command[1:]]
 
 
 def compose_environment(service: str) -> dict[str, str]:
@@ -139,9 +144,7 @@ class RedisServer:
 
     def start(self, timeout: float = 15) -> RedisServer:
         self.directory.mkdir(parents=True, exist_ok=True)
-        executable = compose_command("redis")[0]
-        options = compose_command("redis")[1:]
-        command = [shutil.which(executable) or executable, *options, "--port", str(self.port),
+        command = [*compose_command("redis"), "--port", str(self.port),
                    "--bind", "127.0.0.1", "--dir", str(self.directory), "--save", ""]
         self.process = Process("redis-server", command, env=dict(os.environ),
                                log=self.directory / "redis.log").start()
