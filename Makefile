@@ -10,13 +10,16 @@ install:
 run: install
 	$(PYTHON) app.py
 
-# Debian's chromium + chromium-driver for the browser tests, and redis-server for the
-# scale-out tests (a real Redis beside a real Celery worker); root on CI and dev machines.
+# Debian's chromium + chromium-driver for the browser tests and PDF reports, poppler-utils to
+# look at the PDFs in the tests, and redis-server for the scale-out tests (a real Redis beside a
+# real Celery worker); root on CI and dev machines.
 APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq
+BROWSER_PACKAGES = chromium chromium-driver poppler-utils redis-server
 browser:
-	@if ! command -v chromedriver >/dev/null 2>&1 || ! command -v redis-server >/dev/null 2>&1; then \
-		if [ "$$(id -u)" = "0" ]; then apt-get -o DPkg::Lock::Timeout=600 update -qq && $(APT_INSTALL) chromium chromium-driver redis-server >/dev/null; \
-		else sudo apt-get -o DPkg::Lock::Timeout=600 update -qq && sudo $(APT_INSTALL) chromium chromium-driver redis-server >/dev/null; fi; \
+	@if ! command -v chromedriver >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1 \
+			|| ! command -v redis-server >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = "0" ]; then apt-get -o DPkg::Lock::Timeout=600 update -qq && $(APT_INSTALL) $(BROWSER_PACKAGES) >/dev/null; \
+		else sudo apt-get -o DPkg::Lock::Timeout=600 update -qq && sudo $(APT_INSTALL) $(BROWSER_PACKAGES) >/dev/null; fi; \
 	fi
 
 install-test: browser
