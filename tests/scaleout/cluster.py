@@ -293,10 +293,13 @@ class DashClient:
                 "changedPropIds": [triggered]}
 
     def post(self, payload: dict, base_url: str | None = None, **params) -> requests.Response:
+        """POST a callback to this instance or ``base_url``; the ``Origin`` is the instance
+        asked, as behind a load balancer (one public origin for every replica)."""
+        base = (base_url or self.base_url).rstrip("/")
         params = {"endId": self.end_id, **params}
-        return self.session.post((base_url or self.base_url) + "/_dash-update-component",
+        return self.session.post(base + "/_dash-update-component",
                                  params={k: v for k, v in params.items() if v is not None},
-                                 json=payload, timeout=60)
+                                 headers={"Origin": base}, json=payload, timeout=60)
 
     def submit(self, payload: dict) -> dict:
         """Start a background callback; returns its handles (``cacheKey``, ``job``)."""
