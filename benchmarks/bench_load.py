@@ -38,6 +38,7 @@ import copy
 import json
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -312,6 +313,7 @@ def run(mode: str, users: int, seconds: float, job_every: float) -> dict:
     finally:
         for process in ([worker] if worker else []) + instances + ([redis] if redis else []):
             process.stop()
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def report(result: dict) -> None:
