@@ -9,7 +9,8 @@ import argparse
 import sys
 
 from ..core.errors import InvalidInputError
-from . import datasets, generalization, inspect, posets, rankings, report, selection, systems
+from . import (datasets, elicit, generalization, inspect, posets, rankings, report, selection,
+               systems)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="copa-dash", description="Navigate Pareto fronts of model-evaluation tables.")
     subparsers = parser.add_subparsers(dest="command", required=True)
     for module in (selection, datasets, rankings, systems, generalization, posets, report,
-                   inspect):
+                   inspect, elicit):
         module.register(subparsers)
     return parser
 

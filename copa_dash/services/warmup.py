@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from ..core import criteria, ranks, sweep
+from ..core import criteria, elicitation, ranks, sweep
 from ..core.dominance import nondominated_layers, nondominated_mask
 from ..core.generalization import validation_test_fronts
 from ..core.hypervolume import hypervolume
@@ -53,3 +53,12 @@ def _warm_up_feature_kernels(points: np.ndarray) -> None:
                             method_index=np.array([0, 1, 2, 3] * 2),
                             task_index=np.array([0] * 4 + [1] * 4)).relations
     ufg_depth(relations)
+    _warm_up_elicitation(points)
+
+
+def _warm_up_elicitation(points: np.ndarray) -> None:
+    """The "Help me choose" kernels (about 6 s of CPU cold): one answer that resamples."""
+    settings = elicitation.ElicitationSettings(n_particles=50, ess_fraction=1.0)
+    state = elicitation.start(ranks.cdf_transform(points), settings=settings)
+    question = elicitation.next_question(state)
+    elicitation.summarize(elicitation.add_answer(state, question.a, question.b, "a"))

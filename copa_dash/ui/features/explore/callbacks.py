@@ -17,7 +17,14 @@ from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
-from copa_dash.ui.features.explore import figures, panels, report_panel, table_query
+from copa_dash.ui.features.explore import (
+    choose_callbacks,
+    figures,
+    panels,
+    report_panel,
+    table_query,
+)
+from copa_dash.ui.features.explore.choose_panel import ChooseIds
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
 from copa_dash.ui.features.explore.layout import PATH
 from copa_dash.ui.features.explore.state import ExploreState, parse_query, to_query
@@ -53,6 +60,7 @@ CONTROLS = dict(
     weight_ids=State({"type": ID.WEIGHT, "column": ALL}, "id"),
     range_ids=State({"type": ID.RANGE_MIN, "column": ALL}, "id"),
     set_ids=State({"type": ID.SET_FILTER, "column": ALL}, "id"),
+    choose=State(ChooseIds.ANSWERS, "data"),   # "Help me choose" answers, kept in the URL
 )
 
 
@@ -73,7 +81,7 @@ def drawn_key(state: ExploreState) -> str:
     """What the drawn page depends on besides the sliders (alpha, weight values, p): the
     dataset, objectives, constraints, axes and mode. Equal keys mean a slider move can patch
     the page instead of redrawing it."""
-    neutral = replace(state, alpha=0.5, p=math.inf,
+    neutral = replace(state, alpha=0.5, p=math.inf, choose="",
                       weights=tuple((name, 1.0) for name, _ in state.weights))
     return to_query(neutral)
 
@@ -305,6 +313,7 @@ def register_callbacks(app) -> None:
                                           for i, n in zip(ids, numbers))
 
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref="explore-ref")
+    choose_callbacks.register(app)
     report_panel.register_callbacks(app)
 
     @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),

@@ -12,7 +12,7 @@ from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.features.explore import controls as components
-from copa_dash.ui.features.explore import panels, report_panel, table_query
+from copa_dash.ui.features.explore import choose_panel, panels, report_panel, table_query
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
 from copa_dash.ui.features.explore.link_check import link_notes
 from copa_dash.ui.features.explore.state import parse_query, to_query, with_defaults
@@ -68,6 +68,7 @@ def layout(**query):
             ]),
             html.Div(id=ID.ALERT),
             panels.pick_card_layout(ID),
+            choose_panel.panel(state.choose),
             components.axes_controls(state),
             dcc.Graph(id=ID.FRONT, config={"displaylogo": False}),
             html.Div(id=ID.COMPARE_TABLE),

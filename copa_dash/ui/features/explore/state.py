@@ -37,6 +37,7 @@ class ExploreState:
     y: str = ""
     log: tuple[str, ...] = ()                          # "x" and/or "y": log axes (raw view)
     compare: bool = False
+    choose: str = ""                                  # "Help me choose" answers: a, b, =
     extra: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -122,6 +123,7 @@ def parse_query(query: dict) -> ExploreState:
         y=(_as_list(query.get("y")) or [""])[0],
         log=tuple(a for a in ("x", "y") if a in _as_list(query.get("log"))),
         compare=(_as_list(query.get("compare")) or ["0"])[0] in ("1", "true", "yes"),
+        choose="".join(c for c in (_as_list(query.get("choose")) or [""])[0] if c in "ab=")[:40],
     )
 
 
@@ -150,6 +152,8 @@ def to_query(state: ExploreState) -> str:
     pairs += [("log", axis) for axis in state.log]
     if state.compare:
         pairs.append(("compare", "1"))
+    if state.choose:
+        pairs.append(("choose", state.choose))
     return urlencode(pairs, safe=":|,")
 
 

@@ -73,7 +73,7 @@ def _valid_stop(stop_index) -> bool:
 
 def state_from_controls(*, objectives, directions, mode, focus, alpha, weights, p, population,
                         range_min, range_max, sets, axes, x, y, log, compare, dataset,
-                        objective_ids, weight_ids, range_ids, set_ids) -> ExploreState:
+                        objective_ids, weight_ids, range_ids, set_ids, choose="") -> ExploreState:
     """Collect the explorer's control values into an :class:`ExploreState`."""
     chosen = []
     for ident, values, direction in zip(objective_ids, objectives, directions):
@@ -98,7 +98,8 @@ def state_from_controls(*, objectives, directions, mode, focus, alpha, weights, 
         dataset=dataset or "", objectives=tuple(chosen), focus=focus, alpha=alpha,
         weights=weight_pairs, p=_p(p), population=population or "all", ranges=ranges,
         sets=value_sets, axes=axes or "raw", x=x, y=y,
-        log=tuple(a for a in ("x", "y") if a in (log or [])), compare=bool(compare))
+        log=tuple(a for a in ("x", "y") if a in (log or [])), compare=bool(compare),
+        choose=choose or "")
 
 
 def preferences_and_filter(state: ExploreState, table) -> tuple[Preferences, RowFilter]:
