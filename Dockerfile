@@ -5,6 +5,8 @@
 # Port: COPA_PORT, else PORT (set by container platforms), else 8050 (gunicorn.conf.py).
 # Settings are environment variables (see copa_dash/config.py), e.g. -e COPA_WORKERS=4,
 # -e COPA_AUTH_USER=... -e COPA_AUTH_PASSWORD=..., -e COPA_REDIS_URL=redis://redis:6379/0.
+# For a team: compose.yaml builds this image with EXTRAS=redis and runs it as 2 app replicas
+# (this CMD) and a Celery worker (celery -A app:celery_app worker) beside Redis.
 
 ########## builder: resolve and install the package and its dependencies into a venv
 FROM python:3.11-slim AS builder

@@ -11,11 +11,15 @@ run: install
 	$(PYTHON) app.py
 
 # Debian's chromium + chromium-driver for the browser tests and PDF reports, poppler-utils to
-# look at the PDFs in the tests (root on CI and dev machines).
+# look at the PDFs in the tests, and redis-server for the scale-out tests (a real Redis beside a
+# real Celery worker); root on CI and dev machines.
+APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq
+BROWSER_PACKAGES = chromium chromium-driver poppler-utils redis-server
 browser:
-	@if ! command -v chromedriver >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1; then \
-		if [ "$$(id -u)" = "0" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver poppler-utils >/dev/null; \
-		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver poppler-utils >/dev/null; fi; \
+	@if ! command -v chromedriver >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1 \
+			|| ! command -v redis-server >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = "0" ]; then apt-get -o DPkg::Lock::Timeout=600 update -qq && $(APT_INSTALL) $(BROWSER_PACKAGES) >/dev/null; \
+		else sudo apt-get -o DPkg::Lock::Timeout=600 update -qq && sudo $(APT_INSTALL) $(BROWSER_PACKAGES) >/dev/null; fi; \
 	fi
 
 install-test: browser

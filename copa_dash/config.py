@@ -18,6 +18,8 @@ COPA_MAX_COLUMNS           most columns an upload may have               500
 COPA_AUTH_USER             with COPA_AUTH_PASSWORD: HTTP basic auth      unset (no auth)
 COPA_AUTH_PASSWORD         the shared password                           unset
 COPA_REDIS_URL             Redis for the cache and Celery jobs           unset (diskcache)
+COPA_SECRET_KEY            signs background-job handles; instances that  unset (kept in the
+                           share a Redis must share it                   job store)
 COPA_HOST / COPA_PORT      where ``python app.py`` listens               127.0.0.1 / 8050
 COPA_WORKERS               gunicorn workers (read by gunicorn.conf.py)   2
 COPA_DEBUG                 Dash debug mode for ``python app.py``         0
@@ -27,7 +29,7 @@ COPA_DEBUG                 Dash debug mode for ``python app.py``         0
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .core.errors import InvalidInputError
@@ -60,6 +62,7 @@ class Settings:
     auth_user: str | None = None
     auth_password: str | None = None
     redis_url: str | None = None
+    secret_key: str | None = field(default=None, repr=False)
     host: str = "127.0.0.1"
     port: int = 8050
     workers: int = 2
@@ -90,6 +93,7 @@ class Settings:
             auth_user=env.get("COPA_AUTH_USER") or None,
             auth_password=env.get("COPA_AUTH_PASSWORD") or None,
             redis_url=env.get("COPA_REDIS_URL") or None,
+            secret_key=env.get("COPA_SECRET_KEY") or None,
             host=env.get("COPA_HOST") or "127.0.0.1",
             port=_int_env(env, "COPA_PORT", 8050),
             workers=_int_env(env, "COPA_WORKERS", 2),

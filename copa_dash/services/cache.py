@@ -127,9 +127,9 @@ class RedisBackend:
 
     @classmethod
     def from_url(cls, url: str) -> RedisBackend:
-        import redis
+        from .jobs import redis_client  # bounded timeouts: a stopped Redis answers at once
 
-        return cls(redis.Redis.from_url(url))
+        return cls(redis_client(url))
 
     @property
     def errors(self) -> tuple:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dash
 from dash import dcc, html
 
+from copa_dash.ui.common import lost_job
 from copa_dash.ui.features.datasets import layout as datasets_layout
 from copa_dash.ui.features.explore import callbacks as explore_callbacks
 from copa_dash.ui.features.explore import layout as explore_layout
@@ -58,4 +59,5 @@ def register_pages(app: dash.Dash, settings) -> None:
         layout_module.register_page()
         if callbacks_module is not None:
             callbacks_module.register_callbacks(app)
+    lost_job.register(app)
     app.layout = shell

@@ -1,15 +1,36 @@
-"""Where Dash background callbacks (long sweeps, significance tests) run: a diskcache under
-``settings.cache_dir / "jobs"`` shared by the instance's workers, or Celery on Redis
-(:func:`copa_dash.services.jobs.celery_app_for`)."""
+"""Where Dash background callbacks (long sweeps, significance tests, depths) run: a diskcache
+under ``settings.cache_dir / "jobs"`` shared by the instance's workers, or, with Redis, Celery
+while it works and that diskcache while it does not (:class:`FailoverManager`; the Celery
+application and the heartbeats are :mod:`copa_dash.services.jobs` and
+:mod:`copa_dash.services.job_health`)."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import dash
 import diskcache
+from dash.background_callback.managers import BaseBackgroundCallbackManager
 
-from copa_dash.services.jobs import RESULT_EXPIRY_SECONDS, celery_app_for
+from copa_dash.services import job_health
+from copa_dash.services.jobs import (
+    RESULT_EXPIRY_SECONDS,
+    celery_app_for,
+    lost_result,
+    redis_client,
+)
+
+logger = logging.getLogger(__name__)
+_FINISHED = ("SUCCESS", "FAILURE", "REVOKED")
+_LOCAL_MARK = "copa-local-job:"
+
+
+def _redis_errors() -> tuple:
+    """What a failing Redis raises (redis-py is installed with the ``redis`` extra only)."""
+    import redis
+
+    return (redis.RedisError, OSError)
 
 
 def background_callback_manager(settings):
@@ -18,18 +39,188 @@ def background_callback_manager(settings):
     Parameters
     ----------
     settings : copa_dash.config.Settings
-        ``redis_url`` selects Celery; otherwise ``cache_dir / "jobs"`` holds a diskcache.
+        ``redis_url`` selects Celery (with the in-process fallback); ``cache_dir / "jobs"``
+        holds the local diskcache either way.
 
     Returns
     -------
-    dash.DiskcacheManager or dash.CeleryManager
+    dash.DiskcacheManager or FailoverManager
         Results of abandoned jobs expire after :data:`RESULT_EXPIRY_SECONDS`.
     """
     # No ``cache_by``: a result is dropped once delivered. Analysis results are memoised
     # in the AnalysisCache under their dataset id, where they can be evicted per dataset.
-    if settings.redis_url:
-        return dash.CeleryManager(celery_app_for(settings), expire=RESULT_EXPIRY_SECONDS)
     directory = Path(settings.cache_dir) / "jobs"
     directory.mkdir(parents=True, exist_ok=True)
-    return dash.DiskcacheManager(diskcache.Cache(str(directory)),
-                                 expire=RESULT_EXPIRY_SECONDS)
+    local = dash.DiskcacheManager(diskcache.Cache(str(directory)),
+                                  expire=RESULT_EXPIRY_SECONDS)
+    if not settings.redis_url:
+        return local
+    remote = dash.CeleryManager(celery_app_for(settings), expire=RESULT_EXPIRY_SECONDS)
+    return FailoverManager(remote, local, redis_client(settings.redis_url),
+                           secret=settings.secret_key)
+
+
+def _is_local(job) -> bool:
+    """Local jobs are process ids (digits); Celery's are UUIDs."""
+    return job is not None and str(job).isdigit()
+
+
+class FailoverManager(BaseBackgroundCallbackManager):
+    """Celery on Redis while it works, in-process (diskcache) while it does not.
+
+    Dash holds one manager per app and calls it with a job handle (Celery task id or a
+    process id) and a result key; this class routes each call to the manager that owns
+    the job. Dash's own managers cannot do this: a :class:`dash.CeleryManager` whose Redis is
+    down fails every request, and one whose worker died reports the job as running for ever.
+
+    Parameters
+    ----------
+    remote : dash.CeleryManager
+        Used when Redis answers and at least one worker sent a heartbeat.
+    local : dash.DiskcacheManager
+        Used otherwise; its jobs are followed by the instance that started them.
+    client : redis.Redis
+        For the health checks (bounded timeouts, see :func:`redis_client`).
+    secret : str, optional
+        The signing secret of job handles (``COPA_SECRET_KEY``); several instances must
+        share it so that one follows a job another started. Without it the secret is kept
+        in Redis, else in the local diskcache.
+    """
+
+    def __init__(self, remote, local, client, *, secret: str | None = None):
+        self.remote = remote
+        self.local = local
+        self.client = client
+        self.secret = secret
+        self.expire = remote.expire
+        self._seen_running: set[str] = set()
+        # the background-callback key of each registered function; the sub-managers hold
+        # the job functions themselves (they register every function too)
+        super().__init__(None)
+
+    # ----- registration and start
+    def make_job_fn(self, fn, progress, key=None):
+        return key
+
+    def _celery_usable(self) -> bool:
+        """Redis answers and a worker sent a heartbeat recently."""
+        try:
+            return job_health.live_workers(self.client) > 0
+        except _redis_errors():
+            return False
+
+    def call_job_fn(self, key, job_fn, args, context):
+        background_key = job_fn
+        if self._celery_usable():
+            try:
+                return self.remote.call_job_fn(
+                    key, self.remote.func_registry[background_key], args, context)
+            except Exception:  # broker errors come from kombu, redis-py or the OS
+                logger.warning("could not queue the job on Celery; running it in-process",
+                               exc_info=True)
+        else:
+            logger.info("no Celery worker reachable; running the job in-process")
+        # polls of this job (from any worker of this instance) then never wait on Redis
+        self.local.handle.set(_LOCAL_MARK + key, 1, expire=RESULT_EXPIRY_SECONDS)
+        return self.local.call_job_fn(
+            key, self.local.func_registry[background_key], args, context)
+
+    # ----- following a job
+    def _remote_or_none(self, call, *args):
+        try:
+            return call(*args)
+        except _redis_errors():
+            return None
+
+    def _local_key(self, key) -> bool:
+        """True for the result key of a job this instance runs in-process."""
+        return self.local.handle.get(_LOCAL_MARK + str(key)) is not None
+
+    def get_progress(self, key):
+        progress = self.local.get_progress(key)
+        if progress is None and not self._local_key(key):
+            progress = self._remote_or_none(self.remote.get_progress, key)
+        return progress
+
+    def result_ready(self, key):
+        return self.local.result_ready(key) or (not self._local_key(key) and bool(
+            self._remote_or_none(self.remote.result_ready, key)))
+
+    def get_result(self, key, job):
+        if _is_local(job):
+            return self.local.get_result(key, job)
+        try:
+            result = self.remote.get_result(key, job)
+            if result is not self.UNDEFINED or job is None:
+                return result
+            state = self.remote.get_task(job).state
+            if state in _FINISHED:
+                # the job wrote its result between the two reads: take it now, or Dash
+                # (asking job_running next) would end the callback with no update
+                return self.remote.get_result(key, job)
+            if job_health.job_lost(self.client, job, state):
+                logger.warning("Celery job %s was lost: its worker stopped", job)
+                return lost_result("its worker stopped before it finished")
+            if state == "PENDING" and not job_health.live_workers(self.client):
+                logger.warning("Celery job %s waits with no worker running", job)
+                self._forget(job)
+                return lost_result("no background worker is running")
+            # Dash asks job_running() right after this: answer from the state read here
+            self._seen_running.add(str(job))
+            return result
+        except _redis_errors():
+            logger.warning("Redis unreachable while following job %s", job, exc_info=True)
+            return lost_result("the job queue (Redis) could not be reached")
+
+    def _forget(self, job) -> None:
+        """Revoke a queued job that will never be followed again."""
+        try:
+            self.remote.handle.control.revoke(job)
+        except Exception:  # best effort: an unrevoked job finds no one to follow it
+            logger.debug("could not revoke %s", job, exc_info=True)
+
+    def job_running(self, job):
+        if _is_local(job):
+            return self.local.job_running(job)
+        if str(job) in self._seen_running:
+            self._seen_running.discard(str(job))
+            return True
+        return bool(self._remote_or_none(self.remote.job_running, job))
+
+    def get_updated_props(self, key):
+        props = self.local.get_updated_props(key)
+        if props or self._local_key(key):
+            return props or {}
+        return self._remote_or_none(self.remote.get_updated_props, key) or {}
+
+    # ----- stopping a job
+    def terminate_job(self, job):
+        if job is None:
+            return None
+        if _is_local(job):
+            return self.local.terminate_job(job)
+        try:
+            return self.remote.terminate_job(job)
+        except Exception:  # a dead broker has nothing left to stop
+            logger.info("could not terminate Celery job %s", job, exc_info=True)
+            return None
+
+    def terminate_unhealthy_job(self, job):
+        if _is_local(job):
+            return self.local.terminate_unhealthy_job(job)
+        return self._remote_or_none(self.remote.terminate_unhealthy_job, job) or False
+
+    def clear_cache_entry(self, key):
+        self.local.clear_cache_entry(key)
+        self._remote_or_none(self.remote.clear_cache_entry, key)
+
+    # ----- the secret that signs job handles
+    def get_or_create_signing_secret(self, generate):
+        if self.secret:
+            return self.secret.encode("utf-8")
+        try:
+            return self.remote.get_or_create_signing_secret(generate)
+        except Exception:  # Redis down: the instance's own store
+            logger.warning("Redis unreachable for the signing secret; using the local one",
+                           exc_info=True)
+            return self.local.get_or_create_signing_secret(generate)

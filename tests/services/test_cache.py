@@ -209,7 +209,7 @@ def test_settings_with_redis_url_select_redis(monkeypatch):
     import redis
 
     monkeypatch.setattr(redis.Redis, "from_url",
-                        classmethod(lambda cls, url: fakeredis.FakeRedis()))
+                        classmethod(lambda cls, url, **options: fakeredis.FakeRedis()))
     cache = AnalysisCache.from_settings(Settings(redis_url="redis://localhost:6379/0"))
     assert isinstance(cache.backend, RedisBackend)
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from dash import set_props
+from dash import ctx, set_props
 
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.lost_job import is_lost_job, lost_job_alert
 
 logger = logging.getLogger("copa_dash.ui")
 
@@ -17,6 +18,10 @@ def report_callback_error(error: Exception) -> None:
     something went wrong without showing a stack trace."""
     if isinstance(error, InvalidInputError):
         set_props("global-error", {"children": alert(str(error))})
+        return
+    if is_lost_job(error):          # a worker died or Redis went away: say so, offer a re-run
+        logger.warning("a background job was lost: %s", error)
+        set_props("global-error", {"children": lost_job_alert(error, ctx.triggered_id)})
         return
     logger.exception("unexpected error in a callback", exc_info=error)
     set_props("global-error", {"children": alert(

@@ -1,0 +1,76 @@
+"""compose.yaml, the Dockerfile and the test cluster describe one deployment.
+
+There is no Docker engine here, so the compose file is checked by reading it, and the
+processes the other tests in this folder start are built from its commands
+(cluster.compose_command); the worker's container healthcheck is run for real.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from .cluster import ROOT, compose_command, compose_environment, compose_services
+
+
+def dockerfile() -> str:
+    return (ROOT / "Dockerfile").read_text(encoding="utf-8")
+
+
+def test_compose_runs_redis_two_app_replicas_and_a_worker_from_one_image():
+    services = compose_services()
+    assert set(services) == {"redis", "app", "worker"}
+    app, worker = services["app"], services["worker"]
+    assert app["deploy"]["replicas"] == 2
+    assert app["image"] == worker["image"] and app["build"] == worker["build"]
+    assert app["build"]["args"]["EXTRAS"] == "redis"          # celery + redis-py inside
+    assert re.search(r'ARG EXTRAS=""', dockerfile())
+    for service in (app, worker):
+        assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+        assert service["environment"]["COPA_REDIS_URL"] == "redis://redis:6379/0"
+
+
+def test_the_app_command_and_healthcheck_are_the_images():
+    app = compose_services()["app"]
+    cmd = re.search(r'^CMD (\[.*\])$', dockerfile(), re.MULTILINE).group(1)
+    assert compose_services()["app"]["command"] == json.loads(cmd)
+    assert compose_command("app")[1:] == ["app:server"]      # what the cluster fixture runs
+    assert "/healthz" in " ".join(app["healthcheck"]["test"])
+    assert "8050" in app["ports"][0] and "/healthz" in dockerfile()
+
+
+def test_the_store_is_one_volume_mounted_where_every_process_reads_it():
+    services = compose_services()
+    data_dir = compose_environment("app")["COPA_DATA_DIR"]
+    assert compose_environment("worker")["COPA_DATA_DIR"] == data_dir
+    for name in ("app", "worker"):
+        assert f"copa-data:{data_dir}" in services[name]["volumes"]
+    assert "redis-data:/data" in services["redis"]["volumes"]
+    assert "ENV" in dockerfile() and "COPA_DATA_DIR=/var/lib/copa/data" in dockerfile()
+
+
+def test_the_worker_is_celery_on_the_apps_celery_app():
+    command = compose_services()["worker"]["command"]
+    assert command[:4] == ["celery", "-A", "app:celery_app", "worker"]
+    assert compose_command("worker")[1:] == command[1:]
+    hostname = next(a.split("=", 1)[1] for a in command if a.startswith("--hostname="))
+    check = " ".join(compose_services()["worker"]["healthcheck"]["test"])
+    assert hostname.replace("%h", "$$HOSTNAME") in check
+
+
+@pytest.mark.scaleout
+def test_the_worker_healthcheck_passes_on_a_live_worker_and_fails_on_a_dead_name(cluster):
+    cluster.worker.ensure_running()
+    env = {**os.environ, "COPA_REDIS_URL": cluster.redis.url}
+    command = [sys.executable, "-m", "copa_dash.services.job_health"]
+    ok = subprocess.run([*command, cluster.worker.name], env=env, capture_output=True,
+                        text=True, timeout=60, check=False)
+    assert ok.returncode == 0, ok.stderr
+    dead = subprocess.run([*command, "worker@nowhere"], env=env, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert dead.returncode == 1 and "no recent heartbeat from worker@nowhere" in dead.stderr
