@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..core.errors import InvalidInputError
 from .cell_parsing import ROWS_NOTE, id_values, objective_values, row_list, short
+from .read_limits import check_before_expanding
 from .role_guess import add_row_ids, guess_direction, guess_id, guess_roles, row_id_name
 from .schema import EvalTable, Roles
 from .table_formats import read_delimited, read_json, read_parquet, read_xlsx
@@ -89,6 +90,7 @@ def read_table(source, /, *, filename: str | None = None,
     if gzipped:
         data = gunzip(data, filename, limits)
     check_magic(data, fmt, filename)
+    check_before_expanding(data, fmt, filename, limits)  # bombs refused before parsing
     try:
         if fmt in TEXT_FORMATS:
             return read_delimited(decode_text(data, filename), fmt, filename, limits)

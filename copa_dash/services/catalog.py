@@ -83,9 +83,9 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
     if is_upload_id(ref):
         if settings is None:
             raise InvalidInputError("uploaded datasets need the instance's settings")
-        from .store import DatasetStore
+        from .store import open_store
 
-        store = DatasetStore(settings.data_dir)
+        store = open_store(settings)
         table = store.load(ref)
         info = store.info(ref)
         name = info.get("name") if isinstance(info, dict) else getattr(info, "name", None)
@@ -103,9 +103,9 @@ def catalog(settings=None, *, include_shared: bool = True) -> list[CatalogEntry]
     entries = [CatalogEntry(d.name, d.title, d.description, "bundled", d.n_rows)
                for d in list_datasets()]
     if settings is not None and include_shared:
-        from .store import DatasetStore
+        from .store import open_store
 
-        for info in DatasetStore(settings.data_dir).list(shared_only=True):
+        for info in open_store(settings).list(shared_only=True):
             get = info.get if isinstance(info, dict) else (lambda k, i=info: getattr(i, k, None))
             entries.append(CatalogEntry(get("id"), get("name") or get("id")[:8],
                                         "Shared on this instance.", "uploaded",

@@ -1,29 +1,26 @@
 """Uploads in two steps: stage the file and propose roles, then save it with the user's roles.
 
 Between the two steps the page holds only a token (the SHA-256 of the bytes); the bytes wait
-in ``<data dir>/staging/`` and are parsed again, by the same reader, when the user saves.
-Nothing already stored is touched until the final, atomic save of the store.
+in the store's ``staging/`` (so any instance sharing the store can finish the upload) and are
+parsed again, by the same reader, when the user saves. Nothing already stored is touched
+until the final, atomic save of the store.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
-import os
 import re
-import time
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 import pandas as pd
 
 from ..core.errors import InvalidInputError
 from ..data import io
 from ..data.schema import Roles
-from .store import DatasetStore
+from .store import SavedDataset, open_store
 
-STAGING_TTL_SECONDS = 24 * 3600
 MIN_OBJECTIVES = 2  # the explorer and the systems page need a front: two things to trade off
 _TOKEN = re.compile(r"^[0-9a-f]{64}$")
 _SAFE_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".json", ".xlsx", ".gz")
@@ -53,7 +50,8 @@ class StagedUpload:
 def limits_from(settings) -> io.Limits:
     """The configured upload limits."""
     return io.Limits(max_bytes=settings.max_upload_bytes, max_rows=settings.max_rows,
-                     max_columns=settings.max_columns)
+                     max_columns=settings.max_columns,
+                     max_memory_bytes=settings.max_upload_memory_bytes)
 
 
 def decode_data_url(contents: str, max_bytes: int) -> bytes:
@@ -77,28 +75,12 @@ def decode_data_url(contents: str, max_bytes: int) -> bytes:
         raise InvalidInputError("the upload could not be decoded: choose the file again") from None
 
 
-def _staging_dir(settings) -> Path:
-    path = Path(settings.data_dir) / "staging"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 def _suffix(filename: str) -> str:
     name = PurePosixPath(str(filename).replace("\\", "/")).name.lower()
     for suffix in (".csv.gz",) + _SAFE_SUFFIXES:
         if name.endswith(suffix):
             return suffix
     return ""
-
-
-def _clean_old(directory: Path) -> None:
-    now = time.time()
-    for path in directory.glob("*.upload"):
-        try:
-            if now - path.stat().st_mtime > STAGING_TTL_SECONDS:
-                path.unlink()
-        except OSError:
-            pass
 
 
 def stage_upload(settings, filename: str, data: bytes) -> StagedUpload:
@@ -113,14 +95,7 @@ def stage_upload(settings, filename: str, data: bytes) -> StagedUpload:
         Whatever the reader finds wrong, with the row and column.
     """
     frame = io.read_table(data, filename=filename, limits=limits_from(settings))
-    token = hashlib.sha256(data).hexdigest()
-    directory = _staging_dir(settings)
-    _clean_old(directory)
-    target = directory / f"{token}{_suffix(filename).replace('.', '-')}.upload"
-    if not target.exists():
-        temporary = directory / f".tmp-{token}-{os.getpid()}"
-        temporary.write_bytes(data)
-        os.replace(temporary, target)
+    token = open_store(settings).stage(data, _suffix(filename))
     guessed = frame if io.guess_id(frame) is not None else io.add_row_ids(frame)
     return StagedUpload(token=token, filename=filename, frame=frame,
                         proposed=io.guess_roles(guessed), row_ids=io.row_id_name(frame))
@@ -151,8 +126,8 @@ def check_objective_count(frame: pd.DataFrame, roles: Roles) -> None:
         f"Only {chosen} is one now; {advice}. Nothing was saved.")
 
 
-def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,
-                    shared: bool) -> str:
+def save_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,
+                shared: bool) -> SavedDataset:
     """Parse the staged bytes again, validate them against ``roles`` and save them.
 
     If ``roles.id`` is the staged ``row_ids`` name (:func:`~copa_dash.data.io.row_id_name`,
@@ -161,8 +136,8 @@ def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: 
 
     Returns
     -------
-    str
-        The dataset id (a hash of content and roles).
+    SavedDataset
+        The new record id and the owner token (to hand to the uploader, once).
 
     Raises
     ------
@@ -171,15 +146,17 @@ def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: 
         (:func:`check_objective_count`) or the table does not fit the roles (repeated or
         missing ids are named with their rows); nothing is stored then.
     """
-    if not isinstance(token, str) or not _TOKEN.match(token):
-        raise InvalidInputError("the upload expired: choose the file again")
-    path = _staging_dir(settings) / f"{token}{_suffix(filename).replace('.', '-')}.upload"
-    if not path.exists():
-        raise InvalidInputError("the upload expired: choose the file again")
-    frame = io.read_table(path.read_bytes(), filename=filename, limits=limits_from(settings))
+    store = open_store(settings)
+    data = store.staged(token, _suffix(filename))
+    frame = io.read_table(data, filename=filename, limits=limits_from(settings))
     if roles.id == io.row_id_name(frame):
         frame = io.add_row_ids(frame)
     check_objective_count(frame, roles)
     io.build_eval_table(frame, roles)  # every role error before anything is stored
-    store = DatasetStore(Path(settings.data_dir))
     return store.save(frame, roles, name=name, shared=shared)
+
+
+def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,
+                    shared: bool) -> str:
+    """:func:`save_upload` returning only the record id (callers without an owner token)."""
+    return save_upload(settings, token, filename, roles, name=name, shared=shared).id
