@@ -43,9 +43,9 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from . import __version__
 from .core.errors import InvalidInputError
+from .data.read_limits import UploadTooLargeError, check_json_depth
 from .services.cache import AnalysisCache, get_cache
 from .services.export import safe_csv
-from .data.read_limits import UploadTooLargeError, check_json_depth
 from .services.store import (
     DatasetDamagedError,
     DatasetNotFoundError,

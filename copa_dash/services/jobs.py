@@ -75,9 +75,9 @@ def background_callback_manager(settings):
     # in the AnalysisCache under their dataset id, where they can be evicted per dataset.
     if settings.redis_url:
         return dash.CeleryManager(celery_app_for(settings), expire=RESULT_EXPIRY_SECONDS)
-    import diskcache
+    from .cache import open_diskcache
 
     directory = Path(settings.cache_dir) / "jobs"
     directory.mkdir(parents=True, exist_ok=True)
-    return dash.DiskcacheManager(diskcache.Cache(str(directory)),
+    return dash.DiskcacheManager(open_diskcache(directory),  # a damaged one starts empty
                                  expire=RESULT_EXPIRY_SECONDS)
