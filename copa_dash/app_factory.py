@@ -57,6 +57,10 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
 
     register_pages(app, settings)
 
+    from .web_security import apply_web_security
+
+    apply_web_security(app, settings)  # origin check on writes, CSP and friends
+
     if settings.auth_enabled:
         from .api import apply_auth
 

@@ -353,10 +353,11 @@ _migrated: set[str] = set()
 _reported: set[str] = set()
 
 
-def _log_once(key: str, message: str, *args) -> None:
+def _log_once(key: str, message: str, *args, **kwargs) -> None:
+    """Log a damaged file once per process: a broken file is not a log flood."""
     if key not in _reported:
         _reported.add(key)
-        logger.warning(message, *args)
+        logger.warning(message, *args, **kwargs)
 
 
 class DatasetStore:
