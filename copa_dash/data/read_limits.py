@@ -86,8 +86,7 @@ def check_before_expanding(data: bytes, fmt: str, filename: str, limits) -> None
     UploadTooLargeError
         If the estimated memory is over ``limits.max_memory_bytes``.
     InvalidInputError
-        If a cell is longer than :data:`MAX_CELL_BYTES`, JSON nests deeper than 64, or a
-        Parquet file has too many rows, columns or row groups, nested columns, or an
+        If a cell is longer than :data:`MAX_CELL_BYTES`, or a Parquet file has too many rows, columns or row groups, nested columns, or an
         unreadable footer.
 
     Notes
@@ -98,8 +97,7 @@ def check_before_expanding(data: bytes, fmt: str, filename: str, limits) -> None
     cap = int(getattr(limits, "max_memory_bytes", 512 * MIB))
     if fmt == "parquet":
         _check_parquet(data, filename, limits, cap)
-    elif fmt == "json":
-        check_json_depth(data, 64, what=filename)
+    elif fmt == "json":  # its reader bounds the nesting itself
         _check_text(data, filename, cap, factor=JSON_FACTOR, json=True)
     elif fmt in ("csv", "tsv", "txt"):
         _check_text(data, filename, cap, factor=TEXT_FACTOR, json=False)
@@ -183,18 +181,14 @@ def _check_parquet(data: bytes, filename: str, limits, cap: int) -> None:
         raise InvalidInputError(
             f"{filename}: the file has {meta.num_row_groups:,} row groups; at most "
             f"{MAX_ROW_GROUPS:,} are accepted (write it with larger row groups)")
-    if n_columns > limits.max_columns:
-        raise InvalidInputError(f"{filename}: the file has {n_columns:,} columns; at most "
-                                f"{limits.max_columns:,} are accepted")
-    if n_rows > limits.max_rows or n_rows * n_columns > limits.max_cells:
-        raise InvalidInputError(
-            f"{filename}: the file has {n_rows:,} rows x {n_columns:,} columns; at most "
-            f"{limits.max_rows:,} rows and {limits.max_cells:,} cells are accepted")
-    nested = [f.name for f in schema if pa.types.is_nested(f.type)]
+    # rows, columns and cells: checked from the same footer by the Parquet reader itself
+    # A nested column of numbers is bounded by its stored size (below) and refused cell by
+    # cell by the reader; text inside lists escapes the dictionary count, so it goes now.
+    nested = [f.name for f in schema if pa.types.is_nested(f.type) and _has_text(f.type)]
     if nested:
         raise InvalidInputError(
-            f"{filename}: column {nested[0]!r} holds lists or records; a table of results "
-            "needs one number or text per cell")
+            f"{filename}: column {nested[0]!r} holds lists or records of text; a table of "
+            "results needs one number or text per cell")
     stored = sum(meta.row_group(g).column(c).total_uncompressed_size
                  for g in range(meta.num_row_groups) for c in range(meta.num_columns))
     if stored > cap:
@@ -232,6 +226,15 @@ def _check_parquet(data: bytes, filename: str, limits, cap: int) -> None:
     needed = (stored + text_bytes + n_rows * n_columns * CELL_BYTES) * PARQUET_COPIES
     if needed > cap:
         raise _too_much_memory(filename, needed, cap, "the table")
+
+
+def _has_text(arrow_type) -> bool:
+    import pyarrow as pa
+
+    if pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type) or \
+            pa.types.is_binary(arrow_type) or pa.types.is_large_binary(arrow_type):
+        return True
+    return any(_has_text(arrow_type.field(i).type) for i in range(arrow_type.num_fields))
 
 
 # ---- Excel ------------------------------------------------------------------------------
