@@ -43,7 +43,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from . import __version__
 from .core.errors import InvalidInputError
-from .data.read_limits import UploadTooLargeError, check_json_depth
+from .data.read_limits import UploadTooLargeError, check_json_depth, uncompressed_bound
 from .services.cache import AnalysisCache, get_cache
 from .services.export import safe_csv
 from .services.store import (
@@ -230,7 +230,8 @@ def _limits(settings):
 
     return Limits(max_bytes=settings.max_upload_bytes, max_rows=settings.max_rows,
                   max_columns=settings.max_columns,
-                  max_memory_bytes=settings.max_upload_memory_bytes)
+                  max_memory_bytes=settings.max_upload_memory_bytes,
+                  max_uncompressed_bytes=uncompressed_bound(settings.max_upload_memory_bytes))
 
 
 @api_blueprint.post("/api/datasets")

@@ -52,6 +52,16 @@ CELL_BYTES = 24
 PARQUET_COPIES = 2
 
 
+def uncompressed_bound(max_memory_bytes: int, default: int = 256 * MIB) -> int:
+    """Largest decompressed size (gzip, xlsx) whose reading fits in ``max_memory_bytes``.
+
+    A gzip file is decompressed into memory before any other check can look at it, so
+    the decompression itself must stop where a text of that size would already be over
+    the memory bound.
+    """
+    return max(MIB, min(default, int(max_memory_bytes) // TEXT_FACTOR))
+
+
 class UploadTooLargeError(InvalidInputError):
     """The upload would take more memory than the instance allows (the API answers 413)."""
 
@@ -193,9 +203,7 @@ def _check_parquet(data: bytes, filename: str, limits, cap: int) -> None:
                  for g in range(meta.num_row_groups) for c in range(meta.num_columns))
     if stored > cap:
         raise _too_much_memory(filename, stored, cap, "the Parquet data")
-    text_columns = [f.name for f in schema
-                    if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
-                    or pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type)]
+    text_columns = [f.name for f in schema if _is_text(f.type)]
     text_bytes = 0
     if text_columns:
         try:  # dictionary-encoded read: each distinct string once, plus an index per row
@@ -228,11 +236,18 @@ def _check_parquet(data: bytes, filename: str, limits, cap: int) -> None:
         raise _too_much_memory(filename, needed, cap, "the table")
 
 
-def _has_text(arrow_type) -> bool:
+def _is_text(arrow_type) -> bool:
+    """Text or bytes, also dictionary-encoded (how pandas categoricals are stored)."""
     import pyarrow as pa
 
-    if pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type) or \
-            pa.types.is_binary(arrow_type) or pa.types.is_large_binary(arrow_type):
+    if pa.types.is_dictionary(arrow_type):
+        arrow_type = arrow_type.value_type
+    return (pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type)
+            or pa.types.is_binary(arrow_type) or pa.types.is_large_binary(arrow_type))
+
+
+def _has_text(arrow_type) -> bool:
+    if _is_text(arrow_type):
         return True
     return any(_has_text(arrow_type.field(i).type) for i in range(arrow_type.num_fields))
 

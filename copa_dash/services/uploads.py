@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..core.errors import InvalidInputError
 from ..data import io
+from ..data.read_limits import uncompressed_bound
 from ..data.schema import Roles
 from .store import SavedDataset, open_store
 
@@ -51,7 +52,9 @@ def limits_from(settings) -> io.Limits:
     """The configured upload limits."""
     return io.Limits(max_bytes=settings.max_upload_bytes, max_rows=settings.max_rows,
                      max_columns=settings.max_columns,
-                     max_memory_bytes=settings.max_upload_memory_bytes)
+                     max_memory_bytes=settings.max_upload_memory_bytes,
+                     max_uncompressed_bytes=uncompressed_bound(
+                         settings.max_upload_memory_bytes))
 
 
 def decode_data_url(contents: str, max_bytes: int) -> bytes:
