@@ -13,6 +13,9 @@ COPA_MAX_UPLOAD_MEMORY_MB  memory one upload may take once expanded      512
 COPA_TRUSTED_ORIGINS       other origins allowed to POST (comma list)    unset (own origin)
 COPA_CACHE_DIR             diskcache directory (analysis + callbacks)    ``./.copa_cache``
 COPA_CACHE_SIZE_MB         bound of the analysis cache                   1024
+COPA_MEMORY_CACHE_MB       in-process caches of each worker, in all      512
+                           (recent tables, problems, masks; shares in
+                           ``services/*.py``, see docs/architecture.md)
 COPA_MAX_UPLOAD_MB         largest accepted upload                       50
 COPA_MAX_ROWS              most rows an upload may have                  1000000
 COPA_MAX_COLUMNS           most columns an upload may have               500
@@ -54,6 +57,7 @@ class Settings:
     data_dir: Path = Path(".copa_data")
     cache_dir: Path = Path(".copa_cache")
     cache_size_bytes: int = 1024 * 2**20
+    memory_cache_bytes: int = 512 * 2**20
     max_upload_bytes: int = 50 * 2**20
     max_rows: int = 1_000_000
     max_columns: int = 500
@@ -93,6 +97,7 @@ class Settings:
             data_dir=Path(env.get("COPA_DATA_DIR") or ".copa_data"),
             cache_dir=Path(env.get("COPA_CACHE_DIR") or ".copa_cache"),
             cache_size_bytes=_int_env(env, "COPA_CACHE_SIZE_MB", 1024) * 2**20,
+            memory_cache_bytes=_int_env(env, "COPA_MEMORY_CACHE_MB", 512) * 2**20,
             max_upload_bytes=_int_env(env, "COPA_MAX_UPLOAD_MB", 50) * 2**20,
             max_rows=_int_env(env, "COPA_MAX_ROWS", 1_000_000),
             max_columns=_int_env(env, "COPA_MAX_COLUMNS", 500),

@@ -9,33 +9,17 @@ import argparse
 import sys
 
 from ..core.errors import InvalidInputError
+from . import datasets, generalization, posets, rankings, selection, systems
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
-    from . import datasets, selection
-
     parser = argparse.ArgumentParser(
         prog="copa-dash", description="Navigate Pareto fronts of model-evaluation tables.")
     subparsers = parser.add_subparsers(dest="command", required=True)
-    selection.register(subparsers)
-    datasets.register(subparsers)
-    for module_name in ("rankings", "systems", "generalization", "posets"):
-        module = _optional_module(module_name)
-        if module is not None:
-            module.register(subparsers)
+    for module in (selection, datasets, rankings, systems, generalization, posets):
+        module.register(subparsers)
     return parser
-
-
-def _optional_module(name: str):
-    import importlib
-
-    try:
-        return importlib.import_module(f"{__name__}.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"{__name__}.{name}":
-            return None
-        raise
 
 
 def main(argv=None) -> int:

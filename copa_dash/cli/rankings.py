@@ -23,12 +23,11 @@ from ..core.rank_tables import rank_spread
 from ..data.filters import RowFilter, filter_from_where
 from ..services import benchmarks, rankings
 from ._common import add_table_arguments, emit, format_table, jsonable, load_table
+from .preferences import build, view_filter
 
 
 def run_criteria_rank(args) -> int:
     """Print the rank of every row under every criterion of ``args.criteria``."""
-    from .selection import build
-
     table, prefs, row_filter = build(args)
     user_weights = bool(args.focus or args.weights or args.alpha is not None)
     weights = prefs.weight_vector() if user_weights else None
@@ -69,8 +68,6 @@ def _benchmark_filter(args, table, info) -> RowFilter:
         return filter_from_where(args.where, list(table.frame.columns))
     if info is None or not info.default_view.filters:
         return RowFilter()
-    from .selection import view_filter
-
     return view_filter(info.default_view.filters)
 
 

@@ -348,7 +348,7 @@ PUBLIC_FIELDS = ("id", "name", "shared", "created", "n_rows", "columns", "roles"
 # keyed by their object (its content id names its bytes for good) and roles. ``load``
 # reads the record before looking here, so a deleted dataset is never served from memory.
 # EvalTable hands out copies of its frame, so sharing one between requests is safe.
-_recently_loaded = RecentValues(entries=4, max_bytes=512 * 2**20)
+_recently_loaded = RecentValues(entries=4, share=0.4, name="uploaded tables")
 _migrated: set[str] = set()
 _reported: set[str] = set()
 

@@ -7,14 +7,19 @@ import time
 
 import numpy as np
 
+from ..core import criteria, ranks, sweep
+from ..core.dominance import nondominated_layers, nondominated_mask
+from ..core.generalization import validation_test_fronts
+from ..core.hypervolume import hypervolume
+from ..core.indicators import system_indicators
+from ..core.posets import task_posets, ufg_depth
+from ..core.significance import pareto_improvement_test
+
 logger = logging.getLogger("copa_dash")
 
 
 def warm_up_kernels() -> float:
     """Call each compiled kernel once on tiny arrays; returns the seconds it took."""
-    from ..core import criteria, ranks, sweep
-    from ..core.dominance import nondominated_layers, nondominated_mask
-    from ..core.hypervolume import hypervolume
 
     start = time.perf_counter()
     points = np.array([[1.0, 3.0, 2.0], [2.0, 1.0, 3.0], [3.0, 2.0, 1.0], [2.0, 2.0, 2.0]])
@@ -37,10 +42,6 @@ def warm_up_kernels() -> float:
 
 def _warm_up_feature_kernels(points: np.ndarray) -> None:
     """The kernels behind the systems, val -> test, rankings and posets views."""
-    from ..core.generalization import validation_test_fronts
-    from ..core.indicators import system_indicators
-    from ..core.posets import task_posets, ufg_depth
-    from ..core.significance import pareto_improvement_test
 
     systems = np.array([0, 0, 1, 1])
     for k in (2, 3):
