@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -20,9 +21,11 @@ from ..core.errors import InvalidInputError
 from ..data import io
 from ..data.read_limits import uncompressed_bound
 from ..data.schema import Roles
+from .cache import get_cache
 from .objectives import TWO_OBJECTIVES
 from .store import SavedDataset, open_store
 
+logger = logging.getLogger(__name__)
 MIN_OBJECTIVES = 2  # the explorer and the systems page need a front: two things to trade off
 _TOKEN = re.compile(r"^[0-9a-f]{64}$")
 _SAFE_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".json", ".xlsx", ".gz")
@@ -158,3 +161,37 @@ def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: 
                     shared: bool) -> str:
     """:func:`save_upload` returning only the record id (callers without an owner token)."""
     return save_upload(settings, token, filename, roles, name=name, shared=shared).id
+
+
+def my_uploads(settings, owned: dict | None) -> list[dict]:
+    """Public fields of the uploads whose owner tokens a browser holds, newest first.
+
+    ``owned`` maps record id to owner token (what the upload page keeps in the browser's
+    localStorage). Entries whose dataset is gone, or whose token no longer fits, are left
+    out: the caller drops them from the browser too.
+    """
+    store = open_store(settings)
+    found = []
+    for dataset_id, token in (owned or {}).items():
+        try:
+            store.authorize(dataset_id, token)
+            found.append(store.info(dataset_id))
+        except InvalidInputError:  # deleted, damaged, malformed, or not this owner's
+            continue
+    found.sort(key=lambda info: (str(info.get("created") or ""), info["id"]), reverse=True)
+    return found
+
+
+def rename_upload(settings, dataset_id: str, owner_token: str, name: str | None) -> dict:
+    """Rename an upload with its owner token; returns its public fields."""
+    return open_store(settings).rename(dataset_id, name, owner_token=owner_token)
+
+
+def delete_upload(settings, dataset_id: str, owner_token: str) -> dict:
+    """Delete an upload with its owner token, and its cached results; returns its fields."""
+    removed = open_store(settings).delete(dataset_id, owner_token=owner_token)
+    try:
+        get_cache(settings).evict_dataset(dataset_id)
+    except Exception:
+        logger.warning("could not evict cached results of %s", dataset_id, exc_info=True)
+    return removed
