@@ -16,8 +16,8 @@ def mine_section() -> html.Div:
     """Filled from the browser's store once the page is in it."""
     return html.Div(className="mine", children=[
         html.H3("Your uploads"),
-        html.P(["Tables uploaded from this browser; only you see them here (rename or delete "
-                "them on the ", dcc.Link("upload page", href="/upload"), ")."],
+        html.P([("Tables uploaded from this browser; only you see them here (rename or delete "
+                 "them on the "), dcc.Link("upload page", href="/upload"), ")."],
                className="help"),
         html.Div(id=MINE),
         my_uploads_store(),

@@ -119,6 +119,6 @@ def register_callbacks(app) -> None:
         return html.Div(className="alert alert-info", children=[
             "Saved. Its link (keep it: the dataset is private to whoever holds it): ",
             dcc.Link(link, href=link, id="upload-explore-link"),
-            html.Br(), "This browser keeps its owner token: rename or delete it under "
-            "\"Your uploads\" below.",
+            html.Br(), ("This browser keeps its owner token: rename or delete it under "
+                        "\"Your uploads\" below."),
         ]), None, {**(owned or {}), saved.id: saved.owner_token}

@@ -41,9 +41,12 @@ def owner_panel() -> html.Div:
     ])
 
 
-def _options(infos):
-    return [{"label": info.get("name") or f"upload {info['id'][:8]}", "value": info["id"]}
-            for info in infos]
+def _listing(owned):
+    """The list and the dropdown's options, from the store's ``{id: token}``."""
+    infos = my_uploads(current_settings(), owned)
+    options = [{"label": info.get("name") or f"upload {info['id'][:8]}", "value": info["id"]}
+               for info in infos]
+    return uploads_list(infos, empty="Nothing uploaded from this browser yet."), options
 
 
 def register_owner_panel(app) -> None:
@@ -52,30 +55,29 @@ def register_owner_panel(app) -> None:
     @app.callback(Output(MineIds.LIST, "children"), Output(MineIds.PICK, "options"),
                   Input(MY_UPLOADS, "modified_timestamp"), State(MY_UPLOADS, "data"))
     def show(_stamp, owned):
-        infos = my_uploads(current_settings(), owned)
-        return uploads_list(infos, empty="Nothing uploaded from this browser yet."), \
-            _options(infos)
+        return _listing(owned)
 
     @app.callback(Output(MY_UPLOADS, "data", allow_duplicate=True),
                   Output(MineIds.MESSAGE, "children"), Output(MineIds.PICK, "value"),
+                  Output(MineIds.LIST, "children", allow_duplicate=True),
+                  Output(MineIds.PICK, "options", allow_duplicate=True),
                   Input(MineIds.RENAME, "n_clicks"), Input(MineIds.DELETE, "n_clicks"),
                   State(MineIds.PICK, "value"), State(MineIds.NAME, "value"),
                   State(MY_UPLOADS, "data"), prevent_initial_call=True)
     def act(_rename, _delete, dataset_id, name, owned):
         owned = dict(owned or {})
         if not dataset_id or dataset_id not in owned:
-            return no_update, alert("Choose one of your uploads first."), no_update
+            return no_update, alert("Choose one of your uploads first."), *[no_update] * 3
         settings = current_settings()
         try:
             if ctx.triggered_id == MineIds.DELETE:
                 removed = delete_upload(settings, dataset_id, owned.pop(dataset_id))
-                return owned, alert(f"Deleted {removed.get('name') or dataset_id[:8]!r}.",
-                                    "info"), None
-            if ctx.triggered_id != MineIds.RENAME:
+                done, picked = f"Deleted {removed.get('name') or dataset_id[:8]!r}.", None
+            elif ctx.triggered_id == MineIds.RENAME:
+                renamed = rename_upload(settings, dataset_id, owned[dataset_id], name)
+                done, picked = f"Renamed to {renamed.get('name') or '(no name)'!r}.", dataset_id
+            else:
                 raise PreventUpdate
-            renamed = rename_upload(settings, dataset_id, owned[dataset_id], name)
         except InvalidInputError as exc:
-            return no_update, alert(str(exc)), no_update
-        # the store is rewritten so that the list above shows the new name
-        return owned, alert(f"Renamed to {renamed.get('name') or '(no name)'!r}.", "info"), \
-            dataset_id
+            return no_update, alert(str(exc)), *[no_update] * 3
+        return owned, alert(done, "info"), picked, *_listing(owned)
