@@ -54,6 +54,7 @@ def test_owner_token_kept_in_the_browser_renames_lists_and_deletes(dash_duo, app
     assert list(owned) == [dataset_id] and len(owned[dataset_id]) >= 43
     assert owned[dataset_id] not in dash_duo.driver.current_url  # never in a link
     dash_duo.wait_for_contains_text("#upload-mine-list", "my sweep", timeout=30)
+    dash_duo.driver.execute_script("document.querySelector('.owner-panel').scrollIntoView()")
     screenshot(dash_duo, "upload-your-uploads")
 
     _pick(dash_duo, "my sweep")
@@ -69,8 +70,6 @@ def test_owner_token_kept_in_the_browser_renames_lists_and_deletes(dash_duo, app
     dash_duo.wait_for_contains_text("#datasets-mine", "final sweep", timeout=30)
     mine = dash_duo.find_element("#datasets-mine a")
     assert mine.get_attribute("href").endswith(f"/explore?dataset={dataset_id}")
-    dash_duo.driver.execute_script("document.getElementById('datasets-mine')"
-                                   ".scrollIntoView()")
     screenshot(dash_duo, "datasets-your-uploads")
 
     # another browser: nothing of this user's upload

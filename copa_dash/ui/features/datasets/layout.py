@@ -27,8 +27,8 @@ def layout(**_query):
     return html.Div(className="page", children=[
         html.H2("Choose a dataset to explore"),
         html.P(INTRO),
+        mine_section(),  # the user's own tables first: 23 bundled cards follow
         html.Div(cards, className="cards"),
-        mine_section(),
     ])
 
 
