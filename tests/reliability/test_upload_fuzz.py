@@ -57,7 +57,7 @@ roles_fields = st.one_of(st.just(json.dumps(ROLES)), json_values.map(json.dumps)
                          st.text(max_size=40), st.none())
 
 
-@settings(max_examples=120, deadline=None, derandomize=True,
+@settings(max_examples=80, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(content=contents, stem=st.text(max_size=20), extension=st.sampled_from(EXTENSIONS),
        roles=roles_fields, name=st.none() | st.text(max_size=30),
