@@ -1,8 +1,9 @@
 """One catalogue over bundled datasets and uploaded ones.
 
 A dataset reference is a bundled manifest name (``open-llm-leaderboard-v2``) or an
-uploaded dataset's id (32 hex characters; 64 for uploads stored before owner tokens). :func:`open_dataset` turns either into a
-:class:`OpenedDataset` with the table, a stable cache id and the texts the page shows.
+uploaded dataset's id (32 hex characters; 64 for uploads stored before owner tokens).
+:func:`open_dataset` turns either into a :class:`OpenedDataset` with the table, a stable
+cache id and the texts the page shows.
 """
 
 from __future__ import annotations
