@@ -151,3 +151,17 @@ def test_healthz_reports_store_and_cache_apart(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "count", broken)
     answer = client.get("/healthz")
     assert answer.status_code == 503 and answer.get_json()["store"] == "unavailable"
+
+
+def test_a_damaged_redis_entry_is_a_miss(opened):
+    fakeredis = pytest.importorskip("fakeredis")
+    from copa_dash.services.cache import RedisBackend
+
+    client = fakeredis.FakeRedis()
+    cache = AnalysisCache(RedisBackend(client))
+    expected = view(opened, None)
+    assert same(view(opened, cache), expected)
+    for key in client.keys("copa:analysis:*"):
+        client.set(key, os.urandom(64))  # another party wrote garbage
+    assert same(view(opened, cache), expected) and cache.misses == 2
+    assert same(view(opened, cache), expected) and cache.hits == 1  # stored again
