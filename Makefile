@@ -10,11 +10,12 @@ install:
 run: install
 	$(PYTHON) app.py
 
-# Debian's chromium + chromium-driver for the browser tests (root on CI and dev machines).
+# Debian's chromium + chromium-driver for the browser tests and PDF reports, poppler-utils to
+# look at the PDFs in the tests (root on CI and dev machines).
 browser:
-	@if ! command -v chromedriver >/dev/null 2>&1; then \
-		if [ "$$(id -u)" = "0" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
-		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; fi; \
+	@if ! command -v chromedriver >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = "0" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver poppler-utils >/dev/null; \
+		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver poppler-utils >/dev/null; fi; \
 	fi
 
 install-test: browser

@@ -1,3 +1,20 @@
 """copa-dash: navigate Pareto fronts of model-evaluation tables."""
 
 __version__ = "0.1.0"
+
+_NOTEBOOK = ("explore", "front", "hypervolume", "indicators", "rank", "report", "select",
+             "significance", "sweep")
+
+
+def __getattr__(name):
+    """The notebook API (:mod:`copa_dash.notebook`), imported on first use so that
+    ``import copa_dash`` stays fast."""
+    if name in _NOTEBOOK:
+        from . import notebook
+
+        return getattr(notebook, name)
+    raise AttributeError(f"module 'copa_dash' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *_NOTEBOOK])

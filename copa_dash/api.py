@@ -168,10 +168,11 @@ def healthz():
 
 
 def _parse_roles(text):
+    """Roles from the form's JSON, or None when not sent (the guesses are used then)."""
     from .data.schema import Roles
 
     if not text:
-        raise InvalidInputError("send the column roles as the form field 'roles' (JSON)")
+        return None
     check_json_depth(text, MAX_JSON_DEPTH, what="'roles'")
     try:
         data = json.loads(text)
@@ -236,15 +237,18 @@ def _limits(settings):
 
 @api_blueprint.post("/api/datasets")
 def upload_dataset():
-    from .data.io import read_table
+    from .data.proposal import prepare_frame
+    from .services.uploads import dataset_name_from, read_and_propose, with_units
 
     services = _services()
     settings = services.settings
     filename, data, form = _read_upload(settings.max_upload_bytes)
     roles = _parse_roles(form.get("roles"))
     shared = _parse_bool(form.get("shared"), "shared")
-    name = clean_name(form.get("name") or filename)
-    frame = read_table(data, filename=filename, limits=_limits(settings))
+    name = clean_name(form.get("name") or dataset_name_from(filename))
+    read, proposal = read_and_propose(data, filename, _limits(settings))
+    roles = with_units(roles if roles is not None else proposal.roles(), read)
+    frame = prepare_frame(read.frame, proposal, roles)
     saved = services.store.save(frame, roles, name=name, shared=shared)
     info = services.store.info(saved.id)
     # The owner token is in this answer and nowhere else: the store keeps only its hash.

@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from ..core.errors import InvalidInputError
-from . import datasets, generalization, posets, rankings, selection, systems
+from . import datasets, generalization, inspect, posets, rankings, report, selection, systems
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -17,7 +17,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="copa-dash", description="Navigate Pareto fronts of model-evaluation tables.")
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for module in (selection, datasets, rankings, systems, generalization, posets):
+    for module in (selection, datasets, rankings, systems, generalization, posets, report,
+                   inspect):
         module.register(subparsers)
     return parser
 

@@ -16,9 +16,12 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     """TABLE or --dataset NAME, --id COL and --objective COL:DIR (repeatable)."""
     parser.add_argument("table", nargs="?", help="CSV, TSV, Parquet, JSON or Excel file")
     parser.add_argument("--dataset", help="a bundled dataset by its manifest name (see 'copa-dash datasets')")
-    parser.add_argument("--id", dest="id_column", help="the id column (model name)")
+    parser.add_argument("--id", dest="id_column",
+                        help="the id column (model name); default: guessed, or rows numbered "
+                             "as on the upload page")
     parser.add_argument("--objective", action="append", default=[], metavar="COL:DIR",
-                        help="an objective and its direction, min or max (repeat for each)")
+                        help="an objective and its direction, min or max (repeat for each); "
+                             "default: the guessed objectives ('copa-dash inspect TABLE')")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
@@ -55,16 +58,89 @@ def load_table(args):
         return table, info
     if not args.table:
         raise InvalidInputError("give a TABLE file or --dataset NAME")
-    if not args.id_column:
-        raise InvalidInputError("--id COL is required with a TABLE file: which column names the rows?")
-    if not objectives:
-        raise InvalidInputError("give at least one --objective COL:min or COL:max")
-    frame = io.read_table(args.table, filename=args.table)
-    roles = Roles(id=args.id_column,
-                  objectives=tuple(Objective(n, d) for n, d in objectives),
-                  **{k: getattr(args, k, None) for k in ("system", "seed", "task", "split", "config", "budget")
-                     if getattr(args, k, None)})
-    return io.build_eval_table(frame, roles), None
+    single = {k: getattr(args, k, None) for k in ("system", "seed", "task", "split", "config",
+                                                  "budget") if getattr(args, k, None)}
+    return table_from_file(args.table, id_column=args.id_column, objectives=objectives,
+                           single=single, command=getattr(args, "command", None)), None
+
+
+def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
+                    single: dict | None = None, command: str | None = None):
+    """Read ``path`` with the shared reader and fill what the options leave open with the guesses.
+
+    Every analysis command's TABLE goes through here: without ``--id`` the rows are named
+    as the upload page would name them; without ``--objective`` the proposed objectives
+    with a direction are used (the undecided ones are left out). What was guessed, and
+    what the reader adjusted, is said on stderr; explicit options are never second-guessed.
+    """
+    from ..data import io
+    from ..data.proposal import prepare_frame, propose
+    from ..data.schema import Objective, Roles
+
+    read = io.read_table_report(path, filename=path)
+    proposal = propose(read.frame, units=read.units, labels=read.labels)
+    said = []
+    if objectives:
+        chosen = tuple(Objective(n, d, read.units.get(n), read.labels.get(n))
+                       for n, d in objectives)
+    else:
+        guessed = proposal.roles(skip_undecided=True)
+        chosen = guessed.objectives
+        said.append("objectives " + ", ".join(f"{o.display} ({o.direction})" for o in chosen))
+        if proposal.undecided:
+            first = proposal.undecided[0]
+            said.append(f"left out (no direction guessed): {', '.join(proposal.undecided[:6])}"
+                        f"{' ...' if len(proposal.undecided) > 6 else ''} - add "
+                        f"--objective '{first}:max' (or :min) to use one")
+    if id_column is None:
+        id_column = proposal.id if proposal.id is not None else proposal.row_ids
+        said.insert(0, f"rows named by {id_column!r}" if proposal.id is not None else
+                    "rows named as on the upload page (" + ("system and run" if proposal.runs
+                                                            else "row 1, row 2, ...") + ")")
+    names = {o.name for o in chosen} | {id_column}
+    guessed_single = {g.role: g.name for g in proposal.columns
+                      if g.role in ("system", "seed", "task", "split", "config", "budget")
+                      and g.name not in names}
+    if proposal.id is None and id_column == proposal.row_ids:
+        guessed_single = {**guessed_single, **dict(single or {})}
+    else:
+        guessed_single = dict(single or {})
+    roles = Roles(id=id_column, objectives=chosen, **guessed_single)
+    frame = prepare_frame(read.frame, proposal, roles)
+    if said:
+        say(command, f"guessed from {path}: " + "; ".join(said) + " (give --id / --objective "
+            "to choose)")
+        for note in read.notes + proposal.notes:
+            if not (objectives and note.startswith("No direction guessed")):
+                say(command, note)
+    return io.build_eval_table(frame, roles)
+
+
+def guessed_frame(path: str, *, id_column: str | None = None, name_rows: bool = True,
+                  command: str | None = None):
+    """``(frame, id column, proposal)`` of a TABLE for commands that take their own roles.
+
+    The frame is read by the shared reader; without ``id_column`` (and with ``name_rows``)
+    the rows are named as the upload page names them (said on stderr).
+    """
+    from ..data import io
+    from ..data.proposal import prepare_frame, propose
+
+    read = io.read_table_report(path, filename=path)
+    proposal = propose(read.frame, units=read.units, labels=read.labels)
+    if id_column is not None or not name_rows:
+        return read.frame, id_column, proposal
+    roles = proposal.roles(directions={n: "max" for n in proposal.undecided}) \
+        if proposal.of_role("objective") else None
+    id_column = proposal.id if proposal.id is not None else proposal.row_ids
+    frame = prepare_frame(read.frame, proposal, roles) if roles is not None else read.frame
+    say(command, f"guessed from {path}: rows named by {id_column!r} (give --id to choose)")
+    return frame, id_column, proposal
+
+
+def say(command: str | None, text: str) -> None:
+    """One line on stderr, prefixed like the command's errors."""
+    print(f"copa-dash{' ' + command if command else ''}: {text}", file=sys.stderr)
 
 
 def _roles_fields(roles) -> dict:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..core.errors import InvalidInputError
 from ..services import generalization as gap_service
-from ._common import add_table_arguments, emit, format_table, parse_objective
+from ._common import add_table_arguments, emit, format_table, guessed_frame, parse_objective
 
 ROLE_OPTIONS = ("system", "budget", "seed", "split")
 
@@ -41,7 +41,6 @@ def _compare(text):
 
 def build_spec(args):
     """``(frame, GapSpec)`` from TABLE or --dataset and the role options."""
-    from ..data import io
 
     metrics = [parse_objective(o) for o in args.objective]
     overrides = {k: getattr(args, k) for k in ROLE_OPTIONS if getattr(args, k, None)}
@@ -61,13 +60,12 @@ def build_spec(args):
         return table.frame, replace(spec, **overrides)
     if not args.table:
         raise InvalidInputError("give a TABLE file or --dataset NAME")
-    if not args.id_column:
-        raise InvalidInputError("--id COL is required with a TABLE file: which column names the rows?")
     if not metrics:
         raise InvalidInputError("give at least one --objective METRIC:min or METRIC:max "
                                 "(METRIC names the columns val_METRIC and test_METRIC)")
-    frame = io.read_table(args.table, filename=args.table)
-    spec = gap_service.GapSpec(id=args.id_column, metrics=tuple(m for m, _ in metrics),
+    frame, id_column, _ = guessed_frame(args.table, id_column=args.id_column,
+                                        command=args.command)
+    spec = gap_service.GapSpec(id=id_column, metrics=tuple(m for m, _ in metrics),
                                directions=tuple(d for _, d in metrics), ref=_ref(args.ref),
                                **overrides)
     return frame, spec

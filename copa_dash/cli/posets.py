@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..core.errors import InvalidInputError
 from ..services import posets
-from ._common import emit, format_table, parse_objective
+from ._common import emit, format_table, guessed_frame, parse_objective, say
 
 
 def _parse_criterion(text: str) -> tuple[str, str]:
@@ -36,14 +36,21 @@ def _load(args):
                 criteria or posets.default_criteria(table, info.default_view))
     if not args.table:
         raise InvalidInputError("give a TABLE file or --dataset NAME")
-    if not args.method or not args.task:
-        raise InvalidInputError("--method COL and --task COL are required with a TABLE file")
+    frame, _, proposal = guessed_frame(args.table, name_rows=False, command=args.command)
+    method = args.method or next((g.name for g in proposal.of_role("system")), None)
+    task = args.task or next((g.name for g in proposal.of_role("task")), None)
+    if not method or not task:
+        raise InvalidInputError("--method COL and --task COL are needed with this TABLE: no "
+                                "column reads as the method (system) or the task")
     if not criteria:
-        raise InvalidInputError("give at least one --criterion COL:min or COL:max")
-    from ..data import io
-
-    frame = io.read_table(args.table, filename=args.table)
-    return frame, args.method, args.task, criteria
+        criteria = [(g.name, g.direction) for g in proposal.of_role("objective") if g.direction]
+        if not criteria:
+            raise InvalidInputError("give at least one --criterion COL:min or COL:max")
+    if (method, task) != (args.method, args.task) or not args.criterion:
+        say(args.command, f"guessed from {args.table}: method {method!r}, task {task!r}, "
+            f"criteria {', '.join(f'{c}:{d}' for c, d in criteria)} (give --method / --task / "
+            "--criterion to choose)")
+    return frame, method, task, criteria
 
 
 def run_depth(args) -> int:

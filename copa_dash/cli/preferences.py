@@ -8,7 +8,7 @@ import math
 
 from ..core.errors import InvalidInputError
 from ..core.validate import check_p
-from ..data.filters import RowFilter, filter_from_where
+from ..data.filters import RowFilter, filter_from_where, value_sets_from_in
 from ..services import selection
 from ._common import load_table
 
@@ -25,6 +25,8 @@ def add_preference_arguments(parser: argparse.ArgumentParser) -> None:
                         help="copa (default) or a baseline normalisation")
     parser.add_argument("--where", action="append", default=[], metavar='"COL>=X"',
                         help="a constraint on which rows may be selected (< <= > >= == !=)")
+    parser.add_argument("--in", dest="in_sets", action="append", default=[], metavar='"COL=A|B"',
+                        help="only rows whose COL is one of the values (repeatable)")
     parser.add_argument("--all-rows", action="store_true",
                         help="with --dataset: drop the default view's filters (e.g. only models on the hub)")
     parser.add_argument("--cdf-population", default="all", choices=("all", "filtered"),
@@ -70,10 +72,13 @@ def build(args):
         objectives=tuple(objectives), directions=tuple(directions), focus=focus, alpha=alpha,
         weights=weights, p=p, method=args.method, population=args.cdf_population)
     row_filter = filter_from_where(args.where, list(table.frame.columns))
+    in_sets = value_sets_from_in(getattr(args, "in_sets", []), list(table.frame.columns))
     if view is not None and view.filters and not getattr(args, "all_rows", False):
         defaults = view_filter(view.filters)
         row_filter = RowFilter(conditions=row_filter.conditions, ranges=defaults.ranges,
-                               sets=defaults.sets)
+                               sets={**defaults.sets, **in_sets})
+    elif in_sets:
+        row_filter = RowFilter(conditions=row_filter.conditions, sets=in_sets)
     return table, prefs, row_filter
 
 

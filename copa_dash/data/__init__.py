@@ -6,7 +6,8 @@ Limits. ``role_guess``: guess_direction, guess_id, guess_roles, add_row_ids, row
 """
 
 from .io import Limits, build_eval_table, read_table
-from .role_guess import add_row_ids, guess_direction, guess_id, guess_roles, row_id_name
+from .proposal import guess_roles
+from .role_guess import add_row_ids, guess_direction, guess_id, row_id_name
 from .schema import DefaultView, EvalTable, Objective, Roles
 
 __all__ = ["DefaultView", "EvalTable", "Limits", "Objective", "Roles", "add_row_ids",

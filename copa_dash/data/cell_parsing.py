@@ -91,6 +91,9 @@ def _clean(values) -> pa.ChunkedArray:
     return pc.if_else(missing, pa.scalar(None, pa.string()), text)
 
 
+clean_text = _clean  # for the rules on marked cells (column_rules)
+
+
 def _to_text_series(text: pa.ChunkedArray) -> pd.Series:
     return pd.Series(text.to_pandas(), dtype="str").reset_index(drop=True)
 

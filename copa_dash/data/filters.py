@@ -181,3 +181,30 @@ def _as_text(value) -> str:
 def filter_from_where(texts, columns) -> RowFilter:
     """Build a :class:`RowFilter` from ``--where`` texts."""
     return RowFilter(conditions=tuple(parse_condition(t, columns) for t in texts or ()))
+
+
+def value_sets_from_in(texts, columns) -> dict:
+    """Build value sets ``{column: [values]}`` from ``--in "COL=A|B"`` texts.
+
+    Raises
+    ------
+    InvalidInputError
+        If a text has no ``=`` or no value, or names a column the table does not have.
+
+    Examples
+    --------
+    >>> value_sets_from_in(["type=chat|base"], ["type"])
+    {'type': ['chat', 'base']}
+    """
+    sets: dict = {}
+    for text in texts or ():
+        column, sep, values = str(text).partition("=")
+        items = [v for v in values.split("|") if v != ""]
+        if not sep or not column or not items:
+            raise InvalidInputError(f"--in {text!r}: write COLUMN=VALUE|VALUE|...")
+        if column not in columns:
+            raise InvalidInputError(
+                f"--in {text!r} names the column '{column}', which the table does not have; "
+                f"columns: {', '.join(map(str, columns))}")
+        sets[column] = items
+    return sets

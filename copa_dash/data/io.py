@@ -13,15 +13,21 @@ values only); decompression (gzip, the zip of an .xlsx) is bounded before parsin
 
 from __future__ import annotations
 
+import codecs
+
 import pandas as pd
 
 from ..core.errors import InvalidInputError
 from .cell_parsing import ROWS_NOTE, id_values, objective_values, row_list, short
+from .column_rules import tidy_frame
+from .proposal import guess_roles
 from .read_limits import check_before_expanding
-from .role_guess import add_row_ids, guess_direction, guess_id, guess_roles, row_id_name
+from .read_log import ReadLog, TableRead
+from .role_guess import add_row_ids, guess_direction, guess_id, row_id_name
 from .schema import EvalTable, Roles
-from .table_formats import read_delimited, read_json, read_parquet, read_xlsx
+from .table_formats import read_delimited, read_json, read_parquet, read_text_table, read_xlsx
 from .upload_checks import (
+    MARKUP_FORMATS,
     TEXT_FORMATS,
     Limits,
     check_magic,
@@ -32,8 +38,9 @@ from .upload_checks import (
 )
 
 # role guesses are re-exported: the upload flow reads, then guesses
-__all__ = ["Limits", "add_row_ids", "build_eval_table", "guess_direction", "guess_id",
-           "guess_roles", "read_table", "row_id_name"]
+__all__ = ["Limits", "TableRead", "add_row_ids", "build_eval_table", "guess_direction",
+           "guess_id", "guess_roles", "read_pasted_text", "read_table", "read_table_report",
+           "row_id_name"]
 
 
 def read_table(source, /, *, filename: str | None = None,
@@ -46,8 +53,9 @@ def read_table(source, /, *, filename: str | None = None,
         A path to the file, or its content.
     filename : str
         The file's name as the user gave it; its extension selects the format:
-        ``.csv``, ``.tsv``, ``.txt`` (delimiter sniffed), ``.json`` (each also ``.gz``),
-        ``.parquet``, ``.xlsx``. Optional for a path (its base name is used).
+        ``.csv``, ``.tsv``, ``.txt`` (separator and decimal mark sniffed; Markdown or
+        LaTeX inside a .txt is recognised), ``.md``, ``.tex``, ``.json`` (each also
+        ``.gz``), ``.parquet``, ``.xlsx``. Optional for a path (its base name is used).
     limits : Limits, optional
         Size, row, column and cell bounds (default ``Limits()``: 50 MiB, 1,000,000
         rows, 500 columns, 20,000,000 cells).
@@ -66,14 +74,16 @@ def read_table(source, /, *, filename: str | None = None,
         File too large (checked on the byte size before parsing), empty, of an unknown
         or refused format (.xls, .xlsm, pickles), not what its extension says, not
         UTF-8 (the failing byte offset and line are named), rows with the wrong number
-        of fields (their lines are named), invalid JSON, empty or repeated header
-        names, fewer than 2 or too many rows, too many columns or cells.
+        of fields (their lines are named; a line with one value, a note, is dropped
+        instead), invalid JSON, fewer than 2 or too many rows, too many columns or cells.
+        Repeated or empty header names are not errors: they are renamed and said.
 
     Notes
     -----
-    Numbers are plain decimals with '.' as decimal point; "1,234", "0,5", "85%" are
-    left as text (an objective with such cells is reported by
-    :func:`build_eval_table`). Cost: O(bytes) parsing plus O(cells) typing.
+    Separator, decimal mark, title rows, numbers with marks (``56.5%``, ``61.1M``,
+    ``$0.50``, ``69.75*``, ``1,234.5``) and repeated header names are handled by the rules
+    of :func:`read_table_report`, which also says what it did; this returns its frame.
+    Cost: O(bytes) parsing plus O(cells) typing.
 
     Examples
     --------
@@ -81,28 +91,95 @@ def read_table(source, /, *, filename: str | None = None,
     >>> frame.dtypes.astype(str).tolist(), frame["acc"].isna().tolist()
     (['str', 'float64', 'float64'], [False, True])
     """
+    return read_table_report(source, filename=filename, limits=limits).frame
+
+
+def read_table_report(source, /, *, filename: str | None = None,
+                      limits: Limits | None = None) -> TableRead:
+    """Read a table as people have it, and say every adjustment made (the "What we read" notes).
+
+    Parameters
+    ----------
+    source, filename, limits
+        As for :func:`read_table`; also ``.md`` / ``.markdown`` (a pipe table) and ``.tex``
+        (a ``tabular``); a ``.txt`` holding either is read as such.
+
+    Returns
+    -------
+    TableRead
+        ``frame`` (as :func:`read_table` describes), ``notes`` (plain sentences, each once:
+        separator and decimal mark, skipped title lines, renamed repeated header names,
+        converted cells, dropped empty rows, columns kept as text and why), ``units`` and
+        ``labels`` per column (``Memory (MB)`` -> unit MB, label Memory; ``61.1M`` -> M).
+
+    Raises
+    ------
+    InvalidInputError
+        As :func:`read_table`.
+
+    Notes
+    -----
+    Every file passes through here; a check that must run before any parsing (size
+    guards of other formats, for instance) belongs right after ``load_source``.
+
+    Examples
+    --------
+    >>> read = read_table_report(b"model;acc\\na;56,5%\\nb;61%\\n", filename="eu.csv")
+    >>> read.frame["acc"].tolist(), read.units, len(read.notes)
+    ([56.5, 61.0], {'acc': '%'}, 2)
+    """
     if limits is None:
         limits = Limits()
     elif not isinstance(limits, Limits):
         raise InvalidInputError(f"'limits' must be a Limits, not {type(limits).__name__}")
     data, filename = load_source(source, filename, limits)
+    # the one place every file passes before parsing: guards on what a format expands to
+    # (size, rows, cells read from metadata) belong here
     fmt, gzipped = format_of(filename)
     if gzipped:
         data = gunzip(data, filename, limits)
     check_magic(data, fmt, filename)
     check_before_expanding(data, fmt, filename, limits)  # bombs refused before parsing
+    log = ReadLog()
     try:
-        if fmt in TEXT_FORMATS:
-            return read_delimited(decode_text(data, filename), fmt, filename, limits)
-        if fmt == "json":
-            return read_json(decode_text(data, filename), filename, limits)
-        if fmt == "parquet":
-            return read_parquet(data, filename, limits)
-        return read_xlsx(data, filename, limits)
+        frame = _read_format(data, fmt, filename, limits, log)
     except InvalidInputError as exc:
         if str(exc).startswith(f"{filename}: "):
             raise
         raise InvalidInputError(f"{filename}: {exc}") from None
+    frame = tidy_frame(frame, log)
+    return TableRead(frame=frame, notes=tuple(log.notes), units=dict(log.units),
+                     labels=dict(log.labels))
+
+
+def _read_format(data: bytes, fmt: str, filename: str, limits: Limits, log: ReadLog):
+    if fmt in TEXT_FORMATS or fmt in MARKUP_FORMATS or fmt == "json":
+        if data.startswith(codecs.BOM_UTF8):
+            log.add("The file starts with a byte-order mark (as Excel's 'CSV UTF-8' writes); "
+                    "it was ignored.")
+        text = decode_text(data, filename)
+        if fmt in TEXT_FORMATS:
+            return read_delimited(text, fmt, filename, limits, log)
+        if fmt in MARKUP_FORMATS:
+            return read_text_table(text, fmt, filename, limits, log)
+        return read_json(text, filename, limits, log)
+    if fmt == "parquet":
+        return read_parquet(data, filename, limits, log)
+    return read_xlsx(data, filename, limits, log)
+
+
+def read_pasted_text(text: str, /, *, limits: Limits | None = None) -> TableRead:
+    """Read a table pasted as text: Markdown, LaTeX, or cells copied from a spreadsheet.
+
+    Examples
+    --------
+    >>> read_pasted_text("| m | acc |\\n|---|---|\\n| a | 1 |\\n| b | 2 |").frame.shape
+    (2, 2)
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInputError("the pasted text is empty: paste a table (Markdown, LaTeX, "
+                                "or cells copied from a spreadsheet)")
+    return read_table_report(text.encode("utf-8"), filename="pasted.txt", limits=limits)
 
 
 def build_eval_table(frame, /, roles) -> EvalTable:

@@ -85,7 +85,8 @@ def check_before_expanding(data: bytes, fmt: str, filename: str, limits) -> None
     data : bytes
         The file's content (already gunzipped and bounded by ``limits.max_bytes``).
     fmt : str
-        ``"csv"``, ``"tsv"``, ``"txt"``, ``"json"``, ``"parquet"`` or ``"xlsx"``.
+        ``"csv"``, ``"tsv"``, ``"txt"``, ``"md"``, ``"tex"``, ``"json"``, ``"parquet"`` or
+        ``"xlsx"``.
     filename : str
         Named in every message.
     limits : Limits
@@ -109,7 +110,7 @@ def check_before_expanding(data: bytes, fmt: str, filename: str, limits) -> None
         _check_parquet(data, filename, limits, cap)
     elif fmt == "json":  # its reader bounds the nesting itself
         _check_text(data, filename, cap, factor=JSON_FACTOR, json=True)
-    elif fmt in ("csv", "tsv", "txt"):
+    elif fmt in ("csv", "tsv", "txt", "md", "tex"):
         _check_text(data, filename, cap, factor=TEXT_FACTOR, json=False)
     elif fmt == "xlsx":
         _check_xlsx(data, filename, cap)

@@ -31,19 +31,22 @@ import pandas as pd
 
 from ..core.errors import InvalidInputError
 from .cell_parsing import id_values
-from .schema import SINGLE_ROLES, Objective, Roles
 
 MINIMISED = frozenset({
     "loss", "error", "err", "time", "latency", "cost", "co2", "co2e", "emission", "emissions",
     "params", "parameters", "size", "memory", "mem", "energy", "price", "mse", "rmse", "mae",
     "mape", "nll", "perplexity", "ppl", "runtime", "duration", "flops", "macs", "wer", "cer",
     "fid", "regret", "violation", "violations", "delay", "seconds", "hours", "kwh",
+    "gflops", "tflops", "mflops", "gmacs", "prefill", "ece", "toxic", "toxicity", "bias",
+    "nsfw", "nudity", "carbon", "footprint", "fpr", "fnr", "watts", "ms", "usd", "bytes",
+    "gb", "mb", "stereotype", "stereotypes", "hallucination", "hallucinations",
 })
 MAXIMISED = frozenset({
     "accuracy", "acc", "score", "f1", "auc", "auroc", "auprc", "precision", "recall",
     "throughput", "elo", "winrate", "bleu", "rouge", "map", "ndcg", "mrr", "iou", "miou",
     "dice", "psnr", "ssim", "r2", "reward", "speedup", "qps", "fps", "success", "coverage",
-    "utility", "likelihood", "mcc", "kappa", "hitrate", "pass",
+    "utility", "likelihood", "mcc", "kappa", "hitrate", "pass", "tpr", "tnr", "bcr",
+    "fairness", "robustness", "aesthetics", "alignment", "originality", "quality",
 })
 _MAX_PHRASES = (("win", "rate"), ("hit", "rate"), ("success", "rate"), ("exact", "match"))
 _NO_DIRECTION = frozenset({
@@ -91,51 +94,121 @@ def _stems(word: str) -> set[str]:
     return (bases | plurals) - {""}
 
 
-def guess_direction(column_name: str) -> str | None:
+_UP, _DOWN = "↑⬆", "↓⬇"
+_TIME_UNITS = frozenset({"s", "sec", "secs", "seconds", "ms", "us", "µs", "ns", "min", "mins",
+                         "minutes", "h", "hr", "hrs", "hours", "days"})
+_COST_UNITS = _TIME_UNITS | frozenset({
+    "kb", "mb", "gb", "tb", "kib", "mib", "gib", "kg", "g", "kwh", "wh", "j", "kj", "w", "kw",
+    "$", "usd", "eur", "gbp", "jpy", "€", "£", "flops", "gflops", "tflops", "macs", "gmacs",
+    "kgco2", "kgco2e", "kg co2", "kg co2e", "gco2", "gco2e", "dollars"})
+_RATE_BASES = _COST_UNITS | frozenset({"token", "tokens", "query", "request", "image", "m"})
+
+
+def _unit_direction(unit: str | None) -> tuple[str | None, str]:
+    """Direction a unit implies, and why: a rate per time or energy is maximised, a cost minimised."""
+    if not unit:
+        return None, ""
+    text = unit.strip().lower()
+    if "/" in text:
+        top, bottom = (part.strip() for part in text.split("/", 1))
+        shown = unit.split("/", 1)[1].strip()
+        if top in _COST_UNITS and top not in ("m",):
+            return "min", f"a cost per {shown}"
+        if bottom in _RATE_BASES:
+            return "max", f"a rate: more per {shown} is better"
+        return None, ""
+    if text in _COST_UNITS:
+        return "min", f"the unit {unit} is a cost (time, memory, energy or money)"
+    return None, ""
+
+
+def guess_direction(column_name: str, unit: str | None = None) -> str | None:
     """Guess whether a column named ``column_name`` is minimised or maximised.
 
     Parameters
     ----------
     column_name : str
         The column's header name.
+    unit : str, optional
+        The column's unit, when known from its cells (``61.1M`` -> M, ``56%`` -> %);
+        a unit in the header (``Memory (MB)``) is found here.
 
     Returns
     -------
     "min", "max" or None
-        None when no word is known, when words point both ways, or when a word marks a
-        spread (std, ci) or a setting (seed, batch, epoch).
+        None when no word or unit is known, when words point both ways, or when a word
+        marks a spread (std, ci) or a setting (seed, batch, epoch).
 
     Notes
     -----
-    Whole words only: the name is split at non-alphanumerics and camelCase; digits at a
-    word's end and a plural s/es are dropped (``rouge2`` -> rouge, ``errors`` -> error).
-    In a rate only the word before "per" counts (``cost_per_token`` -> min,
-    ``energy_tokens_per_kwh`` -> None: tokens is not a known word).
-    O(length of the name).
+    In order: an arrow in the header (↑ max, ↓ min); a rate unit (``tokens/s``,
+    ``tokens/kWh``: max; ``$/M tokens``: min); the words (whole words only: the name is
+    split at non-alphanumerics and camelCase; digits at a word's end and a plural s/es
+    are dropped: ``rouge2`` -> rouge, ``errors`` -> error; in a rate written in words
+    only the word before "per" counts: ``cost_per_token`` -> min, and an amount per
+    time or energy is a rate: ``tokens_per_second`` -> max; "non" flips the word
+    after it: ``Non-toxicity`` -> max); a cost unit (s, ms, MB, GB, kWh, $: min);
+    a ``%`` unit (max). O(length of the name).
 
     Examples
     --------
     >>> guess_direction("val_loss"), guess_direction("Top1Acc"), guess_direction("win rate")
     ('min', 'max', 'max')
+    >>> guess_direction("Energy (tokens/kWh)"), guess_direction("Prefill (s)")
+    ('max', 'min')
     >>> guess_direction("accumulated_steps") is None, guess_direction("acc_std") is None
     (True, True)
     """
-    words = _words(column_name)
+    return direction_reason(column_name, unit)[0]
+
+
+def direction_reason(column_name: str, unit: str | None = None) -> tuple[str | None, str]:
+    """:func:`guess_direction` and the reason in plain words (empty when there is no guess)."""
+    from .cell_marks import header_unit  # rules on cells and headers live there
+
+    name = str(column_name)
+    if any(a in name for a in _UP) or "higher is better" in name.lower():
+        return "max", "the header says higher is better"
+    if any(a in name for a in _DOWN) or "lower is better" in name.lower():
+        return "min", "the header says lower is better"
+    found = header_unit(name)
+    if found is not None:
+        name, unit = found[0], unit or found[1]
+    by_unit, why_unit = _unit_direction(unit)
+    if by_unit is not None and unit and "/" in unit:
+        return by_unit, why_unit
+    words = _words(name)
     if "per" in words:  # the word before "per" decides: cost_per_token, tokens_per_kwh
-        words = words[max(words.index("per") - 1, 0):words.index("per")]
+        at = words.index("per")
+        before, after = words[max(at - 1, 0):at], words[at + 1:at + 2]
+        if before and after and not any(_stems(before[0]) & MINIMISED) \
+                and (after[0] in _RATE_BASES or after[0] in ("second", "sec", "hour", "joule")):
+            return "max", f"a rate: more {before[0]} per {after[0]} is better"
+        words = before
     stems = [_stems(w) for w in words]
     if any(s & _NO_DIRECTION for s in stems):
-        return None
-    found = set()
-    for s in stems:
+        return None, ""
+    found_dirs = set()
+    for i, s in enumerate(stems):
+        flipped = i > 0 and words[i - 1] in ("non", "no", "not")
         if s & MINIMISED:
-            found.add("min")
+            found_dirs.add("max" if flipped else "min")
         if s & MAXIMISED:
-            found.add("max")
+            found_dirs.add("min" if flipped else "max")
     for phrase in _MAX_PHRASES:
         if any(tuple(words[i:i + len(phrase)]) == phrase for i in range(len(words))):
-            found.add("max")
-    return found.pop() if len(found) == 1 else None
+            found_dirs.add("max")
+    if len(found_dirs) == 1:
+        direction = found_dirs.pop()
+        return direction, ("the name reads as " + ("a cost or an error" if direction == "min"
+                                                  else "a score"))
+    if found_dirs:
+        return None, ""
+    if by_unit is not None:
+        return by_unit, why_unit
+    if unit == "%":
+        return "max", "a percentage (of correct answers, say)"
+    return None, ""
 
 
 def _normal(name: str) -> str:
@@ -218,70 +291,6 @@ def guess_id(frame, /) -> str | None:
             if rank(column) and is_unique(column):
                 return column
     return None
-
-
-def guess_roles(frame, /) -> Roles:
-    """Propose :class:`Roles` for ``frame`` (typically from ``read_table``).
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The uploaded table, with string column names.
-
-    Returns
-    -------
-    Roles
-        id: :func:`guess_id` (a text column, or whole numbers under an id-like name,
-        different in every row); system / seed / task / split / config / budget: the
-        first column whose name matches the role's names;
-        objectives: numeric columns with a guessed direction (see the module notes);
-        metadata: every other column, in table order.
-
-    Raises
-    ------
-    InvalidInputError
-        If no column can name the rows (:func:`guess_id` is None: use
-        :func:`add_row_ids` first), or no column is numeric.
-
-    Examples
-    --------
-    >>> frame = pd.DataFrame({"model": ["a", "b"], "method": ["x", "y"],
-    ...                       "val_loss": [0.3, 0.2], "acc": [0.8, 0.9], "epochs": [3, 4]})
-    >>> r = guess_roles(frame)
-    >>> r.id, r.system, [(o.name, o.direction) for o in r.objectives], r.metadata
-    ('model', 'method', [('val_loss', 'min'), ('acc', 'max')], ('epochs',))
-    """
-    if not isinstance(frame, pd.DataFrame):
-        raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
-    if any(not isinstance(c, str) for c in frame.columns) or frame.columns.duplicated().any():
-        raise InvalidInputError("'frame' must have unique string column names")
-    id_column = guess_id(frame)
-    if id_column is None:
-        raise InvalidInputError(
-            "no column names the rows: an id must be text, or whole numbers in a column "
-            "named like id or run, with a different value in every row; number the rows "
-            "(add_row_ids) or add an id column (e.g. model name)")
-    taken = {id_column}
-    single = {}
-    for role in SINGLE_ROLES:
-        for column in frame.columns:
-            if column not in taken and _normal(column) in _ROLE_NAMES[role]:
-                single[role] = column
-                taken.add(column)
-                break
-    numeric = [c for c in frame.columns
-               if c not in taken and _is_number_column(frame[c]) and frame[c].notna().any()]
-    if not numeric:
-        raise InvalidInputError(
-            "no column holds numbers (besides the id and role columns), so there is "
-            "nothing to compare; objectives must be numeric")
-    objectives = [Objective(c, d) for c in numeric if (d := guess_direction(c)) is not None]
-    if not objectives:
-        plain = [c for c in numeric if not any(_stems(w) & _NO_DIRECTION for w in _words(c))]
-        objectives = [Objective(c, "max") for c in plain or numeric]
-    taken.update(o.name for o in objectives)
-    metadata = tuple(c for c in frame.columns if c not in taken)
-    return Roles(id=id_column, objectives=tuple(objectives), metadata=metadata, **single)
 
 
 def row_id_name(frame, /, *, name: str = "row") -> str:

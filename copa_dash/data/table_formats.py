@@ -12,57 +12,109 @@ from __future__ import annotations
 import csv
 import decimal
 import io
+import itertools
 import json
+import re
 import warnings
 
 import pandas as pd
 
 from ..core.errors import InvalidInputError
 from .cell_parsing import text_column, values_column
+from .read_log import ReadLog
+from .text_tables import (
+    DELIMITER_NAMES,
+    HEADER_SEARCH_ROWS,
+    header_index,
+    latex_rows,
+    looks_like_latex,
+    looks_like_markdown,
+    markdown_rows,
+    sample_rows,
+    sniff_decimal,
+    sniff_delimiter,
+)
 from .upload_checks import Limits, check_header, check_shape, check_zip
-
-_DELIMITERS = {"csv": (",", ";", "\t"), "tsv": ("\t",), "txt": ("\t", ",", ";", "|")}
-_DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 
 
 def _frame(columns: dict[str, pd.Series]) -> pd.DataFrame:
     return pd.DataFrame({name: values.reset_index(drop=True) for name, values in columns.items()})
 
 
+def _say_layout(log: ReadLog, what: str, delimiter: str | None) -> None:
+    parts = [f"Read as {what}"]
+    if delimiter is not None:
+        parts.append(f"values separated by {DELIMITER_NAMES[delimiter]}s ({delimiter!r})"
+                     if delimiter != "\t" else "values separated by tabs")
+    if log.decimal == ",":
+        parts.append("',' as the decimal mark (0,5 is one half; as Excel writes in most "
+                     "of Europe)")
+    log.add(", ".join(parts) + ".")
+
+
+def _say_skipped(log: ReadLog, skipped: list[str], where: str) -> None:
+    if skipped:
+        shown = "; ".join(repr(line[:60]) for line in skipped[:3])
+        more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+        log.add(f"Skipped {len(skipped)} line{'s' if len(skipped) > 1 else ''} {where} the "
+                f"table: {shown}{more}.")
+
+
 # --------------------------------------------------------------------------- CSV / TSV / TXT
-def _delimiter(first_line: str, fmt: str) -> str:
-    candidates = _DELIMITERS[fmt]
-    counts = [first_line.count(d) for d in candidates]
-    if fmt == "csv" and counts[0] > 0:
-        return ","
-    best = max(range(len(candidates)), key=lambda i: counts[i])
-    return candidates[best] if counts[best] > 0 else candidates[0]
+def read_delimited(text: str, fmt: str, filename: str, limits: Limits,
+                   log: ReadLog | None = None) -> pd.DataFrame:
+    """CSV/TSV/TXT: separator and decimal mark sniffed, title lines skipped, cells as text.
 
-
-def read_delimited(text: str, fmt: str, filename: str, limits: Limits) -> pd.DataFrame:
-    """CSV/TSV/TXT: header from the first non-blank record, then every cell as text.
-
-    The delimiter is ',' for .csv (';' or tab when the header has no comma), tab for
-    .tsv, and the most frequent of tab , ; | in the header line for .txt. Quoted fields
-    may hold delimiters and newlines. Blank lines are skipped.
+    The separator is the candidate that splits the sample consistently
+    (:func:`~copa_dash.data.text_tables.sniff_delimiter`); the header is the first row that
+    names most columns (:func:`~copa_dash.data.text_tables.header_index`). Quoted fields may
+    hold delimiters and newlines. Blank lines are skipped; lines with at most one value
+    and the wrong number of fields (notes, section titles) are dropped and said.
     """
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.csv as pacsv
 
+    log = ReadLog() if log is None else log
     if not text.strip():
         raise InvalidInputError(f"{filename}: the file holds only blank space")
-    delimiter = _delimiter(text.lstrip("\r\n").split("\n", 1)[0], fmt)
+    if fmt == "txt" and looks_like_markdown(text):
+        return read_text_table(text, "md", filename, limits, log)
+    if fmt == "txt" and looks_like_latex(text):
+        return read_text_table(text, "tex", filename, limits, log)
+    delimiter = sniff_delimiter(text, fmt)
+    head = sample_rows(text, delimiter, limit=HEADER_SEARCH_ROWS)
+    skip = header_index(head)
+    log.decimal = sniff_decimal(sample_rows(text, delimiter), delimiter)
+    _say_layout(log, fmt.upper(), delimiter)
     buffer = io.StringIO(text, newline="")
     reader = csv.reader(buffer, delimiter=delimiter)
+    skipped = []
     try:
+        header_start = buffer.tell()
         header = next(reader)
-        while not header:
+        while not any(cell.strip() for cell in header) or len(skipped) < skip:
+            if any(cell.strip() for cell in header):
+                skipped.append(" ".join(c.strip() for c in header if c.strip()))
+            header_start = buffer.tell()
             header = next(reader)
     except csv.Error as exc:
         raise InvalidInputError(f"{filename}: cannot read the header line ({exc})") from None
-    names = check_header(header, filename, limits)
+    except StopIteration:
+        raise InvalidInputError(f"{filename}: the file has no header line") from None
+    _say_skipped(log, skipped, "above")
+    full = len(header)
+    while len(header) > 1 and not header[-1].strip():  # "a;b;" with a trailing separator
+        header = header[:-1]
     header_lines = reader.line_num
     body = text[buffer.tell():]
+    if _all_numbers(header):
+        header_lines -= 1
+        body = text[header_start:]
+        header = [f"column {j + 1}" for j in range(full)]
+        log.add("The first line holds numbers, so the file has no header: its columns are "
+                "called 'column 1', 'column 2', ... (add a header line to name them).")
+    names = check_header(header, filename, limits, log)
     if not body.strip():
         check_shape(0, len(names), filename, limits)
     invalid = []
@@ -71,7 +123,8 @@ def read_delimited(text: str, fmt: str, filename: str, limits: Limits) -> pd.Dat
         invalid.append(row)
         return "skip"
 
-    keys = [f"c{i}" for i in range(len(names))]
+    width = full
+    keys = [f"c{i}" for i in range(width)]
     try:
         table = pacsv.read_csv(
             io.BytesIO(body.encode("utf-8")),
@@ -84,11 +137,81 @@ def read_delimited(text: str, fmt: str, filename: str, limits: Limits) -> pd.Dat
     except pa.ArrowException as exc:
         raise InvalidInputError(
             f"{filename}: cannot parse the {fmt.upper()} data ({_arrow_message(exc)})") from None
-    if invalid:
+    notes_rows = [r for r in invalid if _at_most_one_value(r.text, delimiter)
+                  and r.actual_columns < width]
+    if len(notes_rows) < len(invalid):
         raise _ragged(body, delimiter, len(names), header_lines, invalid, filename)
+    if notes_rows:
+        _say_skipped(log, [r.text.strip(delimiter + " ") for r in notes_rows], "with one value "
+                     "(a note or a section title) inside or below")
     check_shape(table.num_rows, len(names), filename, limits)
-    return _frame({name: text_column(table.column(k))
-                   for name, k in zip(names, keys)})
+    for j in range(len(names), full):  # unnamed trailing columns must be empty
+        filled = pc.utf8_length(pc.utf8_trim_whitespace(table.column(keys[j])))
+        if pc.max(filled).as_py():
+            raise InvalidInputError(
+                f"{filename}: column {j + 1} has values but no header name; give it a name")
+    return _frame({name: text_column(table.column(k)) for name, k in zip(names, keys)})
+
+
+def _all_numbers(header: list[str]) -> bool:
+    """True when most header cells are numbers: the first line is data, not names."""
+    cells = [c.strip() for c in header if c.strip()]
+    numbers = sum(1 for c in cells if re.fullmatch(r"[+-]?[\d.,]+%?", c) and any(
+        ch.isdigit() for ch in c))
+    return len(cells) >= 2 and numbers * 2 > len(cells)
+
+
+def _at_most_one_value(text: str, delimiter: str) -> bool:
+    return sum(1 for cell in text.split(delimiter) if cell.strip()) <= 1
+
+
+# --------------------------------------------------------------------------- Markdown / LaTeX
+def read_text_table(text: str, fmt: str, filename: str, limits: Limits,
+                    log: ReadLog | None = None) -> pd.DataFrame:
+    """A Markdown pipe table (``fmt="md"``) or a LaTeX ``tabular`` (``fmt="tex"``) as a frame."""
+    log = ReadLog() if log is None else log
+    if fmt == "md":
+        rows, skipped = markdown_rows(text)
+        what, extra = "a Markdown table", None
+    else:
+        rows, n_tables = latex_rows(text)
+        skipped, what = [], "a LaTeX table"
+        extra = (f"The text holds {n_tables} tables; the first one was read (paste one table "
+                 "at a time to read another).") if n_tables > 1 else None
+    if len(rows) < 2:
+        raise InvalidInputError(
+            f"{filename}: no {what[2:]} found: a Markdown table needs a header line, a "
+            "'|---|---|' line and rows; a LaTeX table a tabular with '&' between cells and "
+            "'\\\\' at the end of each row")
+    log.decimal = sniff_decimal(rows, "|" if fmt == "md" else "&")
+    _say_layout(log, what, None)
+    if extra:
+        log.add(extra)
+    return rows_frame(rows, filename, limits, log, skipped=skipped)
+
+
+def rows_frame(rows: list[list], filename: str, limits: Limits, log: ReadLog,
+               *, skipped: list[str] = ()) -> pd.DataFrame:
+    """Header found among ``rows``, short rows padded with empty cells, every cell typed."""
+    start = header_index(rows)
+    skipped = list(skipped) + [" ".join(str(c) for c in row if c) for row in rows[:start]]
+    _say_skipped(log, skipped, "around")
+    header = list(rows[start])
+    while len(header) > 1 and not str(header[-1] or "").strip():
+        header = header[:-1]
+    names = check_header(header, filename, limits, log)
+    body = rows[start + 1:]
+    wide = [i for i, row in enumerate(body)
+            if len(row) > len(names) and any(str(c or "").strip() for c in row[len(names):])]
+    if wide:
+        i = wide[0]
+        raise InvalidInputError(
+            f"{filename}: data row {i + 1} has {len(body[i])} cells but the header names "
+            f"{len(names)} columns; give every column a header name")
+    check_shape(len(body), len(names), filename, limits)
+    columns = {name: [row[j] if j < len(row) else None for row in body]
+               for j, name in enumerate(names)}
+    return _frame({name: values_column(values, column=name) for name, values in columns.items()})
 
 
 def _arrow_message(exc: Exception) -> str:
@@ -122,12 +245,13 @@ def _ragged(body: str, delimiter: str, expected: int, header_lines: int, invalid
     return InvalidInputError(
         f"{filename}: rows with the wrong number of fields: {'; '.join(found)}{more}; the "
         f"header has {expected} {'field' if expected == 1 else 'fields'} separated by "
-        f"{_DELIMITER_NAMES[delimiter]}s. Check for unquoted {_DELIMITER_NAMES[delimiter]}s "
+        f"{DELIMITER_NAMES[delimiter]}s. Check for unquoted {DELIMITER_NAMES[delimiter]}s "
         "inside values")
 
 
 # --------------------------------------------------------------------------- JSON
-def read_json(text: str, filename: str, limits: Limits) -> pd.DataFrame:
+def read_json(text: str, filename: str, limits: Limits,
+              log: ReadLog | None = None) -> pd.DataFrame:
     """JSON: records ``[{col: value}, ...]`` or columns ``{col: [values]}``.
 
     Also accepted: pandas' ``to_json`` default ``{col: {row: value}}``, its "split"
@@ -159,7 +283,10 @@ def read_json(text: str, filename: str, limits: Limits) -> pd.DataFrame:
         raise InvalidInputError(
             f"{filename}: the JSON must be a list of records [{{\"col\": value, ...}}, ...] "
             f"or an object of columns {{\"col\": [values], ...}}; it is {_json_kind(obj)}")
-    names = check_header(list(columns), filename, limits)
+    names = check_header(list(columns), filename, limits, log)
+    if log is not None:
+        log.add("Read as JSON: " + ("one object per row." if isinstance(obj, list)
+                                    else "one list of values per column."))
     n_rows = len(next(iter(columns.values()))) if columns else 0
     check_shape(n_rows, len(names), filename, limits)
     return _frame({name: values_column(values, column=name)
@@ -226,7 +353,8 @@ def _split_columns(obj: dict, filename: str, limits: Limits) -> dict[str, list]:
 
 
 # --------------------------------------------------------------------------- Excel
-def read_xlsx(data: bytes, filename: str, limits: Limits) -> pd.DataFrame:
+def read_xlsx(data: bytes, filename: str, limits: Limits,
+              log: ReadLog | None = None) -> pd.DataFrame:
     """First worksheet of an .xlsx: cached cell values only (formulas are never evaluated).
 
     The zip's total uncompressed size is bounded before openpyxl opens it; openpyxl
@@ -253,7 +381,7 @@ def read_xlsx(data: bytes, filename: str, limits: Limits) -> pd.DataFrame:
                 f"{filename}: not a readable .xlsx workbook ({type(exc).__name__}: {exc})"
             ) from None
         try:
-            return _sheet_frame(book, filename, limits)
+            return _sheet_frame(book, filename, limits, ReadLog() if log is None else log)
         except (InvalidInputError, MemoryError):
             raise
         except Exception as exc:  # noqa: BLE001 - openpyxl on untrusted bytes
@@ -264,24 +392,34 @@ def read_xlsx(data: bytes, filename: str, limits: Limits) -> pd.DataFrame:
             book.close()
 
 
-def _sheet_frame(book, filename: str, limits: Limits) -> pd.DataFrame:
+def _sheet_frame(book, filename: str, limits: Limits, log: ReadLog) -> pd.DataFrame:
     from openpyxl.utils import get_column_letter
 
     if not book.worksheets:
         raise InvalidInputError(f"{filename}: the workbook has no worksheet")
     sheet = book.worksheets[0]
     rows = sheet.iter_rows(values_only=True, max_col=limits.max_columns + 1)
-    header, header_row = None, 0
-    for header_row, header in enumerate(rows, start=1):
-        if any(v is not None for v in header):
-            break
-    else:
+    head = []  # (sheet row, cells) of the first non-empty rows: the header is among them
+    for number, row in enumerate(rows, start=1):
+        if any(v is not None and str(v).strip() for v in row):
+            head.append((number, row))
+            if len(head) >= HEADER_SEARCH_ROWS:
+                break
+    if not head:
         raise InvalidInputError(f"{filename}: the first sheet {sheet.title!r} is empty")
+    start = header_index([list(r) for _, r in head])
+    header_row, header = head[start]
+    log.add(f"Read the first sheet ({sheet.title!r}) of an Excel workbook, header in sheet "
+            f"row {header_row}.")
+    _say_skipped(log, [" ".join(str(v) for v in r if v is not None) for _, r in head[:start]],
+                 "above")
+    pending = [r for n, r in head[start + 1:]]
+    rows = itertools.chain(pending, rows) if len(head) >= HEADER_SEARCH_ROWS else iter(pending)
     width = max(j for j, v in enumerate(header) if v is not None) + 1
     if width > limits.max_columns:
         raise InvalidInputError(
             f"{filename}: the table has more than {limits.max_columns} columns, the limit")
-    names = check_header(header[:width], filename, limits)
+    names = check_header(header[:width], filename, limits, log)
     body = []
     for row in rows:
         extra = [j for j, v in enumerate(row[width:]) if v is not None]
@@ -302,7 +440,8 @@ def _sheet_frame(book, filename: str, limits: Limits) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- Parquet
-def read_parquet(data: bytes, filename: str, limits: Limits) -> pd.DataFrame:
+def read_parquet(data: bytes, filename: str, limits: Limits,
+                 log: ReadLog | None = None) -> pd.DataFrame:
     """Parquet via pyarrow; rows, columns and uncompressed size checked from the footer."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -333,7 +472,7 @@ def read_parquet(data: bytes, filename: str, limits: Limits) -> pd.DataFrame:
     if not isinstance(frame.index, pd.RangeIndex):
         named = any(name is not None for name in frame.index.names)
         frame = frame.reset_index(drop=not named)
-    names = check_header(list(frame.columns), filename, limits)
+    names = check_header(list(frame.columns), filename, limits, log)
     check_shape(len(frame), len(names), filename, limits)
     return _frame({name: _typed(frame.iloc[:, j], name) for j, name in enumerate(names)})
 

@@ -20,9 +20,11 @@ from ..core.errors import InvalidInputError
 
 MIB = 2**20
 TEXT_FORMATS = ("csv", "tsv", "txt")
-FORMATS = (*TEXT_FORMATS, "json", "parquet", "xlsx")
+MARKUP_FORMATS = ("md", "tex")  # tables written as Markdown or LaTeX
+FORMATS = (*TEXT_FORMATS, *MARKUP_FORMATS, "json", "parquet", "xlsx")
 _EXTENSIONS = {"csv": "csv", "tsv": "tsv", "tab": "tsv", "txt": "txt", "json": "json",
-               "parquet": "parquet", "pq": "parquet", "xlsx": "xlsx"}
+               "parquet": "parquet", "pq": "parquet", "xlsx": "xlsx", "md": "md",
+               "markdown": "md", "tex": "tex"}
 _REFUSED = {
     "xls": "old binary Excel files (.xls) are not accepted; open the file in Excel or "
            "LibreOffice and save it as .xlsx or CSV (UTF-8)",
@@ -130,10 +132,10 @@ def format_of(filename: str) -> tuple[str, bool]:
     if ext in _REFUSED:
         raise InvalidInputError(f"{filename}: {_REFUSED[ext]}")
     fmt = _EXTENSIONS.get(ext)
-    if fmt is None or (gzipped and fmt not in (*TEXT_FORMATS, "json")):
+    if fmt is None or (gzipped and fmt not in (*TEXT_FORMATS, *MARKUP_FORMATS, "json")):
         raise InvalidInputError(
             f"{filename}: cannot tell the format from the name; supported: .csv, .tsv, "
-            ".txt, .json (each optionally .gz), .parquet, .xlsx")
+            ".txt, .md, .tex, .json (each optionally .gz), .parquet, .xlsx")
     return fmt, gzipped
 
 
@@ -230,8 +232,16 @@ def check_zip(data: bytes, filename: str, limits: Limits) -> None:
             f"{_size_text(limits.max_uncompressed_bytes)}")
 
 
-def check_header(names, filename: str, limits: Limits) -> list[str]:
-    """Stripped column names; empty or repeated names and too many columns are errors."""
+def check_header(names, filename: str, limits: Limits, log=None) -> list[str]:
+    """Stripped column names, made unique and non-empty; too many columns is an error.
+
+    With a ``log``, a column without a name is called ``column N`` (a spreadsheet's row
+    labels, a pandas index); without one, that is an error.
+
+    A name seen before gets `` (2)``, `` (3)``, ... (real exports repeat names: a fairness
+    benchmark writes ``0-accuracy`` once per protected attribute); each renaming is noted
+    in ``log`` (a :class:`~copa_dash.data.read_log.ReadLog`) when one is given.
+    """
     names = ["" if n is None else str(n).strip() for n in names]
     if len(names) > limits.max_columns:
         raise InvalidInputError(
@@ -240,17 +250,36 @@ def check_header(names, filename: str, limits: Limits) -> list[str]:
     empty = [i + 1 for i, n in enumerate(names) if not n]
     if empty:
         where = ", ".join(map(str, empty[:5])) + (" ..." if len(empty) > 5 else "")
-        raise InvalidInputError(
-            f"{filename}: the header has no name for column{'s' if len(empty) > 1 else ''} "
-            f"{where} (counting from 1); give every column a name")
-    first: dict[str, int] = {}
-    for i, name in enumerate(names):
-        if name in first:
+        if log is None:
             raise InvalidInputError(
-                f"{filename}: the header names {name!r} twice (columns {first[name] + 1} "
-                f"and {i + 1}); column names must be unique")
-        first[name] = i
-    return names
+                f"{filename}: the header has no name for column{'s' if len(empty) > 1 else ''}"
+                f" {where} (counting from 1); give every column a name")
+        names = [n or f"column {i + 1}" for i, n in enumerate(names)]
+        log.add(f"The header has no name for column{'s' if len(empty) > 1 else ''} {where} "
+                f"(counting from 1); called {'them' if len(empty) > 1 else 'it'} "
+                f"{', '.join(repr(f'column {i}') for i in empty[:5])}.")
+    taken = set(names)
+    seen: dict[str, int] = {}
+    renamed = []
+    out = []
+    for i, name in enumerate(names):
+        if name in seen:
+            k = 2
+            while f"{name} ({k})" in taken:
+                k += 1
+            new = f"{name} ({k})"
+            taken.add(new)
+            renamed.append(f"{name!r} (columns {seen[name] + 1} and {i + 1}) -> {new!r}")
+            out.append(new)
+        else:
+            seen[name] = i
+            out.append(name)
+    if renamed and log is not None:
+        shown = "; ".join(renamed[:6]) + (f"; and {len(renamed) - 6} more" if len(renamed) > 6
+                                          else "")
+        log.add(f"The header repeats {len(renamed)} name{'s' if len(renamed) > 1 else ''}; "
+                f"the later copies were renamed: {shown}.")
+    return out
 
 
 def check_shape(n_rows: int, n_columns: int, filename: str, limits: Limits) -> None:

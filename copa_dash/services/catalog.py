@@ -82,6 +82,18 @@ def _open_bundled(name: str) -> OpenedDataset:
         paired_metrics=tuple(getattr(info, "paired_metrics", ()) or ()))
 
 
+# Tables a notebook session explores (copa_dash.explore): they stay in this process, the
+# kernel's, and are found by the pages under their ``notebook-...`` reference.
+_IN_MEMORY: dict[str, OpenedDataset] = {}
+
+
+def keep_in_memory(opened: OpenedDataset) -> str:
+    """Make ``opened`` reachable by :func:`open_dataset` under ``opened.ref`` in this
+    process (no upload, nothing written); returns the reference."""
+    _IN_MEMORY[opened.ref] = opened
+    return opened.ref
+
+
 def open_dataset(ref: str, settings=None) -> OpenedDataset:
     """Open a bundled dataset by name or an uploaded one by id.
 
@@ -92,6 +104,8 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
     """
     if not ref:
         raise InvalidInputError("choose a dataset")
+    if ref in _IN_MEMORY:
+        return _IN_MEMORY[ref]
     if is_upload_id(ref):
         if settings is None:
             raise InvalidInputError("uploaded datasets need the instance's settings")

@@ -55,6 +55,11 @@ class Exploration:
     dkw: float
     baselines: tuple[BaselinePick, ...] = ()
     notes: tuple[str, ...] = ()
+    units: tuple[tuple[str, str], ...] = ()  # (objective, unit) where the table knows one
+
+    def unit_of(self, name: str) -> str | None:
+        """The unit of objective ``name`` (``Params`` -> M), shown on its axis."""
+        return dict(self.units).get(name)
 
     @property
     def runners_up(self) -> np.ndarray:
@@ -96,7 +101,9 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
             alpha_range = (float(sweep.alpha_min[where[0]]), float(sweep.alpha_max[where[0]]))
     se = u_standard_error(problem.u[pick], problem.n_population)
     baselines = _baselines(problem, cache) if compare else ()
+    units = tuple((o.name, o.unit) for o in opened.table.roles.objectives if o.unit)
     return Exploration(problem=problem, scores=scores, front=front, pick=pick, ranking=ranking,
+                       units=units,
                        sweep=sweep, pick_alpha_range=alpha_range, u_standard_error=se,
                        dkw=float(dkw_epsilon(problem.n_population)), baselines=baselines,
                        notes=tuple(notes))

@@ -19,8 +19,10 @@ import pandas as pd
 
 from ..core.errors import InvalidInputError
 from ..data import io
+from ..data.proposal import Proposal, prepare_frame, propose
 from ..data.read_limits import uncompressed_bound
-from ..data.schema import Roles
+from ..data.runs import average_runs
+from ..data.schema import Objective, Roles
 from .cache import get_cache
 from .objectives import TWO_OBJECTIVES
 from .store import SavedDataset, open_store
@@ -28,23 +30,60 @@ from .store import SavedDataset, open_store
 logger = logging.getLogger(__name__)
 MIN_OBJECTIVES = 2  # the explorer and the systems page need a front: two things to trade off
 _TOKEN = re.compile(r"^[0-9a-f]{64}$")
-_SAFE_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".json", ".xlsx", ".gz")
+_SAFE_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".json", ".xlsx", ".md", ".tex", ".gz")
+PASTED_FILENAME = "pasted.txt"  # a table pasted as text is staged under this name
 PREVIEW_ROWS = 8
 
 
 @dataclass(frozen=True)
 class StagedUpload:
-    """A parsed upload waiting for the user's role mapping."""
+    """A parsed upload waiting for the user's role mapping.
+
+    ``proposal`` is the full guess (directions may be None: the page asks);
+    ``notes`` the "What we read" sentences (reading, then guessing); ``proposed`` the
+    same as :class:`Roles`, with undecided objectives left out (or maximised when no
+    objective has a direction) for forms that need a direction on every objective.
+    """
 
     token: str
     filename: str
-    frame: pd.DataFrame  # as read: without the row-number column
+    frame: pd.DataFrame  # as read: without the row-name column
     proposed: Roles
     row_ids: str         # the id to choose for "row number" (never a column of the frame)
+    proposal: Proposal | None = None
+    notes: tuple[str, ...] = ()
 
     @property
     def preview(self) -> pd.DataFrame:
         return self.frame.head(PREVIEW_ROWS)
+
+    @property
+    def suggested_name(self) -> str:
+        """The dataset's name proposed from the file name (editable on the page)."""
+        return dataset_name_from(self.filename)
+
+
+def dataset_name_from(filename: str) -> str:
+    """``"results/EU export.csv.gz"`` -> ``"EU export"``; a paste is called "pasted table".
+
+    Examples
+    --------
+    >>> dataset_name_from("runs/llm_perf_lb.csv"), dataset_name_from("pasted.txt")
+    ('llm_perf_lb', 'pasted table')
+    """
+    name = PurePosixPath(str(filename).replace("\\", "/")).name
+    if name == PASTED_FILENAME:
+        return "pasted table"
+    for suffix in (".gz",) + _SAFE_SUFFIXES + (".md", ".markdown", ".tex"):
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+    return name.strip()[:80] or "uploaded table"
+
+
+def read_and_propose(data: bytes, filename: str, limits: io.Limits):
+    """The shared reader and the proposal: ``(TableRead, Proposal)``."""
+    read = io.read_table_report(data, filename=filename, limits=limits)
+    return read, propose(read.frame, units=read.units, labels=read.labels)
 
 
 def limits_from(settings) -> io.Limits:
@@ -96,11 +135,19 @@ def stage_upload(settings, filename: str, data: bytes) -> StagedUpload:
     InvalidInputError
         Whatever the reader finds wrong, with the row and column.
     """
-    frame = io.read_table(data, filename=filename, limits=limits_from(settings))
+    read, proposal = read_and_propose(data, filename, limits_from(settings))
     token = open_store(settings).stage(data, _suffix(filename))
-    guessed = frame if io.guess_id(frame) is not None else io.add_row_ids(frame)
-    return StagedUpload(token=token, filename=filename, frame=frame,
-                        proposed=io.guess_roles(guessed), row_ids=io.row_id_name(frame))
+    return StagedUpload(token=token, filename=filename, frame=read.frame,
+                        proposed=proposal.directed_roles(), row_ids=proposal.row_ids,
+                        proposal=proposal, notes=read.notes + proposal.notes)
+
+
+def stage_pasted(settings, text: str) -> StagedUpload:
+    """:func:`stage_upload` for a table pasted as text (Markdown, LaTeX, spreadsheet cells)."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInputError("the paste box is empty: paste a table (Markdown, LaTeX, or "
+                                "cells copied from a spreadsheet)")
+    return stage_upload(settings, PASTED_FILENAME, text.encode("utf-8"))
 
 
 def check_objective_count(frame: pd.DataFrame, roles: Roles) -> None:
@@ -128,12 +175,14 @@ def check_objective_count(frame: pd.DataFrame, roles: Roles) -> None:
 
 
 def save_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,
-                shared: bool) -> SavedDataset:
+                shared: bool, average: bool = False) -> SavedDataset:
     """Parse the staged bytes again, validate them against ``roles`` and save them.
 
-    If ``roles.id`` is the staged ``row_ids`` name (:func:`~copa_dash.data.io.row_id_name`,
-    never a column of the file), the saved table gets that column first, holding
-    ``row 1`` .. ``row N`` in the file's row order.
+    If ``roles.id`` is the staged ``row_ids`` name (never a column of the file), the saved
+    table gets that column first, naming each row as the proposal says (``row 1``, or
+    ``SVM · seed 0`` for runs); a proposed id column with repeated names gets ``name (2)``
+    for the later copies. With ``average`` the runs of each system become one row
+    (:func:`~copa_dash.data.runs.average_runs`). ``name`` defaults to the file's name.
 
     Returns
     -------
@@ -149,18 +198,22 @@ def save_upload(settings, token: str, filename: str, roles: Roles, *, name: str 
     """
     store = open_store(settings)
     data = store.staged(token, _suffix(filename))
-    frame = io.read_table(data, filename=filename, limits=limits_from(settings))
-    if roles.id == io.row_id_name(frame):
-        frame = io.add_row_ids(frame)
+    read, proposal = read_and_propose(data, filename, limits_from(settings))
+    frame = prepare_frame(read.frame, proposal, roles)
+    roles = with_units(roles, read)
+    if average:
+        frame, roles, _ = average_runs(frame, roles)
     check_objective_count(frame, roles)
     io.build_eval_table(frame, roles)  # every role error before anything is stored
+    name = name.strip() if isinstance(name, str) and name.strip() else dataset_name_from(filename)
     return store.save(frame, roles, name=name, shared=shared)
 
 
 def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,
-                    shared: bool) -> str:
+                    shared: bool, average: bool = False) -> str:
     """:func:`save_upload` returning only the record id (callers without an owner token)."""
-    return save_upload(settings, token, filename, roles, name=name, shared=shared).id
+    return save_upload(settings, token, filename, roles, name=name, shared=shared,
+                       average=average).id
 
 
 def my_uploads(settings, owned: dict | None) -> list[dict]:
@@ -195,3 +248,13 @@ def delete_upload(settings, dataset_id: str, owner_token: str) -> dict:
     except Exception:
         logger.warning("could not evict cached results of %s", dataset_id, exc_info=True)
     return removed
+
+
+def with_units(roles: Roles, read) -> Roles:
+    """``roles`` with each objective's unit and label from the reader, where it has none."""
+    objectives = tuple(
+        o if o.unit or o.name not in read.units else
+        Objective(o.name, o.direction, read.units[o.name], o.label or read.labels.get(o.name))
+        for o in roles.objectives)
+    return Roles(**{**{f: getattr(roles, f) for f in roles.__dataclass_fields__},
+                    "objectives": objectives})

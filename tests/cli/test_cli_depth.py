@@ -107,8 +107,15 @@ def test_readable_output_sorts_by_depth(capsys, b2_csv):
     assert "3 ufg sets; most central: p2; most outlying: p1, p3" in text
 
 
+def test_criteria_left_out_are_the_guessed_objectives_and_said(capsys, b2_csv):
+    assert main(["depth", str(b2_csv), "--method", "opt", "--task", "prob", "--json"]) == 0
+    guessed = capsys.readouterr()
+    assert "criteria err:min, cost:min" in guessed.err
+    explicit = _json(capsys, b2_csv, *OPTIONS)
+    assert {**json.loads(guessed.out), "seconds": 0} == {**explicit, "seconds": 0}
+
+
 @pytest.mark.parametrize("argv, message", [
-    (["--method", "opt", "--task", "prob"], "--criterion"),
     (["--method", "opt", "--criterion", "err:min"], "--method COL and --task COL"),
     (["--method", "opt", "--task", "prob", "--criterion", "err"], "COLUMN:min"),
     (["--method", "opt", "--task", "prob", "--criterion", "nope:min"], "'nope'"),

@@ -107,7 +107,6 @@ def test_readable_output_has_the_table_and_the_sentences(capsys, paired_csv):
 
 @pytest.mark.parametrize("argv, message", [
     (["--id", "run", "--objective", "err:min"], "TABLE file or --dataset"),
-    (["{csv}", "--objective", "err:min"], "--id COL is required"),
     (["{csv}", "--id", "run"], "--objective METRIC:min"),
     (["{csv}", *OPTIONS[:-1], "1,x"], "--ref '1,x'"),
     (["{csv}", *OPTIONS[:-1], "1,1,1"], "'ref'"),
@@ -121,6 +120,15 @@ def test_user_errors_exit_2_with_one_line(capsys, paired_csv, argv, message):
     assert main(["gap", *argv, "--json"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("copa-dash gap: ") and message in err and "Traceback" not in err
+
+
+def test_without_id_the_rows_are_named_as_on_the_upload_page(capsys, paired_csv):
+    options = [a for a in OPTIONS if a not in ("--id", "run")]
+    assert main(["gap", str(paired_csv), *options, "--json"]) == 0
+    guessed = capsys.readouterr()
+    assert "rows named by 'run' (give --id to choose)" in guessed.err
+    assert main(["gap", str(paired_csv), *OPTIONS, "--json"]) == 0
+    assert json.loads(guessed.out) == json.loads(capsys.readouterr().out)
 
 
 def test_the_console_command_runs():

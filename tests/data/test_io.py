@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.data.io import Limits, build_eval_table, read_table
+from copa_dash.data.io import Limits, build_eval_table, read_table, read_table_report
 from copa_dash.data.schema import Objective, Roles
 
 NOTE = "(rows count data rows from 1, below the header)"
@@ -139,7 +139,7 @@ def test_size_limit_is_checked_on_the_file_size_before_reading(tmp_path):
      ("t.pkl: pickle files are never read: loading one can run arbitrary code; save the "
      "table as CSV or Parquet")),
     (b"abc", "table.dat",
-     ("table.dat: cannot tell the format from the name; supported: .csv, .tsv, .txt, .json "
+     ("table.dat: cannot tell the format from the name; supported: .csv, .tsv, .txt, .md, .tex, .json "
      "(each optionally .gz), .parquet, .xlsx")),
     (b"PAR1\x00\x00PAR1", "p.csv",
      ("p.csv: the name says CSV text but the file is a Parquet file; rename it with the right "
@@ -193,16 +193,26 @@ def test_unclosed_quote_names_its_line():
         "inside values")
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    (b"a,b,a\n1,2,3\n4,5,6\n",
-     "h.csv: the header names 'a' twice (columns 1 and 3); column names must be unique"),
-    (b"a, a \n1,2\n4,5\n",
-     "h.csv: the header names 'a' twice (columns 1 and 2); column names must be unique"),
-    (b"a,,c\n1,2,3\n4,5,6\n",
-     "h.csv: the header has no name for column 2 (counting from 1); give every column a name"),
+@pytest.mark.parametrize(("data", "names", "note"), [
+    (b"a,b,a\n1,2,3\n4,5,6\n", ["a", "b", "a (2)"],
+     ("The header repeats 1 name; the later copies were renamed: 'a' (columns 1 and 3) -> "
+      "'a (2)'.")),
+    (b"a, a ,a (2)\n1,2,3\n4,5,6\n", ["a", "a (3)", "a (2)"],
+     ("The header repeats 1 name; the later copies were renamed: 'a' (columns 1 and 2) -> "
+      "'a (3)'.")),
+    (b"a,,c\n1,2,3\n4,5,6\n", ["a", "column 2", "c"],
+     "The header has no name for column 2 (counting from 1); called it 'column 2'."),
 ])
-def test_header_names(data, message):
-    assert error_of(read_table, data, filename="h.csv") == message
+def test_repeated_header_names_are_renamed_and_said(data, names, note):
+    read = read_table_report(data, filename="h.csv")
+    assert read.frame.columns.tolist() == names and note in read.notes
+
+
+def test_a_header_without_names_is_refused_where_nothing_can_be_noted():
+    from copa_dash.data.upload_checks import check_header
+
+    assert error_of(check_header, ["a", ""], "h.csv", Limits()) == (
+        "h.csv: the header has no name for column 2 (counting from 1); give every column a name")
 
 
 @pytest.mark.parametrize(("limits", "message"), [

@@ -5,20 +5,16 @@ import pytest
 
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.data.io import build_eval_table, read_table
-from copa_dash.data.role_guess import (
-    add_row_ids,
-    guess_direction,
-    guess_id,
-    guess_roles,
-    row_id_name,
-)
+from copa_dash.data.proposal import guess_roles
+from copa_dash.data.role_guess import add_row_ids, guess_direction, guess_id, row_id_name
 
 
 @pytest.mark.parametrize("name", [
     "loss", "val_loss", "valLoss", "Test Error", "err", "wall_time_s", "Time (s)", "latency_ms",
     "HTTPLatency", "cost_usd", "cost_per_token", "co2_kg", "CO2", "#params", "n_params",
     "model_size", "memory_GB", "energy_kWh", "price", "MSE", "rmse", "mae", "Errors", "losses",
-    "perplexity", "WER",
+    "perplexity", "WER", "Prefill (s)", "Memory (MB)", "GFLOPS", "#Params (B)", "CO₂ cost (kg)",
+    "Model Size (GB)", "NSFW frac ↓ [ sort ]", "cost ($/M tokens)",
 ])
 def test_minimised_names(name):
     assert guess_direction(name) == "min"
@@ -28,6 +24,8 @@ def test_minimised_names(name):
     "accuracy", "Accuracy (%)", "acc", "test-acc", "Top1Acc", "score", "F1", "F1Score",
     "macro_f1", "AUC", "precision@5", "recall_at_10", "throughput", "Elo", "win rate",
     "winRate", "win_rate", "BLEU", "rouge2", "ROUGE-L", "mAP", "ndcg@10",
+    "tokens_per_second", "energy_tokens_per_kwh", "Decode (tokens/s)", "Energy (tokens/kWh)",
+    "Open LLM Score (%)", "Non-toxicity", "Average ⬆️", "Mean win rate ↑ [ sort ]",
 ])
 def test_maximised_names(name):
     assert guess_direction(name) == "max"
@@ -35,7 +33,7 @@ def test_maximised_names(name):
 
 @pytest.mark.parametrize("name", [
     "accumulated", "accumulated_steps", "scores_std", "acc_std", "accuracy_ci",
-    "time_to_accuracy", "tokens_per_second", "energy_tokens_per_kwh", "batch_size", "seed", "epoch", "timestamp",
+    "time_to_accuracy", "batch_size", "seed", "epoch", "timestamp",
     "lossless", "errand", "notes", "",
 ])
 def test_no_guess(name):

@@ -105,6 +105,16 @@ def test_private_upload_is_not_listed_but_reachable_by_id(client):
     assert client.get(f"/api/datasets/{dataset_id}").status_code == 200
 
 
+def test_an_upload_without_roles_takes_the_guesses_and_the_file_name(client):
+    response = upload(client, "model;error;latency (ms)\na;0,1;3\nb;0,2;5\n",
+                      filename="my runs.csv", roles=None)
+    assert response.status_code == 201 and response.get_json()["name"] == "my runs"
+    roles = client.get(f"/api/datasets/{response.get_json()['id']}").get_json()["roles"]
+    assert [(o["name"], o["direction"], o["unit"]) for o in roles["objectives"]] == [
+        ("error", "min", None), ("latency (ms)", "min", "ms")]
+
+
+
 def test_same_upload_twice_gives_two_datasets(client):
     first, second = upload(client).get_json(), upload(client).get_json()
     assert first["id"] != second["id"] and first["owner_token"] != second["owner_token"]
@@ -112,7 +122,7 @@ def test_same_upload_twice_gives_two_datasets(client):
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"roles": None}, "form field 'roles'"),
+    ({"roles": None}, "choose a direction (min or max) for 'speed'"),
     ({"roles": "{not json"}, "'roles' is not valid JSON"),
     ({"roles": "[1, 2]"}, "'roles' must be a JSON object"),
     ({"roles": {"id": "model", "objectives": []}}, "at least one objective"),

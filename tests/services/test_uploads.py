@@ -1,5 +1,6 @@
 """The upload page's two steps (stage, then save with the user's roles): generated row ids,
-repeated ids, and the two objectives a Pareto front needs; a refused save stores nothing."""
+repeated ids, runs (named, or averaged), pasted text, and the two objectives a Pareto front
+needs; a refused save stores nothing."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from copa_dash.config import Settings
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.services.store import DatasetStore
-from copa_dash.services.uploads import finalize_upload, save_upload, stage_upload
+from copa_dash.services.uploads import finalize_upload, save_upload, stage_pasted, stage_upload
 
 # numbers only: a unique float score and a unique integer elo, neither of them a name
 NUMBERS = b"score,loss,elo\n0.91,0.30,1210\n0.85,0.25,1180\n0.78,0.41,1250\n0.88,0.33,1100\n"
@@ -115,3 +116,41 @@ def test_one_objective_in_a_table_with_one_number_says_to_add_a_measurement(sett
                                                 "second measurement to the file"):
         save(settings, staged, staged.proposed)
     assert DatasetStore(settings.data_dir).count() == 0
+
+
+RUNS = (b"model,seed,err,latency (ms)\n"
+        b"a,0,0.1,3\na,1,0.3,5\nb,0,0.2,1\nb,1,0.2,2\nc,0,0.5,9\nc,1,0.4,8\n")
+
+
+def test_runs_are_saved_named_by_system_and_seed_with_units_and_the_file_name(settings):
+    staged = stage_upload(settings, "my runs.csv", RUNS)
+    assert staged.proposal.runs and staged.suggested_name == "my runs"
+    roles = staged.proposal.roles()
+    store = DatasetStore(settings.data_dir)
+    dataset_id = save(settings, staged, roles)
+    table = store.load(dataset_id)
+    assert table.ids.tolist()[:2] == ["a · seed 0", "a · seed 1"]
+    assert table.roles.system == "model" and table.roles.seed == "seed"
+    assert [o.display for o in table.roles.objectives] == ["err", "latency [ms]"]
+    assert store.info(dataset_id)["name"] == "my runs"
+
+
+def test_averaging_the_runs_saves_one_row_per_model(settings):
+    staged = stage_upload(settings, "runs.csv", RUNS)
+    dataset_id = finalize_upload(settings, staged.token, staged.filename,
+                                 staged.proposal.roles(), name=None, shared=False, average=True)
+    table = DatasetStore(settings.data_dir).load(dataset_id)
+    assert table.ids.tolist() == ["a", "b", "c"]
+    assert table.frame["err"].tolist() == pytest.approx([0.2, 0.2, 0.45])  # means by hand
+    assert table.frame["runs"].tolist() == [2, 2, 2]
+
+
+def test_a_pasted_markdown_table_is_staged_like_a_file(settings):
+    staged = stage_pasted(settings, "| model | acc | params |\n|---|--:|--:|\n"
+                                    "| a | 56.5% | 7B |\n| b | 61.1% | 13B |\n")
+    assert staged.frame["acc"].tolist() == [56.5, 61.1]
+    assert staged.suggested_name == "pasted table"
+    assert [(g.name, g.direction, g.unit) for g in staged.proposal.of_role("objective")] == [
+        ("acc", "max", "%"), ("params", "min", "B")]
+    with pytest.raises(InvalidInputError, match="^the paste box is empty"):
+        stage_pasted(settings, "  ")

@@ -1,16 +1,18 @@
-"""The upload page's mapping form: the row-number id choice, its note, and the live check that
-at least two objectives are chosen."""
+"""The upload page's form: built from the proposal (directions to choose, runs, the name from
+the file), the "What we read" notes, and the live check of the objectives."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 
+from copa_dash.config import Settings
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.data.io import add_row_ids, guess_roles
+from copa_dash.services.uploads import stage_upload
 from copa_dash.ui.features.upload.callbacks import objectives_check, roles_from_mapping
-from copa_dash.ui.features.upload.ids import UploadIds
-from copa_dash.ui.features.upload.layout import ROW_NUMBER_NOTE, mapping_controls
+from copa_dash.ui.features.upload.ids import UploadIds, UploadReadIds
+from copa_dash.ui.features.upload.proposal_form import proposal_controls
+from copa_dash.ui.features.upload.read_panel import what_we_read
 
 FRAME = pd.DataFrame({"score": [0.9, 0.8, 0.7], "loss": [0.3, 0.2, 0.4],
                       "family": ["a", "a", "b"]})
@@ -29,24 +31,46 @@ def find(component, component_id):
     return None
 
 
-def test_row_number_is_offered_proposed_and_explained_when_no_column_names_the_rows():
-    proposed = guess_roles(add_row_ids(FRAME))
-    form = mapping_controls(FRAME, proposed, "row")
-    id_pick = find(form, UploadIds.ID_COLUMN)
-    assert id_pick.value == "row"
-    assert id_pick.options[-1] == {"label": "row number (row 1, row 2, ...)", "value": "row"}
-    assert [o["value"] for o in id_pick.options[:-1]] == ["score", "loss", "family"]
-    assert find(form, UploadIds.ID_NOTE).children == ROW_NUMBER_NOTE
-    assert "row 1, row 2" in ROW_NUMBER_NOTE and "score" in ROW_NUMBER_NOTE
+def _staged(tmp_path, name, text):
+    settings = Settings(data_dir=tmp_path / "data", cache_dir=tmp_path / "cache")
+    return stage_upload(settings, name, text.encode())
 
 
-def test_a_named_id_has_no_note_and_its_row_is_kept_but_disabled():
-    frame = FRAME.assign(model=["x", "y", "z"])
-    form = mapping_controls(frame, guess_roles(frame), "row")
+def test_the_form_follows_the_proposal_and_asks_for_unknown_directions(tmp_path):
+    staged = _staged(tmp_path, "arena prices.csv",
+                     "model;overall;price ($/M tokens)\na;1300;4,5\nb;1250;0,5\nc;1200;1\n")
+    form = proposal_controls(staged)
     assert find(form, UploadIds.ID_COLUMN).value == "model"
-    assert find(form, UploadIds.ID_NOTE).children == ""
-    model_role = find(form, {"type": UploadIds.ROLE, "column": "model"})
-    assert model_role.disabled and model_role.value == "metadata"
+    assert find(form, UploadIds.NAME).value == "arena prices"
+    overall = find(form, {"type": UploadIds.DIRECTION, "column": "overall"})
+    price = find(form, {"type": UploadIds.DIRECTION, "column": "price ($/M tokens)"})
+    assert overall.value is None and price.value == "min"
+    assert find(form, {"type": UploadIds.ROLE, "column": "overall"}).value == "objective"
+    assert find(form, UploadReadIds.RUNS).value == "runs"
+    panel = what_we_read(staged)
+    notes = [li.children for li in panel.children[2].children]
+    assert any("',' as the decimal mark" in n for n in notes)
+    assert any("No direction guessed for 'overall'" in n for n in notes)
+
+
+def test_runs_are_offered_in_plain_words_and_rows_named_by_system_and_seed(tmp_path):
+    staged = _staged(tmp_path, "runs.csv", "model,seed,err,latency (ms)\n"
+                     "a,0,0.1,3\na,1,0.2,4\nb,0,0.3,1\nb,1,0.2,2\n")
+    form = proposal_controls(staged)
+    runs = find(form, UploadReadIds.RUNS)
+    assert [o["label"] for o in runs.options] == [
+        "one row per run (analyse systems)", "average the runs per model (one row each)"]
+    assert find(form, UploadIds.ID_COLUMN).value == staged.row_ids
+    assert "runs of each system" in find(form, UploadIds.ID_NOTE).children
+    assert find(form, {"type": UploadIds.ROLE, "column": "model"}).value == "system"
+
+
+def test_an_objective_without_direction_is_refused_naming_it():
+    with pytest.raises(InvalidInputError, match="^choose min or max for 'loss'"):
+        roles_from_mapping("row", ["score", "loss"], ["objective", "objective"], ["max", None])
+    check = objectives_check("row", ["score", "loss"], ["objective", "objective"], ["max", None])
+    assert check.className == "alert alert-warning" and "Choose min or max for 'loss'" in \
+        check.children
 
 
 def test_roles_from_mapping_with_the_row_number_as_id():

@@ -17,7 +17,7 @@ from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
-from copa_dash.ui.features.explore import figures, panels, table_query
+from copa_dash.ui.features.explore import figures, panels, report_panel, table_query
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
 from copa_dash.ui.features.explore.layout import PATH
 from copa_dash.ui.features.explore.state import ExploreState, parse_query, to_query
@@ -305,6 +305,7 @@ def register_callbacks(app) -> None:
                                           for i, n in zip(ids, numbers))
 
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref="explore-ref")
+    report_panel.register_callbacks(app)
 
     @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
                   State(ID.QUERY, "data"), State(ID.TABLE_SEARCH, "value"),

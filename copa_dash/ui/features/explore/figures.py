@@ -61,7 +61,12 @@ def axis_values(exploration: Exploration, mode: str, x: str, y: str):
         return problem.u[:, kx], problem.u[:, ky], f"u({x}): share of rows better", \
             f"u({y}): share of rows better"
     dirs = problem.preferences.directions
-    return problem.raw[:, kx], problem.raw[:, ky], f"{x} ({dirs[kx]})", f"{y} ({dirs[ky]})"
+
+    def title(name, k):
+        unit = exploration.unit_of(name)
+        return f"{name}{f' [{unit}]' if unit and f'({unit})' not in name else ''} ({dirs[k]})"
+
+    return problem.raw[:, kx], problem.raw[:, ky], title(x, kx), title(y, ky)
 
 
 def log_axes(exploration: Exploration, mode: str, x: str, y: str,

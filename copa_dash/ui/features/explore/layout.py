@@ -12,7 +12,7 @@ from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.features.explore import controls as components
-from copa_dash.ui.features.explore import panels, table_query
+from copa_dash.ui.features.explore import panels, report_panel, table_query
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
 from copa_dash.ui.features.explore.link_check import link_notes
 from copa_dash.ui.features.explore.state import parse_query, to_query, with_defaults
@@ -75,6 +75,7 @@ def layout(**query):
                 html.Span("Share this view: "),
                 *share_box(ID.SHARE, PATH, to_query(state)),
             ]),
+            report_panel.report_controls(),
             html.H4("Ranked rows passing the constraints"),
             html.Div(className="table-controls", children=[
                 dcc.Input(id=ID.TABLE_SEARCH, type="text", debounce=True, className="table-search",

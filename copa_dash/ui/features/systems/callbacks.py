@@ -12,7 +12,7 @@ from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.settings_access import current_cache, current_settings
-from copa_dash.ui.features.systems import figures
+from copa_dash.ui.features.systems import figures, report_panel
 from copa_dash.ui.features.systems.ids import SystemsIds as ID
 from copa_dash.ui.features.systems.layout import PATH, result_panel
 from copa_dash.ui.features.systems.state import SystemsState, to_query
@@ -85,6 +85,7 @@ def power_text(estimate, *, n_seeds: int, effect: float, k_used: int, k_asked: i
 def register_callbacks(app) -> None:
     """Attach the systems page's callbacks to ``app``."""
     settings = app.server.config.get("COPA_SETTINGS")
+    report_panel.register_callbacks(app)
 
     @app.callback(
         output={"alert": Output(ID.ALERT, "children"), "data": Output(ID.TABLE, "data"),

@@ -23,6 +23,7 @@ from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
+from copa_dash.ui.features.systems import report_panel
 from copa_dash.ui.features.systems.ids import ID
 from copa_dash.ui.features.systems.state import parse_query, to_query, with_defaults
 
@@ -123,6 +124,7 @@ def layout(**query):
                 html.Span("Share this view: "),
                 *share_box(ID.SHARE, PATH, to_query(state)),
             ]),
+            report_panel.report_controls(),
         ]),
     ])
 

@@ -14,6 +14,7 @@ from copa_dash.services.uploads import (
     MIN_OBJECTIVES,
     decode_data_url,
     save_upload,
+    stage_pasted,
     stage_upload,
 )
 from copa_dash.ui.common.alerts import alert
@@ -21,8 +22,11 @@ from copa_dash.ui.common.messages import two_objectives
 from copa_dash.ui.common.my_uploads import MY_UPLOADS
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.features.upload.ids import UploadIds as ID
-from copa_dash.ui.features.upload.layout import mapping_controls, preview_table
+from copa_dash.ui.features.upload.ids import UploadReadIds as RID
+from copa_dash.ui.features.upload.layout import preview_table
 from copa_dash.ui.features.upload.owner_panel import register_owner_panel
+from copa_dash.ui.features.upload.proposal_form import proposal_controls
+from copa_dash.ui.features.upload.read_panel import what_we_read
 
 SINGLE_ROLES = ("system", "seed", "task", "split", "config", "budget")
 
@@ -35,12 +39,14 @@ def roles_from_mapping(id_column, columns, roles, directions) -> Roles:
     InvalidInputError
         If no objective is chosen or a single-column role is given to two columns.
     """
-    objectives, metadata, single = [], [], {}
+    objectives, metadata, single, undecided = [], [], {}, []
     for column, role, direction in zip(columns, roles, directions):
         if column == id_column or role == "ignore":
             continue
-        if role == "objective":
-            objectives.append(Objective(column, direction or "max"))
+        if role == "objective" and direction is None:
+            undecided.append(column)
+        elif role == "objective":
+            objectives.append(Objective(column, direction))
         elif role == "metadata":
             metadata.append(column)
         elif role in SINGLE_ROLES:
@@ -48,15 +54,26 @@ def roles_from_mapping(id_column, columns, roles, directions) -> Roles:
                 raise InvalidInputError(
                     f"two columns have the role '{role}' ({single[role]} and {column}): keep one")
             single[role] = column
+    if undecided:
+        raise InvalidInputError(
+            f"choose min or max for {', '.join(map(repr, undecided))} (lower or higher is "
+            f"better?), or make {'it' if len(undecided) == 1 else 'them'} metadata. Nothing "
+            "was saved.")
     if not objectives:
         raise InvalidInputError(
             f"{TWO_OBJECTIVES}. No column has the role 'objective' now. Nothing was saved.")
     return Roles(id=id_column, objectives=tuple(objectives), metadata=tuple(metadata), **single)
 
 
-def objectives_check(id_column, columns, roles) -> html.Div:
+def objectives_check(id_column, columns, roles, directions=None) -> html.Div:
     """What the mapping's objectives allow, shown live above the save button."""
     chosen = [c for c, r in zip(columns, roles) if r == "objective" and c != id_column]
+    open_ = [c for c, r, d in zip(columns, roles, directions or ["max"] * len(columns))
+             if r == "objective" and c != id_column and d is None]
+    if open_:
+        return alert(f"Choose min or max for {', '.join(map(repr, open_))}: no word or unit in "
+                     f"the name says whether lower or higher is better (or make "
+                     f"{'it' if len(open_) == 1 else 'them'} metadata).")
     if len(chosen) >= MIN_OBJECTIVES:
         return alert(f"{len(chosen)} objectives: {', '.join(chosen)}.", "info")
     now = f"only {chosen[0]!r} is one now" if chosen else "none is chosen"
@@ -67,23 +84,32 @@ def register_callbacks(app) -> None:
     """Attach the upload page's callbacks to ``app``."""
     register_owner_panel(app)
 
-    @app.callback(Output(ID.ALERT, "children"), Output(ID.PREVIEW, "children"),
-                  Output(ID.MAPPING, "children"), Output(ID.STAGED, "data"),
-                  Output(ID.RESULT, "children", allow_duplicate=True),
-                  Output(ID.SAVE_ERROR, "children", allow_duplicate=True),
-                  Input(ID.FILE, "contents"), State(ID.FILE, "filename"), prevent_initial_call=True)
+    staged_outputs = (Output(ID.ALERT, "children", allow_duplicate=True),
+                      Output(ID.PREVIEW, "children", allow_duplicate=True),
+                      Output(ID.MAPPING, "children", allow_duplicate=True),
+                      Output(ID.STAGED, "data", allow_duplicate=True),
+                      Output(ID.RESULT, "children", allow_duplicate=True),
+                      Output(ID.SAVE_ERROR, "children", allow_duplicate=True))
+
+    @app.callback(*staged_outputs, Input(ID.FILE, "contents"), State(ID.FILE, "filename"),
+                  prevent_initial_call=True)
     def stage(contents, filename):
         settings = current_settings()
         try:
             data = decode_data_url(contents, settings.max_upload_bytes)
-            staged = stage_upload(settings, filename or "upload.csv", data)
+            return _shown(stage_upload(settings, filename or "upload.csv", data))
         except InvalidInputError as exc:
             return alert(str(exc)), None, None, None, None, None
-        note = alert(f"{filename}: {len(staged.frame):,} rows, {staged.frame.shape[1]} columns. "
-                      "Check the roles below, then save.", "info")
-        return (note, preview_table(staged.frame),
-                mapping_controls(staged.frame, staged.proposed, staged.row_ids),
-                {"token": staged.token, "filename": staged.filename}, None, None)
+
+    @app.callback(*staged_outputs, Input(RID.PASTE_READ, "n_clicks"),
+                  State(RID.PASTE_TEXT, "value"), prevent_initial_call=True)
+    def stage_paste(n_clicks, text):
+        if not n_clicks:
+            raise PreventUpdate
+        try:
+            return _shown(stage_pasted(current_settings(), text or ""))
+        except InvalidInputError as exc:
+            return alert(str(exc)), None, None, None, None, None
 
     @app.callback(Output({"type": ID.ROLE, "column": ALL}, "disabled"),
                   Input(ID.ID_COLUMN, "value"), State({"type": ID.ROLE, "column": ALL}, "id"),
@@ -93,32 +119,43 @@ def register_callbacks(app) -> None:
 
     @app.callback(Output(ID.CHECK, "children"), Input(ID.ID_COLUMN, "value"),
                   Input({"type": ID.ROLE, "column": ALL}, "value"),
+                  Input({"type": ID.DIRECTION, "column": ALL}, "value"),
                   State({"type": ID.ROLE, "column": ALL}, "id"))
-    def check_objectives(id_column, roles, role_ids):
-        return objectives_check(id_column, [i["column"] for i in role_ids], roles)
+    def check_objectives(id_column, roles, directions, role_ids):
+        return objectives_check(id_column, [i["column"] for i in role_ids], roles, directions)
 
     @app.callback(Output(ID.RESULT, "children", allow_duplicate=True),
                   Output(ID.SAVE_ERROR, "children", allow_duplicate=True),
+                  Output(RID.GO, "href"),
                   Output(MY_UPLOADS, "data", allow_duplicate=True),
                   Input(ID.SAVE, "n_clicks"), State(ID.STAGED, "data"), State(ID.ID_COLUMN, "value"),
                   State({"type": ID.ROLE, "column": ALL}, "value"),
                   State({"type": ID.ROLE, "column": ALL}, "id"),
                   State({"type": ID.DIRECTION, "column": ALL}, "value"),
-                  State(ID.NAME, "value"), State(ID.SHARED, "value"), State(MY_UPLOADS, "data"),
-                  prevent_initial_call=True)
-    def save(n_clicks, staged, id_column, roles, role_ids, directions, name, shared, owned):
+                  State(ID.NAME, "value"), State(ID.SHARED, "value"), State(RID.RUNS, "value"),
+                  State(MY_UPLOADS, "data"), prevent_initial_call=True)
+    def save(n_clicks, staged, id_column, roles, role_ids, directions, name, shared, runs, owned):
         if not n_clicks or not staged:
             raise PreventUpdate
         try:
             mapping = roles_from_mapping(id_column, [i["column"] for i in role_ids], roles, directions)
             saved = save_upload(current_settings(), staged["token"], staged["filename"],
-                                mapping, name=name, shared=bool(shared))
+                                mapping, name=name, shared=bool(shared),
+                                average=runs == "average")
         except InvalidInputError as exc:  # nothing was stored; an earlier link stays shown
-            return no_update, alert(str(exc)), no_update
+            return no_update, alert(str(exc)), no_update, no_update
         link = f"/explore?dataset={quote(saved.id)}"
         return html.Div(className="alert alert-info", children=[
             "Saved. Its link (keep it: the dataset is private to whoever holds it): ",
             dcc.Link(link, href=link, id="upload-explore-link"),
             html.Br(), ("This browser keeps its owner token: rename or delete it under "
                         "\"Your uploads\" below."),
-        ]), None, {**(owned or {}), saved.id: saved.owner_token}
+        ]), None, link, {**(owned or {}), saved.id: saved.owner_token}
+
+
+def _shown(staged):
+    """The page's parts for a staged upload: what we read, the preview, the proposal form."""
+    note = alert(f"{len(staged.frame):,} rows, {staged.frame.shape[1]} columns read. Check what "
+                 "we read and the roles below, then save.", "info")
+    return (note, [what_we_read(staged), preview_table(staged.frame)], proposal_controls(staged),
+            {"token": staged.token, "filename": staged.filename}, None, None)

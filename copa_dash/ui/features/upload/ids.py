@@ -21,3 +21,14 @@ class UploadIds:
     SAVE_ERROR = "upload-save-error"  # apart from RESULT: a refused save keeps an earlier link
     STAGED = "upload-staged"
     RESULT = "upload-result"
+
+
+class UploadReadIds:
+    """Ids of what issue 16 added: the paste box, the "What we read" panel, the runs choice,
+    and the navigation to the explorer after a save."""
+
+    PASTE_TEXT = "upload-paste-text"
+    PASTE_READ = "upload-paste-read"
+    READ_NOTES = "upload-read-notes"
+    RUNS = "upload-runs"
+    GO = "upload-go"                  # dcc.Location: "Save and explore" goes to the explorer

@@ -1,0 +1,49 @@
+"""``copa-dash inspect TABLE [--json]``: what the upload page would propose for a table.
+
+JSON: ``{"rows": N, "id": COLUMN or null, "runs": bool, "columns": [{"name", "role",
+"direction", "unit", "label", "reason"}], "notes": [...]}`` - role is one of id, objective,
+system, seed, task, split, config, budget, metadata; direction min, max or null (an
+objective whose direction must be chosen). The notes say what the reader adjusted and
+what was guessed, as the "What we read" panel does.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..data import io
+from ..data.proposal import propose
+from ._common import emit, format_table
+
+
+def run(args) -> int:
+    """Read TABLE with the shared reader and print the proposal."""
+    read = io.read_table_report(args.table, filename=args.table)
+    proposal = propose(read.frame, units=read.units, labels=read.labels)
+    result = proposal.to_dict()
+    result["notes"] = list(read.notes) + list(proposal.notes)
+    if args.json:
+        emit(result, args)
+        return 0
+    rows = [{"column": g.name, "role": g.role, "direction": g.direction or
+             ("CHOOSE" if g.role == "objective" else ""), "unit": g.unit or "",
+             "why": g.reason} for g in proposal.columns]
+    print(f"{proposal.rows} rows; named by "
+          + (repr(proposal.id) if proposal.id else "the row names the upload page makes"))
+    print(format_table(rows, ["column", "role", "direction", "unit", "why"]))
+    print("\nWhat we read:")
+    for note in result["notes"]:
+        print(f"- {note}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``inspect`` to the command line."""
+    sub = subparsers.add_parser(
+        "inspect", help="what the upload page would propose for a table: roles, directions, "
+                        "units and what was adjusted",
+        description="Read TABLE as the upload page does and print the proposed role, "
+                    "direction and unit of every column, and the notes.")
+    sub.add_argument("table", help="CSV, TSV, TXT, Markdown, LaTeX, JSON, Parquet or Excel file")
+    sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    sub.set_defaults(run=run)

@@ -1,0 +1,429 @@
+"""The proposal a user accepts: each column's role, direction and unit, and how rows are named.
+
+One function, :func:`propose`, shared by the upload page, the API and the CLI. Decisions:
+
+* every numeric column is an objective unless its name marks a spread or a setting
+  (``acc_std``, ``seed``, ``batch_size``, ``rank``) or it is taken by another role; when no
+  direction can be guessed (:func:`~copa_dash.data.role_guess.direction_reason`) it is an
+  objective with direction None, and the user is asked - never silently metadata;
+* the id is a text column (or whole numbers named like an id) different in every row;
+* when the name column repeats, the rows are runs of a system: it becomes ``system``;
+  a seed/run/fold column that tells the runs apart becomes ``seed``, or another text
+  column (an experiment, a configuration) ``config``; each row is then named
+  ``name · seed 3`` (:func:`prepare_frame`);
+* when only a few names repeat (not runs), the id stays the name column and the later
+  copies are renamed ``name (2)`` - named in the notes, never a silent switch to row numbers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..core.errors import InvalidInputError
+from .cell_parsing import id_values, row_list
+from .role_guess import (
+    _NO_DIRECTION,
+    _ROLE_NAMES,
+    ROW_ID_PREFIX,
+    _is_id_name,
+    _is_number_column,
+    _is_text_column,
+    _normal,
+    _stems,
+    _words,
+    direction_reason,
+    guess_id,
+    row_id_name,
+)
+from .schema import SINGLE_ROLES, Objective, Roles
+
+ROLES = ("id", "objective", "system", "seed", "task", "split", "config", "budget", "metadata")
+_SEED_NAMES = frozenset(_ROLE_NAMES["seed"]) | {"run", "run_id", "runid", "fold", "run_number",
+                                                "repetition", "replication", "iteration"}
+RUNS_SHARE = 0.5  # at least this share of rows in repeated names: the rows are runs
+
+
+@dataclass(frozen=True)
+class ColumnGuess:
+    """One column of the proposal: role, direction (objectives; None = ask), unit, label, why."""
+
+    name: str
+    role: str
+    direction: str | None = None
+    unit: str | None = None
+    label: str | None = None
+    reason: str = ""
+
+    def to_dict(self) -> dict:
+        """``{"name", "role", "direction", "unit"}`` plus ``label`` and ``reason``."""
+        return {"name": self.name, "role": self.role, "direction": self.direction,
+                "unit": self.unit, "label": self.label, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What the upload page proposes for a table (see the module notes).
+
+    ``id`` is a column whose values name the rows, or None: then :func:`prepare_frame`
+    adds the column ``row_ids`` with a name per row built from ``name_column`` (and the
+    seed or config column), or ``row 1``, ``row 2``, ... when there is no name column.
+    ``renamed`` lists the rows of the id column whose repeated names get `` (2)``.
+    """
+
+    rows: int
+    id: str | None
+    columns: tuple[ColumnGuess, ...]
+    notes: tuple[str, ...]
+    row_ids: str
+    name_column: str | None = None
+    runs: bool = False
+    renamed: tuple[int, ...] = ()
+
+    def column(self, name: str) -> ColumnGuess:
+        """The guess for column ``name``."""
+        for guess in self.columns:
+            if guess.name == name:
+                return guess
+        raise KeyError(name)
+
+    def of_role(self, role: str) -> list[ColumnGuess]:
+        """The columns proposed for ``role``, in table order."""
+        return [g for g in self.columns if g.role == role]
+
+    @property
+    def undecided(self) -> tuple[str, ...]:
+        """Objectives whose direction the user must choose."""
+        return tuple(g.name for g in self.columns if g.role == "objective" and g.direction is None)
+
+    def to_dict(self) -> dict:
+        """The JSON of ``copa-dash inspect``: rows, id, columns, notes (and the runs flag)."""
+        return {"rows": self.rows, "id": self.id, "runs": self.runs,
+                "columns": [g.to_dict() for g in self.columns], "notes": list(self.notes)}
+
+    def roles(self, *, directions: dict | None = None, skip_undecided: bool = False) -> Roles:
+        """:class:`Roles` from the proposal, with ``directions`` (column -> min/max) filled in.
+
+        Raises
+        ------
+        InvalidInputError
+            If an objective still has no direction (unless ``skip_undecided``: then it is
+            left out), or no objective is left.
+        """
+        directions = dict(directions or {})
+        objectives, missing = [], []
+        for g in self.of_role("objective"):
+            direction = directions.get(g.name, g.direction)
+            if direction is None:
+                missing.append(g.name)
+                continue
+            objectives.append(Objective(g.name, direction, g.unit, g.label))
+        if missing and not skip_undecided:
+            shown = ", ".join(map(repr, missing[:8])) + (" ..." if len(missing) > 8 else "")
+            raise InvalidInputError(
+                f"choose a direction (min or max) for {shown}: no word or unit in "
+                f"{'its name tells' if len(missing) == 1 else 'their names tells'} whether "
+                "lower or higher is better; or make them metadata")
+        if not objectives:
+            raise InvalidInputError(
+                "no objective has a direction: choose min or max for at least one numeric "
+                "column")
+        single = {role: (self.of_role(role) or [None])[0] for role in SINGLE_ROLES}
+        metadata = [g.name for g in self.columns if g.role == "metadata"]
+        return Roles(id=self.id if self.id is not None else self.row_ids,
+                     objectives=tuple(objectives),
+                     metadata=tuple(metadata),
+                     **{role: g.name for role, g in single.items() if g is not None})
+
+
+    def directed_roles(self) -> Roles:
+        """Roles with a direction on every objective, for callers that cannot ask: undecided
+        objectives become metadata, or - when no objective has a direction (tables of
+        per-benchmark scores) - are maximised, unless their name marks a spread or setting."""
+        if not any(g.direction for g in self.of_role("objective")):
+            return self.roles(directions={n: "max" for n in self.undecided})
+        roles = self.roles(skip_undecided=True)
+        metadata = tuple(g.name for g in self.columns
+                         if g.role == "metadata" or g.name in self.undecided)
+        return Roles(**{**{f: getattr(roles, f) for f in roles.__dataclass_fields__},
+                        "metadata": metadata})
+
+
+# --------------------------------------------------------------------------- guessing
+def _seed_like(column: str) -> bool:
+    return _normal(column) in _SEED_NAMES or (bool(_words(column)) and
+                                             _words(column)[-1] in ("seed", "fold", "run"))
+
+
+def _unique_pairs(frame: pd.DataFrame, a: str, b: str, *, share: float = 1.0) -> bool:
+    """True when the pairs (a, b) tell at least ``share`` of the rows apart."""
+    if not frame[b].notna().all():
+        return False
+    repeated = frame[[a, b]].astype(str).duplicated().sum()
+    return repeated == 0 if share >= 1 else repeated <= (1 - share) * len(frame)
+
+
+def _named_role(column: str) -> str | None:
+    """The single role a column's name says (whole name, or its last word: 'Test Problem')."""
+    normal, words = _normal(column), _words(column, joined=False)
+    for role in SINGLE_ROLES:
+        if normal in _ROLE_NAMES[role] or (len(words) > 1 and words[-1] in _ROLE_NAMES[role]):
+            return role
+    return None
+
+
+_ROW_NUMBER_NAMES = frozenset({"index", "idx", "no", "nr", "row", "rownum", "row_number", "n", ""})
+
+
+def _row_number_column(series: pd.Series) -> bool:
+    """Whole numbers 0..N-1 or 1..N in order under an unnamed or index-like header."""
+    name = str(series.name).strip().lower()
+    if not (name.startswith(("column ", "unnamed")) or name == "#"
+            or _normal(name) in _ROW_NUMBER_NAMES):
+        return False
+    if not pd.api.types.is_integer_dtype(series.dtype):
+        return False
+    values = series.to_numpy()
+    return bool((values == np.arange(len(values))).all()
+                or (values == np.arange(1, len(values) + 1)).all())
+
+
+def _name_column(frame: pd.DataFrame) -> str | None:
+    """The column that names the models, even if it repeats: id-like text first, else the
+    text column with the most distinct values (at least 2)."""
+    text = [c for c in frame.columns if _is_text_column(frame[c]) and frame[c].notna().all()]
+    named = [c for c in text if _is_id_name(c) or _normal(c) in _ROLE_NAMES["system"]]
+    if named:
+        return named[0]
+    counts = {c: frame[c].nunique() for c in text}
+    best = max(text, key=lambda c: counts[c], default=None)
+    return best if best is not None and counts[best] >= 2 else None
+
+
+def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
+            labels: dict | None = None) -> Proposal:
+    """Propose roles, directions and row names for ``frame`` (from ``read_table_report``).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table as read, with unique string column names.
+    units, labels : dict, optional
+        Column -> unit and column -> label, as :class:`~copa_dash.data.read_log.TableRead`
+        gives them.
+
+    Returns
+    -------
+    Proposal
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"model": ["a", "a", "b", "b"], "seed": [0, 1, 0, 1],
+    ...                       "Prefill (s)": [1.0, 2, 3, 4], "hub_likes": [1, 2, 3, 4]})
+    >>> p = propose(frame)
+    >>> p.id, p.runs, [(g.name, g.role, g.direction) for g in p.columns]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    (None, True, [('model', 'system', None), ('seed', 'seed', None),
+                  ('Prefill (s)', 'objective', 'min'), ('hub_likes', 'objective', None)])
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
+    units, labels = dict(units or {}), dict(labels or {})
+    notes: list[str] = []
+    roles: dict[str, str] = {}
+    id_column = guess_id(frame)
+    name_column, runs, renamed = None, False, ()
+    if id_column is not None:
+        roles[id_column] = "id"
+        notes.append(f"Each row is named by {id_column!r} (the name shown in every figure).")
+    else:
+        name_column = _name_column(frame)
+        if name_column is not None:
+            id_column, runs, renamed = _runs_or_duplicates(frame, name_column, roles, notes)
+        else:
+            notes.append("No column names the rows (no text column with a different value in "
+                         "every row), so they are numbered 'row 1', 'row 2', ... as in the "
+                         "file.")
+    for column in frame.columns:
+        role = _named_role(column)
+        if column not in roles and role is not None and role not in roles.values():
+            roles[column] = role
+    guesses = []
+    for column in frame.columns:
+        series = frame[column]
+        role = roles.get(column)
+        unit, label = units.get(column), labels.get(column)
+        if role is not None:
+            guesses.append(ColumnGuess(column, role, unit=unit, label=label))
+        elif _is_number_column(series) and series.notna().any():
+            if _row_number_column(series) and not labels.get(column):
+                guesses.append(ColumnGuess(column, "metadata", reason="numbers the rows 1, 2, "
+                                           "3, ... (a spreadsheet's or pandas' row numbers)"))
+                continue
+            if any(_stems(w) & _NO_DIRECTION for w in _words(labels.get(column, column))):
+                guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
+                                           reason="the name marks a spread or a setting"))
+                continue
+            direction, why = direction_reason(column, unit)
+            guesses.append(ColumnGuess(column, "objective", direction, unit, label,
+                                       why or "no word or unit says which way is better"))
+        else:
+            guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
+                                       reason="text, dates or yes/no values"
+                                       if series.notna().any() else "empty"))
+    undecided = [g.name for g in guesses if g.role == "objective" and g.direction is None]
+    if undecided:
+        shown = ", ".join(map(repr, undecided[:8])) + (" ..." if len(undecided) > 8 else "")
+        notes.append(f"No direction guessed for {shown}: choose min or max for each "
+                     f"(or make {'it' if len(undecided) == 1 else 'them'} metadata).")
+    if not any(g.role == "objective" for g in guesses):
+        notes.append("No column holds numbers to compare; objectives must be numeric.")
+    return Proposal(rows=len(frame), id=id_column, columns=tuple(guesses), notes=tuple(notes),
+                    row_ids=row_id_name(frame), name_column=name_column, runs=runs,
+                    renamed=renamed)
+
+
+def _runs_or_duplicates(frame, name_column, roles, notes):
+    names = id_values(frame[name_column])
+    counts = Counter(names)
+    repeated = {n for n, k in counts.items() if k > 1}
+    in_repeats = int(sum(counts[n] for n in repeated))
+    seed = next((c for c in frame.columns if c != name_column and _seed_like(c)
+                 and _unique_pairs(frame, name_column, c)), None)
+    grouping = _normal(name_column) in _ROLE_NAMES["system"]  # family, method: not names
+    if seed is None and not grouping and in_repeats < RUNS_SHARE * len(frame):
+        positions = np.flatnonzero(names.duplicated(keep="first").to_numpy())
+        shown = "; ".join(
+            f"{n!r} in {row_list(np.flatnonzero((names == n).to_numpy()), limit=3)}"
+            for n in sorted(repeated)[:4]) + (" ..." if len(repeated) > 4 else "")
+        roles[name_column] = "id"
+        notes.append(f"{name_column!r} names the rows, but {len(repeated)} "
+                     f"name{'s repeat' if len(repeated) > 1 else ' repeats'} ({shown}); the later "
+                     "copies are called 'name (2)', 'name (3)', ... so every row keeps its name.")
+        return name_column, False, tuple(int(p) for p in positions)
+    splitter = None if seed is not None else next(
+        (c for c in frame.columns if c != name_column and _is_text_column(frame[c])
+         and _unique_pairs(frame, name_column, c, share=0.9)), None)
+    if seed is None and splitter is None and grouping:
+        roles[name_column] = "system"
+        notes.append(f"No column names every row once ({name_column!r} repeats: it is kept as "
+                     "the system), so the rows are numbered 'row 1', 'row 2', ... as in the file.")
+        return None, False, ()
+    roles[name_column] = "system"
+    config = None
+    if seed is not None:
+        roles[seed] = "seed"
+        how = f"each row is named by {name_column!r} and {seed!r} ('{names.iloc[0]} · {seed} " \
+              f"{frame[seed].iloc[0]}')"
+    else:
+        config = splitter
+        if config is not None:
+            role = _named_role(config) or "config"
+            roles[config] = role
+            how = f"{config!r} tells them apart (it becomes the {role}), and each row is " \
+                  f"named by both ('{names.iloc[0]} · {frame[config].iloc[0]}')"
+        else:
+            how = "each row is named by its name and its run number ('name · run 2')"
+    notes.append(f"{name_column!r} repeats ({len(frame)} rows, {len(counts)} names): the rows "
+                 f"read as runs of each system, so {name_column!r} is the system and {how}. "
+                 "Keep one row per run to compare systems, or average the runs per model "
+                 "(one row each).")
+    return None, True, ()
+
+
+# --------------------------------------------------------------------------- row names
+def prepare_frame(frame: pd.DataFrame, proposal: Proposal, roles: Roles) -> pd.DataFrame:
+    """The frame to save and analyse under ``roles``: row names added or made unique.
+
+    When ``roles.id`` is the proposal's ``row_ids`` (never a column of the file), that column
+    is added first, named as :class:`Proposal` says; when it is the proposed id column with
+    repeated names, the later copies get `` (2)``, `` (3)``. The input is not modified.
+    """
+    out = frame.copy(deep=False)
+    if roles.id == proposal.id and proposal.renamed:
+        out[roles.id] = _unique_names(id_values(out[roles.id]))
+        return out
+    if roles.id != proposal.row_ids or roles.id in out.columns:
+        return out
+    labels = _row_labels(out, proposal, roles)
+    out.insert(0, roles.id, pd.Series(labels, index=out.index, dtype="str"))
+    return out
+
+
+def _row_labels(frame, proposal, roles) -> list[str]:
+    name = roles.system if roles.system in frame.columns else proposal.name_column
+    if proposal.id is not None or not proposal.runs or name is None or name not in frame.columns:
+        return [f"{ROW_ID_PREFIX}{i + 1}" for i in range(len(frame))]
+    names = id_values(frame[name]).fillna("?")
+    if roles.seed is not None and roles.seed in frame.columns:
+        seeds = id_values(frame[roles.seed]).fillna("?")
+        labels = [f"{n} · {roles.seed} {s}" for n, s in zip(names, seeds)]
+    elif second := next((c for c in (roles.config, roles.task, roles.split)
+                         if c is not None and c in frame.columns), None):
+        others = id_values(frame[second]).fillna("?")
+        labels = [f"{n} · {c}" for n, c in zip(names, others)]
+    else:
+        seen: Counter = Counter()
+        labels = []
+        for n in names:
+            seen[n] += 1
+            labels.append(f"{n} · run {seen[n]}")
+    return _unique_names(pd.Series(labels)).tolist()
+
+
+def _unique_names(names: pd.Series) -> pd.Series:
+    seen: Counter = Counter()
+    taken = set(names)
+    out = []
+    for n in names:
+        seen[n] += 1
+        if seen[n] == 1:
+            out.append(n)
+            continue
+        k = seen[n]
+        while f"{n} ({k})" in taken:
+            k += 1
+        taken.add(f"{n} ({k})")
+        out.append(f"{n} ({k})")
+    return pd.Series(out, index=names.index, dtype="str")
+
+
+def guess_roles(frame, /) -> Roles:
+    """:class:`Roles` with a direction on every objective, for callers that cannot ask the user.
+
+    The proposal (:func:`propose`) with undecided objectives made metadata, or maximised when
+    no objective has a direction (:meth:`Proposal.directed_roles`).
+
+    Raises
+    ------
+    InvalidInputError
+        If no column names the rows (:func:`~copa_dash.data.role_guess.guess_id` is None:
+        number them with :func:`~copa_dash.data.role_guess.add_row_ids` first), or no column
+        holds numbers.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"model": ["a", "b"], "method": ["x", "y"],
+    ...                       "val_loss": [0.3, 0.2], "acc": [0.8, 0.9], "epochs": [3, 4]})
+    >>> r = guess_roles(frame)
+    >>> r.id, r.system, [(o.name, o.direction) for o in r.objectives], r.metadata
+    ('model', 'method', [('val_loss', 'min'), ('acc', 'max')], ('epochs',))
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
+    if any(not isinstance(c, str) for c in frame.columns) or frame.columns.duplicated().any():
+        raise InvalidInputError("'frame' must have unique string column names")
+    if guess_id(frame) is None:
+        raise InvalidInputError(
+            "no column names the rows: an id must be text, or whole numbers in a column "
+            "named like id or run, with a different value in every row; number the rows "
+            "(add_row_ids) or add an id column (e.g. model name)")
+    proposal = propose(frame)
+    if not proposal.of_role("objective"):
+        raise InvalidInputError(
+            "no column holds numbers (besides the id and role columns), so there is "
+            "nothing to compare; objectives must be numeric")
+    return proposal.directed_roles()

@@ -1,0 +1,86 @@
+"""The role form built from the reader's proposal: id, runs, a role and direction per column.
+
+An objective whose direction could not be guessed is shown with no direction chosen and a
+"choose" mark: the user sets it (or makes the column metadata) - it is never silently dropped.
+"""
+
+from __future__ import annotations
+
+from dash import dcc, html
+
+from copa_dash.ui.features.upload.ids import UploadIds as ID
+from copa_dash.ui.features.upload.ids import UploadReadIds as RID
+
+ROLE_OPTIONS = [
+    {"label": "objective (compare on it)", "value": "objective"},
+    {"label": "system (the model a run belongs to)", "value": "system"},
+    {"label": "seed (which run)", "value": "seed"},
+    {"label": "task (benchmark or dataset)", "value": "task"},
+    {"label": "split (validation or test)", "value": "split"},
+    {"label": "config (a setting)", "value": "config"},
+    {"label": "budget (evaluations, time)", "value": "budget"},
+    {"label": "metadata (filter on it)", "value": "metadata"},
+    {"label": "ignore", "value": "ignore"},
+]
+DIRECTION_OPTIONS = [{"label": "min (lower is better)", "value": "min"},
+                     {"label": "max (higher is better)", "value": "max"}]
+RUNS_OPTIONS = [{"label": "one row per run (analyse systems)", "value": "runs"},
+                {"label": "average the runs per model (one row each)", "value": "average"}]
+ROW_NAMES_LABEL = "names made from the rows (row 1, row 2, ... or system and run)"
+ROLE_HELP = (
+    "An objective is a number to compare models on: say whether lower or higher is better. "
+    "A system is the model (or method) several rows are runs of; the seed tells its runs apart. "
+    "Metadata columns stay available as filters. At least two objectives: a Pareto front needs "
+    "something to trade off.")
+
+
+def _row(guess, id_column: str) -> html.Tr:
+    role = "metadata" if guess.role == "id" else guess.role
+    undecided = guess.role == "objective" and guess.direction is None
+    why = guess.reason + (f" (unit {guess.unit})" if guess.unit and guess.unit not in guess.reason
+                          else "")
+    return html.Tr(className="needs-choice" if undecided else "", children=[
+        html.Td(guess.name),
+        html.Td(dcc.Dropdown(id={"type": ID.ROLE, "column": guess.name}, options=ROLE_OPTIONS,
+                             value=role, clearable=False, className="role-pick",
+                             disabled=guess.name == id_column)),
+        html.Td(dcc.RadioItems(id={"type": ID.DIRECTION, "column": guess.name}, inline=True,
+                               options=DIRECTION_OPTIONS, value=guess.direction)),
+        html.Td("choose a direction" if undecided else why, className="help"),
+    ])
+
+
+def _runs_choice(proposal) -> html.Div:
+    system = next((g.name for g in proposal.columns if g.role == "system"), "")
+    return html.Div(className="runs-choice", hidden=not proposal.runs, children=[
+        html.Label(f"Several rows share a name in {system!r}: they read as runs of one model."),
+        dcc.RadioItems(id=RID.RUNS, options=RUNS_OPTIONS, value="runs"),
+    ])
+
+
+def proposal_controls(staged) -> html.Div:
+    """The form for a staged upload: its proposal pre-filled, every term explained."""
+    proposal = staged.proposal
+    id_column = proposal.id if proposal.id is not None else proposal.row_ids
+    id_options = [{"label": str(c), "value": str(c)} for c in staged.frame.columns]
+    id_options.append({"label": ROW_NAMES_LABEL, "value": proposal.row_ids})
+    return html.Div([
+        html.H3("Roles"),
+        html.P(ROLE_HELP, className="help"),
+        html.Label("Id: the column that names each row in the figures and tables"),
+        dcc.Dropdown(id=ID.ID_COLUMN, value=id_column, clearable=False, options=id_options),
+        html.P(proposal.notes[0] if proposal.id is None or proposal.renamed else "",
+               id=ID.ID_NOTE, className="help"),
+        _runs_choice(proposal),
+        html.Table(className="mapping-table", children=[
+            html.Thead(html.Tr([html.Th("column"), html.Th("role"), html.Th("direction"),
+                                html.Th("why")])),
+            html.Tbody([_row(g, id_column) for g in proposal.columns])]),
+        html.Label("Name of the dataset"),
+        dcc.Input(id=ID.NAME, type="text", maxLength=200, value=staged.suggested_name),
+        dcc.Checklist(id=ID.SHARED, value=[], options=[
+            {"label": "list it on this instance's landing page (otherwise only its link opens it)",
+             "value": "shared"}]),
+        html.Div(id=ID.CHECK),
+        html.Button("Save and explore", id=ID.SAVE, className="button"),
+    ])

@@ -1,0 +1,89 @@
+"""``copa-dash inspect`` prints the upload page's proposal; analysis commands given a TABLE
+without --id / --objective use it and say so on stderr."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from copa_dash.cli import main
+from copa_dash.core.criteria import copa_select
+from copa_dash.core.ranks import cdf_transform
+
+MESSY = Path(__file__).parents[1] / "data" / "messy"
+
+
+def _run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_inspect_json_has_the_documented_shape(capsys):
+    status, out, err = _run(capsys, "inspect", str(MESSY / "llm_perf_lb.csv"), "--json")
+    assert status == 0 and err == ""
+    result = json.loads(out)
+    assert (result["rows"], result["id"], result["runs"]) == (901, None, True)
+    roles = {c["name"]: (c["role"], c["direction"], c["unit"]) for c in result["columns"]}
+    assert roles["Energy (tokens/kWh)"] == ("objective", "max", "tokens/kWh")
+    assert roles["Model_name_for_merge"] == ("system", None, None)
+    assert {c["role"] for c in result["columns"]} <= {
+        "id", "objective", "system", "seed", "task", "split", "config", "budget", "metadata"}
+    assert any("footnote marks" in n for n in result["notes"])
+
+
+def test_inspect_readable_output_marks_directions_to_choose(capsys):
+    status, out, _ = _run(capsys, "inspect", str(MESSY / "arena_records.json"))
+    assert status == 0
+    assert "overall" in out and "CHOOSE" in out and "What we read:" in out
+
+
+def test_select_without_id_or_objectives_uses_the_guesses_and_says_so(capsys):
+    status, out, err = _run(capsys, "select", str(MESSY / "imagenet_eu.csv"), "--json")
+    assert status == 0
+    assert err.startswith("copa-dash select: guessed from ")
+    assert "rows named by 'Weight'; objectives Acc@1 (max), Acc@5 (max), Params [M] (min), " \
+           "GFLOPS (min)" in err
+    result = json.loads(out)
+    # independent: the pick by the core on the raw TSV, read by hand
+    lines = (MESSY / "imagenet_raw.tsv").read_text().splitlines()[1:]
+    names = [line.split("\t")[0] for line in lines]
+    y = np.array([[float(c.rstrip("M")) for c in line.split("\t")[1:5]] for line in lines])
+    keep = ~np.isnan(y).any(axis=1)
+    u = cdf_transform(y[keep], ["max", "max", "min", "min"])
+    expected = np.array(names)[keep][copa_select(u, np.full(4, 0.25), p=np.inf)]  # equal weights
+    assert result["id"] == expected
+
+
+def test_hypervolume_without_id_names_rows_like_the_page(capsys):
+    status, out, err = _run(capsys, "front", str(MESSY / "fairness_adult_sex.csv"),
+                            "--objective", "accuracy:max", "--objective", "CV:max", "--json")
+    assert status == 0
+    assert "rows named as on the upload page (system and run)" in err
+    assert "No direction guessed" not in err  # the objectives were given
+    assert all(" · run-id " in i for i in json.loads(out)["ids"])
+
+
+def test_undecided_columns_are_left_out_with_the_fix(capsys):
+    status, _, err = _run(capsys, "rank", str(MESSY / "arena_records.json"), "--json")
+    assert status == 0
+    assert "left out (no direction guessed): overall, coding - add --objective " \
+           "'overall:max' (or :min)" in err
+
+
+def test_a_refused_file_is_one_line_and_exit_2(capsys, tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("model;acc\na;1\n")
+    status, out, err = _run(capsys, "inspect", str(path))
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "only 1 data row" in err
+
+
+@pytest.mark.parametrize("name", ["imagenet.md", "imagenet_title.xlsx", "imagenet_raw.tsv"])
+def test_every_format_gives_the_same_select(capsys, name):
+    _, reference, _ = _run(capsys, "select", str(MESSY / "imagenet_eu.csv"), "--json")
+    _, out, _ = _run(capsys, "select", str(MESSY / name), "--json")
+    assert json.loads(out)["id"] == json.loads(reference)["id"]

@@ -1,0 +1,93 @@
+"""The EU-locale export of a leaderboard (';', decimal commas, a title line, a BOM, '61,1M')
+dropped as exported: the page says what it read, proposes the right objectives and directions,
+and "Save and explore" lands in the explorer with the pick the command line makes."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from copa_dash.cli import main
+from tests.e2e.app_under_test import make_app, screenshot
+
+pytestmark = pytest.mark.browser
+EU_EXPORT = Path(__file__).parents[1] / "data" / "messy" / "imagenet_eu.csv"
+
+
+@pytest.fixture(scope="module")
+def app():
+    return make_app()
+
+
+def _direction(dash_duo, column: str) -> str | None:
+    dom_id = json.dumps({"column": column, "type": "upload-direction"}, separators=(",", ":"))
+    checked = dash_duo.driver.find_elements(By.CSS_SELECTOR, f"[id='{dom_id}'] input:checked")
+    return checked[0].get_attribute("value") if checked else None
+
+
+def test_the_eu_export_lands_in_the_explorer_with_a_sensible_pick(dash_duo, app):
+    dash_duo.driver.set_window_size(1400, 1000)
+    dash_duo.start_server(app)
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
+    dash_duo.wait_for_element("#upload-paste-text", timeout=30)
+    screenshot(dash_duo, "upload-messy-empty")
+    dash_duo.driver.find_element(By.CSS_SELECTOR, "#upload-file input[type=file]").send_keys(
+        str(EU_EXPORT))
+    dash_duo.wait_for_contains_text("#upload-read-notes", "',' as the decimal mark", timeout=30)
+    notes = dash_duo.find_element("#upload-read-notes").text
+    assert "Skipped 1 line above the table" in notes and "unit M" in notes
+    assert dash_duo.find_element("#upload-name").get_attribute("value") == "imagenet_eu"
+    assert [_direction(dash_duo, c) for c in ("Acc@1", "Acc@5", "Params", "GFLOPS")] == [
+        "max", "max", "min", "min"]
+    dash_duo.wait_for_contains_text("#upload-check", "4 objectives", timeout=10)
+    screenshot(dash_duo, "upload-messy-proposal")
+    dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})",
+                                   dash_duo.find_element("#upload-mapping"))
+    screenshot(dash_duo, "upload-messy-roles")
+
+    dash_duo.find_element("#upload-save").click()
+    pick = dash_duo.wait_for_element("#pick-id", timeout=30)
+    assert "/explore?dataset=" in dash_duo.driver.current_url
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        # the explorer's first view: focus on the first objective, alpha 0.5, p = inf
+        main(["select", str(EU_EXPORT), "--focus", "Acc@1", "--alpha", "0.5", "--json"])
+    expected = json.loads(out.getvalue())["id"]
+    dash_duo.wait_for_text_to_equal("#pick-id", expected, timeout=30)
+    assert pick.text == expected
+    screenshot(dash_duo, "upload-messy-explored")
+    assert dash_duo.get_logs() == []
+
+
+PASTED = """| model | overall | coding | price ($/M tokens) |
+|---|---|---|---|
+| gemini-exp-1206 | 1321 | 1368 | 5.00 |
+| chatgpt-4o-latest | 1318 | 1351 | 5.00 |
+| deepseek-v3 | 1304 | 1330 | 0.27 |
+| gpt-4o-mini | 1272 | 1283 | 0.15 |
+"""
+
+
+def test_a_pasted_table_asks_for_the_directions_nobody_can_guess(dash_duo, app):
+    dash_duo.driver.set_window_size(1400, 1000)
+    dash_duo.start_server(app)
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
+    dash_duo.wait_for_element("#upload-paste-text", timeout=30).send_keys(PASTED)
+    dash_duo.find_element("#upload-paste-read").click()
+    dash_duo.wait_for_contains_text("#upload-read-notes", "Read as a Markdown table", timeout=30)
+    assert dash_duo.find_element("#upload-name").get_attribute("value") == "pasted table"
+    assert [_direction(dash_duo, c) for c in ("overall", "coding", "price ($/M tokens)")] == [
+        None, None, "min"]
+    dash_duo.wait_for_contains_text("#upload-check", "Choose min or max for 'overall', 'coding'")
+    dash_duo.find_element("#upload-save").click()
+    dash_duo.wait_for_contains_text("#upload-save-error", "choose min or max for 'overall', "
+                                    "'coding'", timeout=30)
+    dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})",
+                                   dash_duo.find_element("#upload-mapping"))
+    screenshot(dash_duo, "upload-messy-pasted-undecided")
+    assert dash_duo.get_logs() == []
