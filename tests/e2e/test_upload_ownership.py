@@ -44,15 +44,18 @@ def test_owner_token_kept_in_the_browser_renames_lists_and_deletes(dash_duo, app
     dash_duo.wait_for_contains_text("#upload-mine-list", "Nothing uploaded", timeout=30)
     dash_duo.find_element("#upload-file input[type=file]").send_keys(str(path))
     dash_duo.wait_for_element("#upload-save", timeout=30)
-    dash_duo.find_element("#upload-name").send_keys("my sweep")
+    name_box = dash_duo.find_element("#upload-name")  # proposed: the file's name
+    dash_duo.clear_input(name_box)
+    name_box.send_keys("my sweep")
     dash_duo.find_element("#upload-save").click()
-    link = dash_duo.wait_for_element("#upload-explore-link", timeout=30)
-    dataset_id = link.get_attribute("href").rsplit("=", 1)[1]
-    assert "owner token" in dash_duo.find_element("#upload-result").text
+    # "Save and explore" opens the explorer on the new dataset
+    wait_until(lambda: "/explore?dataset=" in dash_duo.driver.current_url, timeout=30)
+    dataset_id = dash_duo.driver.current_url.rsplit("=", 1)[1]
 
     owned = _owned(dash_duo)
     assert list(owned) == [dataset_id] and len(owned[dataset_id]) >= 43
     assert owned[dataset_id] not in dash_duo.driver.current_url  # never in a link
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
     dash_duo.wait_for_contains_text("#upload-mine-list", "my sweep", timeout=30)
     dash_duo.driver.execute_script("document.querySelector('.owner-panel').scrollIntoView()")
     screenshot(dash_duo, "upload-your-uploads")
