@@ -33,7 +33,8 @@ def owner_panel() -> html.Div:
         html.Div(className="owner-controls", children=[
             dcc.Dropdown(id=MineIds.PICK, placeholder="choose one of your uploads",
                          className="owner-pick"),
-            dcc.Input(id=MineIds.NAME, type="text", maxLength=200, placeholder="new name"),
+            dcc.Input(id=MineIds.NAME, type="text", maxLength=200, placeholder="new name",
+                      className="owner-name"),
             html.Button("Rename", id=MineIds.RENAME, className="button"),
             html.Button("Delete", id=MineIds.DELETE, className="button button-danger"),
         ]),
