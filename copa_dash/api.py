@@ -1,25 +1,33 @@
-"""HTTP API of an instance: health, dataset upload, listing, CSV download, deletion.
+"""HTTP API of an instance: health, dataset upload, listing, CSV download, rename, deletion.
 
 =======  ============================  ===============================================
 method   path                          answer
 =======  ============================  ===============================================
-GET      /healthz                      200 {"status": "ok", "version", "datasets": n}
-POST     /api/datasets                 201 {"id", "name", "n_rows"}; multipart fields
-                                       ``file`` (CSV/TSV/Parquet/JSON/Excel), ``roles``
-                                       (JSON of :class:`Roles`), optional ``name``,
-                                       ``shared`` (true/false)
+GET      /healthz                      200 {"status": "ok"|"degraded", "store": ...,
+                                       "cache": ..., "version", "datasets": n}; 503
+                                       only when the dataset store cannot be read
+POST     /api/datasets                 201 {"id", "owner_token", "name", "n_rows"};
+                                       multipart fields ``file`` (CSV/TSV/Parquet/JSON/
+                                       Excel), ``roles`` (JSON of :class:`Roles`),
+                                       optional ``name``, ``shared`` (true/false)
 GET      /api/datasets                 200 {"datasets": [shared uploads], "bundled": [...]}
-GET      /api/datasets/<id>            200 the dataset's metadata
+GET      /api/datasets/<id>            200 the dataset's public fields
 GET      /api/datasets/<id>/csv        the table as spreadsheet-safe CSV
-DELETE   /api/datasets/<id>            200 {"deleted": id}; its cached results go too
+PATCH    /api/datasets/<id>            200 the new fields; JSON {"name"?, "shared"?};
+                                       needs the owner token
+DELETE   /api/datasets/<id>            200 {"deleted": id}; needs the owner token; its
+                                       cached results go too
 =======  ============================  ===============================================
 
-Errors are JSON ``{"error": message}``: 400 for input a user can fix (the message says
-what), 404 for an unknown dataset, 500 with a generic text for bugs (the traceback goes
-to the log, never to the client).
+Ownership: every upload gets its own record id (128 random bits: the link that lets anyone
+who holds it read the dataset) and an owner token, returned once in the upload's answer.
+``PATCH`` and ``DELETE`` need that token (or ``COPA_ADMIN_TOKEN``) in the header
+``X-Copa-Owner-Token``. Two uploads of the same bytes are two datasets.
 
-An uploaded dataset is reachable by anyone who holds its id (64 hex digits, a hash of
-the content: unguessable); ``shared`` only lists it for everyone.
+Errors are JSON ``{"error": message}``: 400 for input a user can fix (the message says
+what), 403 without the owner token, 404 for an unknown dataset, 410 for a dataset whose
+stored table is damaged, 413 for an upload too large (in bytes or once expanded), 500 with
+a generic text for bugs (the traceback goes to the log, never to the client).
 """
 
 from __future__ import annotations
@@ -35,9 +43,17 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from . import __version__
 from .core.errors import InvalidInputError
+from .data.read_limits import UploadTooLargeError, check_json_depth, uncompressed_bound
 from .services.cache import AnalysisCache, get_cache
 from .services.export import safe_csv
-from .services.store import DatasetNotFoundError, DatasetStore
+from .services.store import (
+    DatasetDamagedError,
+    DatasetNotFoundError,
+    DatasetStore,
+    NotOwnerError,
+    clean_name,
+    open_store,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +61,10 @@ api_blueprint = Blueprint("copa_api", __name__)
 
 #: Room for the multipart boundaries and the small form fields around the file.
 FORM_OVERHEAD_BYTES = 64 * 1024
+#: The header that carries a dataset's owner token (or the admin token).
+OWNER_TOKEN_HEADER = "X-Copa-Owner-Token"
+#: Deepest nesting accepted in a JSON form field (``roles`` needs 4).
+MAX_JSON_DEPTH = 16
 _EXTENSION = "copa_dash"
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
@@ -63,7 +83,7 @@ class ApiServices:
 
 def register_api(server: Flask, settings) -> None:
     """Attach the store and cache for ``settings`` to ``server`` and register the routes."""
-    server.extensions[_EXTENSION] = ApiServices(settings, DatasetStore(settings.data_dir))
+    server.extensions[_EXTENSION] = ApiServices(settings, open_store(settings))
     server.register_blueprint(api_blueprint)
 
 
@@ -82,6 +102,21 @@ def _error(message: str, status: int) -> Response:
 @api_blueprint.errorhandler(DatasetNotFoundError)
 def _not_found(error):
     return _error(str(error), 404)
+
+
+@api_blueprint.errorhandler(DatasetDamagedError)
+def _damaged(error):
+    return _error(str(error), 410)
+
+
+@api_blueprint.errorhandler(NotOwnerError)
+def _not_owner(error):
+    return _error(str(error), 403)
+
+
+@api_blueprint.errorhandler(UploadTooLargeError)
+def _too_large_upload(error):
+    return _error(str(error), 413)
 
 
 @api_blueprint.errorhandler(InvalidInputError)
@@ -105,11 +140,31 @@ def _unexpected(error):
 
 @api_blueprint.get("/healthz")
 def healthz():
+    """The store and the cache, each "ok" or not; 503 only when the store cannot be read.
+
+    A damaged or unavailable cache makes the instance slower, not wrong (every result is
+    recomputed), so it is reported as "degraded" with a 200.
+    """
     from .data.bundled import list_datasets
 
-    # "datasets" counts the uploads in the store (a worker that cannot read it is unhealthy)
-    return jsonify(status="ok", version=__version__, datasets=_services().store.count(),
-                   bundled_datasets=len(list_datasets()))
+    services = _services()
+    try:
+        datasets = services.store.count()
+        store_state = "ok"
+    except Exception:  # any failure to list the store: the instance cannot serve uploads
+        logger.exception("health check: the dataset store cannot be read")
+        datasets, store_state = None, "unavailable"
+    try:
+        cache_state = services.cache.health()
+    except Exception:
+        logger.warning("health check: the analysis cache cannot be opened", exc_info=True)
+        cache_state = "degraded"
+    status = "ok" if store_state == cache_state == "ok" else "degraded"
+    response = jsonify(status=status, store=store_state, cache=cache_state,
+                       version=__version__, datasets=datasets,
+                       bundled_datasets=len(list_datasets()))
+    response.status_code = 200 if store_state == "ok" else 503
+    return response
 
 
 def _parse_roles(text):
@@ -118,6 +173,7 @@ def _parse_roles(text):
 
     if not text:
         return None
+    check_json_depth(text, MAX_JSON_DEPTH, what="'roles'")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -174,7 +230,9 @@ def _limits(settings):
     from .data.io import Limits
 
     return Limits(max_bytes=settings.max_upload_bytes, max_rows=settings.max_rows,
-                  max_columns=settings.max_columns)
+                  max_columns=settings.max_columns,
+                  max_memory_bytes=settings.max_upload_memory_bytes,
+                  max_uncompressed_bytes=uncompressed_bound(settings.max_upload_memory_bytes))
 
 
 @api_blueprint.post("/api/datasets")
@@ -187,15 +245,18 @@ def upload_dataset():
     filename, data, form = _read_upload(settings.max_upload_bytes)
     roles = _parse_roles(form.get("roles"))
     shared = _parse_bool(form.get("shared"), "shared")
-    name = form.get("name") or dataset_name_from(filename)
+    name = clean_name(form.get("name") or dataset_name_from(filename))
     read, proposal = read_and_propose(data, filename, _limits(settings))
     roles = with_units(roles if roles is not None else proposal.roles(), read)
     frame = prepare_frame(read.frame, proposal, roles)
-    dataset_id = services.store.save(frame, roles, name=name, shared=shared)
-    info = services.store.info(dataset_id)
-    response = jsonify(id=dataset_id, name=info.get("name"), n_rows=info["n_rows"])
+    saved = services.store.save(frame, roles, name=name, shared=shared)
+    info = services.store.info(saved.id)
+    # The owner token is in this answer and nowhere else: the store keeps only its hash.
+    response = jsonify(id=saved.id, owner_token=saved.owner_token, name=info.get("name"),
+                       n_rows=info["n_rows"])
     response.status_code = 201
-    response.headers["Location"] = f"/api/datasets/{dataset_id}"
+    response.headers["Location"] = f"/api/datasets/{saved.id}"
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 
@@ -231,10 +292,36 @@ def dataset_csv(dataset_id: str):
     })
 
 
+def _owner_token() -> str | None:
+    return request.headers.get(OWNER_TOKEN_HEADER) or None
+
+
+@api_blueprint.patch("/api/datasets/<dataset_id>")
+def update_dataset(dataset_id: str):
+    store = _services().store
+    token = _owner_token()
+    store.authorize(dataset_id, token)  # a stranger learns nothing about the fields below
+    body = request.get_data(cache=False, as_text=True)
+    check_json_depth(body, MAX_JSON_DEPTH, what="the request body")
+    try:
+        changes = json.loads(body or "{}")
+    except json.JSONDecodeError as error:
+        raise InvalidInputError(f"the request body is not valid JSON: {error}") from None
+    if not isinstance(changes, dict) or not changes or set(changes) - {"name", "shared"}:
+        raise InvalidInputError('send a JSON object with "name" and/or "shared", such as '
+                                '{"name": "my table", "shared": false}')
+    info = store.info(dataset_id)
+    if "name" in changes:
+        info = store.rename(dataset_id, changes["name"], owner_token=token)
+    if "shared" in changes:
+        info = store.set_shared(dataset_id, changes["shared"], owner_token=token)
+    return jsonify(info)
+
+
 @api_blueprint.delete("/api/datasets/<dataset_id>")
 def delete_dataset(dataset_id: str):
     services = _services()
-    services.store.delete(dataset_id)
+    services.store.delete(dataset_id, owner_token=_owner_token())
     try:
         services.cache.evict_dataset(dataset_id)
     except Exception:  # the dataset is gone; stale entries are unreachable and age out

@@ -15,6 +15,7 @@ from .services.warmup import warm_up_kernels
 from .ui.app_shell import register_pages
 from .ui.background import background_callback_manager
 from .ui.common.errors import report_callback_error
+from .web_security import apply_web_security
 
 logger = logging.getLogger("copa_dash")
 
@@ -57,6 +58,8 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     register_api(app.server, settings)
 
     register_pages(app, settings)
+
+    apply_web_security(app, settings)  # origin check on writes, CSP and friends
 
     if settings.auth_enabled:
         apply_auth(app, settings)

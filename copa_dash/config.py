@@ -7,6 +7,10 @@ datasets, a local data directory and a local diskcache.
 variable                   meaning                                       default
 =========================  ============================================  =====================
 COPA_DATA_DIR              where uploaded datasets are stored            ``./.copa_data``
+COPA_DATA_URL              the store on any fsspec URL (``s3://b/copa``)  COPA_DATA_DIR
+COPA_ADMIN_TOKEN           may delete/rename/share every upload          unset (owners only)
+COPA_MAX_UPLOAD_MEMORY_MB  memory one upload may take once expanded      512
+COPA_TRUSTED_ORIGINS       other origins allowed to POST (comma list)    unset (own origin)
 COPA_CACHE_DIR             diskcache directory (analysis + callbacks)    ``./.copa_cache``
 COPA_CACHE_SIZE_MB         bound of the analysis cache                   1024
 COPA_MEMORY_CACHE_MB       in-process caches of each worker, in all      512
@@ -59,6 +63,10 @@ class Settings:
     max_upload_bytes: int = 50 * 2**20
     max_rows: int = 1_000_000
     max_columns: int = 500
+    max_upload_memory_bytes: int = 512 * 2**20
+    data_url: str | None = None
+    admin_token: str | None = None
+    trusted_origins: tuple[str, ...] = ()
     auth_user: str | None = None
     auth_password: str | None = None
     redis_url: str | None = None
@@ -72,6 +80,12 @@ class Settings:
         # accept plain strings for the directories (tests, scripts)
         object.__setattr__(self, "data_dir", Path(self.data_dir))
         object.__setattr__(self, "cache_dir", Path(self.cache_dir))
+        object.__setattr__(self, "trusted_origins", tuple(self.trusted_origins))
+
+    @property
+    def store_url(self) -> str:
+        """Where the dataset store lives: ``data_url``, else the local ``data_dir``."""
+        return self.data_url or str(self.data_dir)
 
     @property
     def auth_enabled(self) -> bool:
@@ -90,6 +104,12 @@ class Settings:
             max_upload_bytes=_int_env(env, "COPA_MAX_UPLOAD_MB", 50) * 2**20,
             max_rows=_int_env(env, "COPA_MAX_ROWS", 1_000_000),
             max_columns=_int_env(env, "COPA_MAX_COLUMNS", 500),
+            max_upload_memory_bytes=_int_env(env, "COPA_MAX_UPLOAD_MEMORY_MB", 512) * 2**20,
+            data_url=env.get("COPA_DATA_URL") or None,
+            admin_token=env.get("COPA_ADMIN_TOKEN") or None,
+            trusted_origins=tuple(o.strip().rstrip("/") for o in
+                                  (env.get("COPA_TRUSTED_ORIGINS") or "").split(",")
+                                  if o.strip()),
             auth_user=env.get("COPA_AUTH_USER") or None,
             auth_password=env.get("COPA_AUTH_PASSWORD") or None,
             redis_url=env.get("COPA_REDIS_URL") or None,

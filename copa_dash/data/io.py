@@ -21,6 +21,7 @@ from ..core.errors import InvalidInputError
 from .cell_parsing import ROWS_NOTE, id_values, objective_values, row_list, short
 from .column_rules import tidy_frame
 from .proposal import guess_roles
+from .read_limits import check_before_expanding
 from .read_log import ReadLog, TableRead
 from .role_guess import add_row_ids, guess_direction, guess_id, row_id_name
 from .schema import EvalTable, Roles
@@ -138,6 +139,7 @@ def read_table_report(source, /, *, filename: str | None = None,
     if gzipped:
         data = gunzip(data, filename, limits)
     check_magic(data, fmt, filename)
+    check_before_expanding(data, fmt, filename, limits)  # bombs refused before parsing
     log = ReadLog()
     try:
         frame = _read_format(data, fmt, filename, limits, log)

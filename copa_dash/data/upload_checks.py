@@ -62,10 +62,11 @@ class Limits:
     max_columns: int = 500
     max_cells: int = 20_000_000
     max_uncompressed_bytes: int = 256 * MIB
+    max_memory_bytes: int = 512 * MIB  # see copa_dash.data.read_limits
 
     def __post_init__(self):
         for name in ("max_bytes", "max_rows", "max_columns", "max_cells",
-                     "max_uncompressed_bytes"):
+                     "max_uncompressed_bytes", "max_memory_bytes"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise InvalidInputError(f"'{name}' must be a positive integer, not {value!r}")

@@ -24,11 +24,15 @@ result is computed and returned, never lost to a cache error.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
+import shutil
+import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -37,6 +41,11 @@ import numpy as np
 
 from . import codec
 from .core_version import core_version
+
+try:  # POSIX; elsewhere a rebuild is not serialised between processes
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -84,36 +93,198 @@ def freeze_arguments(arguments: dict) -> str:
 
 
 class DiskBackend:
-    """diskcache.Cache with LRU eviction and a tag index (values pickled locally)."""
+    """diskcache.Cache with LRU eviction and a tag index (values pickled locally), which
+    mends itself.
+
+    A cache is a copy of what can be recomputed, so nothing in it may fail a request:
+
+    * an entry that cannot be read back (random bytes in its ``.val`` file, a truncated
+      file, a pickle of code that no longer exists) is a miss: it is logged once and
+      deleted, and the caller recomputes the value;
+    * a damaged database (``cache.db`` that SQLite cannot open or read) is rebuilt: under
+      a lock shared by the worker processes, the first one to notice moves the directory
+      aside and starts an empty cache; the others see that the database works again
+      and reopen it.
+    """
 
     def __init__(self, directory: Path, *, size_limit: int):
         import diskcache
 
+        self.directory = Path(directory)
+        self.size_limit = int(size_limit)
         self._errors = (diskcache.Timeout, OSError)
-        self.cache = diskcache.Cache(str(directory), size_limit=int(size_limit),
-                                     eviction_policy="least-recently-used", tag_index=True)
+        self.rebuilds = 0
+        self.dropped = 0
+        try:
+            self.cache = self._open()
+        except sqlite3.DatabaseError:
+            self.cache = None
+            self._rebuild("the cache database cannot be opened")
+
+    def _open(self):
+        import diskcache
+
+        cache = diskcache.Cache(str(self.directory), size_limit=self.size_limit,
+                                eviction_policy="least-recently-used", tag_index=True)
+        self._identity = self._database_identity()
+        return cache
+
+    def _database_identity(self):
+        try:
+            stamp = os.stat(self.directory / "cache.db")
+        except FileNotFoundError:
+            return None
+        return stamp.st_dev, stamp.st_ino
+
+    def _current(self):
+        """The open cache, reopened when its database file was replaced or removed.
+
+        SQLite keeps using a file that was deleted or moved aside under it: without this
+        check a worker would go on writing to a database no other process sees (after
+        another worker rebuilt the cache, or after someone removed the cache directory).
+        One ``stat`` per call.
+        """
+        if self.cache is None:
+            self._rebuild("it was closed after an error")
+        elif self._database_identity() != self._identity:
+            _log_once(f"reopen:{self.directory}", "analysis cache database at %s was "
+                      "replaced or removed; reopening it", self.directory)
+            with contextlib.suppress(Exception):
+                self.cache.close()
+            try:
+                self.cache = self._open()
+            except sqlite3.DatabaseError as error:
+                self.cache = None
+                self._rebuild(str(error))
+        return self.cache
 
     @property
     def errors(self) -> tuple:
         return self._errors
 
+    def _rebuild(self, reason: str) -> None:
+        """Reopen the cache, or replace it with an empty one if its database is damaged."""
+        _log_once(f"rebuild:{self.directory}", "analysis cache at %s is damaged (%s); "
+                  "rebuilding it empty", self.directory, reason)
+        if self.cache is not None:
+            with contextlib.suppress(Exception):
+                self.cache.close()
+            self.cache = None
+        self.directory.parent.mkdir(parents=True, exist_ok=True)
+        with _directory_lock(self.directory.parent / f".{self.directory.name}.rebuild.lock"):
+            try:  # another process may have rebuilt it already
+                cache = self._open()
+                cache.get("copa:probe", retry=True)
+            except sqlite3.DatabaseError:
+                with contextlib.suppress(Exception):
+                    cache.close()
+                aside = self.directory.with_name(
+                    f".{self.directory.name}.damaged-{os.getpid()}-{time.time_ns()}")
+                with contextlib.suppress(FileNotFoundError):
+                    os.replace(self.directory, aside)
+                shutil.rmtree(aside, ignore_errors=True)
+                cache = self._open()
+        self.cache = cache
+        self.rebuilds += 1
+
     def get(self, key: str):
-        return self.cache.get(key, default=_MISSING, retry=True)
+        import diskcache
+
+        try:
+            return self._current().get(key, default=_MISSING, retry=True)
+        except diskcache.Timeout:
+            raise
+        except sqlite3.DatabaseError as error:
+            self._rebuild(str(error))
+            return _MISSING
+        except Exception as error:  # noqa: BLE001 - unpickling damaged bytes raises anything
+            _log_once(f"entry:{self.directory}", "analysis cache entry cannot be read (%s: "
+                      "%s); dropping it and computing the value", type(error).__name__, error)
+            self.dropped += 1
+            with contextlib.suppress(Exception):
+                self.cache.delete(key, retry=True)
+            return _MISSING
 
     def set(self, key: str, value, tag: str) -> None:
-        self.cache.set(key, value, tag=tag, retry=True)
+        try:
+            self._current().set(key, value, tag=tag, retry=True)
+        except sqlite3.DatabaseError as error:
+            self._rebuild(str(error))
 
     def evict(self, tag: str) -> int:
-        return int(self.cache.evict(tag, retry=True))
+        try:
+            return int(self._current().evict(tag, retry=True))
+        except sqlite3.DatabaseError as error:
+            self._rebuild(str(error))  # the rebuilt cache holds nothing of the tag
+            return 0
 
     def clear(self) -> None:
-        self.cache.clear(retry=True)
+        try:
+            self._current().clear(retry=True)
+        except sqlite3.DatabaseError as error:
+            self._rebuild(str(error))
 
     def volume(self) -> int:
-        return int(self.cache.volume())
+        return int(self._current().volume())
+
+    def probe(self) -> None:
+        """Write and read one small entry; raises if the cache does not work now."""
+        cache = self._current()
+        cache.set("copa:probe", os.getpid(), retry=True)
+        cache.get("copa:probe", retry=True)
 
     def close(self) -> None:
-        self.cache.close()
+        if self.cache is not None:
+            self.cache.close()
+
+
+@contextlib.contextmanager
+def _directory_lock(path: Path):
+    if fcntl is None:  # pragma: no cover - Windows
+        yield
+        return
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def open_diskcache(directory: Path, **options):
+    """A :class:`diskcache.Cache` at ``directory``, replaced by an empty one if damaged.
+
+    For the caches Dash reads itself (background-callback jobs): a damaged database found
+    when a worker starts is moved aside instead of failing every job until someone deletes
+    the directory by hand.
+    """
+    import diskcache
+
+    directory = Path(directory)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    with _directory_lock(directory.parent / f".{directory.name}.rebuild.lock"):
+        try:
+            cache = diskcache.Cache(str(directory), **options)
+            cache.get("copa:probe", retry=True)
+            return cache
+        except sqlite3.DatabaseError as error:
+            logger.warning("cache at %s is damaged (%s); starting it empty", directory, error)
+            aside = directory.with_name(f".{directory.name}.damaged-{os.getpid()}-"
+                                        f"{time.time_ns()}")
+            with contextlib.suppress(FileNotFoundError):
+                os.replace(directory, aside)
+            shutil.rmtree(aside, ignore_errors=True)
+            return diskcache.Cache(str(directory), **options)
+
+
+_reported: set[str] = set()
+
+
+def _log_once(key: str, message: str, *args) -> None:
+    """Log a damaged cache once per process and place: a broken file is not a log flood."""
+    if key not in _reported:
+        _reported.add(key)
+        logger.warning(message, *args)
 
 
 class RedisBackend:
@@ -137,7 +308,15 @@ class RedisBackend:
 
     def get(self, key: str):
         data = self.client.get(_KEY_PREFIX + key)
-        return _MISSING if data is None else codec.decode(data)
+        if data is None:
+            return _MISSING
+        try:
+            return codec.decode(data)
+        except Exception as error:  # noqa: BLE001 - damaged or foreign bytes: a miss
+            _log_once(f"redis-entry:{key}", "analysis cache entry in Redis cannot be read "
+                      "(%s); dropping it", type(error).__name__)
+            self.client.delete(_KEY_PREFIX + key)
+            return _MISSING
 
     def set(self, key: str, value, tag: str) -> None:
         data = codec.encode(value)
@@ -160,6 +339,10 @@ class RedisBackend:
 
     def volume(self) -> int:
         return int(self.client.info("memory").get("used_memory", 0))
+
+    def probe(self) -> None:
+        """Raises if Redis does not answer."""
+        self.client.ping()
 
     def close(self) -> None:
         self.client.close()
@@ -256,6 +439,16 @@ class AnalysisCache:
     def clear(self) -> None:
         """Drop every entry."""
         self.backend.clear()
+
+    def health(self) -> str:
+        """``"ok"`` when an entry can be written and read back now, else ``"degraded"``
+        (results are then computed without the cache)."""
+        try:
+            self.backend.probe()
+        except Exception:
+            logger.warning("analysis cache probe failed", exc_info=True)
+            return "degraded"
+        return "ok"
 
     def volume(self) -> int:
         """Bytes the backend uses (diskcache: database + files; Redis: used_memory)."""

@@ -1,8 +1,9 @@
 """One catalogue over bundled datasets and uploaded ones.
 
 A dataset reference is a bundled manifest name (``open-llm-leaderboard-v2``) or an
-uploaded dataset's id (64 hex characters). :func:`open_dataset` turns either into a
-:class:`OpenedDataset` with the table, a stable cache id and the texts the page shows.
+uploaded dataset's id (32 hex characters; 64 for uploads stored before owner tokens).
+:func:`open_dataset` turns either into a :class:`OpenedDataset` with the table, a stable
+cache id and the texts the page shows.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from ..core.errors import InvalidInputError
 from ..data.bundled import list_datasets, load_bundled
 from ..data.schema import DefaultView, EvalTable
 from .recent import RecentValues
-from .store import DatasetStore
+from .store import open_store
 
 _UPLOAD_ID = re.compile(r"^[0-9a-f]{32,128}$")
 
@@ -109,7 +110,7 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
         if settings is None:
             raise InvalidInputError("uploaded datasets need the instance's settings")
 
-        store = DatasetStore(settings.data_dir)
+        store = open_store(settings)
         table = store.load(ref)
         info = store.info(ref)
         name = info.get("name") if isinstance(info, dict) else getattr(info, "name", None)
@@ -131,7 +132,7 @@ def catalog(settings=None, *, include_shared: bool = True) -> list[CatalogEntry]
     entries = [CatalogEntry(d.name, d.title, d.description, "bundled", d.n_rows)
                for d in list_datasets()]
     if settings is not None and include_shared:
-        for info in DatasetStore(settings.data_dir).list(shared_only=True):
+        for info in open_store(settings).list(shared_only=True):
             get = info.get if isinstance(info, dict) else (lambda k, i=info: getattr(i, k, None))
             entries.append(CatalogEntry(get("id"), get("name") or get("id")[:8],
                                         "Shared on this instance.", "uploaded",

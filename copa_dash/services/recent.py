@@ -15,7 +15,7 @@ from ..config import Settings
 # Every RecentValues made with a ``share`` is listed here, so that one call sets the bounds of
 # all from the instance's Settings: their shares sum to at most 1, so the in-process memory of
 # these caches stays within ``Settings.memory_cache_bytes`` per worker.
-_SHARED: list["RecentValues"] = []
+_SHARED: list[RecentValues] = []
 
 
 class RecentValues:

@@ -1,84 +1,153 @@
-"""Uploaded datasets on disk, addressed by a hash of their content and roles.
+"""Uploaded datasets: records with owners over content-addressed tables, on any fsspec URL.
 
-Layout of ``root`` (one flat directory, shared by every gunicorn worker)::
+Layout under the store's URL (``COPA_DATA_URL``; by default the local directory
+``COPA_DATA_DIR``; ``s3://bucket/copa``, ``gs://...``, ``memory://...`` work alike)::
 
-    <id>.parquet     the validated table (no index)
-    <id>.json        the sidecar: roles, name, shared, created, n_rows, columns
-    .tmp-*           files being written; never read, removed on failure
-    .metadata.lock   serialises read-modify-write of sidecars across processes
+    objects/<content id>.parquet  a validated table, named by the SHA-256 of its content
+                                  and roles; written once, never changed
+    records/<record id>.json      one upload: its object, the hash of its owner token,
+                                  name, shared, created, n_rows, columns, roles
+    staging/<sha256>.upload       bytes of an upload waiting for its roles (a day at most)
+    .metadata.lock                local directories only: serialises read-modify-write
 
-A dataset exists exactly when its sidecar exists. Saving writes the table first and the
-sidecar last, each to a temporary file in ``root`` that is flushed, fsynced and moved
-into place with :func:`os.replace` (atomic on POSIX), so a reader in another process
-sees either nothing or a complete dataset, never a partial file. Nothing is ever
-unpickled: tables are Parquet, metadata is JSON.
+Two ids, two jobs. The *content id* deduplicates bytes: two uploads of the same table
+share one object. The *record id* (32 hex digits, 128 bits from :mod:`secrets`) is the
+dataset as one user made it: two users who upload the same table get two records and see
+nothing of each other. Whoever holds a record id can read the dataset (it is the link);
+deleting, renaming and sharing need the record's *owner token* (256 bits, returned once by
+:meth:`DatasetStore.save`; the store keeps only its SHA-256) or the instance's admin
+token (``COPA_ADMIN_TOKEN``).
 
-The id is the SHA-256 (64 hex digits) of a canonical serialisation of the validated
-table (column names, dtypes and values in order; the index is ignored) and of the role
-mapping, so it cannot be guessed without the content, and saving the same content twice
-returns the same id without rewriting anything. Ids are checked against ``[0-9a-f]{64}``
-before any path is built from them.
+A dataset exists exactly when its record exists. Saving writes the object first (unless
+it is already there) and the record last; on a local directory each file is written to a
+temporary file, fsynced and moved into place with :func:`os.replace`, and on an object
+store each file is one PUT, so a reader in another process or on another host sees
+either nothing or a complete dataset. Nothing is ever unpickled: tables are Parquet,
+records are JSON.
+
+Datasets stored by older versions (``<content id>.json`` + ``.parquet`` in the root) are
+moved into this layout the first time a process opens the store; their record id stays
+their old id, so old links keep working, and they have no owner (only the admin token
+can delete them).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
+import logging
 import os
 import re
+import secrets
 import tempfile
+import unicodedata
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from hmac import compare_digest
 from pathlib import Path
 
+import fsspec
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from fsspec.implementations.local import LocalFileSystem
 
 from ..core.errors import InvalidInputError
 from ..data.io import build_eval_table
 from ..data.schema import EvalTable, Roles
 from .recent import RecentValues
 
-try:  # POSIX; on other systems metadata updates are atomic but not serialised
+try:  # POSIX; elsewhere record updates are atomic but not serialised
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None
 
-_ID_PATTERN = re.compile(r"[0-9a-f]{64}")
-_FORMAT = 1
+logger = logging.getLogger(__name__)
+
+_RECORD_ID = re.compile(r"[0-9a-f]{32}|[0-9a-f]{64}")  # new ids | ids of format 1
+_CONTENT_ID = re.compile(r"[0-9a-f]{64}")
+_STAGING_TOKEN = re.compile(r"[0-9a-f]{64}")
+_FORMAT = 2
 MAX_NAME_LENGTH = 200
+STAGING_TTL_SECONDS = 24 * 3600
+#: Terminal escape sequences (CSI ``ESC [ ... letter``, OSC ``ESC ] ... BEL``, or ESC + one char).
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|.)?",
+                      re.DOTALL)
 
 
 class DatasetNotFoundError(InvalidInputError):
     """The id is well formed but no dataset in the store has it (the API answers 404)."""
 
 
+class DatasetDamagedError(InvalidInputError):
+    """The dataset's record or table cannot be read (the API answers 410)."""
+
+
+class NotOwnerError(InvalidInputError):
+    """The request lacks the dataset's owner token (the API answers 403)."""
+
+
+@dataclass(frozen=True)
+class SavedDataset:
+    """What :meth:`DatasetStore.save` returns: the link, and the secret shown once."""
+
+    id: str
+    owner_token: str
+    object_id: str
+
+
 def check_dataset_id(dataset_id) -> str:
-    """Return ``dataset_id`` if it is 64 lower-case hex digits, else raise InvalidInputError.
+    """Return ``dataset_id`` if it is 32 (or, from older versions, 64) lower-case hex digits.
+
+    Raises
+    ------
+    InvalidInputError
+        Otherwise, before any path is built from it.
 
     Examples
     --------
-    >>> check_dataset_id("0" * 64) == "0" * 64
+    >>> check_dataset_id("0" * 32) == "0" * 32
     True
     """
-    if not isinstance(dataset_id, str) or not _ID_PATTERN.fullmatch(dataset_id):
+    if not isinstance(dataset_id, str) or not _RECORD_ID.fullmatch(dataset_id):
         shown = str(dataset_id)[:80]
         raise InvalidInputError(
-            f"'dataset_id' must be 64 lower-case hexadecimal characters, not {shown!r}")
+            "'dataset_id' must be 32 (or 64) lower-case hexadecimal characters, "
+            f"not {shown!r}")
     return dataset_id
 
 
-def _check_name(name) -> str | None:
+def clean_name(name) -> str | None:
+    """A label fit to show: terminal escapes and control characters removed, spaces collapsed.
+
+    Raises
+    ------
+    InvalidInputError
+        If ``name`` is not text or longer than 200 characters once cleaned.
+
+    Examples
+    --------
+    >>> clean_name("a\\x00b \\x1b[31mred\\x1b[0m\\n  table\\u202e")
+    'a b red table'
+    """
     if name is None:
         return None
     if not isinstance(name, str):
         raise InvalidInputError(f"'name' must be text, not {type(name).__name__}")
-    name = " ".join(name.split())  # no newlines or control whitespace in a label
+    name = _ESCAPES.sub("", name)
+    # Cc: NUL, newlines, ...; Cf: bidi overrides that disguise a name; Cs/Co/Cn: no glyph
+    name = "".join(" " if unicodedata.category(c).startswith("C") else c for c in name)
+    name = " ".join(name.split())
     if len(name) > MAX_NAME_LENGTH:
         raise InvalidInputError(
             f"'name' must have at most {MAX_NAME_LENGTH} characters, but it has {len(name)}")
     return name or None
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def _text_parts(series: pd.Series) -> tuple[np.ndarray, np.ndarray, bytes]:
@@ -174,100 +243,199 @@ def content_id(frame: pd.DataFrame, roles: Roles) -> str:
     return digest.hexdigest()
 
 
-def _fsync_directory(directory: Path) -> None:
-    with contextlib.suppress(OSError):  # not supported everywhere; durability only
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+class _Files:
+    """The few file operations the store needs, on a local directory or any fsspec URL.
 
-
-def _write_parquet(frame: pd.DataFrame, handle) -> None:
-    try:
-        frame.to_parquet(handle, index=False)
-    except (pa.ArrowException, ValueError) as error:  # e.g. a column mixing text and numbers
-        raise InvalidInputError(f"the table cannot be stored: {error}") from error
-
-
-def _write_atomically(target: Path, write) -> None:
-    """Call ``write(file)`` on a temporary file beside ``target``, then move it in place."""
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=target.suffix)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    _fsync_directory(target.parent)
-
-
-# A slider move opens its dataset again; for an upload that re-read Parquet and re-validated
-# the table (about 10 ms for 3,000 rows) on every move. The last few tables read are kept,
-# keyed by their file (path, mtime, size) and roles: a dataset's file never changes under its
-# content id, and ``load`` checks the file still exists before looking here. EvalTable hands
-# out copies of its frame, so sharing one between requests is safe.
-_recently_loaded = RecentValues(entries=4, share=0.4, name="uploaded tables")
-
-
-class DatasetStore:
-    """Content-addressed store of uploaded tables, safe under several processes.
-
-    Parameters
-    ----------
-    root : pathlib.Path
-        Directory of the store; created when missing.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> store = DatasetStore(Path(tempfile.mkdtemp()))
-    >>> store.list()
-    []
+    fsspec gives one interface over local disks and object stores; what it does not give
+    is an atomic replace on a local disk (its ``pipe_file`` writes in place), so local
+    writes go through a temporary file and :func:`os.replace` here. Object stores make a
+    single PUT visible all at once, which is the same guarantee.
     """
 
-    def __init__(self, root: Path):
-        self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
+    def __init__(self, url):
+        self.url = str(url)
+        fs, root = fsspec.core.url_to_fs(self.url)
+        self.fs = fs
+        self.local = isinstance(fs, LocalFileSystem)
+        self.root = root.rstrip("/") or "/"
+        for folder in ("objects", "records", "staging"):
+            fs.makedirs(self.path(folder), exist_ok=True)
 
-    # paths: only ever built from a checked id
-    def _table_path(self, dataset_id: str) -> Path:
-        return self.root / f"{check_dataset_id(dataset_id)}.parquet"
+    def path(self, *parts: str) -> str:
+        return "/".join((self.root.rstrip("/"), *parts))
 
-    def _sidecar_path(self, dataset_id: str) -> Path:
-        return self.root / f"{check_dataset_id(dataset_id)}.json"
+    def read(self, path: str) -> bytes:
+        return self.fs.cat_file(path)  # FileNotFoundError when missing
+
+    def write(self, path: str, data: bytes) -> None:
+        if not self.local:
+            self.fs.pipe_file(path, data)
+            return
+        target = Path(path)
+        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-",
+                                         suffix=target.suffix)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+            raise
+        with contextlib.suppress(OSError):  # durability of the rename; not everywhere
+            directory = os.open(target.parent, os.O_RDONLY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+
+    def exists(self, path: str) -> bool:
+        return self.fs.exists(path)
+
+    def remove(self, path: str) -> None:
+        self.fs.rm_file(path)  # FileNotFoundError when missing
+
+    def names(self, folder: str, suffix: str) -> list[str]:
+        """Stems of the files ``<folder>/<stem><suffix>`` (no temporary files)."""
+        try:
+            paths = self.fs.ls(self.path(folder) if folder else self.root, detail=False)
+        except FileNotFoundError:
+            return []
+        names = (p.rstrip("/").rsplit("/", 1)[-1] for p in paths)
+        return [n[:-len(suffix)] for n in names
+                if n.endswith(suffix) and not n.startswith(".")]
+
+    def age_seconds(self, path: str) -> float:
+        modified = self.fs.modified(path)
+        if modified.tzinfo is None:
+            modified = modified.replace(tzinfo=timezone.utc)
+        return (datetime.now(timezone.utc) - modified).total_seconds()
 
     @contextlib.contextmanager
-    def _metadata_lock(self):
-        if fcntl is None:  # pragma: no cover - Windows
+    def lock(self):
+        """Serialise read-modify-write of records between processes sharing a local disk.
+
+        On an object store there is no lock: a record update is one PUT, and two owners
+        renaming the same record at the same instant keep the last name.
+        """
+        if not self.local or fcntl is None:
             yield
             return
-        with open(self.root / ".metadata.lock", "a+b") as handle:
+        with open(self.path(".metadata.lock"), "a+b") as handle:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
             try:
                 yield
             finally:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
-    def _read_sidecar(self, dataset_id: str) -> dict:
-        path = self._sidecar_path(dataset_id)
+
+def _parquet_bytes(frame: pd.DataFrame) -> bytes:
+    buffer = io.BytesIO()
+    try:
+        frame.to_parquet(buffer, index=False)
+    except (pa.ArrowException, ValueError) as error:  # e.g. a column mixing text and numbers
+        raise InvalidInputError(f"the table cannot be stored: {error}") from error
+    return buffer.getvalue()
+
+
+#: Public fields of a record; the owner's token hash and the object id stay inside.
+PUBLIC_FIELDS = ("id", "name", "shared", "created", "n_rows", "columns", "roles", "format")
+
+# A slider move opens its dataset again; for an upload that re-read Parquet and re-validated
+# the table (about 10 ms for 3,000 rows) on every move. The last few tables read are kept,
+# keyed by their object (its content id names its bytes for good) and roles. ``load``
+# reads the record before looking here, so a deleted dataset is never served from memory.
+# EvalTable hands out copies of its frame, so sharing one between requests is safe.
+_recently_loaded = RecentValues(entries=4, share=0.4, name="uploaded tables")
+_migrated: set[str] = set()
+_reported: set[str] = set()
+
+
+def _log_once(key: str, message: str, *args, **kwargs) -> None:
+    """Log a damaged file once per process: a broken file is not a log flood."""
+    if key not in _reported:
+        _reported.add(key)
+        logger.warning(message, *args, **kwargs)
+
+
+class DatasetStore:
+    """Uploaded tables with their owners, safe under several processes and hosts.
+
+    Parameters
+    ----------
+    url : str or pathlib.Path
+        A local directory (created when missing) or an fsspec URL such as
+        ``s3://bucket/copa`` or ``memory://copa``.
+    admin_token : str, optional
+        A token that may delete, rename and share every dataset (``COPA_ADMIN_TOKEN``).
+
+    Examples
+    --------
+    >>> store = DatasetStore("memory://doctest-store")
+    >>> store.list()
+    []
+    """
+
+    def __init__(self, url, *, admin_token: str | None = None):
+        self.files = _Files(url)
+        self.url = self.files.url
+        self.admin_token = admin_token or None
+        key = f"{os.getpid()}:{self.files.fs.protocol}:{self.files.root}"
+        if key not in _migrated:
+            self._migrate_format_1()
+            _migrated.add(key)
+
+    @property
+    def root(self) -> Path:
+        """The local directory of the store (only for a local store)."""
+        return Path(self.files.root)
+
+    # paths: only ever built from checked ids
+    def _record_path(self, dataset_id: str) -> str:
+        return self.files.path("records", f"{check_dataset_id(dataset_id)}.json")
+
+    def _object_path(self, object_id: str) -> str:
+        if not _CONTENT_ID.fullmatch(object_id or ""):
+            raise DatasetDamagedError(f"the record points to a malformed object {object_id!r}")
+        return self.files.path("objects", f"{object_id}.parquet")
+
+    def _read_record(self, dataset_id: str) -> dict:
+        path = self._record_path(dataset_id)
         try:
-            text = path.read_text(encoding="utf-8")
+            record = json.loads(self.files.read(path))
         except FileNotFoundError:
             raise DatasetNotFoundError(f"no dataset has the id {dataset_id!r}") from None
-        return json.loads(text)
+        except (ValueError, UnicodeDecodeError):
+            _log_once(path, "dataset record %s cannot be read (damaged JSON)", path)
+            raise DatasetDamagedError(
+                f"the dataset {dataset_id!r} is damaged on the server and cannot be opened; "
+                "upload the table again") from None
+        if not isinstance(record, dict) or not isinstance(record.get("object"), str):
+            _log_once(path, "dataset record %s has no object", path)
+            raise DatasetDamagedError(
+                f"the dataset {dataset_id!r} is damaged on the server and cannot be opened; "
+                "upload the table again")
+        return record
 
-    def _write_sidecar(self, sidecar: dict) -> None:
-        data = json.dumps(sidecar, indent=1, sort_keys=True, default=str).encode("utf-8")
-        _write_atomically(self._sidecar_path(sidecar["id"]), lambda handle: handle.write(data))
+    def _write_record(self, record: dict) -> None:
+        data = json.dumps(record, indent=1, sort_keys=True, default=str).encode("utf-8")
+        self.files.write(self._record_path(record["id"]), data)
+
+    def _referenced_objects(self) -> set[str]:
+        objects = set()
+        for stem in self.files.names("records", ".json"):
+            with contextlib.suppress(Exception):  # a damaged record holds nothing
+                objects.add(json.loads(self.files.read(self.files.path(
+                    "records", f"{stem}.json")))["object"])
+        return objects
+
+    # ---- writing ---------------------------------------------------------------------
 
     def save(self, frame: pd.DataFrame, roles: Roles, *, name: str | None = None,
-             shared: bool = False) -> str:
-        """Validate a table, store it once, and return its content id.
+             shared: bool = False) -> SavedDataset:
+        """Validate a table, store its object once, and create a new record for it.
 
         Parameters
         ----------
@@ -276,16 +444,15 @@ class DatasetStore:
         roles : Roles
             Which column is the id, which are objectives (with directions), and so on.
         name : str, optional
-            A label shown in the dataset picker (at most 200 characters).
+            A label shown in the dataset picker (cleaned by :func:`clean_name`).
         shared : bool
             Whether every user of the instance sees the dataset in the picker.
 
         Returns
         -------
-        str
-            The dataset id (64 hex digits). Saving the same table with the same roles
-            again returns the same id and leaves the stored files, name and sharing as
-            they are (use :meth:`rename` and :meth:`set_shared` to change those).
+        SavedDataset
+            The new record id (the link) and the owner token. The token is not kept
+            (only its SHA-256): it is the caller's to hand to the uploader, once.
 
         Raises
         ------
@@ -294,38 +461,99 @@ class DatasetStore:
 
         Notes
         -----
-        Cost: validation, one hashing pass O(N K), and one Parquet write.
+        Cost: validation, one hashing pass O(N K), one Parquet write when the content
+        is new. Every call makes a new record, also for content already stored.
         """
-        name = _check_name(name)
+        name = clean_name(name)
         table = build_eval_table(frame, roles)
         stored = table.frame.reset_index(drop=True)
-        dataset_id = content_id(stored, table.roles)
-        sidecar_path = self._sidecar_path(dataset_id)
-        if sidecar_path.exists():
-            return dataset_id
-        table_path = self._table_path(dataset_id)
-        table_existed = table_path.exists()  # e.g. another process is saving it right now
+        object_id = content_id(stored, table.roles)
+        object_path = self._object_path(object_id)
+        data = None
+        wrote_object = False
+        if not self.files.exists(object_path):
+            data = _parquet_bytes(stored)
+            self.files.write(object_path, data)
+            wrote_object = True
+        token = secrets.token_urlsafe(32)
+        record = {
+            "format": _FORMAT, "id": secrets.token_hex(16), "object": object_id,
+            "owner": _token_hash(token), "name": name, "shared": bool(shared),
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "n_rows": int(stored.shape[0]), "columns": [str(c) for c in stored.columns],
+            "roles": table.roles.to_dict(),
+        }
         try:
-            # Identical content gives identical bytes, so rewriting a table another process
-            # just wrote is harmless; each replace is atomic.
-            _write_atomically(table_path, lambda handle: _write_parquet(stored, handle))
-            with self._metadata_lock():
-                if not sidecar_path.exists():
-                    self._write_sidecar({
-                        "format": _FORMAT, "id": dataset_id, "name": name,
-                        "shared": bool(shared),
-                        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                        "n_rows": int(stored.shape[0]),
-                        "columns": [str(c) for c in stored.columns],
-                        "roles": table.roles.to_dict(),
-                    })
+            with self.files.lock():
+                if not self.files.exists(object_path):  # its last other record went meanwhile
+                    self.files.write(object_path, data or _parquet_bytes(stored))
+                    wrote_object = True
+                self._write_record(record)
         except BaseException:
-            # Leave nothing behind, unless another process completed the same dataset.
-            if not table_existed and not sidecar_path.exists():
-                with contextlib.suppress(FileNotFoundError):
-                    table_path.unlink()
+            if wrote_object:
+                with self.files.lock(), contextlib.suppress(Exception):
+                    if object_id not in self._referenced_objects():
+                        self.files.remove(object_path)
             raise
-        return dataset_id
+        return SavedDataset(id=record["id"], owner_token=token, object_id=object_id)
+
+    def authorize(self, dataset_id: str, /, owner_token: str | None) -> dict:
+        """The record if ``owner_token`` is its owner's token or the admin token.
+
+        Raises
+        ------
+        NotOwnerError
+            If the token is missing or wrong (the message does not say which).
+        """
+        record = self._read_record(dataset_id)
+        token = owner_token if isinstance(owner_token, str) else ""
+        if token:
+            if self.admin_token and compare_digest(token.encode(), self.admin_token.encode()):
+                return record
+            owner = record.get("owner")
+            if isinstance(owner, str) and compare_digest(_token_hash(token), owner):
+                return record
+        raise NotOwnerError(
+            "only the owner of this dataset can change or delete it: send the owner token "
+            "you received when you uploaded it (header X-Copa-Owner-Token)")
+
+    def _update(self, dataset_id: str, owner_token: str | None, **changes) -> dict:
+        self.authorize(dataset_id, owner_token)
+        with self.files.lock():
+            record = self._read_record(dataset_id)
+            record.update(changes)
+            self._write_record(record)
+        return _public(record)
+
+    def rename(self, dataset_id: str, /, name: str | None, *, owner_token: str | None) -> dict:
+        """Give the dataset a new label; returns its public fields."""
+        return self._update(dataset_id, owner_token, name=clean_name(name))
+
+    def set_shared(self, dataset_id: str, /, shared: bool, *,
+                   owner_token: str | None) -> dict:
+        """List the dataset for every user (True) or only for holders of its id (False)."""
+        if not isinstance(shared, (bool, np.bool_)):
+            raise InvalidInputError(f"'shared' must be true or false, not {shared!r}")
+        return self._update(dataset_id, owner_token, shared=bool(shared))
+
+    def delete(self, dataset_id: str, /, *, owner_token: str | None) -> dict:
+        """Remove the record (at once), then its object unless another record uses it.
+
+        Returns the public fields of the removed record.
+        """
+        self.authorize(dataset_id, owner_token)
+        with self.files.lock():
+            record = self._read_record(dataset_id)
+            try:
+                self.files.remove(self._record_path(dataset_id))
+            except FileNotFoundError:
+                raise DatasetNotFoundError(f"no dataset has the id {dataset_id!r}") from None
+            if record["object"] not in self._referenced_objects():
+                with contextlib.suppress(FileNotFoundError, DatasetDamagedError):
+                    self.files.remove(self._object_path(record["object"]))
+        return _public(record)
+
+    # ---- reading ---------------------------------------------------------------------
 
     def load(self, dataset_id: str, /) -> EvalTable:
         """The stored table with its roles.
@@ -333,81 +561,150 @@ class DatasetStore:
         Raises
         ------
         InvalidInputError
-            If the id is malformed; :class:`DatasetNotFoundError` if it is unknown.
+            If the id is malformed; :class:`DatasetNotFoundError` if it is unknown;
+            :class:`DatasetDamagedError` (naming the dataset) if its record or table
+            cannot be read.
         """
-        sidecar = self._read_sidecar(dataset_id)
-        path = self._table_path(dataset_id)
-        try:
-            stamp = path.stat()
-        except FileNotFoundError:  # deleted between the two reads
-            raise DatasetNotFoundError(f"no dataset has the id {dataset_id!r}") from None
-        key = (str(path.resolve()), stamp.st_mtime_ns, stamp.st_size, json.dumps(sidecar["roles"]))
+        record = self._read_record(dataset_id)
+        path = self._object_path(record["object"])
+        key = (self.url, path, json.dumps(record.get("roles"), sort_keys=True))
         table = _recently_loaded.get(key)
-        if table is None:
-            try:
+        if table is not None:
+            return table
+        shown = record.get("name") or dataset_id
+        try:
+            if self.files.local:
                 frame = pd.read_parquet(path)
-            except FileNotFoundError:
-                raise DatasetNotFoundError(f"no dataset has the id {dataset_id!r}") from None
-            roles = Roles.from_dict(sidecar["roles"])
-            table = _recently_loaded.put(key, EvalTable(frame=frame, roles=roles),
-                                         nbytes=int(frame.memory_usage(deep=True).sum()))
-        return table
+            else:
+                frame = pd.read_parquet(io.BytesIO(self.files.read(path)))
+            roles = Roles.from_dict(record["roles"])
+        except FileNotFoundError:
+            _log_once(path, "the table %s of dataset %s is missing", path, dataset_id)
+            raise DatasetDamagedError(
+                f"the table of dataset {shown!r} is missing on the server; "
+                "upload it again") from None
+        except (pa.ArrowException, OSError, ValueError, KeyError, TypeError):
+            _log_once(path, "the table %s of dataset %s cannot be read", path, dataset_id,
+                      exc_info=True)
+            raise DatasetDamagedError(
+                f"the table of dataset {shown!r} is damaged on the server and cannot be "
+                "read; upload it again") from None
+        return _recently_loaded.put(key, EvalTable(frame=frame, roles=roles),
+                                    nbytes=int(frame.memory_usage(deep=True).sum()))
 
     def info(self, dataset_id: str, /) -> dict:
-        """The sidecar: ``id, name, shared, created, n_rows, columns, roles, format``."""
-        return self._read_sidecar(dataset_id)
+        """Public fields: ``id, name, shared, created, n_rows, columns, roles, format``."""
+        return _public(self._read_record(dataset_id))
 
     def exists(self, dataset_id: str, /) -> bool:
         """True when a dataset has this id (False for a malformed id)."""
         try:
-            return self._sidecar_path(dataset_id).exists()
+            return self.files.exists(self._record_path(dataset_id))
         except InvalidInputError:
             return False
 
     def list(self, *, shared_only: bool = False) -> list[dict]:
-        """Sidecars of the stored datasets, newest first."""
+        """Public fields of the stored datasets, newest first; damaged records skipped."""
         entries = []
-        for path in self.root.glob("*.json"):
-            if not _ID_PATTERN.fullmatch(path.stem):
+        for stem in self.files.names("records", ".json"):
+            if not _RECORD_ID.fullmatch(stem):
                 continue
             try:
-                sidecar = json.loads(path.read_text(encoding="utf-8"))
-            except FileNotFoundError:  # deleted meanwhile
+                record = self._read_record(stem)
+            except (DatasetNotFoundError, DatasetDamagedError):  # deleted meanwhile; damaged
                 continue
-            if sidecar.get("shared") or not shared_only:
-                entries.append(sidecar)
-        entries.sort(key=lambda s: (s.get("created") or "", s["id"]), reverse=True)
+            if record.get("shared") is True or not shared_only:
+                entries.append(_public(record))
+        entries.sort(key=lambda s: (str(s.get("created") or ""), s["id"]), reverse=True)
         return entries
 
     def count(self) -> int:
-        """How many datasets the store holds."""
-        return sum(1 for path in self.root.glob("*.json") if _ID_PATTERN.fullmatch(path.stem))
+        """How many datasets the store holds (reads the listing: raises if it cannot)."""
+        self.files.fs.ls(self.files.path("records"), detail=False)
+        return sum(1 for stem in self.files.names("records", ".json")
+                   if _RECORD_ID.fullmatch(stem))
 
-    def _update(self, dataset_id: str, **changes) -> dict:
-        with self._metadata_lock():
-            sidecar = self._read_sidecar(dataset_id)
-            sidecar.update(changes)
-            self._write_sidecar(sidecar)
-        return sidecar
+    # ---- staged uploads ------------------------------------------------------------
 
-    def rename(self, dataset_id: str, /, name: str | None) -> dict:
-        """Give the dataset a new label; returns the updated sidecar."""
-        return self._update(dataset_id, name=_check_name(name))
+    def stage(self, data: bytes, suffix: str = "") -> str:
+        """Keep the bytes of an upload until its roles are chosen; returns their SHA-256.
 
-    def set_shared(self, dataset_id: str, /, shared: bool) -> dict:
-        """Show the dataset to every user (True) or only to holders of its id (False)."""
-        if not isinstance(shared, (bool, np.bool_)):
-            raise InvalidInputError(f"'shared' must be true or false, not {shared!r}")
-        return self._update(dataset_id, shared=bool(shared))
+        The bytes live in the store, not on one host, so the save can reach any instance.
+        Staged files older than a day are removed here.
+        """
+        token = hashlib.sha256(data).hexdigest()
+        path = self._staging_path(token, suffix)
+        if not self.files.exists(path):
+            self.files.write(path, data)
+        self._clean_staging()
+        return token
 
-    def delete(self, dataset_id: str, /) -> None:
-        """Remove the dataset (the sidecar first, so it disappears at once)."""
-        with self._metadata_lock():
-            sidecar_path = self._sidecar_path(dataset_id)
-            try:
-                sidecar_path.unlink()
-            except FileNotFoundError:
-                raise DatasetNotFoundError(f"no dataset has the id {dataset_id!r}") from None
-            with contextlib.suppress(FileNotFoundError):
-                self._table_path(dataset_id).unlink()
-        _fsync_directory(self.root)
+    def staged(self, token: str, suffix: str = "") -> bytes:
+        """The staged bytes; :class:`InvalidInputError` if they expired."""
+        if not isinstance(token, str) or not _STAGING_TOKEN.fullmatch(token):
+            raise InvalidInputError("the upload expired: choose the file again")
+        try:
+            return self.files.read(self._staging_path(token, suffix))
+        except FileNotFoundError:
+            raise InvalidInputError("the upload expired: choose the file again") from None
+
+    def _staging_path(self, token: str, suffix: str) -> str:
+        tail = re.sub(r"[^a-z0-9]", "-", (suffix or "").lower())[:12]
+        return self.files.path("staging", f"{token}{tail}.upload")
+
+    def _clean_staging(self) -> None:
+        for stem in self.files.names("staging", ".upload"):
+            path = self.files.path("staging", f"{stem}.upload")
+            with contextlib.suppress(Exception):  # another process removed it; no mtime
+                if self.files.age_seconds(path) > STAGING_TTL_SECONDS:
+                    self.files.remove(path)
+
+    # ---- migration -----------------------------------------------------------------
+
+    def _migrate_format_1(self) -> None:
+        """Move datasets of format 1 (``<id>.json`` + ``<id>.parquet`` in the root) into
+        ``objects/`` and ``records/``, keeping their id; they get no owner.
+
+        Each step is safe to repeat: the object is placed first, the record written,
+        the old sidecar removed last, so a crash midway is finished by the next start.
+        """
+        legacy = [stem for stem in self.files.names("", ".json")
+                  if _CONTENT_ID.fullmatch(stem)]
+        if not legacy:
+            return
+        with self.files.lock():
+            for old_id in legacy:
+                old_sidecar = self.files.path(f"{old_id}.json")
+                old_table = self.files.path(f"{old_id}.parquet")
+                try:
+                    sidecar = json.loads(self.files.read(old_sidecar))
+                except FileNotFoundError:  # migrated by another process meanwhile
+                    continue
+                except (ValueError, UnicodeDecodeError):
+                    _log_once(old_sidecar, "cannot migrate the damaged sidecar %s",
+                              old_sidecar)
+                    continue
+                target = self._object_path(old_id)
+                if not self.files.exists(target):
+                    if not self.files.exists(old_table):
+                        _log_once(old_sidecar, "cannot migrate %s: its table is missing",
+                                  old_sidecar)
+                        continue
+                    self.files.write(target, self.files.read(old_table))
+                record = {key: sidecar.get(key) for key in PUBLIC_FIELDS}
+                record.update(format=_FORMAT, id=old_id, object=old_id, owner=None,
+                              shared=bool(sidecar.get("shared")))
+                self._write_record(record)
+                for path in (old_sidecar, old_table):
+                    with contextlib.suppress(FileNotFoundError):
+                        self.files.remove(path)
+                logger.info("moved dataset %s to the store format %d", old_id, _FORMAT)
+
+
+def _public(record: dict) -> dict:
+    return {key: record.get(key) for key in PUBLIC_FIELDS}
+
+
+def open_store(settings) -> DatasetStore:
+    """The dataset store of an instance: ``settings.store_url`` and its admin token."""
+    return DatasetStore(settings.store_url, admin_token=settings.admin_token)

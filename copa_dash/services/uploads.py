@@ -1,32 +1,33 @@
 """Uploads in two steps: stage the file and propose roles, then save it with the user's roles.
 
 Between the two steps the page holds only a token (the SHA-256 of the bytes); the bytes wait
-in ``<data dir>/staging/`` and are parsed again, by the same reader, when the user saves.
-Nothing already stored is touched until the final, atomic save of the store.
+in the store's ``staging/`` (so any instance sharing the store can finish the upload) and are
+parsed again, by the same reader, when the user saves. Nothing already stored is touched
+until the final, atomic save of the store.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
-import os
+import logging
 import re
-import time
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 import pandas as pd
 
 from ..core.errors import InvalidInputError
 from ..data import io
 from ..data.proposal import Proposal, prepare_frame, propose
+from ..data.read_limits import uncompressed_bound
 from ..data.runs import average_runs
 from ..data.schema import Objective, Roles
+from .cache import get_cache
 from .objectives import TWO_OBJECTIVES
-from .store import DatasetStore
+from .store import SavedDataset, open_store
 
-STAGING_TTL_SECONDS = 24 * 3600
+logger = logging.getLogger(__name__)
 MIN_OBJECTIVES = 2  # the explorer and the systems page need a front: two things to trade off
 _TOKEN = re.compile(r"^[0-9a-f]{64}$")
 _SAFE_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".json", ".xlsx", ".md", ".tex", ".gz")
@@ -88,7 +89,10 @@ def read_and_propose(data: bytes, filename: str, limits: io.Limits):
 def limits_from(settings) -> io.Limits:
     """The configured upload limits."""
     return io.Limits(max_bytes=settings.max_upload_bytes, max_rows=settings.max_rows,
-                     max_columns=settings.max_columns)
+                     max_columns=settings.max_columns,
+                     max_memory_bytes=settings.max_upload_memory_bytes,
+                     max_uncompressed_bytes=uncompressed_bound(
+                         settings.max_upload_memory_bytes))
 
 
 def decode_data_url(contents: str, max_bytes: int) -> bytes:
@@ -112,28 +116,12 @@ def decode_data_url(contents: str, max_bytes: int) -> bytes:
         raise InvalidInputError("the upload could not be decoded: choose the file again") from None
 
 
-def _staging_dir(settings) -> Path:
-    path = Path(settings.data_dir) / "staging"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 def _suffix(filename: str) -> str:
     name = PurePosixPath(str(filename).replace("\\", "/")).name.lower()
     for suffix in (".csv.gz",) + _SAFE_SUFFIXES:
         if name.endswith(suffix):
             return suffix
     return ""
-
-
-def _clean_old(directory: Path) -> None:
-    now = time.time()
-    for path in directory.glob("*.upload"):
-        try:
-            if now - path.stat().st_mtime > STAGING_TTL_SECONDS:
-                path.unlink()
-        except OSError:
-            pass
 
 
 def stage_upload(settings, filename: str, data: bytes) -> StagedUpload:
@@ -148,14 +136,7 @@ def stage_upload(settings, filename: str, data: bytes) -> StagedUpload:
         Whatever the reader finds wrong, with the row and column.
     """
     read, proposal = read_and_propose(data, filename, limits_from(settings))
-    token = hashlib.sha256(data).hexdigest()
-    directory = _staging_dir(settings)
-    _clean_old(directory)
-    target = directory / f"{token}{_suffix(filename).replace('.', '-')}.upload"
-    if not target.exists():
-        temporary = directory / f".tmp-{token}-{os.getpid()}"
-        temporary.write_bytes(data)
-        os.replace(temporary, target)
+    token = open_store(settings).stage(data, _suffix(filename))
     return StagedUpload(token=token, filename=filename, frame=read.frame,
                         proposed=proposal.directed_roles(), row_ids=proposal.row_ids,
                         proposal=proposal, notes=read.notes + proposal.notes)
@@ -193,8 +174,8 @@ def check_objective_count(frame: pd.DataFrame, roles: Roles) -> None:
         f"{TWO_OBJECTIVES}. Only {chosen} is one now; {advice}. Nothing was saved.")
 
 
-def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,
-                    shared: bool, average: bool = False) -> str:
+def save_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,
+                shared: bool, average: bool = False) -> SavedDataset:
     """Parse the staged bytes again, validate them against ``roles`` and save them.
 
     If ``roles.id`` is the staged ``row_ids`` name (never a column of the file), the saved
@@ -205,8 +186,8 @@ def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: 
 
     Returns
     -------
-    str
-        The dataset id (a hash of content and roles).
+    SavedDataset
+        The new record id and the owner token (to hand to the uploader, once).
 
     Raises
     ------
@@ -215,21 +196,58 @@ def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: 
         (:func:`check_objective_count`) or the table does not fit the roles (repeated or
         missing ids are named with their rows); nothing is stored then.
     """
-    if not isinstance(token, str) or not _TOKEN.match(token):
-        raise InvalidInputError("the upload expired: choose the file again")
-    path = _staging_dir(settings) / f"{token}{_suffix(filename).replace('.', '-')}.upload"
-    if not path.exists():
-        raise InvalidInputError("the upload expired: choose the file again")
-    read, proposal = read_and_propose(path.read_bytes(), filename, limits_from(settings))
+    store = open_store(settings)
+    data = store.staged(token, _suffix(filename))
+    read, proposal = read_and_propose(data, filename, limits_from(settings))
     frame = prepare_frame(read.frame, proposal, roles)
     roles = with_units(roles, read)
     if average:
         frame, roles, _ = average_runs(frame, roles)
     check_objective_count(frame, roles)
     io.build_eval_table(frame, roles)  # every role error before anything is stored
-    store = DatasetStore(Path(settings.data_dir))
     name = name.strip() if isinstance(name, str) and name.strip() else dataset_name_from(filename)
     return store.save(frame, roles, name=name, shared=shared)
+
+
+def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,
+                    shared: bool, average: bool = False) -> str:
+    """:func:`save_upload` returning only the record id (callers without an owner token)."""
+    return save_upload(settings, token, filename, roles, name=name, shared=shared,
+                       average=average).id
+
+
+def my_uploads(settings, owned: dict | None) -> list[dict]:
+    """Public fields of the uploads whose owner tokens a browser holds, newest first.
+
+    ``owned`` maps record id to owner token (what the upload page keeps in the browser's
+    localStorage). Entries whose dataset is gone, or whose token no longer fits, are left
+    out: the caller drops them from the browser too.
+    """
+    store = open_store(settings)
+    found = []
+    for dataset_id, token in (owned or {}).items():
+        try:
+            store.authorize(dataset_id, token)
+            found.append(store.info(dataset_id))
+        except InvalidInputError:  # deleted, damaged, malformed, or not this owner's
+            continue
+    found.sort(key=lambda info: (str(info.get("created") or ""), info["id"]), reverse=True)
+    return found
+
+
+def rename_upload(settings, dataset_id: str, owner_token: str, name: str | None) -> dict:
+    """Rename an upload with its owner token; returns its public fields."""
+    return open_store(settings).rename(dataset_id, name, owner_token=owner_token)
+
+
+def delete_upload(settings, dataset_id: str, owner_token: str) -> dict:
+    """Delete an upload with its owner token, and its cached results; returns its fields."""
+    removed = open_store(settings).delete(dataset_id, owner_token=owner_token)
+    try:
+        get_cache(settings).evict_dataset(dataset_id)
+    except Exception:
+        logger.warning("could not evict cached results of %s", dataset_id, exc_info=True)
+    return removed
 
 
 def with_units(roles: Roles, read) -> Roles:

@@ -6,6 +6,7 @@ import dash
 from dash import dcc, html
 
 from copa_dash.ui.common import lost_job
+from copa_dash.ui.features.datasets import callbacks as datasets_callbacks
 from copa_dash.ui.features.datasets import layout as datasets_layout
 from copa_dash.ui.features.explore import callbacks as explore_callbacks
 from copa_dash.ui.features.explore import layout as explore_layout
@@ -24,7 +25,7 @@ NAV_LINKS = (("Datasets", "/"), ("Explore", "/explore"))
 
 # (layout module, callbacks module or None), in navigation order; a new page is one line here
 PAGES = (
-    (datasets_layout, None),
+    (datasets_layout, datasets_callbacks),
     (explore_layout, explore_callbacks),
     (rankings_layout, rankings_callbacks),
     (systems_layout, systems_callbacks),

@@ -10,10 +10,10 @@ import logging
 from pathlib import Path
 
 import dash
-import diskcache
 from dash.background_callback.managers import BaseBackgroundCallbackManager
 
 from copa_dash.services import job_health
+from copa_dash.services.cache import open_diskcache
 from copa_dash.services.jobs import (
     RESULT_EXPIRY_SECONDS,
     celery_app_for,
@@ -51,7 +51,8 @@ def background_callback_manager(settings):
     # in the AnalysisCache under their dataset id, where they can be evicted per dataset.
     directory = Path(settings.cache_dir) / "jobs"
     directory.mkdir(parents=True, exist_ok=True)
-    local = dash.DiskcacheManager(diskcache.Cache(str(directory)),
+    local = dash.DiskcacheManager(open_diskcache(directory),  # a damaged one starts empty
+                                 
                                   expire=RESULT_EXPIRY_SECONDS)
     if not settings.redis_url:
         return local

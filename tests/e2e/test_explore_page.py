@@ -168,7 +168,7 @@ def test_names_with_markup_show_as_typed_in_the_pick_card_and_the_figure(dash_du
     frame = pd.DataFrame({"model": names, "score": [0.9, 0.8, 0.7, 0.1, 0.05],
                           "cost": [5.0, 3.0, 1.0, 9.0, 8.0]})
     roles = Roles(id="model", objectives=(Objective("score", "max"), Objective("cost", "min")))
-    dataset_id = DatasetStore(app.server.config["COPA_SETTINGS"].data_dir).save(frame, roles)
+    dataset_id = DatasetStore(app.server.config["COPA_SETTINGS"].data_dir).save(frame, roles).id
     dash_duo.start_server(app)
     _open(dash_duo, f"/explore?dataset={dataset_id}&alpha=1")  # focus score only: the first row
     dash_duo.wait_for_text_to_equal("#pick-id", names[0], timeout=30)

@@ -165,7 +165,7 @@ def test_an_uploaded_table_of_three_metrics_gets_parallel_axes(dash_duo, app):
                        for name, direction in metrics for split in ("val", "test"))
     settings = app.server.config["COPA_SETTINGS"]
     dataset_id = DatasetStore(settings.data_dir).save(
-        frame, Roles("run", objectives, system="family"), name="three metrics")
+        frame, Roles("run", objectives, system="family"), name="three metrics").id
 
     dash_duo.start_server(app)
     _open(dash_duo, f"/generalization?dataset={dataset_id}")

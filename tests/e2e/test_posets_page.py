@@ -170,7 +170,7 @@ def _upload_synthetic(app, n_methods=12, n_tasks=30) -> str:
     roles = Roles(id="id", objectives=(Objective("a", "min"), Objective("b", "min")),
                   system="method", task="task")
     settings = app.server.config["COPA_SETTINGS"]
-    return DatasetStore(settings.data_dir).save(frame, roles, name="synthetic 12 x 30")
+    return DatasetStore(settings.data_dir).save(frame, roles, name="synthetic 12 x 30").id
 
 
 def test_a_long_exact_run_shows_progress_and_can_be_cancelled(dash_duo, app):

@@ -57,6 +57,7 @@ def test_healthz_counts_datasets(client):
     from copa_dash.data.bundled import list_datasets
 
     assert client.get("/healthz").get_json() == {"status": "ok", "version": __version__,
+                                                 "store": "ok", "cache": "ok",
                                                  "datasets": 0,
                                                  "bundled_datasets": len(list_datasets())}
     assert upload(client).status_code == 201
@@ -67,8 +68,10 @@ def test_upload_info_list_csv_delete(client):
     response = upload(client, name="bench", shared="true")
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
-    dataset_id = body["id"]
-    assert body == {"id": dataset_id, "name": "bench", "n_rows": 3}
+    dataset_id, token = body["id"], body["owner_token"]
+    assert body == {"id": dataset_id, "name": "bench", "n_rows": 3, "owner_token": token}
+    assert len(dataset_id) == 32 and len(token) >= 43  # 128 and 256 random bits
+    assert response.headers["Cache-Control"] == "no-store"
     assert response.headers["Location"] == f"/api/datasets/{dataset_id}"
 
     info = client.get(f"/api/datasets/{dataset_id}").get_json()
@@ -87,7 +90,10 @@ def test_upload_info_list_csv_delete(client):
     assert back["note"].tolist() == ["'=HYPERLINK(\"http://x\")", "plain", "'+1"]
 
     get_cache().memoize("f", dataset_id, {}, lambda: "cached")
-    assert client.delete(f"/api/datasets/{dataset_id}").get_json() == {"deleted": dataset_id}
+    assert client.delete(f"/api/datasets/{dataset_id}").status_code == 403
+    assert client.delete(f"/api/datasets/{dataset_id}",
+                         headers={"X-Copa-Owner-Token": token}).get_json() == {
+        "deleted": dataset_id}
     assert get_cache().memoize("f", dataset_id, {}, lambda: "fresh") == "fresh"
     missing = client.get(f"/api/datasets/{dataset_id}")
     assert missing.status_code == 404 and "no dataset has the id" in missing.get_json()["error"]
@@ -108,8 +114,11 @@ def test_an_upload_without_roles_takes_the_guesses_and_the_file_name(client):
         ("error", "min", None), ("latency (ms)", "min", "ms")]
 
 
-def test_same_upload_twice_gives_the_same_id(client):
-    assert upload(client).get_json()["id"] == upload(client).get_json()["id"]
+
+def test_same_upload_twice_gives_two_datasets(client):
+    first, second = upload(client).get_json(), upload(client).get_json()
+    assert first["id"] != second["id"] and first["owner_token"] != second["owner_token"]
+    assert client.get("/healthz").get_json()["datasets"] == 2
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -200,7 +209,7 @@ def test_too_large_without_content_length_is_read_only_up_to_the_bound(tmp_path)
 def test_malformed_ids_are_400(client, method, path):
     response = getattr(client, method)(path)
     assert response.status_code == 400
-    assert "64 lower-case hexadecimal" in response.get_json()["error"]
+    assert "32 (or 64) lower-case hexadecimal" in response.get_json()["error"]
 
 
 @pytest.mark.parametrize("method, path", [

@@ -119,7 +119,8 @@ def test_two_workers_share_uploads_across_a_restart(servers):
                              data={"roles": ROLES, "name": "runs", "shared": "true"})
     assert response.status_code == 201, response.text
     dataset_id = response.json()["id"]
-    assert response.json() == {"id": dataset_id, "name": "runs", "n_rows": 5_000}
+    assert response.json() == {"id": dataset_id, "name": "runs", "n_rows": 5_000,
+                               "owner_token": response.json()["owner_token"]}
 
     csv_path = f"/api/datasets/{dataset_id}/csv"
 

@@ -12,7 +12,7 @@ from copa_dash.config import Settings
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.services.store import DatasetStore
-from copa_dash.services.uploads import finalize_upload, stage_pasted, stage_upload
+from copa_dash.services.uploads import finalize_upload, save_upload, stage_pasted, stage_upload
 
 # numbers only: a unique float score and a unique integer elo, neither of them a name
 NUMBERS = b"score,loss,elo\n0.91,0.30,1210\n0.85,0.25,1180\n0.78,0.41,1250\n0.88,0.33,1100\n"
@@ -42,8 +42,31 @@ def test_a_table_of_numbers_is_proposed_row_numbers_and_saved_with_them(settings
     assert table.ids.tolist() == ["row 1", "row 2", "row 3", "row 4"]
     assert table.frame.columns.tolist() == ["row", "score", "loss", "elo"]
     assert table.frame["elo"].tolist() == [1210, 1180, 1250, 1100]
-    assert save(settings, stage_upload(settings, "numbers.csv", NUMBERS),
-                staged.proposed) == dataset_id  # the same upload is the same dataset
+    again = save(settings, stage_upload(settings, "numbers.csv", NUMBERS), staged.proposed)
+    assert again != dataset_id  # the same upload twice: two datasets over one stored table
+    store = DatasetStore(settings.data_dir)
+    assert store.load(again).frame.equals(table.frame) and store.count() == 2
+    assert len(list((settings.data_dir / "objects").iterdir())) == 1
+
+
+def test_save_upload_hands_out_the_owner_token_once(settings):
+    staged = stage_upload(settings, "named.csv", NAMED)
+    saved = save_upload(settings, staged.token, staged.filename, staged.proposed,
+                        name="mine", shared=False)
+    store = DatasetStore(settings.data_dir)
+    assert store.authorize(saved.id, saved.owner_token)["name"] == "mine"
+    assert saved.owner_token not in (settings.data_dir / "records" / f"{saved.id}.json"
+                                     ).read_text()
+
+
+def test_staged_bytes_live_in_the_store_so_any_instance_can_save_them(tmp_path):
+    url = f"memory://{tmp_path.name}/store"
+    first = Settings(data_dir=tmp_path / "a", cache_dir=tmp_path / "c1", data_url=url)
+    second = Settings(data_dir=tmp_path / "b", cache_dir=tmp_path / "c2", data_url=url)
+    staged = stage_upload(first, "named.csv", NAMED)
+    dataset_id = save(second, staged, staged.proposed)
+    assert DatasetStore(url).load(dataset_id).n_rows == 3
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
 
 
 def test_row_numbers_can_replace_a_proposed_name_column(settings):

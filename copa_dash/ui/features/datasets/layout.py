@@ -9,6 +9,7 @@ from dash import dcc, html
 
 from copa_dash.services.catalog import catalog
 from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.features.datasets.mine import mine_section
 
 INTRO = ("copa-dash helps you choose one model among many that trade off accuracy, cost, "
          "fairness or robustness. It makes objectives comparable by their ranks (COPA), lets you "
@@ -26,6 +27,7 @@ def layout(**_query):
     return html.Div(className="page", children=[
         html.H2("Choose a dataset to explore"),
         html.P(INTRO),
+        mine_section(),  # the user's own tables first: 23 bundled cards follow
         html.Div(cards, className="cards"),
     ])
 

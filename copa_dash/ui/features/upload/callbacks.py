@@ -13,16 +13,18 @@ from copa_dash.services.objectives import TWO_OBJECTIVES
 from copa_dash.services.uploads import (
     MIN_OBJECTIVES,
     decode_data_url,
-    finalize_upload,
+    save_upload,
     stage_pasted,
     stage_upload,
 )
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.messages import two_objectives
+from copa_dash.ui.common.my_uploads import MY_UPLOADS
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.features.upload.ids import UploadIds as ID
 from copa_dash.ui.features.upload.ids import UploadReadIds as RID
 from copa_dash.ui.features.upload.layout import preview_table
+from copa_dash.ui.features.upload.owner_panel import register_owner_panel
 from copa_dash.ui.features.upload.proposal_form import proposal_controls
 from copa_dash.ui.features.upload.read_panel import what_we_read
 
@@ -80,6 +82,7 @@ def objectives_check(id_column, columns, roles, directions=None) -> html.Div:
 
 def register_callbacks(app) -> None:
     """Attach the upload page's callbacks to ``app``."""
+    register_owner_panel(app)
 
     staged_outputs = (Output(ID.ALERT, "children", allow_duplicate=True),
                       Output(ID.PREVIEW, "children", allow_duplicate=True),
@@ -124,27 +127,30 @@ def register_callbacks(app) -> None:
     @app.callback(Output(ID.RESULT, "children", allow_duplicate=True),
                   Output(ID.SAVE_ERROR, "children", allow_duplicate=True),
                   Output(RID.GO, "href"),
+                  Output(MY_UPLOADS, "data", allow_duplicate=True),
                   Input(ID.SAVE, "n_clicks"), State(ID.STAGED, "data"), State(ID.ID_COLUMN, "value"),
                   State({"type": ID.ROLE, "column": ALL}, "value"),
                   State({"type": ID.ROLE, "column": ALL}, "id"),
                   State({"type": ID.DIRECTION, "column": ALL}, "value"),
                   State(ID.NAME, "value"), State(ID.SHARED, "value"), State(RID.RUNS, "value"),
-                  prevent_initial_call=True)
-    def save(n_clicks, staged, id_column, roles, role_ids, directions, name, shared, runs):
+                  State(MY_UPLOADS, "data"), prevent_initial_call=True)
+    def save(n_clicks, staged, id_column, roles, role_ids, directions, name, shared, runs, owned):
         if not n_clicks or not staged:
             raise PreventUpdate
         try:
             mapping = roles_from_mapping(id_column, [i["column"] for i in role_ids], roles, directions)
-            dataset_id = finalize_upload(current_settings(), staged["token"], staged["filename"],
-                                         mapping, name=name, shared=bool(shared),
-                                         average=runs == "average")
+            saved = save_upload(current_settings(), staged["token"], staged["filename"],
+                                mapping, name=name, shared=bool(shared),
+                                average=runs == "average")
         except InvalidInputError as exc:  # nothing was stored; an earlier link stays shown
-            return no_update, alert(str(exc)), no_update
-        link = f"/explore?dataset={quote(dataset_id)}"
+            return no_update, alert(str(exc)), no_update, no_update
+        link = f"/explore?dataset={quote(saved.id)}"
         return html.Div(className="alert alert-info", children=[
             "Saved. Its link (keep it: the dataset is private to whoever holds it): ",
             dcc.Link(link, href=link, id="upload-explore-link"),
-        ]), None, link
+            html.Br(), ("This browser keeps its owner token: rename or delete it under "
+                        "\"Your uploads\" below."),
+        ]), None, link, {**(owned or {}), saved.id: saved.owner_token}
 
 
 def _shown(staged):

@@ -5,8 +5,10 @@ from __future__ import annotations
 import dash
 from dash import dash_table, dcc, html
 
+from copa_dash.ui.common.my_uploads import my_uploads_store
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.features.upload.ids import UploadIds, UploadReadIds
+from copa_dash.ui.features.upload.owner_panel import owner_panel
 from copa_dash.ui.features.upload.paste_box import paste_box
 
 PATH = "/upload"
@@ -35,6 +37,8 @@ def layout(**_query):
         html.Div(id=UploadIds.MAPPING),
         html.Div(id=UploadIds.SAVE_ERROR),
         html.Div(id=UploadIds.RESULT),
+        my_uploads_store(),
+        owner_panel(),
     ])
 
 
