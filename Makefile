@@ -11,10 +11,11 @@ run: install
 	$(PYTHON) app.py
 
 # Debian's chromium + chromium-driver for the browser tests (root on CI and dev machines).
+# apt waits up to 10 minutes for another apt/dpkg process to release its lock.
 browser:
 	@if ! command -v chromedriver >/dev/null 2>&1; then \
-		if [ "$$(id -u)" = "0" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
-		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; fi; \
+		if [ "$$(id -u)" = "0" ]; then apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium chromium-driver >/dev/null; \
+		else sudo apt-get -o DPkg::Lock::Timeout=600 update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium chromium-driver >/dev/null; fi; \
 	fi
 
 install-test: browser
