@@ -50,15 +50,19 @@ def compile_pending_later() -> bool:
     from ..core import _jit
 
     pending = _jit.pending()
-    if not pending or not _take_lock():
+    if not pending:
+        return False
+    names = ", ".join(sorted({qualname for _, qualname, _ in pending}))
+    start = _take_lock()
+    print(f"copa-dash: first run: answered with numpy while {names} are not compiled; "
+          + ("compiling them in the background now (later runs are faster)" if start else
+             "another copa-dash process is compiling kernels in the background"),
+          file=sys.stderr, flush=True)
+    if not start:
         return False
     with tempfile.NamedTemporaryFile("wb", suffix=".pickle", prefix="copa-dash-pending-",
                                      delete=False) as handle:
         pickle.dump(pending, handle)
-    names = ", ".join(sorted({qualname for _, qualname, _ in pending}))
-    print(f"copa-dash: first run: answered with numpy while {names} are not compiled; "
-          "compiling them in the background now (later runs are faster)", file=sys.stderr,
-          flush=True)
     subprocess.Popen(  # noqa: S603 - our own interpreter and module, no shell
         [sys.executable, "-m", "copa_dash.cli", "compile", "--pending", handle.name],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

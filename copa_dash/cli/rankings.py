@@ -4,8 +4,9 @@
 ``{"criteria": [...], "ranks": [{"id": ..., "copa:1": 3, ...}, ...]}``: one entry per row (or
 per system, averaged over its rows, when the table has a system column with several rows per
 system), rank 1 best, ties broken as in the page's bump chart (COPA at p = 8, then the sum
-of u, then table order) unless ``--ties keep``. Weights are equal unless --weights or
---focus/--alpha are given, as in the paper's figures.
+of u, then table order) unless ``--ties keep``. The weights are those of plain ``rank``
+(with --dataset, the default view's focus and alpha), or equal with ``--equal-weights`` (the
+Rankings page's default, as in the paper's figures); the output says which (``"view"``).
 
 ``benchmark`` compares the methods of a long table (method x task) on one metric: the
 quartiles of their per-task CCDF (1 - u) and scaled performance, their mean rank, Friedman's
@@ -27,11 +28,18 @@ from ._common import add_table_arguments, emit, format_table, jsonable, load_tab
 
 def run_criteria_rank(args) -> int:
     """Print the rank of every row under every criterion of ``args.criteria``."""
-    from .selection import build
+    from .selection import build, describe_view, view_line
 
     table, prefs, row_filter = build(args)
-    user_weights = bool(args.focus or args.weights or args.alpha is not None)
-    weights = prefs.weight_vector() if user_weights else None
+    equal = bool(getattr(args, "equal_weights", False))
+    if equal and (args.focus or args.weights or args.alpha is not None):
+        raise InvalidInputError("give either --equal-weights or --focus/--alpha/--weights, not both")
+    weights = None if equal else prefs.weight_vector()
+    described = describe_view(prefs, row_filter)
+    del described["p"], described["method"]  # each criterion names its own
+    if equal:
+        described["weighting"] = "equal weights (--equal-weights)"
+        described["weights"] = {o: 1.0 / len(prefs.objectives) for o in prefs.objectives}
     view = rankings.rank_view(table, criteria=args.criteria,
                               objectives=list(zip(prefs.objectives, prefs.directions)),
                               weights=weights, row_filter=row_filter)
@@ -44,7 +52,7 @@ def run_criteria_rank(args) -> int:
         keep = np.argsort(ranks[:, 0], kind="stable")[: args.top]
         records = [records[i] for i in keep]
     if args.json:
-        emit({"criteria": list(view.criteria), "ranks": records}, args)
+        emit({"criteria": list(view.criteria), "ranks": records, "view": described}, args)
         return 0
     spread = rank_spread(ranks)
     shown = {r["id"] for r in records}
@@ -59,6 +67,7 @@ def run_criteria_rank(args) -> int:
           f"{'kept' if ties == 'keep' else 'broken by COPA at p = 8'})")
     for note in view.notes:
         print(note)
+    print(view_line(described))
     return 0
 
 

@@ -89,6 +89,36 @@ def view_filter(filters: dict) -> RowFilter:
     return RowFilter(ranges=ranges, sets=sets)
 
 
+def describe_view(prefs, row_filter) -> dict:
+    """The view a command ranks or selects under: objectives, weights, p, method, filters."""
+    weights = prefs.weight_vector()
+    if prefs.weights is not None:
+        how = "weights given with --weights"
+    elif prefs.focus and len(prefs.focus) < len(prefs.objectives):
+        how = f"focus {', '.join(prefs.focus)} gets alpha = {prefs.alpha:g}, the others share the rest"
+    else:
+        how = "equal weights"
+    filters = [f"{c.column} {c.operator} {c.value}" for c in row_filter.conditions]
+    filters += [f"{col} in [{'' if lo is None else lo}, {'' if hi is None else hi}]"
+                for col, (lo, hi) in row_filter.ranges.items()]
+    filters += [f"{col} in {{{', '.join(map(str, values))}}}"
+                for col, values in row_filter.sets.items()]
+    return {"objectives": [f"{o}:{d}" for o, d in zip(prefs.objectives, prefs.directions)],
+            "weights": {o: float(w) for o, w in zip(prefs.objectives, weights)},
+            "weighting": how, "p": prefs.p, "method": prefs.method, "filters": filters}
+
+
+def view_line(view: dict) -> str:
+    """The view in one readable line."""
+    p = view.get("p")
+    parts = [", ".join(view["objectives"]), view["weighting"],
+             "p from each criterion" if p is None else f"p = {'inf' if math.isinf(p) else f'{p:g}'}"]
+    if "method" in view:
+        parts.append(f"method {view['method']}")
+    parts.append(f"filters: {'; '.join(view['filters']) or 'none'}")
+    return "view: " + "; ".join(parts)
+
+
 def run_select(args) -> int:
     table, prefs, row_filter = build(args)
     problem = selection.build_problem(table, prefs, row_filter)
@@ -125,7 +155,10 @@ def run_rank(args) -> int:
     values = selection.scores(problem)
     rows = [{"id": problem.ids[i], "rank": r + 1, "score": float(values[i])}
             for r, i in enumerate(order)]
-    emit({"ranking": rows}, args, rows, ["rank", "id", "score"])
+    view = describe_view(prefs, row_filter)
+    emit({"ranking": rows, "view": view}, args, rows, ["rank", "id", "score"])
+    if not args.json:
+        print(view_line(view))
     return 0
 
 
@@ -174,6 +207,17 @@ def _add_row_filter_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --dataset: drop the default view's filters")
 
 
+RANK_DESCRIPTION = (
+    "Rank the eligible rows, best first. Plain rank and rank --criteria use the same view: "
+    "with --dataset, the dataset's default view (its objectives, focus and alpha, p and "
+    "filters; see 'copa-dash datasets'), changed by --objective, --focus/--alpha, --weights, "
+    "--p, --where and --all-rows; with a TABLE file, the given objectives with equal weights "
+    "unless --focus/--alpha or --weights say otherwise. --criteria takes p from each "
+    "criterion (copa:1, copa:inf, ...) instead of --p; --equal-weights gives every objective "
+    "the same weight (the Rankings page's default). Both print the view they used: a last "
+    "line, or \"view\" in the --json output.")
+
+
 def register(subparsers) -> None:
     """Add the selection subcommands to the CLI."""
     for name, runner, help_text in (
@@ -181,14 +225,20 @@ def register(subparsers) -> None:
         ("rank", run_rank, "all eligible rows, best first"),
         ("sweep", run_sweep, "the rows selected as alpha sweeps [0, 1], with their alpha ranges"),
     ):
-        sub = subparsers.add_parser(name, help=help_text)
+        sub = subparsers.add_parser(name, help=help_text,
+                                    description=RANK_DESCRIPTION if name == "rank" else None)
         add_table_arguments(sub)
         add_preference_arguments(sub)
         sub.set_defaults(run=runner)
         if name == "rank":
             sub.add_argument("--top", type=int, default=None, help="print only the best N rows")
             sub.add_argument("--criteria", default=None, metavar="copa:1,copa:inf,mean,norm,delta:REF",
-                             help="rank under several criteria at once (a rank table per row)")
+                             help="rank under several criteria at once (a rank table per row), "
+                                  "under the same view as plain rank")
+            sub.add_argument("--equal-weights", action="store_true",
+                             help="with --criteria: equal weights instead of the view's focus "
+                                  "and alpha (the Rankings page's default, as in the paper's "
+                                  "figures)")
             sub.add_argument("--ties", default="break", choices=("break", "keep"),
                              help="keep: tied rows share the best rank (default: untie as the chart does)")
         if name == "sweep":

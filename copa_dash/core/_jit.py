@@ -153,7 +153,7 @@ def wait_idle(timeout: float | None = None) -> bool:
 def kernel_name(dispatcher) -> str:
     """``topic.function`` of a kernel, e.g. ``criteria.copa_select``."""
     func = dispatcher.py_func
-    return f"{func.__module__.rsplit('.', 1)[-1]}.{func.__qualname__}"
+    return f"{func.__module__.rsplit('.', 1)[-1]}.{func.__name__}"
 
 
 def in_disk_cache(dispatcher, sig) -> bool:

@@ -1,0 +1,141 @@
+"""How kernels compile (core/_jit.py): lazily, in the foreground, behind a twin in the
+background, or deferred to another process; with progress on stderr and a status."""
+
+import pickle
+import threading
+
+import numpy as np
+import pytest
+
+from copa_dash.core import _jit, _twins
+from copa_dash.core._jit import LazyKernel, njit
+
+
+def _fresh_kernel():
+    """A new kernel each call (so nothing is compiled yet), not cached on disk."""
+    @njit
+    def add_one(x):
+        out = np.empty_like(x)
+        for i in range(x.shape[0]):
+            out[i] = x[i] + 1.0
+        return out
+    return add_one
+
+
+@pytest.fixture
+def jit_state(monkeypatch):
+    """Restore the process's compile settings and twin table after the test."""
+    state = _jit._STATE
+    monkeypatch.setattr(state, "mode", state.mode)
+    monkeypatch.setattr(state, "progress", state.progress)
+    monkeypatch.setattr(state, "pending", {})
+    monkeypatch.setattr(_twins, "TWINS", dict(_twins.TWINS))
+    yield state
+    assert _jit.wait_idle(timeout=60)
+
+
+def test_kernels_are_numba_dispatchers_and_nothing_compiles_at_definition():
+    kernel = _fresh_kernel()
+    assert isinstance(kernel, LazyKernel)
+    assert kernel.signatures == []
+    with pytest.raises(TypeError, match="lazily"):
+        njit("float64(float64)")
+
+
+def test_foreground_compiles_on_first_call_with_progress_lines(jit_state, capsys):
+    _jit.configure(mode="foreground", progress=True)
+    kernel = _fresh_kernel()
+    np.testing.assert_array_equal(kernel(np.arange(3.0)), [1.0, 2.0, 3.0])
+    assert len(kernel.signatures) == 1
+    err = capsys.readouterr().err
+    assert "compiling test_jit.add_one" in err and "compiled test_jit.add_one in" in err
+
+
+def test_background_twin_answers_then_the_kernel_compiles(jit_state, monkeypatch):
+    _jit.configure(mode="background", progress=False)
+    kernel = _fresh_kernel()
+    calls = []
+
+    def twin(x):
+        calls.append(threading.current_thread().name)
+        return x + 1.0
+
+    _twins.TWINS[_jit.kernel_name(kernel)] = twin
+    gate = threading.Event()
+    monkeypatch.setattr(LazyKernel, "compile",
+                        lambda self, sig, _orig=LazyKernel.compile: (gate.wait(30),
+                                                                     _orig(self, sig))[1])
+    first = kernel(np.arange(3.0))
+    np.testing.assert_array_equal(first, [1.0, 2.0, 3.0])
+    assert calls == [threading.current_thread().name]          # the twin answered, here
+    status = _jit.status()
+    assert status.busy and "test_jit.add_one" in (status.running or "") + "".join(status.queued)
+    assert "First start" in status.describe()
+    gate.set()
+    assert _jit.wait_idle(timeout=60)
+    assert len(kernel.signatures) == 1
+    np.testing.assert_array_equal(kernel(np.arange(3.0)), [1.0, 2.0, 3.0])
+    assert len(calls) == 1                                       # compiled code from now on
+    assert _jit.status().describe() == ""
+
+
+def test_a_declining_twin_hands_over_to_the_compiled_kernel(jit_state):
+    _jit.configure(mode="background", progress=False)
+    kernel = _fresh_kernel()
+
+    def twin(x):
+        raise _jit.TwinDeclined("too big")
+
+    _twins.TWINS[_jit.kernel_name(kernel)] = twin
+    np.testing.assert_array_equal(kernel(np.arange(2.0)), [1.0, 2.0])
+    assert len(kernel.signatures) == 1
+
+
+def test_deferred_mode_records_the_signature_for_another_process(jit_state, tmp_path,
+                                                                  monkeypatch):
+    from copa_dash.cli import kernel_compile
+
+    _jit.configure(mode="deferred", progress=False)
+    kernel = _fresh_kernel()
+    _twins.TWINS[_jit.kernel_name(kernel)] = lambda x: x + 1.0
+    np.testing.assert_array_equal(kernel(np.arange(2.0)), [1.0, 2.0])
+    assert kernel.signatures == []                               # nothing compiled here
+    [(module, qualname, sig)] = _jit.pending()
+    assert (module, qualname.rsplit(".", 1)[-1]) == (__name__, "add_one")
+    # the detached process gets the triples through a pickle, and compiles them
+    started = []
+    monkeypatch.setattr(kernel_compile.subprocess, "Popen", lambda argv, **kw: started.append(argv))
+    monkeypatch.setattr(kernel_compile, "_lock_path", lambda: tmp_path / "compile.lock")
+    assert kernel_compile.compile_pending_later()
+    assert not kernel_compile.compile_pending_later()            # one at a time (the lock)
+    path = started[0][-1]
+    assert started[0][-3:-1] == ["compile", "--pending"]
+    with open(path, "rb") as handle:
+        assert pickle.load(handle) == [(module, qualname, sig)]
+
+
+def test_compile_pending_compiles_the_listed_kernels(tmp_path, monkeypatch):
+    from copa_dash.cli import kernel_compile
+    from copa_dash.core._kernels import baselines
+
+    sig = (baselines.ahp_priorities.typeof_pyval(np.zeros(3)),)
+    path = tmp_path / "pending.pickle"
+    path.write_bytes(pickle.dumps([(baselines.__name__, "ahp_priorities", sig)]))
+    lock = tmp_path / "compile.lock"
+    lock.touch()
+    monkeypatch.setattr(kernel_compile, "_lock_path", lambda: lock)
+    assert kernel_compile._compile_pending(str(path)) == 0
+    assert sig in [tuple(s) for s in baselines.ahp_priorities.signatures]
+    assert not path.exists() and not lock.exists()
+
+
+def test_in_disk_cache_sees_a_cached_kernel(tmp_path):
+    from copa_dash.core._kernels import ranks
+
+    y_t = np.zeros((1, 3))
+    order = np.zeros((1, 3), dtype=np.int64)
+    population = np.ones(3, dtype=bool)
+    ranks.cdf_columns(y_t, order, population)                    # compiled or loaded
+    sig = tuple(ranks.cdf_columns.typeof_pyval(a) for a in (y_t, order, population))
+    assert _jit.in_disk_cache(ranks.cdf_columns, sig)
+    assert not _jit.in_disk_cache(_fresh_kernel(), sig)
