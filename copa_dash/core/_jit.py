@@ -35,7 +35,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from numba.core import registry
+from numba.core import registry, types
 from numba.core.compiler_lock import global_compiler_lock
 
 MODES = ("foreground", "background", "deferred")
@@ -193,6 +193,13 @@ class LazyKernel(registry.CPUDispatcher):
             _enqueue(("kernel", id(self), sig), kernel_name(self),
                      lambda: self.compile(sig), 0)
         return self._twin_call(twin)
+
+    def get_call_template(self, args, kws):
+        """Typing of a call from other compiled code: constants passed as arguments
+        (``Literal[int](0)``) are typed as their plain type, so a kernel is compiled once
+        for int64 rather than once more for every constant a caller passes."""
+        return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                         {k: types.unliteral(v) for k, v in kws.items()})
 
     def _compile_here(self, args, kws):
         """Compile (or load) now in this thread; a real compile shows in :func:`status`."""
