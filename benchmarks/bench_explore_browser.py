@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from copa_dash.ui.state import P_STOPS, format_p  # noqa: E402
+from copa_dash.ui.features.explore.state import P_STOPS, format_p  # noqa: E402
 
 # Armed before the key is pressed, so the page times itself: WebDriver's own round trips
 # (send_keys returning, then a script asking whether the page is done) take longer than many

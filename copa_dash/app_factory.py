@@ -6,8 +6,16 @@ import logging
 from pathlib import Path
 
 import dash
+from flask import request
 
+from .api import apply_auth, register_api
 from .config import Settings
+from .core.jit import configure as configure_compiles
+from .services.recent import set_memory_budget
+from .services.warmup import warm_up_in_background, warm_up_kernels
+from .ui.app_shell import register_pages
+from .ui.background import background_callback_manager
+from .ui.common.errors import report_callback_error
 
 logger = logging.getLogger("copa_dash")
 
@@ -30,9 +38,7 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     settings = settings or Settings.from_env()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     settings.cache_dir.mkdir(parents=True, exist_ok=True)
-
-    from .services.jobs import background_callback_manager
-    from .ui.errors import report_callback_error
+    set_memory_budget(settings.memory_cache_bytes)
 
     app = dash.Dash(
         __name__,
@@ -49,22 +55,14 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     # uploads arrive base64-encoded in a callback: 4/3 of the file plus the request around it
     app.server.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes * 4 // 3 + 4 * 2**20
 
-    from .api import register_api
-
     register_api(app.server, settings)
-
-    from .ui.layout import register_pages
 
     register_pages(app, settings)
 
     if settings.auth_enabled:
-        from .api import apply_auth
-
         apply_auth(app, settings)
 
     _let_browsers_keep_the_icon(app.server, shared=not settings.auth_enabled)
-
-    from .services.warmup import warm_up_in_background, warm_up_kernels
 
     if settings.jit_mode == "background":
         _warm_up_after_first_request(app.server, warm_up_in_background)
@@ -77,9 +75,7 @@ def _warm_up_after_first_request(server, start) -> None:
     """Compile in the background from the first request on: numpy twins answer until the
     kernels are ready, and the imports before the first page (most of a cold start's CPU)
     do not share the interpreter with a compiling thread."""
-    from .core import _jit
-
-    _jit.configure(mode="background", progress=True)
+    configure_compiles(mode="background", progress=True)
     started = []
 
     @server.before_request
@@ -97,8 +93,6 @@ def _let_browsers_keep_the_icon(server, *, shared: bool) -> None:
     address (the explorer's address bar follows every slider move), a request that competes
     with the next move's callback.
     """
-    from flask import request
-
     @server.after_request
     def cache_icon(response):
         if request.path.endswith("/_favicon.ico") and response.status_code == 200:

@@ -9,6 +9,9 @@ variable                   meaning                                       default
 COPA_DATA_DIR              where uploaded datasets are stored            ``./.copa_data``
 COPA_CACHE_DIR             diskcache directory (analysis + callbacks)    ``./.copa_cache``
 COPA_CACHE_SIZE_MB         bound of the analysis cache                   1024
+COPA_MEMORY_CACHE_MB       in-process caches of each worker, in all      512
+                           (recent tables, problems, masks; shares in
+                           ``services/*.py``, see docs/architecture.md)
 COPA_MAX_UPLOAD_MB         largest accepted upload                       50
 COPA_MAX_ROWS              most rows an upload may have                  1000000
 COPA_MAX_COLUMNS           most columns an upload may have               500
@@ -21,7 +24,7 @@ COPA_DEBUG                 Dash debug mode for ``python app.py``         0
 COPA_JIT_MODE              first use of an uncompiled numba kernel:      background
                            ``background`` (numpy answers, the kernel
                            compiles in a thread) or ``foreground``
-                           (compile before answering); see core/_jit.py
+                           (compile before answering); see core/jit.py
 =========================  ============================================  =====================
 """
 
@@ -54,6 +57,7 @@ class Settings:
     data_dir: Path = Path(".copa_data")
     cache_dir: Path = Path(".copa_cache")
     cache_size_bytes: int = 1024 * 2**20
+    memory_cache_bytes: int = 512 * 2**20
     max_upload_bytes: int = 50 * 2**20
     max_rows: int = 1_000_000
     max_columns: int = 500
@@ -85,6 +89,7 @@ class Settings:
             data_dir=Path(env.get("COPA_DATA_DIR") or ".copa_data"),
             cache_dir=Path(env.get("COPA_CACHE_DIR") or ".copa_cache"),
             cache_size_bytes=_int_env(env, "COPA_CACHE_SIZE_MB", 1024) * 2**20,
+            memory_cache_bytes=_int_env(env, "COPA_MEMORY_CACHE_MB", 512) * 2**20,
             max_upload_bytes=_int_env(env, "COPA_MAX_UPLOAD_MB", 50) * 2**20,
             max_rows=_int_env(env, "COPA_MAX_ROWS", 1_000_000),
             max_columns=_int_env(env, "COPA_MAX_COLUMNS", 500),

@@ -52,23 +52,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name, (module_name, help_text) in COMMANDS.items():
         if module_name in wanted:
             wanted.discard(module_name)
-            module = _optional_module(module_name)
-            if module is not None:
-                before = set(subparsers.choices)
-                module.register(subparsers)
-                registered |= set(subparsers.choices) - before
+            before = set(subparsers.choices)
+            importlib.import_module(f"{__name__}.{module_name}").register(subparsers)
+            registered |= set(subparsers.choices) - before
         if name not in registered and name not in subparsers.choices:
             subparsers.add_parser(name, help=help_text)
     return parser
-
-
-def _optional_module(name: str):
-    try:
-        return importlib.import_module(f"{__name__}.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"{__name__}.{name}":
-            return None
-        raise
 
 
 def _command_of(argv) -> str | None:
@@ -87,12 +76,10 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
-    if not hasattr(args, "run"):
-        parser.error(f"the {args.command} command is not available in this installation")
     if from_shell:
-        from ..core import _jit
+        from ..core import jit
 
-        _jit.configure(mode=os.environ.get("COPA_JIT_MODE") or "deferred", progress=True)
+        jit.configure(mode=os.environ.get("COPA_JIT_MODE") or "deferred", progress=True)
     try:
         return int(args.run(args) or 0)
     except InvalidInputError as exc:

@@ -12,7 +12,7 @@ import numpy as np
 from ..core.errors import InvalidInputError
 
 
-def add_table_arguments(parser: argparse.ArgumentParser, *, objectives_required: bool = False) -> None:
+def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     """TABLE or --dataset NAME, --id COL and --objective COL:DIR (repeatable)."""
     parser.add_argument("table", nargs="?", help="CSV, TSV, Parquet, JSON or Excel file")
     parser.add_argument("--dataset", help="a bundled dataset by its manifest name (see 'copa-dash datasets')")

@@ -47,9 +47,9 @@ def _take_lock() -> bool:
 
 def compile_pending_later() -> bool:
     """Start the detached compile of what the twins stood in for; True when started."""
-    from ..core import _jit
+    from ..core import jit
 
-    pending = _jit.pending()
+    pending = jit.pending()
     if not pending:
         return False
     names = ", ".join(sorted({qualname for _, qualname, _ in pending}))
@@ -63,7 +63,7 @@ def compile_pending_later() -> bool:
     with tempfile.NamedTemporaryFile("wb", suffix=".pickle", prefix="copa-dash-pending-",
                                      delete=False) as handle:
         pickle.dump(pending, handle)
-    subprocess.Popen(  # noqa: S603 - our own interpreter and module, no shell
+    subprocess.Popen(
         [sys.executable, "-m", "copa_dash.cli", "compile", "--pending", handle.name],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True, env={**os.environ, "COPA_JIT_MODE": "foreground"})
@@ -74,7 +74,7 @@ def _compile_pending(path: str) -> int:
     """Compile the (module, qualname, signature) triples pickled in ``path``."""
     try:
         with open(path, "rb") as handle:
-            pending = pickle.load(handle)  # noqa: S301 - written by our own parent process
+            pending = pickle.load(handle)
         for module_name, qualname, sig in pending:
             kernel = getattr(importlib.import_module(module_name), qualname)
             kernel.compile(sig)
@@ -86,13 +86,13 @@ def _compile_pending(path: str) -> int:
 
 def run_compile(args) -> int:
     """Compile every kernel now (or, with --pending, the listed ones)."""
-    from ..core import _jit
+    from ..core import jit
 
     if args.pending:
         return _compile_pending(args.pending)
     from ..services.warmup import warm_up_kernels
 
-    _jit.configure(mode="foreground", progress=True)
+    jit.configure(mode="foreground", progress=True)
     seconds = warm_up_kernels()
     print(f"compiled or loaded every kernel in {seconds:.1f} s")
     return 0

@@ -4,10 +4,10 @@ Each twin takes the kernel's arguments and returns what the kernel returns (same
 ties, same dtype), vectorised with numpy so that it answers in well under a second on the
 bundled tables (a few thousand rows). They are not the slow, obviously-correct twins of
 ``_reference/`` (pure Python loops, minutes on these sizes); tests compare both kinds with
-the kernels. A twin raises :class:`._jit.TwinDeclined` when the input is too large for its
+the kernels. A twin raises :class:`TwinDeclined` when the input is too large for its
 O(N^2) memory or time; the kernel then compiles on the spot.
 
-:data:`TWINS` maps ``"<kernel module>.<function>"`` to the twin; :mod:`._jit` looks kernels
+:data:`TWINS` maps ``"<kernel module>.<function>"`` to the twin; :mod:`.jit` looks kernels
 up there.
 """
 
@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import TwinDeclined
 from ._kernels.criteria import TIE_RTOL, TIEBREAK_P
 
 # O(N^2 K) comparisons are fine up to about 2e8 (well under a second in chunks).
 _MAX_PAIR_WORK = 2e8
 _CHUNK_CELLS = 4_000_000  # elements of one broadcast block (32 MB of float64)
+
+
+class TwinDeclined(Exception):
+    """Raised by a twin when the input is too large for it; the kernel compiles now."""
 
 
 def all_finite(points):

@@ -12,9 +12,9 @@ import numpy as np
 
 from ._kernels import baselines as _ahp_kernels
 from ._kernels import criteria as _criteria_kernels
-from ._validate import as_points, check_mask, check_p, check_weights, parse_directions
 from .errors import InvalidInputError
 from .ranks import cdf_transform
+from .validate import as_points, check_mask, check_p, check_weights, parse_directions
 
 __all__ = ["AHP_MAX_ROWS", "METHODS", "NORMALISATIONS", "baseline_scores", "baseline_select",
            "normalised_objectives"]

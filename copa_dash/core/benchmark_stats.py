@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ._validate import as_points, check_p
 from .criteria import copa_scores
 from .errors import InvalidInputError
 from .ranks import cdf_transform
+from .validate import as_points, check_p
 
 __all__ = [
     "FriedmanResult",

@@ -11,8 +11,8 @@ import numpy as np
 
 from ._kernels import criteria as _kernels
 from ._kernels.criteria import TIE_RTOL, TIEBREAK_P
-from ._validate import as_points, check_mask, check_p, check_weights
 from .errors import InvalidInputError
+from .validate import as_points, check_mask, check_p, check_weights
 
 __all__ = ["TIEBREAK_P", "TIE_RTOL", "copa_ranking", "copa_scores", "copa_select",
            "weights_from_alpha"]

@@ -11,7 +11,7 @@ import numpy as np
 
 from ._kernels import dominance as _kernels
 from ._kernels import dominance_layers as _layer_kernels
-from ._validate import as_points, orient, parse_directions
+from .validate import as_points, orient, parse_directions
 
 __all__ = ["nondominated_layers", "nondominated_mask", "oriented_view"]
 
@@ -20,7 +20,7 @@ def oriented_view(points, directions=None, /, *, name: str = "points",
                   min_rows: int = 0) -> np.ndarray:
     """Validate ``points`` and return them min-oriented as C-contiguous float64.
 
-    Same checks and messages as :func:`copa_dash.core._validate.oriented_points`, but a
+    Same checks and messages as :func:`copa_dash.core.validate.oriented_points`, but a
     float64 C-contiguous input with every objective minimised is returned as is (not
     copied): callers only read it. On a million rows this saves several copies.
 

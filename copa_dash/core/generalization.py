@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_points, check_ref_point, orient, parse_directions
 from .dominance import nondominated_mask
 from .errors import InvalidInputError
 from .hypervolume import default_reference_point, hypervolume
+from .validate import as_points, check_ref_point, orient, parse_directions
 
 __all__ = [
     "GeneralizationResult",

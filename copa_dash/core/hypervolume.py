@@ -15,9 +15,9 @@ import moocore  # the one place the core uses moocore: its HV4D+ / WFG code in C
 import numpy as np
 
 from ._kernels import hypervolume as _kernels
-from ._validate import check_ref_point, parse_directions
 from .dominance import oriented_view
 from .errors import InvalidInputError
+from .validate import check_ref_point, parse_directions
 
 __all__ = [
     "HypervolumeEstimate",

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._kernels import indicators as _kernels
-from ._validate import as_points, check_mask, oriented_points
 from .dominance import nondominated_mask
 from .errors import InvalidInputError
 from .hypervolume import hypervolume
 from .ranks import cdf_transform
+from .validate import as_points, check_mask, oriented_points
 
 __all__ = [
     "RADAR_AXES",

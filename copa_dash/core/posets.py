@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._kernels.posets import dominance_relations
-from ._validate import as_points, orient, parse_directions
 from .errors import InvalidInputError
 from .poset_relations import DistinctPosets, as_relations, distinct_posets, max_ufg_size
 from .ufg_depth import DepthCancelled, UfgDepthResult, ufg_depth
+from .validate import as_points, orient, parse_directions
 
 __all__ = [
     "Agreement",

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_points, check_p, check_weights, parse_directions
 from .baselines import baseline_scores
 from .criteria import TIE_RTOL, TIEBREAK_P, copa_scores
 from .errors import InvalidInputError
 from .ranks import cdf_transform
+from .validate import as_points, check_p, check_weights, parse_directions
 
 __all__ = [
     "CRITERION_KINDS",

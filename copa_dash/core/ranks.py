@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._kernels import ranks as _kernels
-from ._validate import check_mask, oriented_points
 from .errors import InvalidInputError
+from .validate import check_mask, oriented_points
 
 __all__ = ["cdf_transform", "dkw_epsilon", "u_standard_error"]
 

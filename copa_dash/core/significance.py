@@ -15,10 +15,10 @@ from math import comb
 import numpy as np
 
 from ._kernels import significance as _kernels
-from ._validate import as_points, check_ref_point, orient, parse_directions
 from .dominance import nondominated_mask
 from .errors import InvalidInputError
 from .hypervolume import default_reference_point, hypervolume
+from .validate import as_points, check_ref_point, orient, parse_directions
 
 __all__ = [
     "CHUNK",

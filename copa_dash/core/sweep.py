@@ -10,9 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._kernels import sweep as _kernels
-from ._validate import check_mask, check_p
 from .criteria import check_u, focus_indices, raise_no_candidate
 from .errors import InvalidInputError
+from .validate import check_mask, check_p
 
 __all__ = ["MAX_ALPHAS", "SweepResult", "alpha_sweep"]
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..core._validate import check_p
 from ..core.errors import InvalidInputError
+from ..core.validate import check_p
 
 SINGLE_ROLES = ("system", "seed", "task", "split", "config", "budget")
 _DIRECTION_ALIASES = {

@@ -3,8 +3,8 @@
 Key
     ``(function name, dataset id, arguments, core version)``: the arguments are frozen
     as canonical JSON (sorted keys; tuples, sets and numpy values turned into lists and
-    numbers), the version is ``copa_dash.__version__`` so an upgrade never serves results
-    of older code. The key is stored as its SHA-256.
+    numbers), the version is :func:`~copa_dash.services.core_version.core_version` (the
+    package version and a hash of the core's source) so new kernels never read old results. The key is stored as its SHA-256.
 Tag
     Every entry is tagged with its dataset id; :meth:`AnalysisCache.evict_dataset` drops
     them all. The cache never touches the dataset store.
@@ -24,9 +24,7 @@ result is computed and returned, never lost to a cache error.
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import inspect
 import json
 import logging
 import os
@@ -38,6 +36,7 @@ from typing import TypeVar
 import numpy as np
 
 from . import codec
+from .core_version import core_version
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -174,7 +173,7 @@ class AnalysisCache:
     backend : DiskBackend or RedisBackend
         Where entries live; see :meth:`from_settings`.
     version : str, optional
-        Part of every key; ``copa_dash.__version__`` by default.
+        Part of every key; :func:`~copa_dash.services.core_version.core_version` by default.
 
     Examples
     --------
@@ -189,7 +188,7 @@ class AnalysisCache:
 
     def __init__(self, backend, *, version: str | None = None):
         if version is None:
-            from .. import __version__ as version
+            version = core_version()
         self.backend = backend
         self.version = str(version)
         self.hits = 0
@@ -250,10 +249,6 @@ class AnalysisCache:
                            exc_info=True)
         return value
 
-    def cached(self, function_name: str | None = None):
-        """Decorator form: ``f(dataset_id, ...)`` memoised on all its bound arguments."""
-        return _decorator(lambda: self, function_name)
-
     def evict_dataset(self, dataset_id: str) -> int:
         """Drop every entry tagged with ``dataset_id``; returns how many went."""
         return self.backend.evict(dataset_id)
@@ -268,38 +263,6 @@ class AnalysisCache:
 
     def close(self) -> None:
         self.backend.close()
-
-
-def _decorator(resolve_cache: Callable[[], AnalysisCache], function_name: str | None):
-    def wrap(function):
-        name = function_name or f"{function.__module__}.{function.__qualname__}"
-        signature = inspect.signature(function)
-        first = next(iter(signature.parameters))
-
-        @functools.wraps(function)
-        def wrapper(*args, **kwargs):
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            arguments = dict(bound.arguments)
-            dataset_id = arguments.pop(first)
-            return resolve_cache().memoize(name, dataset_id, arguments,
-                                           lambda: function(*args, **kwargs))
-
-        return wrapper
-
-    return wrap
-
-
-def cached(function_name: str | None = None):
-    """Decorator memoising ``f(dataset_id, ...)`` in the process-wide cache (:func:`get_cache`).
-
-    Examples
-    --------
-    >>> @cached("front_size")
-    ... def front_size(dataset_id, *, objectives):
-    ...     return len(objectives)
-    """
-    return _decorator(get_cache, function_name)
 
 
 _caches: dict[tuple, AnalysisCache] = {}

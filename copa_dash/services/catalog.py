@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..core.errors import InvalidInputError
+from ..data.bundled import list_datasets, load_bundled
 from ..data.schema import DefaultView, EvalTable
+from .recent import RecentValues
+from .store import DatasetStore
 
 _UPLOAD_ID = re.compile(r"^[0-9a-f]{32,128}$")
 
@@ -50,12 +52,21 @@ def is_upload_id(ref: str) -> bool:
     return bool(_UPLOAD_ID.match(ref or ""))
 
 
-@lru_cache(maxsize=32)
-def _bundled(name: str) -> OpenedDataset:
-    # Parsed bundled tables are immutable and identical in every worker, so a small
-    # per-process memo of them is safe; analysis results go to the shared cache.
-    from ..data.bundled import load_bundled
+# Parsed bundled tables are immutable and identical in every worker, so a small per-process
+# memo of them is safe (analysis results go to the shared cache); its bytes count against the
+# worker's COPA_MEMORY_CACHE_MB like the other in-process caches.
+_recent_bundled = RecentValues(entries=32, share=0.25, name="bundled tables")
 
+
+def _bundled(name: str) -> OpenedDataset:
+    kept = _recent_bundled.get(name)
+    if kept is None:
+        kept = _open_bundled(name)
+        _recent_bundled.put(name, kept, nbytes=int(kept.table.frame.memory_usage(deep=True).sum()))
+    return kept
+
+
+def _open_bundled(name: str) -> OpenedDataset:
     table, info = load_bundled(name)
     digest = hashlib.sha256()
     digest.update(name.encode())
@@ -83,7 +94,6 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
     if is_upload_id(ref):
         if settings is None:
             raise InvalidInputError("uploaded datasets need the instance's settings")
-        from .store import DatasetStore
 
         store = DatasetStore(settings.data_dir)
         table = store.load(ref)
@@ -96,15 +106,17 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
     return _bundled(ref)
 
 
+def bundled_datasets() -> list:
+    """The manifest entries of the bundled tables (name, title, roles, paired metrics), for
+    pages that offer only the tables they can show."""
+    return list_datasets()
+
+
 def catalog(settings=None, *, include_shared: bool = True) -> list[CatalogEntry]:
     """The bundled datasets, then (when ``settings`` is given) the uploads marked shared."""
-    from ..data.bundled import list_datasets
-
     entries = [CatalogEntry(d.name, d.title, d.description, "bundled", d.n_rows)
                for d in list_datasets()]
     if settings is not None and include_shared:
-        from .store import DatasetStore
-
         for info in DatasetStore(settings.data_dir).list(shared_only=True):
             get = info.get if isinstance(info, dict) else (lambda k, i=info: getattr(i, k, None))
             entries.append(CatalogEntry(get("id"), get("name") or get("id")[:8],

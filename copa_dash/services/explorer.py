@@ -14,13 +14,14 @@ import numpy as np
 
 from ..core import criteria
 from ..core import sweep as sweep_core
-from ..core._validate import orient, parse_directions
 from ..core.baselines import normalised_objectives
 from ..core.errors import InvalidInputError
-from ..core.ranks import dkw_epsilon, u_standard_error
+from ..core.ranks import cdf_transform, dkw_epsilon, u_standard_error
+from ..core.validate import orient, parse_directions
 from ..data.filters import RowFilter
 from . import selection
 from .catalog import OpenedDataset
+from .objectives import TWO_OBJECTIVES
 
 BASELINES = ("sum", "saw", "ahp", "delta", "norm")
 BASELINE_LABELS = {"sum": "Sum", "saw": "SAW", "ahp": "AHP", "delta": "Delta", "norm": "norm",
@@ -71,8 +72,7 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
         constraints, every row missing an objective.
     """
     if len(preferences.objectives) < 2:
-        raise InvalidInputError(
-            "choose at least two objectives: a Pareto front needs something to trade off")
+        raise InvalidInputError(TWO_OBJECTIVES)
     problem = selection.build_problem(opened.table, preferences, row_filter,
                                       dataset_id=opened.cache_id, cache=cache)
     if not problem.eligible.any():
@@ -148,7 +148,7 @@ def _distinct_over_grid(problem, prefs, grid, cache) -> int:
 
     key = dict(problem.cache_key, method=prefs.method, focus=list(prefs.focus), p=str(prefs.p),
                grid=len(grid), eligible=selection._mask_digest(problem.eligible))
-    return selection._memo(cache, "distinct_over_alpha", problem.dataset_id, key, compute)
+    return selection.memoized(cache, "distinct_over_alpha", problem.dataset_id, key, compute)
 
 
 def _normalised(problem, method: str) -> np.ndarray:
@@ -174,7 +174,6 @@ def summary_coordinates(problem: selection.SelectionProblem) -> tuple[np.ndarray
         part = np.ascontiguousarray(u[:, columns])
         equal = np.full(len(columns), 1.0 / len(columns))
         values = criteria.copa_scores(part, equal, p=prefs.p)
-        from ..core.ranks import cdf_transform
 
         return cdf_transform(values.reshape(-1, 1))[:, 0]
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core._validate import parse_directions
 from ..core.dominance import nondominated_mask
 from ..core.errors import InvalidInputError
 from ..core.generalization import GeneralizationResult, compare_methods, validation_test_fronts
+from ..core.validate import parse_directions
 from .val_test_pairs import (  # noqa: F401  (re-exported: the CLI and the UI import them here)
     TEST_PREFIX,
     VAL_PREFIX,

@@ -1,4 +1,5 @@
-"""Where Dash background callbacks (long sweeps, significance tests) run.
+"""The Celery application behind Dash background callbacks when Redis is configured
+(the manager itself, which needs dash, is :mod:`copa_dash.ui.background`).
 
 Without Redis, :class:`dash.DiskcacheManager` runs each background callback in a child
 process of the gunicorn worker and keeps progress and results in a diskcache under
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import os
 import threading
-from pathlib import Path
 
 #: Seconds an unread background result is kept (a day).
 RESULT_EXPIRY_SECONDS = 24 * 3600
@@ -54,30 +54,3 @@ def celery_app_for(settings):
             )
             _celery_apps[key] = app
         return app
-
-
-def background_callback_manager(settings):
-    """The Dash background-callback manager for this instance.
-
-    Parameters
-    ----------
-    settings : copa_dash.config.Settings
-        ``redis_url`` selects Celery; otherwise ``cache_dir / "jobs"`` holds a diskcache.
-
-    Returns
-    -------
-    dash.DiskcacheManager or dash.CeleryManager
-        Results of abandoned jobs expire after :data:`RESULT_EXPIRY_SECONDS`.
-    """
-    import dash
-
-    # No ``cache_by``: a result is dropped once delivered. Analysis results are memoised
-    # in the AnalysisCache under their dataset id, where they can be evicted per dataset.
-    if settings.redis_url:
-        return dash.CeleryManager(celery_app_for(settings), expire=RESULT_EXPIRY_SECONDS)
-    import diskcache
-
-    directory = Path(settings.cache_dir) / "jobs"
-    directory.mkdir(parents=True, exist_ok=True)
-    return dash.DiskcacheManager(diskcache.Cache(str(directory)),
-                                 expire=RESULT_EXPIRY_SECONDS)

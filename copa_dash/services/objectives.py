@@ -5,6 +5,9 @@ from __future__ import annotations
 from ..core.errors import InvalidInputError
 from ..data.schema import EvalTable
 
+# the one wording of the most common refusal (explorer, upload, systems): pages and services share it
+TWO_OBJECTIVES = "choose at least two objectives: a Pareto front needs something to trade off"
+
 
 def resolve_objectives(table: EvalTable, objectives, *, at_least: int = 1
                        ) -> tuple[list[str], list[str]]:

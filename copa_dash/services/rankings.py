@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core._validate import check_p, check_weights
 from ..core.criteria import weights_from_alpha
 from ..core.errors import InvalidInputError
 from ..core.rank_tables import Criterion, rank_rows, rank_spread
+from ..core.validate import check_p, check_weights
 from ..data.filters import RowFilter
 from ..data.schema import EvalTable
 from .objectives import resolve_objectives

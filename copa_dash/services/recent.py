@@ -10,6 +10,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
+from ..config import Settings
+
+# Every RecentValues made with a ``share`` is listed here, so that one call sets the bounds of
+# all from the instance's Settings: their shares sum to at most 1, so the in-process memory of
+# these caches stays within ``Settings.memory_cache_bytes`` per worker.
+_SHARED: list["RecentValues"] = []
+
 
 class RecentValues:
     """The last few values by key, least recently used first out.
@@ -18,9 +25,15 @@ class RecentValues:
     ----------
     entries : int
         At most this many values are kept.
-    max_bytes : int
+    max_bytes : int, optional
         At most this many bytes (as stated by :meth:`put`'s callers) are kept; a value larger
         than this is not kept at all.
+    share : float, optional
+        Instead of ``max_bytes``: this fraction of the worker's in-process budget
+        (``Settings.memory_cache_bytes``, env ``COPA_MEMORY_CACHE_MB``), set again by
+        :func:`set_memory_budget` when the app starts.
+    name : str, optional
+        What the values are, for :func:`set_memory_budget`'s report.
 
     Examples
     --------
@@ -33,11 +46,19 @@ class RecentValues:
     (True, [2])
     """
 
-    def __init__(self, *, entries: int, max_bytes: int):
+    def __init__(self, *, entries: int, max_bytes: int | None = None,
+                 share: float | None = None, name: str = ""):
+        if (max_bytes is None) == (share is None):
+            raise ValueError("give either max_bytes or share")
         self.entries = entries
-        self.max_bytes = max_bytes
+        self.name = name
+        self.share = share
+        self.max_bytes = (max_bytes if share is None
+                          else int(share * Settings().memory_cache_bytes))
         self._values: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
+        if share is not None:
+            _SHARED.append(self)
 
     def get(self, key):
         """The value kept under ``key``, or None."""
@@ -55,13 +76,37 @@ class RecentValues:
             if nbytes > self.max_bytes:
                 return value
             self._values[key] = (value, nbytes)
-            total = sum(size for _, size in self._values.values())
-            while len(self._values) > self.entries or total > self.max_bytes:
-                _, (_, size) = self._values.popitem(last=False)
-                total -= size
+            self._trim()
         return value
+
+    def _trim(self) -> None:
+        total = sum(size for _, size in self._values.values())
+        while len(self._values) > self.entries or total > self.max_bytes:
+            _, (_, size) = self._values.popitem(last=False)
+            total -= size
+
+    def resize(self, max_bytes: int) -> None:
+        """Keep at most ``max_bytes`` from now on (the oldest values go first)."""
+        with self._lock:
+            self.max_bytes = int(max_bytes)
+            self._trim()
 
     def clear(self) -> None:
         """Forget every value."""
         with self._lock:
             self._values.clear()
+
+
+def set_memory_budget(total_bytes: int) -> dict[str, int]:
+    """Bound every shared RecentValues by its share of ``total_bytes``; returns the bounds.
+
+    Raises
+    ------
+    ValueError
+        If the shares add up to more than 1 (the budget would not hold).
+    """
+    if sum(r.share for r in _SHARED) > 1 + 1e-9:
+        raise ValueError("the shares of the in-process caches add up to more than 1")
+    for recent in _SHARED:
+        recent.resize(int(recent.share * total_bytes))
+    return {recent.name: recent.max_bytes for recent in _SHARED}

@@ -65,7 +65,7 @@ class Preferences:
         """Normalised weights, one per objective (sum 1)."""
         k = len(self.objectives)
         if self.weights is not None:
-            from ..core._validate import check_weights
+            from ..core.validate import check_weights
 
             return check_weights(self.weights, k, name="weights")
         if not self.focus:
@@ -93,7 +93,9 @@ class SelectionProblem:
     cache_key: dict = field(default_factory=dict)
 
 
-def _memo(cache, name: str, dataset_id: str, arguments: dict, compute):
+def memoized(cache, name: str, dataset_id: str, arguments: dict, compute):
+    """``compute()``, kept in the analysis ``cache`` under (name, dataset, arguments) when one
+    is given; ``cache=None`` computes every time (the CLI, tests)."""
     if cache is None:
         return compute()
     return cache.memoize(name, dataset_id, arguments, compute)
@@ -171,7 +173,7 @@ def _problem_base(table: EvalTable, preferences: Preferences, row_filter: RowFil
             return np.full(raw.shape, np.nan)
         return ranks.cdf_transform(raw, list(preferences.directions), population=population)
 
-    u = _memo(cache, "cdf_transform", dataset_id, key, compute_u)
+    u = memoized(cache, "cdf_transform", dataset_id, key, compute_u)
     return {"rows": rows, "ids": table.ids[rows], "raw": raw, "u": u, "eligible": passes,
             "n_missing": int((~complete).sum()),
             "n_population": int(passes.sum()) if filtered else int(rows.size)}
@@ -195,8 +197,8 @@ def _nbytes(parts: dict) -> int:
 # naming the table's content (the catalog's ids do) and an analysis cache. The constraint mask
 # is kept apart, keyed by the filter: moving a range slider adds a small mask, not a copy of
 # the rows' values and u.
-_recent_bases = RecentValues(entries=8, max_bytes=256 * 2**20)
-_recent_masks = RecentValues(entries=32, max_bytes=32 * 2**20)
+_recent_bases = RecentValues(entries=8, share=0.3, name="problems")
+_recent_masks = RecentValues(entries=32, share=0.05, name="constraint masks")
 
 
 def scores(problem: SelectionProblem, *, preferences: Preferences | None = None) -> np.ndarray:
@@ -256,7 +258,7 @@ def sweep(problem: SelectionProblem, *, n_alphas: int = 10_000, cache=None):
     focus_index = [prefs.objectives.index(f) for f in prefs.focus]
     key = dict(problem.cache_key, focus=list(prefs.focus), p=str(prefs.p), n_alphas=n_alphas,
                eligible=_mask_digest(problem.eligible))
-    return _memo(cache, "alpha_sweep", problem.dataset_id, key,
+    return memoized(cache, "alpha_sweep", problem.dataset_id, key,
                  lambda: sweep_core.alpha_sweep(problem.u, focus_index, p=prefs.p,
                                                 n_alphas=n_alphas, eligible=problem.eligible))
 
@@ -273,7 +275,7 @@ def front_mask(problem: SelectionProblem, *, cache=None) -> np.ndarray:
         return mask
 
     key = dict(problem.cache_key, eligible=_mask_digest(problem.eligible))
-    return _memo(cache, "nondominated_mask", problem.dataset_id, key, compute)
+    return memoized(cache, "nondominated_mask", problem.dataset_id, key, compute)
 
 
 def _mask_digest(mask: np.ndarray) -> str:

@@ -211,7 +211,7 @@ def _write_atomically(target: Path, write) -> None:
 # keyed by their file (path, mtime, size) and roles: a dataset's file never changes under its
 # content id, and ``load`` checks the file still exists before looking here. EvalTable hands
 # out copies of its frame, so sharing one between requests is safe.
-_recently_loaded = RecentValues(entries=4, max_bytes=512 * 2**20)
+_recently_loaded = RecentValues(entries=4, share=0.4, name="uploaded tables")
 
 
 class DatasetStore:

@@ -21,6 +21,7 @@ import pandas as pd
 from ..core.errors import InvalidInputError
 from ..data import io
 from ..data.schema import Roles
+from .objectives import TWO_OBJECTIVES
 from .store import DatasetStore
 
 STAGING_TTL_SECONDS = 24 * 3600
@@ -43,11 +44,6 @@ class StagedUpload:
     @property
     def preview(self) -> pd.DataFrame:
         return self.frame.head(PREVIEW_ROWS)
-
-    @property
-    def ids_generated(self) -> bool:
-        """True when no column can name the rows and the proposal numbers them."""
-        return self.proposed.id == self.row_ids
 
 
 def limits_from(settings) -> io.Limits:
@@ -147,8 +143,7 @@ def check_objective_count(frame: pd.DataFrame, roles: Roles) -> None:
         advice = ("the table has no other numeric column: add a second measurement to the file "
                   "(e.g. cost, time or size) and upload it again")
     raise InvalidInputError(
-        "choose at least two objectives: a Pareto front needs something to trade off. "
-        f"Only {chosen} is one now; {advice}. Nothing was saved.")
+        f"{TWO_OBJECTIVES}. Only {chosen} is one now; {advice}. Nothing was saved.")
 
 
 def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,

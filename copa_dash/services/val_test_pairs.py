@@ -14,9 +14,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
-from ..core._validate import check_ref_point
 from ..core.errors import InvalidInputError
 from ..core.hypervolume import default_reference_point
+from ..core.validate import check_ref_point
 from ..data.cell_parsing import objective_values
 
 VAL_PREFIX, TEST_PREFIX = "val_", "test_"

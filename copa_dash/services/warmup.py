@@ -3,7 +3,7 @@
 :func:`warm_up_kernels` runs every step now (``copa-dash compile``, the Docker image build).
 :func:`warm_up_in_background` is what the app does at start-up: the server answers at once,
 kernels a request needs before they are ready answer through their numpy twins (see
-:mod:`copa_dash.core._jit`), and the steps below compile one after the other in a
+:mod:`copa_dash.core.jit`), and the steps below compile one after the other in a
 background thread, the explorer's first (it is the page a newcomer opens first).
 :func:`compile_progress` says, in words, what is still compiling.
 """
@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..core import _jit, criteria, ranks, sweep
+from ..core import criteria, jit, ranks, sweep
 from ..core.dominance import nondominated_layers, nondominated_mask
 from ..core.generalization import validation_test_fronts
 from ..core.hypervolume import hypervolume
@@ -90,11 +90,11 @@ def warm_up_kernels() -> float:
 
 def warm_up_in_background(*, progress: bool = True) -> None:
     """Switch this process to background compiles and queue every warm-up step."""
-    _jit.configure(mode="background", progress=progress)
+    jit.configure(mode="background", progress=progress)
     for label, step in WARM_UP_STEPS:
-        _jit.submit(label, step, priority=1)
+        jit.submit(label, step, priority=1)
 
 
 def compile_progress() -> str:
     """One sentence on what is still compiling (empty when nothing is)."""
-    return _jit.status().describe()
+    return jit.status().describe()

@@ -1,4 +1,4 @@
-"""How kernels compile (core/_jit.py): lazily, in the foreground, behind a twin in the
+"""How kernels compile (core/jit.py): lazily, in the foreground, behind a twin in the
 background, or deferred to another process; with progress on stderr and a status."""
 
 import pickle
@@ -7,8 +7,8 @@ import threading
 import numpy as np
 import pytest
 
-from copa_dash.core import _jit, _twins
-from copa_dash.core._jit import LazyKernel, njit
+from copa_dash.core import _twins, jit
+from copa_dash.core.jit import LazyKernel, njit
 
 
 def _fresh_kernel():
@@ -25,13 +25,13 @@ def _fresh_kernel():
 @pytest.fixture
 def jit_state(monkeypatch):
     """Restore the process's compile settings and twin table after the test."""
-    state = _jit._STATE
+    state = jit._STATE
     monkeypatch.setattr(state, "mode", state.mode)
     monkeypatch.setattr(state, "progress", state.progress)
     monkeypatch.setattr(state, "pending", {})
     monkeypatch.setattr(_twins, "TWINS", dict(_twins.TWINS))
     yield state
-    assert _jit.wait_idle(timeout=60)
+    assert jit.wait_idle(timeout=60)
 
 
 def test_kernels_are_numba_dispatchers_and_nothing_compiles_at_definition():
@@ -43,7 +43,7 @@ def test_kernels_are_numba_dispatchers_and_nothing_compiles_at_definition():
 
 
 def test_foreground_compiles_on_first_call_with_progress_lines(jit_state, capsys):
-    _jit.configure(mode="foreground", progress=True)
+    jit.configure(mode="foreground", progress=True)
     kernel = _fresh_kernel()
     np.testing.assert_array_equal(kernel(np.arange(3.0)), [1.0, 2.0, 3.0])
     assert len(kernel.signatures) == 1
@@ -52,7 +52,7 @@ def test_foreground_compiles_on_first_call_with_progress_lines(jit_state, capsys
 
 
 def test_background_twin_answers_then_the_kernel_compiles(jit_state, monkeypatch):
-    _jit.configure(mode="background", progress=False)
+    jit.configure(mode="background", progress=False)
     kernel = _fresh_kernel()
     calls = []
 
@@ -60,7 +60,7 @@ def test_background_twin_answers_then_the_kernel_compiles(jit_state, monkeypatch
         calls.append(threading.current_thread().name)
         return x + 1.0
 
-    _twins.TWINS[_jit.kernel_name(kernel)] = twin
+    _twins.TWINS[jit.kernel_name(kernel)] = twin
     gate = threading.Event()
     monkeypatch.setattr(LazyKernel, "compile",
                         lambda self, sig, _orig=LazyKernel.compile: (gate.wait(30),
@@ -68,25 +68,25 @@ def test_background_twin_answers_then_the_kernel_compiles(jit_state, monkeypatch
     first = kernel(np.arange(3.0))
     np.testing.assert_array_equal(first, [1.0, 2.0, 3.0])
     assert calls == [threading.current_thread().name]          # the twin answered, here
-    status = _jit.status()
+    status = jit.status()
     assert status.busy and "test_jit.add_one" in (status.running or "") + "".join(status.queued)
     assert "First start" in status.describe()
     gate.set()
-    assert _jit.wait_idle(timeout=60)
+    assert jit.wait_idle(timeout=60)
     assert len(kernel.signatures) == 1
     np.testing.assert_array_equal(kernel(np.arange(3.0)), [1.0, 2.0, 3.0])
     assert len(calls) == 1                                       # compiled code from now on
-    assert _jit.status().describe() == ""
+    assert jit.status().describe() == ""
 
 
 def test_a_declining_twin_hands_over_to_the_compiled_kernel(jit_state):
-    _jit.configure(mode="background", progress=False)
+    jit.configure(mode="background", progress=False)
     kernel = _fresh_kernel()
 
     def twin(x):
-        raise _jit.TwinDeclined("too big")
+        raise _twins.TwinDeclined("too big")
 
-    _twins.TWINS[_jit.kernel_name(kernel)] = twin
+    _twins.TWINS[jit.kernel_name(kernel)] = twin
     np.testing.assert_array_equal(kernel(np.arange(2.0)), [1.0, 2.0])
     assert len(kernel.signatures) == 1
 
@@ -95,12 +95,12 @@ def test_deferred_mode_records_the_signature_for_another_process(jit_state, tmp_
                                                                   monkeypatch):
     from copa_dash.cli import kernel_compile
 
-    _jit.configure(mode="deferred", progress=False)
+    jit.configure(mode="deferred", progress=False)
     kernel = _fresh_kernel()
-    _twins.TWINS[_jit.kernel_name(kernel)] = lambda x: x + 1.0
+    _twins.TWINS[jit.kernel_name(kernel)] = lambda x: x + 1.0
     np.testing.assert_array_equal(kernel(np.arange(2.0)), [1.0, 2.0])
     assert kernel.signatures == []                               # nothing compiled here
-    [(module, qualname, sig)] = _jit.pending()
+    [(module, qualname, sig)] = jit.pending()
     assert (module, qualname.rsplit(".", 1)[-1]) == (__name__, "add_one")
     # the detached process gets the triples through a pickle, and compiles them
     started = []
@@ -137,5 +137,5 @@ def test_in_disk_cache_sees_a_cached_kernel(tmp_path):
     population = np.ones(3, dtype=bool)
     ranks.cdf_columns(y_t, order, population)                    # compiled or loaded
     sig = tuple(ranks.cdf_columns.typeof_pyval(a) for a in (y_t, order, population))
-    assert _jit.in_disk_cache(ranks.cdf_columns, sig)
-    assert not _jit.in_disk_cache(_fresh_kernel(), sig)
+    assert jit.in_disk_cache(ranks.cdf_columns, sig)
+    assert not jit.in_disk_cache(_fresh_kernel(), sig)

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from copa_dash.core import _twins
-from copa_dash.core._jit import TwinDeclined
 from copa_dash.core._kernels import baselines, criteria, dominance, dominance_layers, ranks, sweep
 from copa_dash.core._reference import dominance as reference_dominance
+from copa_dash.core._twins import TwinDeclined
 from copa_dash.core.ranks import cdf_transform
 
 P_VALUES = [1.0, 2.0, 2.5, 8.0, math.inf]

@@ -17,7 +17,6 @@ from copa_dash.services.cache import (
     AnalysisCache,
     DiskBackend,
     RedisBackend,
-    cached,
     freeze_arguments,
     get_cache,
 )
@@ -95,11 +94,27 @@ def test_key_holds_the_core_version(make_cache):
     assert make_cache(version="1.1").memoize("f", "d1", {}, lambda: "new") == "new"
 
 
-def test_default_version_is_the_package_version(tmp_path):
+def test_default_version_is_the_package_version_and_the_cores_source(tmp_path):
     import copa_dash
+    from copa_dash.services.core_version import CORE_DIR, core_version, source_hash
 
     cache = AnalysisCache(DiskBackend(tmp_path, size_limit=2**20))
-    assert cache.version == copa_dash.__version__
+    assert cache.version == core_version()
+    assert cache.version == f"{copa_dash.__version__}+core.{source_hash(CORE_DIR)[:16]}"
+
+
+def test_editing_a_core_file_changes_the_source_hash(tmp_path):
+    import shutil
+
+    from copa_dash.services.core_version import CORE_DIR, source_hash
+
+    copy = tmp_path / "core"
+    shutil.copytree(CORE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = source_hash(copy)
+    assert before == source_hash(CORE_DIR)
+    kernel = copy / "ranks.py"
+    kernel.write_text(kernel.read_text() + "\n# a changed kernel\n")
+    assert source_hash(copy) != before
 
 
 def test_equivalent_arguments_share_a_key(tmp_path):
@@ -180,23 +195,6 @@ def test_a_failing_backend_is_bypassed(tmp_path, monkeypatch, caplog):
     assert "analysis cache unavailable" in caplog.text
 
 
-def test_decorator_binds_arguments_with_defaults(tmp_path):
-    cache = _disk_cache(tmp_path)
-    calls = []
-
-    @cache.cached("scaled")
-    def scaled(dataset_id, factor, *, offset=0):
-        calls.append((dataset_id, factor, offset))
-        return factor + offset
-
-    assert scaled("d", 2) == 2
-    assert scaled("d", factor=2, offset=0) == 2  # same bound arguments: a hit
-    assert scaled("d", 2, offset=1) == 3
-    assert scaled("e", 2) == 2
-    assert calls == [("d", 2, 0), ("d", 2, 1), ("e", 2, 0)]
-    assert cache.evict_dataset("d") == 2
-
-
 def test_process_wide_cache_per_settings(tmp_path):
     settings = Settings(cache_dir=tmp_path / "one", cache_size_bytes=2**20)
     assert get_cache(settings) is get_cache(settings)
@@ -204,16 +202,6 @@ def test_process_wide_cache_per_settings(tmp_path):
     other = get_cache(Settings(cache_dir=tmp_path / "two", cache_size_bytes=2**20))
     assert other is not get_cache(settings)
     assert (tmp_path / "two" / "analysis").is_dir()
-
-    calls = []
-
-    @cached("module_level")
-    def size(dataset_id, *, n):
-        calls.append(n)
-        return n * 2
-
-    assert size("d", n=3) == 6 and size("d", n=3) == 6
-    assert calls == [3]
 
 
 def test_settings_with_redis_url_select_redis(monkeypatch):

@@ -12,8 +12,8 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.data.filters import RowFilter
 from copa_dash.services import explorer, selection
 from copa_dash.services.catalog import open_dataset
-from copa_dash.ui.state import parse_query, with_defaults
-from copa_dash.ui.view_state import preferences_and_filter
+from copa_dash.ui.features.explore.state import parse_query, with_defaults
+from copa_dash.ui.features.explore.view_state import preferences_and_filter
 
 
 def _default(name: str):

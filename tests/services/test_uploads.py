@@ -31,7 +31,7 @@ def save(settings, staged, roles, name=None):
 
 def test_a_table_of_numbers_is_proposed_row_numbers_and_saved_with_them(settings):
     staged = stage_upload(settings, "numbers.csv", NUMBERS)
-    assert staged.row_ids == "row" and staged.ids_generated
+    assert staged.row_ids == "row" and staged.proposed.id == staged.row_ids
     assert staged.proposed.id == "row"
     assert "row" not in staged.frame.columns  # the preview shows the file as it is
     assert {"score", "elo"} <= set(staged.proposed.objective_names) | set(
@@ -47,7 +47,7 @@ def test_a_table_of_numbers_is_proposed_row_numbers_and_saved_with_them(settings
 
 def test_row_numbers_can_replace_a_proposed_name_column(settings):
     staged = stage_upload(settings, "named.csv", NAMED)
-    assert staged.proposed.id == "model" and not staged.ids_generated
+    assert staged.proposed.id == "model" and staged.proposed.id != staged.row_ids
     roles = replace(staged.proposed, id=staged.row_ids,
                     metadata=(*staged.proposed.metadata, "model"))
     table = DatasetStore(settings.data_dir).load(save(settings, staged, roles))

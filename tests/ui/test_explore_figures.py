@@ -12,11 +12,11 @@ import pytest
 
 from copa_dash.services import explorer
 from copa_dash.services.catalog import open_dataset
-from copa_dash.ui import figures, panels
-from copa_dash.ui.callbacks.explore import drawn_key, slider_move
-from copa_dash.ui.ids import ExploreIds as ID
-from copa_dash.ui.state import parse_query, to_query, with_defaults
-from copa_dash.ui.view_state import preferences_and_filter
+from copa_dash.ui.features.explore import figures, panels
+from copa_dash.ui.features.explore.callbacks import drawn_key, slider_move
+from copa_dash.ui.features.explore.ids import ExploreIds as ID
+from copa_dash.ui.features.explore.state import parse_query, to_query, with_defaults
+from copa_dash.ui.features.explore.view_state import preferences_and_filter
 
 from . import html_cells
 
@@ -185,7 +185,7 @@ def _drawn_for(state, result):
 def test_a_slider_move_sends_figure_patches_only_for_what_moved():
     from dash import no_update
 
-    from copa_dash.ui.callbacks.explore import _slider_update
+    from copa_dash.ui.features.explore.callbacks import _slider_update
 
     state, drawn_result = _explore(alpha=0.6)
     drawn = _drawn_for(state, drawn_result)
@@ -253,8 +253,8 @@ def test_a_log_axis_over_zeros_or_outside_the_raw_view_stays_linear_and_says_why
 
 
 def test_leaving_the_p_box_unchanged_does_nothing_and_a_new_p_does():
-    from copa_dash.ui.callbacks.explore import _p_box_unchanged
-    from copa_dash.ui.state import to_query
+    from copa_dash.ui.features.explore.callbacks import _p_box_unchanged
+    from copa_dash.ui.features.explore.state import to_query
 
     _, state = _state()
     blur, enter = f"{ID.P_INPUT}.n_blur", f"{ID.P_INPUT}.n_submit"

@@ -15,7 +15,9 @@ from copa_dash.data.io import build_eval_table
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.services import explorer, selection
 from copa_dash.services.catalog import OpenedDataset
-from copa_dash.ui import figures, figures_generalization, figures_posets
+from copa_dash.ui.features.explore import figures
+from copa_dash.ui.features.generalization import figures as figures_generalization
+from copa_dash.ui.features.posets import figures as figures_posets
 from tests.ui.test_figure_text_escaping import _depth_view, _gap_report, _strings
 
 # Plotly reads each as a variable (its TEMPLATE_STRING_REGEX is %{name} or %{name:format})

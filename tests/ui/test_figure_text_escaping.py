@@ -12,14 +12,12 @@ from copa_dash.data.io import build_eval_table
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.services import benchmarks, posets, rankings, systems
 from copa_dash.services import generalization as gap
-from copa_dash.ui import (
-    figures_benchmark,
-    figures_generalization,
-    figures_posets,
-    figures_rankings,
-    figures_systems,
-)
-from copa_dash.ui.figures import plot_text
+from copa_dash.ui.features.explore.figures import plot_text
+from copa_dash.ui.features.generalization import figures as figures_generalization
+from copa_dash.ui.features.posets import figures as figures_posets
+from copa_dash.ui.features.rankings import figures as figures_rankings
+from copa_dash.ui.features.rankings import figures_benchmark
+from copa_dash.ui.features.systems import figures as figures_systems
 
 BOLD = "<b>bold</b>"
 BREAK = "a<br>b"

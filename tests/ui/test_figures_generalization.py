@@ -9,7 +9,7 @@ import pytest
 
 from copa_dash.core._reference.indicators import hypervolume_brute
 from copa_dash.services import generalization as gap
-from copa_dash.ui import figures_generalization as figures
+from copa_dash.ui.features.generalization import figures
 
 
 def _area(xs, ys) -> float:

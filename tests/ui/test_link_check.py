@@ -5,8 +5,8 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 from copa_dash.services.catalog import open_dataset
-from copa_dash.ui.link_check import link_notes
-from copa_dash.ui.state import parse_query, with_defaults
+from copa_dash.ui.features.explore.link_check import link_notes
+from copa_dash.ui.features.explore.state import parse_query, with_defaults
 
 DATASET = "open-llm-leaderboard-v2"
 

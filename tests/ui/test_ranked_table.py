@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from copa_dash.ui import panels, table_query
-from copa_dash.ui.callbacks.explore import TABLE_PAGE_SIZE, _table_page
+from copa_dash.ui.features.explore import panels, table_query
+from copa_dash.ui.features.explore.callbacks import TABLE_PAGE_SIZE, _table_page
 
 from . import html_cells
 from .test_explore_figures import _explore
@@ -158,8 +158,8 @@ def test_an_id_with_an_equals_sign_is_found_without_a_note_and_long_searches_are
 
 def test_the_csv_holds_every_row_the_search_finds_in_the_tables_sort_order():
     from copa_dash.services.catalog import open_dataset
-    from copa_dash.ui.callbacks.explore import ranked_frame
-    from copa_dash.ui.state import parse_query, to_query, with_defaults
+    from copa_dash.ui.features.explore.callbacks import ranked_frame
+    from copa_dash.ui.features.explore.state import parse_query, to_query, with_defaults
 
     dataset = "open-llm-leaderboard-v2"
     query = to_query(with_defaults(parse_query({"dataset": dataset}), open_dataset(dataset)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 from copa_dash.services.catalog import open_dataset
-from copa_dash.ui.rankings_state import RankingsState, parse_query, to_query, with_defaults
+from copa_dash.ui.features.rankings.state import RankingsState, parse_query, to_query, with_defaults
 
 
 def _round_trip(state: RankingsState) -> RankingsState:

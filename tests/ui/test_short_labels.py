@@ -15,8 +15,9 @@ import pytest
 from copa_dash.data.io import build_eval_table
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.services import rankings
-from copa_dash.ui import figures_rankings, short_labels
-from copa_dash.ui.short_labels import LABEL_CHARS, short_label, unique_short_labels
+from copa_dash.ui.common import short_labels
+from copa_dash.ui.common.short_labels import LABEL_CHARS, short_label, unique_short_labels
+from copa_dash.ui.features.rankings import figures as figures_rankings
 
 # DecodingTrust's ids: the pruning method sits in the middle of a shared head and tail
 PRUNED = [f"hf/compressed-llm/llama-2-13b-chat-{m}-semistruct@0.5_4to8"

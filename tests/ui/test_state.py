@@ -3,7 +3,7 @@
 import math
 from urllib.parse import parse_qs
 
-from copa_dash.ui.state import ExploreState, parse_query, to_query
+from copa_dash.ui.features.explore.state import ExploreState, parse_query, to_query
 
 
 def _parse(query: str) -> dict:
@@ -39,7 +39,7 @@ def test_malformed_values_fall_back_to_defaults():
 
 
 def test_nearest_p_stop_takes_the_closest_stop_and_the_smaller_on_a_tie():
-    from copa_dash.ui.state import P_STOPS, nearest_p_stop
+    from copa_dash.ui.features.explore.state import P_STOPS, nearest_p_stop
 
     assert [nearest_p_stop(p) for p in P_STOPS] == list(range(len(P_STOPS)))
     assert P_STOPS[nearest_p_stop(1.4)] == 1.5
@@ -49,8 +49,8 @@ def test_nearest_p_stop_takes_the_closest_stop_and_the_smaller_on_a_tie():
 
 
 def test_the_slider_gives_p_unless_the_box_was_entered_or_names_a_p_at_its_stop():
-    from copa_dash.ui.state import P_STOPS
-    from copa_dash.ui.view_state import p_from_controls
+    from copa_dash.ui.features.explore.state import P_STOPS
+    from copa_dash.ui.features.explore.view_state import p_from_controls
 
     two, four = P_STOPS.index(2.0), P_STOPS.index(4.0)
     # the slider moved to 2 while the request still carries the box's old text
@@ -69,8 +69,8 @@ def test_the_slider_gives_p_unless_the_box_was_entered_or_names_a_p_at_its_stop(
 
 
 def test_the_p_box_and_slider_follow_each_other():
-    from copa_dash.ui.state import P_STOPS
-    from copa_dash.ui.view_state import p_controls_sync
+    from copa_dash.ui.features.explore.state import P_STOPS
+    from copa_dash.ui.features.explore.view_state import p_controls_sync
 
     def sync(box, stop, entered=False):
         return p_controls_sync(box, stop, box_entered=entered)
@@ -104,7 +104,7 @@ def test_log_axes_round_trip_and_unknown_values_are_dropped():
 
 
 def test_leaving_the_p_box_by_moving_the_slider_lets_the_slider_win():
-    from copa_dash.ui.callbacks.explore import P_TRIGGERS, _box_entered
+    from copa_dash.ui.features.explore.callbacks import P_TRIGGERS, _box_entered
 
     slider, submit, blur = P_TRIGGERS
     assert _box_entered([submit]) and _box_entered([blur])

@@ -14,9 +14,11 @@ from copa_dash.data.schema import Objective, Roles
 from copa_dash.services import systems
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.significance_verdict import verdict
-from copa_dash.ui import figures_systems as figures
-from copa_dash.ui.pages import systems as page  # not test_summary: pytest would collect it
-from copa_dash.ui.systems_state import SystemsState, parse_query, to_query, with_defaults
+from copa_dash.ui.features.systems import figures
+from copa_dash.ui.features.systems import (
+    layout as page,  # not test_summary: pytest would collect it
+)
+from copa_dash.ui.features.systems.state import SystemsState, parse_query, to_query, with_defaults
 
 
 def test_state_round_trips_through_the_query():

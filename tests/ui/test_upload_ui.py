@@ -8,8 +8,9 @@ import pytest
 
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.data.io import add_row_ids, guess_roles
-from copa_dash.ui.callbacks.upload import objectives_check, roles_from_mapping
-from copa_dash.ui.pages.upload import ROW_NUMBER_NOTE, UploadIds, mapping_controls
+from copa_dash.ui.features.upload.callbacks import objectives_check, roles_from_mapping
+from copa_dash.ui.features.upload.ids import UploadIds
+from copa_dash.ui.features.upload.layout import ROW_NUMBER_NOTE, mapping_controls
 
 FRAME = pd.DataFrame({"score": [0.9, 0.8, 0.7], "loss": [0.3, 0.2, 0.4],
                       "family": ["a", "a", "b"]})

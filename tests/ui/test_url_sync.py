@@ -6,7 +6,7 @@ import pytest
 from dash import no_update
 from flask import Flask
 
-from copa_dash.ui.url_sync import share_url, valid_origin, view_link
+from copa_dash.ui.common.url_sync import share_url, valid_origin, view_link
 
 QUERY = "dataset=open-llm-leaderboard-v2&alpha=0.5"
 

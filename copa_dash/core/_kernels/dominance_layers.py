@@ -18,7 +18,7 @@ Strategy of :func:`nondominated_layers`:
 from __future__ import annotations
 
 import numpy as np
-from .._jit import njit
+from ..jit import njit
 
 from .dominance import dominates, nondominated_mask
 from .dominance_sorting import lexicographic_order, stable_argsort

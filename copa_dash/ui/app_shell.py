@@ -1,0 +1,61 @@
+"""The page shell (header, navigation, error banner) and the registration of every page."""
+
+from __future__ import annotations
+
+import dash
+from dash import dcc, html
+
+from copa_dash.ui.features.datasets import layout as datasets_layout
+from copa_dash.ui.features.explore import callbacks as explore_callbacks
+from copa_dash.ui.features.explore import layout as explore_layout
+from copa_dash.ui.features.generalization import callbacks as generalization_callbacks
+from copa_dash.ui.features.generalization import layout as generalization_layout
+from copa_dash.ui.features.posets import callbacks as posets_callbacks
+from copa_dash.ui.features.posets import layout as posets_layout
+from copa_dash.ui.features.rankings import callbacks as rankings_callbacks
+from copa_dash.ui.features.rankings import layout as rankings_layout
+from copa_dash.ui.features.systems import callbacks as systems_callbacks
+from copa_dash.ui.features.systems import layout as systems_layout
+from copa_dash.ui.features.upload import callbacks as upload_callbacks
+from copa_dash.ui.features.upload import layout as upload_layout
+
+NAV_LINKS = (("Datasets", "/"), ("Explore", "/explore"))
+
+# (layout module, callbacks module or None), in navigation order; a new page is one line here
+PAGES = (
+    (datasets_layout, None),
+    (explore_layout, explore_callbacks),
+    (rankings_layout, rankings_callbacks),
+    (systems_layout, systems_callbacks),
+    (generalization_layout, generalization_callbacks),
+    (posets_layout, posets_callbacks),
+    (upload_layout, upload_callbacks),
+)
+
+
+def shell() -> html.Div:
+    """Header and navigation around the page container."""
+    return html.Div(className="shell", children=[
+        html.Header(className="header", children=[
+            dcc.Link("copa-dash", href="/", className="brand"),
+            html.Nav([dcc.Link(label, href=href, className="nav-link") for label, href in NAV_LINKS]
+                     + [dcc.Link(label, href=href, className="nav-link")
+                        for label, href in _extra_links()]),
+        ]),
+        html.Div(id="global-error"),
+        dash.page_container,
+    ])
+
+
+def _extra_links():
+    return [(page["name"], page["path"]) for page in dash.page_registry.values()
+            if page.get("nav") and page["path"] not in ("/", "/explore")]
+
+
+def register_pages(app: dash.Dash, settings) -> None:
+    """Register every page and its callbacks, then set the shell as the layout."""
+    for layout_module, callbacks_module in PAGES:
+        layout_module.register_page()
+        if callbacks_module is not None:
+            callbacks_module.register_callbacks(app)
+    app.layout = shell

@@ -1,0 +1,318 @@
+"""Thin callbacks of the explorer: read the controls, call the explorer service, render."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from urllib.parse import parse_qs
+
+from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
+from dash.exceptions import PreventUpdate
+
+from copa_dash.core.errors import InvalidInputError
+from copa_dash.services.catalog import open_dataset
+from copa_dash.services.explorer import explore
+from copa_dash.services.export import safe_csv
+from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.empty import empty_figure
+from copa_dash.ui.common.settings_access import current_cache, current_settings
+from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
+from copa_dash.ui.features.explore import figures, panels, table_query
+from copa_dash.ui.features.explore.ids import ExploreIds as ID
+from copa_dash.ui.features.explore.layout import PATH
+from copa_dash.ui.features.explore.state import ExploreState, parse_query, to_query
+from copa_dash.ui.features.explore.view_state import (
+    p_controls_sync,
+    p_from_controls,
+    preferences_and_filter,
+    state_from_controls,
+)
+
+CONTROLS = dict(
+    objectives=Input({"type": ID.OBJECTIVES, "column": ALL}, "value"),
+    directions=Input({"type": ID.DIRECTION, "column": ALL}, "value"),
+    mode=Input(ID.MODE, "value"),
+    focus=Input(ID.FOCUS, "value"),
+    alpha=Input(ID.ALPHA, "value"),
+    weights=Input({"type": ID.WEIGHT, "column": ALL}, "value"),
+    p=State(ID.P_INPUT, "value"),
+    p_stop=Input(ID.P_SLIDER, "value"),
+    p_submit=Input(ID.P_INPUT, "n_submit"),
+    p_blur=Input(ID.P_INPUT, "n_blur"),
+    population=Input(ID.POPULATION, "value"),
+    range_min=Input({"type": ID.RANGE_MIN, "column": ALL}, "value"),
+    range_max=Input({"type": ID.RANGE_MAX, "column": ALL}, "value"),
+    sets=Input({"type": ID.SET_FILTER, "column": ALL}, "value"),
+    axes=Input(ID.AXES, "value"),
+    x=Input(ID.X, "value"),
+    y=Input(ID.Y, "value"),
+    log=Input(ID.LOG, "value"),
+    compare=Input(ID.COMPARE, "value"),
+    dataset=State("explore-ref", "data"),
+    objective_ids=State({"type": ID.OBJECTIVES, "column": ALL}, "id"),
+    weight_ids=State({"type": ID.WEIGHT, "column": ALL}, "id"),
+    range_ids=State({"type": ID.RANGE_MIN, "column": ALL}, "id"),
+    set_ids=State({"type": ID.SET_FILTER, "column": ALL}, "id"),
+)
+
+
+TABLE_VIEW = {"page": State(ID.TABLE_PAGE, "data"), "search": State(ID.TABLE_SEARCH, "value"),
+              "sort_key": State(ID.TABLE_SORT, "value"), "drawn": State(ID.DRAWN, "data"),
+              "shown_query": State(ID.QUERY, "data")}
+TABLE_CONTROLS = {"search": Input(ID.TABLE_SEARCH, "value"),
+                  "sort_key": Input(ID.TABLE_SORT, "value"),
+                  "previous": Input(ID.TABLE_PREV, "n_clicks"),
+                  "following": Input(ID.TABLE_NEXT, "n_clicks"),
+                  "page": State(ID.TABLE_PAGE, "data")}
+P_TRIGGERS = (f"{ID.P_SLIDER}.value", f"{ID.P_INPUT}.n_submit", f"{ID.P_INPUT}.n_blur")
+CONTROL_STATES = {name: State(dep.component_id, dep.component_property)
+                  for name, dep in CONTROLS.items()}
+
+
+def drawn_key(state: ExploreState) -> str:
+    """What the drawn page depends on besides the sliders (alpha, weight values, p): the
+    dataset, objectives, constraints, axes and mode. Equal keys mean a slider move can patch
+    the page instead of redrawing it."""
+    neutral = replace(state, alpha=0.5, p=math.inf,
+                      weights=tuple((name, 1.0) for name, _ in state.weights))
+    return to_query(neutral)
+
+
+def slider_move(triggered, state: ExploreState, drawn: dict | None) -> bool:
+    """True when only alpha, a weight or p moved since the page was last drawn, so the traces
+    stand: everything that moves is patched. In the summary axes p moves every point."""
+    sliders = {f"{ID.ALPHA}.value"}
+    if state.axes != "summary":
+        sliders |= set(P_TRIGGERS)
+    moved = [t for t in triggered if t != "."]
+    return bool(moved) and (drawn or {}).get("key") == drawn_key(state) and all(
+        t in sliders or f'"type":"{ID.WEIGHT}"' in t for t in moved)
+
+
+TABLE_PAGE_SIZE = 15
+
+
+def _table_note(passing: int, matching: int | None, notes=()) -> str:
+    text = f"{passing} {'row passes' if passing == 1 else 'rows pass'} the constraints, " \
+        "ranked by the criterion"
+    if matching is not None:
+        text += f"; {matching} match the search"
+    return " ".join([text + ".", *(note[:1].upper() + note[1:] for note in notes)])
+
+
+def ranked_frame(query: str, search: str | None = None, sort_key: str | None = None):
+    """Every ranked row of the view a query string describes that matches the table's search,
+    in the table's sort order (what the pager pages through)."""
+
+    parsed = {k: v[0] if len(v) == 1 else v for k, v in parse_qs(query).items()}
+    state = parse_query(parsed)
+    opened = open_dataset(state.dataset, current_settings())
+    prefs, row_filter = preferences_and_filter(state, opened.table)
+    result = explore(opened, prefs, row_filter, cache=current_cache())
+    frame, columns, _ = _searched_rows(result, search, sort_key)
+    return frame.rename(columns={c["id"]: c["name"] for c in columns})
+
+
+def _searched_rows(result, search, sort_key):
+    """Every ranked row matching ``search``, sorted by ``sort_key``; the column specs; and the
+    search's notes (conditions it read as text)."""
+    frame, specs = panels.table_frame(result)
+    objectives = result.problem.preferences
+    columns = {spec["name"]: spec["id"] for spec in specs if spec["id"].startswith("obj")}
+    found = table_query.search(frame, search, columns)
+    directions = dict(zip(objectives.objectives, objectives.directions))
+    return table_query.sort(found.frame, sort_key, columns, directions), specs, found.notes
+
+
+# shown while the view has nothing to draw (the alert above says what to change)
+EMPTY_FIGURE = empty_figure(160, "Nothing to draw for this view: see the message above.")
+TABLE_OUTPUTS = (Output(ID.TABLE, "html"), Output(ID.TABLE_NOTE, "children"),
+                 Output(ID.TABLE_PAGE, "data"), Output(ID.TABLE_PAGER, "children"),
+                 Output(ID.TABLE_PREV, "disabled"), Output(ID.TABLE_NEXT, "disabled"))
+TABLE_OUTPUTS_AGAIN = [Output(o.component_id, o.component_property, allow_duplicate=True)
+                       for o in TABLE_OUTPUTS]
+EMPTY_TABLE = ("", "", 0, "", True, True)
+
+
+def _slider_update(result, state: ExploreState, drawn: dict, table: tuple, compare) -> dict:
+    """The outputs of a slider move: the card's body, the table's rows and, when they moved,
+    a patch of the front figure's markers (the pick, or the sweep's colours after a p move)
+    and of the parallel plot's pick line (nothing when they did not).
+
+    The table's note, page and pager stay: a slider reorders the rows passing the
+    constraints and the search, it does not change which rows they are."""
+    layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
+    digest = figures.layers_digest(layers)
+    same_layers, same_pick = drawn.get("layers") == digest, drawn.get("pick") == result.pick
+    pick_id, body = panels.pick_card_text(result)
+    return dict(alert=no_update, pick=(no_update, no_update if same_pick else pick_id, body),
+                front=no_update if same_layers else figures.layers_patch(layers),
+                parallel=no_update if same_pick else figures.parallel_patch(result),
+                compare=compare if state.compare else no_update,
+                table=(table[0], *(no_update,) * (len(TABLE_OUTPUTS) - 1)),
+                query=view_link(PATH, to_query(state)),
+                drawn=no_update if same_layers and same_pick
+                else dict(drawn, layers=digest, pick=result.pick))
+
+
+def _table_page(result, page, search, sort_key) -> tuple:
+    """The table's outputs: one page of the ranked rows passing the constraints, searched and
+    sorted as asked, the note above it, the page's index and the pager's text and buttons."""
+    total = len(result.ranking)
+    if not (search or "").strip() and sort_key in (None, table_query.RANKING):
+        # the ranking's own order: build the asked page only, not every ranked row
+        index, pages = table_query.page_bounds(total, page, TABLE_PAGE_SIZE)
+        start = index * TABLE_PAGE_SIZE
+        frame, specs = panels.table_frame(result, slice(start, start + TABLE_PAGE_SIZE))
+        note = _table_note(total, None)
+    else:
+        shown, specs, notes = _searched_rows(result, search, sort_key)
+        frame, index, pages = table_query.page(shown, page, TABLE_PAGE_SIZE)
+        note = _table_note(total, len(shown) if (search or "").strip() else None, notes)
+    return (panels.table_html(frame, specs), note, index, f"page {index + 1} of {pages}",
+            index == 0, index >= pages - 1)
+
+
+def _p_box_unchanged(triggered, state: ExploreState, shown_query: str | None) -> bool:
+    """True when only the p box fired (Enter, or leaving it) and the view it describes is the
+    one drawn: focusing and leaving the box costs nothing."""
+    moved = set(triggered) - {"."}
+    return bool(moved) and moved <= set(P_TRIGGERS[1:]) and shown_query == to_query(state)
+
+
+def _box_entered(triggered) -> bool:
+    """True when Enter in the p box, or leaving it, fired the callback, and the slider did not:
+    leaving the box by moving the slider fires both, and the slider is the user's last word."""
+    return bool(set(triggered) & set(P_TRIGGERS[1:])) and P_TRIGGERS[0] not in triggered
+
+
+def _state(controls: dict, triggered) -> ExploreState:
+    """The view's state from the callback's control values (p from the slider or the box)."""
+    controls = dict(controls)
+    del controls["p_submit"], controls["p_blur"]
+    controls["p"] = p_from_controls(controls["p"], controls.pop("p_stop"),
+                                    _box_entered(triggered))
+    return state_from_controls(**controls)
+
+
+def _explore_or_message(state: ExploreState):
+    """The exploration of ``state``, or the input error as a message for the page."""
+    try:
+        opened = open_dataset(state.dataset, current_settings())
+        prefs, row_filter = preferences_and_filter(state, opened.table)
+        return explore(opened, prefs, row_filter, compare=state.compare, cache=current_cache())
+    except InvalidInputError as exc:
+        return alert(str(exc), "warning")
+
+
+def register_callbacks(app) -> None:
+    """Attach the explorer's callbacks to ``app``."""
+
+    @app.callback(
+        output=dict(alert=Output(ID.ALERT, "children"),
+                    pick=(Output(ID.PICK, "hidden"), Output(ID.PICK_ID, "children"),
+                          Output(ID.PICK_BODY, "html")),
+                    front=Output(ID.FRONT, "figure"), parallel=Output(ID.PARALLEL, "figure"),
+                    compare=Output(ID.COMPARE_TABLE, "children"), table=TABLE_OUTPUTS,
+                    query=view_link_outputs(ID.QUERY, ID.SHARE), drawn=Output(ID.DRAWN, "data"),
+                    p_controls=(Output(ID.P_INPUT, "value"), Output(ID.P_SLIDER, "value"))),
+        inputs=dict(CONTROLS, **TABLE_VIEW),
+    )
+    def update_view(page, search, sort_key, drawn, shown_query, **controls):
+        """Everything the view shows, from one exploration.
+
+        A slider move (alpha, a weight, p) changes only the pick, the sweep's colours and the
+        ranking: it patches the figures' layout and sends the table's rows alone, instead of
+        redrawing thousands of points. The p box and the p slider follow each other here too
+        (:func:`p_controls_sync`), in the same response.
+        """
+        triggered = ctx.triggered_prop_ids
+        state = _state(controls, triggered)
+        sync = p_controls_sync(controls["p"], controls["p_stop"], _box_entered(triggered))
+        if sync == (None, None) and _p_box_unchanged(triggered, state, shown_query):
+            raise PreventUpdate
+        p_controls = tuple(no_update if value is None else value for value in sync)
+        result = _explore_or_message(state)
+        if isinstance(result, html.Div):
+            return dict(alert=result, pick=(True, "", ""), front=EMPTY_FIGURE, parallel=EMPTY_FIGURE,
+                        compare=None, table=EMPTY_TABLE, query=view_link(PATH, to_query(state)),
+                        drawn=None, p_controls=p_controls)
+        table = _table_page(result, page, search, sort_key)
+        compare = panels.compare_table(result) if state.compare else None
+        if slider_move(triggered, state, drawn):
+            return dict(_slider_update(result, state, drawn, table, compare), p_controls=p_controls)
+        front = figures.front_figure(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
+        layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
+        notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
+        return dict(alert=[alert(n, "info") for n in notes], pick=(False, *panels.pick_card_text(result)),
+                    front=front, parallel=figures.parallel_figure(result), compare=compare,
+                    table=table, query=view_link(PATH, to_query(state)),
+                    drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers),
+                           "pick": result.pick}, p_controls=p_controls)
+
+    @app.callback(output=TABLE_OUTPUTS_AGAIN, inputs=dict(CONTROL_STATES, **TABLE_CONTROLS),
+                  prevent_initial_call=True)
+    def update_table_page(search, sort_key, previous, following, page, **controls):
+        """Another page, search or sort of the ranked table (the view itself is unchanged)."""
+        result = _explore_or_message(_state(controls, ()))
+        if isinstance(result, html.Div):
+            return EMPTY_TABLE
+        step = {f"{ID.TABLE_PREV}.n_clicks": -1, f"{ID.TABLE_NEXT}.n_clicks": 1}
+        moved = [step[t] for t in ctx.triggered_prop_ids if t in step]
+        page = int(page or 0) + sum(moved) if moved else 0  # a new search or sort: page 1
+        return _table_page(result, page, search, sort_key)
+
+    # log scales apply to raw values: the boxes are greyed out in the other views
+    app.clientside_callback(
+        """function(axes, options) {
+            return options.map(o => Object.assign({}, o, {disabled: axes !== 'raw'}));
+        }""", Output(ID.LOG, "options"), Input(ID.AXES, "value"), State(ID.LOG, "options"))
+
+    @app.callback(Output(ID.ALPHA_PANEL, "style"), Output(ID.WEIGHT_PANEL, "style"), Input(ID.MODE, "value"))
+    def toggle_mode(mode):
+        """Show the focus/alpha controls or the per-objective weights."""
+        show, hide = {"display": "block"}, {"display": "none"}
+        return (hide, show) if mode == "weights" else (show, hide)
+
+    @app.callback(Output(ID.FOCUS, "options"), Output(ID.X, "options"), Output(ID.Y, "options"),
+                  Output(ID.FOCUS, "value"), Output(ID.X, "value"), Output(ID.Y, "value"),
+                  Output(ID.TABLE_SORT, "options"), Output(ID.TABLE_SORT, "value"),
+                  Input({"type": ID.OBJECTIVES, "column": ALL}, "value"),
+                  State(ID.FOCUS, "value"), State(ID.X, "value"), State(ID.Y, "value"),
+                  State(ID.TABLE_SORT, "value"), prevent_initial_call=True)
+    def objective_options(chosen_lists, focus, x, y, sort_key):
+        """Focus, axis and sort pickers offer the chosen objectives; an unticked one is
+        replaced."""
+        names = [v for values in chosen_lists for v in (values or [])]
+        options = [{"label": n, "value": n} for n in names]
+        focus = [f for f in (focus or []) if f in names] or names[:1]
+        x = x if x in names else (focus[0] if focus else None)
+        y = y if y in names and y != x else next((n for n in names if n != x), x)
+        sorts = table_query.sort_options(names)
+        # the sort stays unless its objective went (a new value would re-page the table)
+        sort_value = no_update if sort_key in {o["value"] for o in sorts} else table_query.RANKING
+        return options, options, options, focus, x, y, sorts, sort_value
+
+    @app.callback(Output(ID.WEIGHT_SHARES, "children"), Input({"type": ID.WEIGHT, "column": ALL}, "value"),
+              State({"type": ID.WEIGHT, "column": ALL}, "id"))
+    def weight_shares(values, ids):
+        """The per-objective weights as normalised percentages."""
+        numbers = [max(0.0, float(v)) if isinstance(v, (int, float)) else 0.0 for v in values]
+        total = sum(numbers)
+        if total <= 0:
+            return "Give at least one objective a positive weight."
+        return "Normalised: " + ", ".join(f"{i['column']} {100 * n / total:.0f}%"
+                                          for i, n in zip(ids, numbers))
+
+    register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref="explore-ref")
+
+    @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
+                  State(ID.QUERY, "data"), State(ID.TABLE_SEARCH, "value"),
+                  State(ID.TABLE_SORT, "value"), prevent_initial_call=True)
+    def download_csv(n_clicks, query, search, sort_key):
+        """The table's rows as CSV (every page; the search and sort shown apply), formulas
+        neutralised."""
+        if not query:
+            raise PreventUpdate
+        return dcc.send_string(safe_csv(ranked_frame(query, search, sort_key)),
+                               "copa-ranking.csv")

@@ -1,0 +1,148 @@
+"""Reusable pieces of the explorer's control panel (layout only, no callbacks)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from dash import dcc, html
+
+from copa_dash.ui.common.help import help_text
+from copa_dash.ui.features.explore.ids import ExploreIds as ID
+from copa_dash.ui.features.explore.state import P_STOPS, ExploreState, format_p, nearest_p_stop
+
+HELP_ALPHA = ("alpha is the share of the weight given to the focus objectives; the other "
+              "objectives share 1 - alpha equally.")
+HELP_P = ("p sets how much one weak objective can be made up for by strong ones: p = 1 adds the "
+          "weighted ranks up, p = inf judges a model by its worst weighted rank.")
+HELP_TOP = ("top x% means x% of the models in the population are strictly better on that "
+            "objective (its empirical CDF, u); 0% is the best.")
+MAX_SET_VALUES = 60
+
+
+def objective_controls(table, state: ExploreState) -> html.Div:
+    """A checkbox per objective column and its min/max toggle."""
+    chosen = dict(state.objectives)
+    rows = []
+    for name, default_direction in zip(table.objective_names, table.directions):
+        rows.append(html.Div(className="objective-row", children=[
+            dcc.Checklist(id={"type": ID.OBJECTIVES, "column": name},
+                          options=[{"label": name, "value": name}],
+                          value=[name] if name in chosen else [], inline=True,
+                          className="objective-check"),
+            dcc.RadioItems(id={"type": ID.DIRECTION, "column": name},
+                           options=[{"label": "min", "value": "min"}, {"label": "max", "value": "max"}],
+                           value=chosen.get(name, default_direction), inline=True,
+                           className="direction"),
+        ]))
+    return html.Div(rows)
+
+
+def preference_controls(table, state: ExploreState) -> html.Div:
+    """Focus + alpha, or one weight per objective; p as a slider and a number box."""
+    names = list(state.objective_names)
+    weights = dict(state.weights)
+    p_index = nearest_p_stop(state.p)
+    return html.Div([
+        dcc.RadioItems(id=ID.MODE, value="weights" if state.weight_mode else "alpha", inline=True,
+                       options=[{"label": "focus + alpha", "value": "alpha"},
+                                {"label": "one weight per objective (advanced)", "value": "weights"}]),
+        html.Div(id=ID.ALPHA_PANEL, style={"display": "none" if state.weight_mode else "block"}, children=[
+            html.Label("Focus objectives"),
+            dcc.Dropdown(id=ID.FOCUS, options=[{"label": n, "value": n} for n in names],
+                         value=list(state.focus), multi=True, clearable=False),
+            html.Label("alpha (weight of the focus; the box beside the slider shows and takes it)"),
+            dcc.Slider(id=ID.ALPHA, min=0, max=1, step=0.01, value=state.alpha,
+                       marks={0: "0", 0.25: "0.25", 0.5: "0.5", 0.75: "0.75", 1: "1"},
+                       updatemode="drag"),
+            help_text(HELP_ALPHA),
+        ]),
+        html.Div(id=ID.WEIGHT_PANEL, style={"display": "block" if state.weight_mode else "none"}, children=[
+            html.Div([html.Div(className="weight-row", children=[
+                html.Label(name),
+                dcc.Input(id={"type": ID.WEIGHT, "column": name}, type="number", min=0, step="any",
+                          value=weights.get(name, 1.0), debounce=True),
+            ]) for name in table.objective_names]),
+            html.Div(id=ID.WEIGHT_SHARES, className="help"),
+        ]),
+        html.Label("p"),
+        dcc.Slider(id=ID.P_SLIDER, min=0, max=len(P_STOPS) - 1, step=1, value=p_index,
+                   allow_direct_input=False, updatemode="drag",
+                   marks={i: format_p(v) for i, v in enumerate(P_STOPS)}),
+        dcc.Input(id=ID.P_INPUT, value=format_p(state.p), type="text", debounce=True,
+                  className="p-input", placeholder="1 ... inf"),
+        help_text(HELP_P),
+        html.Label("CDF population"),
+        dcc.RadioItems(id=ID.POPULATION, value=state.population, inline=True,
+                       options=[{"label": "all rows", "value": "all"},
+                                {"label": "rows passing the constraints", "value": "filtered"}]),
+        help_text(HELP_TOP),
+    ])
+
+
+def constraint_controls(table, state: ExploreState) -> html.Div:
+    """Min/max boxes in raw units for numeric columns; value sets for categorical metadata."""
+    frame = table.frame
+    ranges = {name: (low, high) for name, low, high in state.ranges}
+    sets = dict(state.sets)
+    numeric_rows, set_rows = [], []
+    roles = table.roles
+    role_columns = [getattr(roles, r) for r in ("task", "system", "config", "split", "seed", "budget")
+                    if getattr(roles, r, None)]
+    columns = list(dict.fromkeys(
+        list(table.objective_names) + role_columns + list(roles.metadata)
+        + [name for name, _ in state.sets] + [name for name, _, _ in state.ranges]))
+    for column in columns:
+        if column not in frame.columns:
+            continue
+        series = frame[column]
+        if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
+            values = sorted({_text(v) for v in series.dropna().tolist()})
+            if 0 < len(values) <= MAX_SET_VALUES or column in sets:
+                set_rows.append(html.Div(className="set-row", children=[
+                    html.Label(column),
+                    dcc.Dropdown(id={"type": ID.SET_FILTER, "column": column},
+                                 options=[{"label": v, "value": v} for v in values],
+                                 value=list(sets.get(column, ())), multi=True,
+                                 placeholder="any value"),
+                ]))
+            continue
+        numbers = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float)
+        if np.isnan(numbers).all():
+            continue
+        low, high = ranges.get(column, (None, None))
+        numeric_rows.append(html.Div(className="range-row", children=[
+            html.Label(column, title=f"observed {np.nanmin(numbers):.4g} to {np.nanmax(numbers):.4g}"),
+            dcc.Input(id={"type": ID.RANGE_MIN, "column": column}, type="number", step="any",
+                      value=low, debounce=True, placeholder=f"min {np.nanmin(numbers):.4g}"),
+            dcc.Input(id={"type": ID.RANGE_MAX, "column": column}, type="number", step="any",
+                      value=high, debounce=True, placeholder=f"max {np.nanmax(numbers):.4g}"),
+        ]))
+    return html.Div([html.Div(numeric_rows), html.Div(set_rows)])
+
+
+def _text(value) -> str:
+    """Cell text as the row filter compares it (booleans, even as text, in lower case)."""
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    text = str(value)
+    return text.lower() if text.lower() in ("true", "false") else text
+
+
+def axes_controls(state: ExploreState) -> html.Div:
+    names = list(state.objective_names)
+    options = [{"label": n, "value": n} for n in names]
+    return html.Div(className="axes-row", children=[
+        dcc.RadioItems(id=ID.AXES, value=state.axes, inline=True, options=[
+            {"label": "raw values", "value": "raw"},
+            {"label": "CDF (u) space", "value": "cdf"},
+            {"label": "summary (focus vs. rest)", "value": "summary"}]),
+        html.Span("x"), dcc.Dropdown(id=ID.X, options=options, value=state.x, clearable=False,
+                                     className="axis-pick"),
+        html.Span("y"), dcc.Dropdown(id=ID.Y, options=options, value=state.y, clearable=False,
+                                     className="axis-pick"),
+        dcc.Checklist(id=ID.LOG, value=list(state.log), inline=True,
+                      options=[{"label": f"log {axis}", "value": axis,
+                                "disabled": state.axes != "raw"} for axis in ("x", "y")]),
+        dcc.Checklist(id=ID.COMPARE, options=[{"label": "compare normalisations", "value": "on"}],
+                      value=["on"] if state.compare else [], inline=True),
+    ])

@@ -1,0 +1,323 @@
+"""Plotly figures of the explorer, built as plain dicts (fast to build and to send)."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+
+import numpy as np
+from dash import Patch
+from plotly.colors import get_colorscale, sample_colorscale
+
+from copa_dash.services.explorer import BASELINE_LABELS, Exploration, summary_coordinates
+from copa_dash.ui.common.plot_text import plot_text  # re-exported: callers import it from here
+
+WEBGL_ROWS = 1500
+FAINT = "rgba(160,160,160,0.35)"
+PASSING = "rgba(90,110,140,0.55)"
+FRONT_EDGE = "rgba(40,40,40,0.9)"
+PICK_COLOR = "#d62728"
+BASELINE_COLOR = "#e36f00"
+SWEEP_SCALE = "Viridis"
+# the scale's stops, looked up once: by name, plotly searches every named scale on each call
+_SWEEP_STOPS = get_colorscale(SWEEP_SCALE)
+
+
+def _scatter_type(n: int) -> str:
+    return "scattergl" if n > WEBGL_ROWS else "scatter"
+
+
+def _hover(problem, positions) -> dict:
+    """A trace's hover: per point its id, raw values and u in ``customdata``, the objective
+    names once in ``meta``. No user text goes into the template, where Plotly would fill a
+    name's ``%{...}`` with the point's values; values it inserts from data stay as they are.
+    (Plotly also fills the trace's ``name`` from its meta, so that name must be our own text.)
+    """
+    names = [plot_text(n) for n in problem.preferences.objectives]
+    n = len(names)
+    custom = [[plot_text(problem.ids[i])] + [float(problem.raw[i, k]) for k in range(n)]
+              + [float(problem.u[i, k]) for k in range(n)] for i in positions]
+    lines = ["<b>%{customdata[0]}</b>"]
+    for k in range(n):
+        lines.append(f"%{{meta[{k}]}}: %{{customdata[{k + 1}]:.4g}} "
+                     f"(top %{{customdata[{k + 1 + n}]:.1%}})")
+    return {"customdata": custom, "meta": names,
+            "hovertemplate": "<br>".join(lines) + "<extra></extra>"}
+
+
+def axis_values(exploration: Exploration, mode: str, x: str, y: str):
+    """x and y of every scored row, with axis titles, for the chosen axes mode."""
+    problem = exploration.problem
+    names = problem.preferences.objectives
+    if mode == "summary":
+        xs, ys = summary_coordinates(problem)
+        focus = ", ".join(problem.preferences.focus) or names[0]
+        return xs, ys, f"u of the focus ({focus}): share of rows better", \
+            "CDF of the p-norm of the other objectives' u"
+    kx, ky = names.index(x), names.index(y)
+    if mode == "cdf":
+        return problem.u[:, kx], problem.u[:, ky], f"u({x}): share of rows better", \
+            f"u({y}): share of rows better"
+    dirs = problem.preferences.directions
+    return problem.raw[:, kx], problem.raw[:, ky], f"{x} ({dirs[kx]})", f"{y} ({dirs[ky]})"
+
+
+def log_axes(exploration: Exploration, mode: str, x: str, y: str,
+             log=()) -> tuple[bool, bool]:
+    """Whether the x and y axes are drawn on a log scale: asked for (``log`` holds "x"
+    and/or "y"), in the raw-values view, and every value of the column is positive."""
+    if mode != "raw" or not log:
+        return False, False
+    xs, ys, _, _ = axis_values(exploration, mode, x, y)
+    return tuple(axis in log and _all_positive(values)
+                 for axis, values in (("x", xs), ("y", ys)))
+
+
+def log_notes(exploration: Exploration, mode: str, x: str, y: str, log=()) -> list[str]:
+    """Why an asked-for log axis is drawn linear, in words for the page."""
+    if not log:
+        return []
+    if mode != "raw":
+        return ["The log scale applies to the raw-values view; this view is drawn linear."]
+    applied = log_axes(exploration, mode, x, y, log)
+    return [f"{name} has values of zero or below, which a log axis cannot show: the {axis} "
+            "axis stays linear." for axis, name, done in (("x", x, applied[0]), ("y", y, applied[1]))
+            if axis in log and not done]
+
+
+def _all_positive(values) -> bool:
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    return finite.size > 0 and bool((finite > 0).all())
+
+
+def _on_axis(values, log: bool) -> np.ndarray:
+    """Values in the axis's own units (log10 on a log axis), as Plotly wants an axis range."""
+    values = np.asarray(values, dtype=float)
+    return np.log10(values) if log else values
+
+
+def fixed_range(values, pad: float = 0.04, *, log: bool = False) -> dict:
+    """An axis set to the padded span of ``values``, stated in full (type, range, autorange);
+    on a log axis the range is in log10 units, as Plotly wants it.
+
+    Plotly writes the range it autoscales to back into the layout it was given; a figure that
+    leaves the range out then differs from the drawn one on every update, and Plotly redraws
+    every point where it would otherwise move just the pick markers.
+    """
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    kind = "log" if log else "linear"
+    if finite.size == 0:
+        return {"type": kind, "range": [-1.0, 1.0], "autorange": False}
+    finite = _on_axis(finite, log)
+    low, high = float(finite.min()), float(finite.max())
+    span = high - low if high > low else max(abs(high), 1.0)
+    return {"type": kind, "range": [low - pad * span, high + pad * span], "autorange": False}
+
+
+def front_figure(exploration: Exploration, *, mode: str, x: str, y: str, log=()) -> dict:
+    """The front figure: rows failing a constraint faint, the rest as points, the rows on the
+    front hollow; over them (see :func:`slider_layers`) the rows the alpha sweep picks filled
+    with the colour of their alpha, the pick ringed and labelled, and the baselines' picks
+    when compared.
+
+    Traces depend only on the data, the constraints and the axes; everything that moves
+    with alpha and p is layout, so a slider move patches the layout alone.
+    """
+    problem = exploration.problem
+    xs, ys, x_title, y_title = axis_values(exploration, mode, x, y)
+    log_x, log_y = log_axes(exploration, mode, x, y, log)
+    kind = _scatter_type(len(xs))
+    eligible = problem.eligible
+    traces = []
+
+    def trace(positions, name, marker, **extra):
+        positions = np.asarray(positions, dtype=int)
+        traces.append({"type": kind, "mode": "markers", "name": name,
+                       "x": xs[positions].tolist(), "y": ys[positions].tolist(),
+                       **_hover(problem, positions), "marker": marker, **extra})
+
+    trace(np.flatnonzero(~eligible), "fails a constraint", {"color": FAINT, "size": 5})
+    trace(np.flatnonzero(eligible & ~exploration.front), "passes the constraints",
+          {"color": PASSING, "size": 6})
+    trace(np.flatnonzero(eligible & exploration.front),
+          "on the front (non-dominated in the chosen objectives)",
+          {"color": "white", "size": 9, "line": {"color": FRONT_EDGE, "width": 1.2}})
+    if exploration.sweep is not None:
+        # no points: it carries the colour bar of the sweep's alpha
+        traces.append({"type": "scatter", "mode": "markers", "x": [None], "y": [None],
+                       "showlegend": False, "hoverinfo": "skip",
+                       "marker": {"color": [0.0], "colorscale": SWEEP_SCALE, "cmin": 0, "cmax": 1,
+                                  "showscale": True,
+                                  "colorbar": {"title": {"text": "alpha"}, "thickness": 12,
+                                               "len": 0.6}}})
+    return {
+        "data": traces,
+        "layout": {
+            **slider_layers(exploration, xs, ys, log=(log_x, log_y)),
+            "xaxis": {"title": {"text": plot_text(x_title)}, "zeroline": False,
+                      **fixed_range(xs, log=log_x)},
+            "yaxis": {"title": {"text": plot_text(y_title)}, "zeroline": False,
+                      **fixed_range(ys, log=log_y)},
+            "legend": {"orientation": "h", "y": -0.18, "x": 0},
+            "margin": {"l": 60, "r": 20, "t": 30, "b": 40},
+            "hovermode": "closest",
+            "template": "plotly_white",
+            "uirevision": f"{mode}:{x}:{y}:{log_x}:{log_y}",
+            "height": 520,
+        },
+    }
+
+
+def slider_layers(exploration: Exploration, xs, ys, *, log=(False, False)) -> dict:
+    """Everything of the front figure that moves with alpha and p, as layout ``shapes`` and
+    ``annotations``: the rows the alpha sweep picks (at this p) filled with the colour of the
+    middle of their alpha range, an orange ring and label on each baseline's pick (when
+    compared), and a red ring and labelled arrow on the COPA pick, drawn last.
+
+    Rings and dots are sized in pixels and anchored at the point's data coordinates, so they
+    keep their size under zoom. Hovering shows the row underneath (the front trace). ``log``
+    says which axes are log axes, where Plotly places annotations (not shapes) by log10.
+    """
+    shapes = []
+    sweep = exploration.sweep
+    if sweep is not None and len(sweep.rows):
+        middles = 0.5 * (np.asarray(sweep.alpha_min) + np.asarray(sweep.alpha_max))
+        colours = sample_colorscale(_SWEEP_STOPS, np.clip(middles, 0.0, 1.0).tolist())
+        for k, (row, colour) in enumerate(zip(sweep.rows, colours)):
+            dot = _ring(float(xs[row]), float(ys[row]), "black", radius=6, width=1)
+            dot.update(fillcolor=colour, legendgroup="sweep")
+            if k == 0:
+                dot.update(showlegend=True, name="picked by the alpha sweep (fill: alpha)")
+            shapes.append(dot)
+    markers = pick_markers(exploration, xs, ys, log=log)
+    return {"shapes": shapes + markers["shapes"], "annotations": markers["annotations"]}
+
+
+def pick_markers(exploration: Exploration, xs, ys, *, log=(False, False)) -> dict:
+    """A red ring and a labelled arrow on the COPA pick and, when compared, an orange ring
+    and label on each baseline's pick (layout ``shapes`` and ``annotations``)."""
+    problem = exploration.problem
+    shapes, annotations = [], []
+    for b in exploration.baselines:
+        if b.position is None or b.method == "copa":
+            continue
+        x, y = float(xs[b.position]), float(ys[b.position])
+        shapes.append(_ring(x, y, BASELINE_COLOR, radius=8, width=2))
+        annotations.append({**_at(x, y, log), "text": BASELINE_LABELS[b.method], "showarrow": True,
+                            "arrowcolor": BASELINE_COLOR, "ax": -28, "ay": 22,
+                            "font": {"color": BASELINE_COLOR, "size": 11},
+                            "bgcolor": "rgba(255,255,255,0.8)"})
+    pick = exploration.pick
+    x, y = float(xs[pick]), float(ys[pick])
+    ring = _ring(x, y, PICK_COLOR, radius=11, width=3)
+    ring.update(showlegend=True, name="COPA pick")
+    shapes.append(ring)
+    annotations.append({**_at(x, y, log), "text": f"<b>COPA pick</b>: {plot_text(problem.ids[pick])}",
+                        "showarrow": True, "arrowhead": 2, "arrowcolor": PICK_COLOR,
+                        "ax": 40, "ay": -36, "font": {"color": PICK_COLOR, "size": 12},
+                        "bgcolor": "rgba(255,255,255,0.85)", "bordercolor": PICK_COLOR})
+    return {"shapes": shapes, "annotations": annotations}
+
+
+def _at(x: float, y: float, log) -> dict:
+    """An annotation's position: Plotly reads it as log10 on a log axis (shapes take data
+    values there)."""
+    return {"x": math.log10(x) if log[0] else x, "y": math.log10(y) if log[1] else y}
+
+
+def _ring(x: float, y: float, color: str, *, radius: int, width: float) -> dict:
+    """A circle of ``radius`` pixels around a data point, as a closed 24-gon path: Plotly
+    draws pixel-sized ``circle`` shapes squashed on a log axis, a path it draws right."""
+    return {"type": "path", "path": _polygon_path(radius), "xref": "x", "yref": "y",
+            "xsizemode": "pixel", "ysizemode": "pixel", "xanchor": x, "yanchor": y,
+            "line": {"color": color, "width": width}, "layer": "above"}
+
+
+@functools.cache
+def _polygon_path(radius: int) -> str:
+    """The SVG path of a 24-gon of ``radius`` pixels around (0, 0)."""
+    angles = np.linspace(0.0, 2 * np.pi, 25)[:-1]
+    corners = " L".join(f"{radius * math.cos(a):.2f},{radius * math.sin(a):.2f}" for a in angles)
+    return f"M{corners} Z"
+
+
+def front_layers(exploration: Exploration, *, mode: str, x: str, y: str, log=()) -> dict:
+    """:func:`slider_layers` of the front figure drawn with these axes."""
+    xs, ys, _, _ = axis_values(exploration, mode, x, y)
+    log_x, log_y = log_axes(exploration, mode, x, y, log)
+    return slider_layers(exploration, xs, ys, log=(log_x, log_y))
+
+
+def layers_patch(layers: dict):
+    """A Patch of the front figure that replaces only what moves with the sliders (its
+    layout shapes and annotations); the traces are left alone."""
+
+    patch = Patch()
+    for key, value in layers.items():
+        patch["layout"][key] = value
+    return patch
+
+
+def layers_digest(layers: dict) -> str:
+    """A short fingerprint of the slider layers: equal fingerprints, nothing to redraw."""
+
+    return hashlib.sha1(json.dumps(layers, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def parallel_figure(exploration: Exploration) -> dict:
+    """Parallel coordinates of every chosen objective in CDF space (top of each axis = best):
+    the non-dominated rows passing the constraints in grey, the pick in red.
+
+    Drawn as one SVG line trace for the front rather than a WebGL ``parcoords``; the pick's
+    line is a layout shape, so a slider move redraws only that line (:func:`parallel_patch`).
+    """
+    problem = exploration.problem
+    names = list(problem.preferences.objectives)
+    positions = np.flatnonzero(problem.eligible & exploration.front)
+    labels = [plot_text(n) for n in names]
+    xs, ys, text = [], [], []
+    for i in positions:
+        xs.extend(labels + [None])
+        ys.extend(problem.u[i].tolist() + [None])
+        text.extend([plot_text(problem.ids[i])] * len(names) + [None])
+    front = {"type": "scatter", "mode": "lines", "name": "non-dominated rows passing the constraints",
+             "x": xs, "y": ys, "text": text,
+             "hovertemplate": "%{text}<br>%{x}: top %{y:.1%}<extra></extra>",
+             "line": {"color": "rgba(110,130,160,0.35)", "width": 1}}
+    return {
+        "data": [front],
+        "layout": {"margin": {"l": 60, "r": 30, "t": 20, "b": 60}, "height": 340,
+                   "template": "plotly_white", "hovermode": "closest",
+                   "legend": {"orientation": "h", "y": -0.2, "x": 0},
+                   "shapes": [parallel_pick_line(exploration)],
+                   # a category axis, not tickvals/ticktext: Plotly compares those arrays by
+                   # identity and would redraw every line on each slider move
+                   "xaxis": {"type": "category", "showgrid": True,
+                             "range": [-0.2, len(names) - 0.8], "autorange": False},
+                   "yaxis": {"title": {"text": "u (share of rows better)"}, "type": "linear",
+                             "range": [1.02, -0.02], "autorange": False, "tickformat": ".0%"}},
+    }
+
+
+def parallel_pick_line(exploration: Exploration) -> dict:
+    """The pick's line in the parallel-coordinates figure, as a layout shape (a path through
+    its u on every axis, x being the objective's index on the category axis) that is listed
+    in the legend."""
+    problem = exploration.problem
+    pick = exploration.pick
+    path = " ".join(f"{'M' if k == 0 else 'L'}{k},{float(u):.6g}" for k, u in enumerate(problem.u[pick]))
+    return {"type": "path", "path": path, "xref": "x", "yref": "y", "layer": "above",
+            "line": {"color": PICK_COLOR, "width": 3}, "showlegend": True,
+            "name": "the pick"}
+
+
+def parallel_patch(exploration: Exploration):
+    """A Patch that replaces only the pick's line."""
+
+    patch = Patch()
+    patch["layout"]["shapes"] = [parallel_pick_line(exploration)]
+    return patch

@@ -1,0 +1,161 @@
+"""Text panels of the explorer built from an Exploration: the pick card, the comparison of
+normalisations and the ranked table's rows. User text is either passed as component children,
+which Dash renders as text, or escaped into the HTML of an :class:`HtmlBlock`."""
+
+from __future__ import annotations
+
+import math
+from html import escape
+
+import pandas as pd
+from dash import html
+
+from copa_dash.services.explorer import BASELINE_LABELS, Exploration
+from copa_dash.ui.common.html_block import HtmlBlock
+
+RUNNERS_UP = 5
+
+
+def _fmt(value: float) -> str:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "-"
+    return f"{value:.4g}"
+
+
+def code_html(value) -> str:
+    """User text (a model's id, a column's name) as an HTML ``code`` element that shows it as
+    typed: ``<``, ``>``, ``&`` and quotes are escaped, and Markdown or link syntax means
+    nothing in HTML. A line break becomes a space."""
+    return f"<code>{escape(' '.join(str(value).splitlines()))}</code>"
+
+
+def pick_card_layout(ids) -> html.Div:
+    """The pick card's fixed frame; :func:`pick_card_text` fills ``ids.PICK_ID`` and
+    ``ids.PICK_BODY``.
+
+    The frame stays on the page and a slider move changes two strings: replacing the card's
+    components instead costs the browser about 15 ms more on every move, and a Markdown body
+    about 5 ms more than HTML (measured with ``benchmarks/bench_explore_browser.py``).
+    """
+    return html.Div(id=ids.PICK, className="pick-card", children=[
+        html.H3(["COPA pick: ", html.Span(id=ids.PICK_ID)]),
+        HtmlBlock(id=ids.PICK_BODY, className="pick-body"),
+    ])
+
+
+def pick_card_text(exploration: Exploration) -> tuple[str, str]:
+    """The pick's id, and the card's body as HTML: raw values and top-x% with their
+    uncertainty, the criterion, the alpha range and the runners-up."""
+    problem = exploration.problem
+    prefs = problem.preferences
+    i = exploration.pick
+    rows = []
+    for k, name in enumerate(prefs.objectives):
+        u = problem.u[i, k]
+        se = exploration.u_standard_error[k]
+        rows.append(f"<tr><td>{code_html(name)}</td><td>{escape(prefs.directions[k])}</td>"
+                    f"<td>{_fmt(problem.raw[i, k])}</td>"
+                    f"<td>top {100 * u:.1f}% ± {100 * 1.96 * se:.1f}</td></tr>")
+    alpha_text = "weights set per objective (no alpha sweep)"
+    if exploration.pick_alpha_range is not None:
+        low, high = exploration.pick_alpha_range
+        alpha_text = (f"the sweep picks it for alpha from {low:.3f} to {high:.3f} at this p "
+                      "(10,000 alphas; the first and last alpha at which it wins)")
+    elif exploration.sweep is not None:
+        alpha_text = ("it wins only between the sweep's 10,000 grid alphas, so it has no "
+                      "alpha range of its own")
+    runners = "".join(f"<li>{code_html(problem.ids[j])} (criterion {_fmt(exploration.scores[j])})</li>"
+                      for j in exploration.runners_up[:RUNNERS_UP])
+    body = "".join([
+        f"<p>criterion C = {_fmt(exploration.scores[i])} (smaller is better); {alpha_text}.</p>",
+        ("<table><thead><tr><th>objective</th><th>dir.</th><th>value</th>"
+         "<th>top x% (95% CI)</th></tr></thead><tbody>"), *rows, "</tbody></table>",
+        (f"<p><em>u over {problem.n_population} rows. ± is a 95% interval of each u "
+         f"(sqrt(u(1−u)/N)); the DKW band ±{100 * exploration.dkw:.1f} points holds, with 95% "
+         "confidence, for every row of one objective at once.</em></p>"),
+        f"<h4>Runners-up</h4><ol>{runners}</ol>"])
+    return str(problem.ids[i]), body
+
+
+def compare_table(exploration: Exploration) -> html.Div:
+    """Where each normalisation picks for the same weights and how many rows it reaches."""
+    if not exploration.baselines:
+        return html.Div()
+    problem = exploration.problem
+    body = []
+    for b in exploration.baselines:
+        pick = str(problem.ids[b.position]) if b.position is not None else "-"
+        reach = "-" if b.distinct_over_alpha is None else str(b.distinct_over_alpha)
+        body.append(html.Tr([html.Td(BASELINE_LABELS[b.method]), html.Td(pick), html.Td(reach),
+                             html.Td(b.message)]))
+    return html.Div([
+        html.H4("Compare normalisations (same weights)"),
+        html.Table(className="compare-table", children=[
+            html.Thead(html.Tr([html.Th("method"), html.Th("pick"),
+                                html.Th("distinct picks over alpha (201 values)"), html.Th("note")])),
+            html.Tbody(body)]),
+    ])
+
+
+def table_frame(exploration: Exploration, rows: slice = slice(None)):
+    """The ranked rows passing the constraints as a frame, and its column specs (``id``,
+    shown ``name``, ``type`` and an optional d3 ``format``).
+
+    ``rows`` takes a slice of the ranking (e.g. one page) instead of all of it; ranks keep
+    their place in the whole ranking."""
+
+    problem = exploration.problem
+    names = problem.preferences.objectives
+    shown = {"specifier": ".4~g"}  # four significant digits on screen; the CSV keeps six decimals
+    columns = [{"name": "rank", "id": "rank", "type": "numeric"},
+               {"name": "id", "id": "id", "type": "text"},
+               {"name": "criterion", "id": "criterion", "type": "numeric", "format": shown}]
+    columns += [{"name": n, "id": f"obj{k}", "type": "numeric", "format": shown}
+                for k, n in enumerate(names)]
+    columns += [{"name": f"top % {n}", "id": f"u{k}", "type": "numeric"} for k, n in enumerate(names)]
+    start, _, _ = rows.indices(len(exploration.ranking))
+    ranking = exploration.ranking[rows]
+    data = {"rank": range(start + 1, start + len(ranking) + 1),
+            "id": [str(i) for i in problem.ids[ranking]],
+            "criterion": exploration.scores[ranking].round(6)}
+    data.update({f"obj{k}": problem.raw[ranking, k].round(6) for k in range(len(names))})
+    data.update({f"u{k}": (100 * problem.u[ranking, k]).round(2) for k in range(len(names))})
+    return pd.DataFrame(data), columns
+
+
+def table_html(frame, columns: list[dict]) -> str:
+    """One page of the ranked table as an HTML table (numbers to 4 significant digits).
+
+    One HTML string is one component for the browser to redraw on a slider move: a
+    DataTable re-renders about 30 ms slower per move, a Markdown table a few ms slower
+    (``benchmarks/bench_explore_browser.py``). Ids and column names are escaped ``code``.
+    """
+    if frame.empty:
+        return "<p><em>No row matches the search.</em></p>"
+    numeric = [c["type"] == "numeric" for c in columns]
+    head = "".join(f'<th class="n">{_header(c)}</th>' if n else f"<th>{_header(c)}</th>"
+                   for c, n in zip(columns, numeric))
+    cells = [[_cell(value, c) for value in frame[c["id"]].tolist()] for c in columns]
+    opens = ['<td class="n">' if n else "<td>" for n in numeric]
+    body = "".join("<tr>" + "".join(f"{o}{v}</td>" for o, v in zip(opens, row)) + "</tr>"
+                   for row in zip(*cells))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _cell(value, column: dict) -> str:
+    if column["type"] == "text":
+        return code_html(value)
+    if "format" in column:
+        return _fmt(value)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return str(int(value)) if column["id"] == "rank" else f"{value:g}"   # rounded top %
+
+
+def _header(column: dict) -> str:
+    name = column["name"]
+    if column["id"].startswith("u"):                    # "top % <objective>"
+        return "top % " + code_html(name.removeprefix("top % "))
+    if column["id"].startswith("obj"):
+        return code_html(name)
+    return escape(name)

@@ -1,0 +1,112 @@
+"""Callbacks of the posets page: a background job computes the depth (progress, cancel),
+then a plain callback draws the views from the cached result."""
+
+from __future__ import annotations
+
+from dash import Input, Output, no_update
+
+from copa_dash.core.errors import InvalidInputError
+from copa_dash.services import posets
+from copa_dash.services.cache import get_cache
+from copa_dash.services.catalog import open_dataset
+from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
+from copa_dash.ui.features.posets import figures
+from copa_dash.ui.features.posets import layout as page
+from copa_dash.ui.features.posets.ids import PosetsIds as ID
+from copa_dash.ui.features.posets.state import PosetsState, to_query
+
+COMPUTE_INPUTS = [Input(ID.REF, "data"), Input(ID.METHOD, "value"), Input(ID.TASK, "value"),
+                  Input(ID.CRITERIA, "value"), Input(ID.TIES, "value"),
+                  Input(ID.MISSING, "value"), Input(ID.MODE, "value"),
+                  Input(ID.TOLERANCE, "value")]
+VIEWS = ("headline", "tied", "depth", "central", "outlying", "beats", "agreement", "notes")
+
+
+def _state(result: dict, k) -> PosetsState:
+    k = int(k) if isinstance(k, (int, float)) and k >= 1 else 3
+    return PosetsState(**{**result, "criteria": tuple(result["criteria"]), "k": k})
+
+
+def _view(state: PosetsState, settings, *, progress=None):
+    """The service call both callbacks share (the second one hits the cache)."""
+    opened = open_dataset(state.dataset, settings)
+    return posets.depth_view(
+        opened.table, criteria=page.criteria_pairs(opened.table, state.criteria),
+        method=state.method or None, task=state.task or None, ties=state.ties,
+        missing=state.missing, exact=state.mode == "exact", tolerance=state.tolerance,
+        progress=progress, dataset_id=opened.cache_id, cache=get_cache(settings))
+
+
+def _empty(query) -> dict:
+    figures_off = {name: figures.EMPTY for name in ("depth", "central", "outlying", "beats")}
+    return {**{name: None for name in VIEWS}, **figures_off, "query": query}
+
+
+def _views(view, k: int) -> dict:
+    """Every output of the drawing callback but the query, from one DepthView."""
+    central, outlying = posets.extreme_tasks(view)
+    order = posets.depth_order(view)
+    hasse = {}
+    for name, t, color in (("central", order[0], figures.CENTRAL),
+                           ("outlying", order[-1], figures.OUTLYING)):
+        hasse[name] = figures.hasse_figure(
+            posets.hasse_layout(view, view.relations[t]), color=color,
+            title=f"Most {name}: {view.tasks[t]} (depth {view.depths[t]:.3f})")
+    return {"headline": page.headline(view, central, outlying), "tied": page.tied_panel(view),
+            "depth": figures.depth_figure(view), **hasse, "beats": figures.beats_figure(view),
+            "agreement": page.agreement_panel(posets.agreement(view, k=k)),
+            "notes": [alert(n, "info") for n in view.notes]}
+
+
+def register_callbacks(app) -> None:
+    """Attach the posets page's callbacks to ``app``."""
+    settings = app.server.config["COPA_SETTINGS"]     # the background job has no request
+
+    @app.callback(
+        Output(ID.RESULT, "data"), Output(ID.ALERT, "children"), inputs=COMPUTE_INPUTS,
+        background=True, interval=400, progress=[Output(ID.PROGRESS, "value")],
+        running=[(Output(ID.PROGRESS_ROW, "style"), {"display": "flex", "alignItems": "center"},
+                  {"display": "none"}), (Output(ID.CANCEL, "disabled"), False, True)],
+        cancel=[Input(ID.CANCEL, "n_clicks")])
+    def compute(set_progress, ref, method, task, criteria, ties, missing, mode, tolerance):
+        """Compute (or fetch) the depth; hand the view's arguments to the drawing callback."""
+        tol = float(tolerance) if isinstance(tolerance, (int, float)) and 0 < tolerance < 1 \
+            else 0.01
+        result = {"dataset": ref, "method": method or "", "task": task or "",
+                  "criteria": list(criteria or ()), "ties": ties or "drop",
+                  "missing": missing or "drop", "mode": mode or "exact", "tolerance": tol}
+        last = [-1]
+
+        def progress(fraction):
+            if int(fraction * 100) > last[0]:
+                last[0] = int(fraction * 100)
+                set_progress((str(last[0]),))
+
+        try:
+            _view(_state(result, 3), settings, progress=progress)
+        except InvalidInputError as exc:
+            return None, alert(str(exc), "warning")
+        return result, None
+
+    @app.callback(
+        output={**{name: Output(target, prop) for name, (target, prop) in {
+            "headline": (ID.HEADLINE, "children"), "tied": (ID.TIED, "children"),
+            "depth": (ID.DEPTH, "figure"), "central": (ID.HASSE_CENTRAL, "figure"),
+            "outlying": (ID.HASSE_OUTLYING, "figure"), "beats": (ID.BEATS, "figure"),
+            "agreement": (ID.AGREEMENT, "children"), "notes": (ID.NOTES, "children"),
+        }.items()}, "query": view_link_outputs(ID.QUERY, ID.SHARE)},
+        inputs={"result": Input(ID.RESULT, "data"), "k": Input(ID.K, "value")})
+    def draw(result, k):
+        """Depth bars, the two Hasse diagrams, the beats matrix and the agreement."""
+        if not result:
+            return _empty(view_link(page.PATH, no_update))
+        state = _state(result, k)
+        try:
+            view = _view(state, settings)
+        except InvalidInputError as exc:
+            return {**_empty(view_link(page.PATH, to_query(state))),
+                    "headline": alert(str(exc), "warning")}
+        return {**_views(view, state.k), "query": view_link(page.PATH, to_query(state))}
+
+    register_url_sync(app, path=page.PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)

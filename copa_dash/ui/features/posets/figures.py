@@ -1,0 +1,121 @@
+"""Figures of the posets page, built as plain plotly dicts.
+
+Depth per task (sorted bars, the most central and the most outlying in colour), the Hasse
+diagram of one task's poset (methods as nodes, better above, cover pairs as line shapes) and
+the matrix of how often each method is above each other across tasks.
+"""
+
+from __future__ import annotations
+
+from copa_dash.services.posets import DepthView, HasseLayout, beats, depth_order, extreme_tasks
+from copa_dash.ui.common.empty import empty_figure
+from copa_dash.ui.common.plot_text import plot_text
+
+CENTRAL = "#2ca02c"
+OUTLYING = "#d62728"
+OTHER = "#8da0b3"
+EMPTY = empty_figure(120)
+
+
+def depth_figure(view: DepthView) -> dict:
+    """Horizontal bars of the depth of each task's poset, the deepest on top."""
+    order = depth_order(view)
+    central, outlying = extreme_tasks(view)
+    tasks = [view.tasks[i] for i in order]
+    depths = [float(view.depths[i]) for i in order]
+    colors = [CENTRAL if t in central else OUTLYING if t in outlying else OTHER for t in tasks]
+    shared = [int(view.counts[view.poset_index[i]]) for i in order]
+    hover = [f"<b>{plot_text(t)}</b><br>depth {d:.4f}<br>"
+             + ("its poset is observed on " + f"{s} tasks" if s > 1 else "a poset seen once")
+             for t, d, s in zip(tasks, depths, shared)]
+    trace = {"type": "bar", "orientation": "h", "x": depths, "y": [plot_text(t) for t in tasks],
+             "marker": {"color": colors}, "hovertext": hover, "hoverinfo": "text",
+             "text": [f"{d:.3f}" for d in depths], "textposition": "outside",
+             "cliponaxis": False, "name": "depth"}
+    if not view.exact:
+        trace["error_x"] = {"type": "constant", "value": view.error_bound, "color": "#555"}
+    height = max(260, 26 * len(tasks) + 90)
+    return {"data": [trace], "layout": {
+        "template": "plotly_white", "height": height,
+        "margin": {"l": 10, "r": 40, "t": 30, "b": 40},
+        "xaxis": {"title": {"text": "ufg depth (1 = most central)"},
+                  "range": [0, max(depths) * 1.15 + 1e-9]},
+        "yaxis": {"autorange": "reversed", "automargin": True, "type": "category"},
+        "title": {"text": (f"{len(tasks)} tasks, {view.n_ufg_sets} ufg sets"
+                           + ("" if view.exact else f", within ±{view.error_bound:.3g}")),
+                  "font": {"size": 13}, "x": 0.01},
+        "showlegend": False}}
+
+
+def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
+    """One poset's Hasse diagram: a node per method, better methods above, a line per cover
+    pair (line shapes under the nodes).
+
+    Parameters
+    ----------
+    layout : HasseLayout
+        Node positions and cover pairs of the poset.
+    title : str
+        Plain text (it may hold a task name); it is shown as typed, not as markup.
+    color : str
+        Colour of the nodes.
+
+    Returns
+    -------
+    dict
+        The plotly figure.
+    """
+    n_levels = max(layout.level) + 1
+    xs, ys = list(layout.x), [-lev for lev in layout.level]
+    shapes = [{"type": "line", "layer": "below", "x0": xs[i], "y0": ys[i], "x1": xs[j],
+               "y1": ys[j], "line": {"color": "#555", "width": 1.5}} for i, j in layout.edges]
+    below = {i: [layout.methods[j] for a, j in layout.edges if a == i]
+             for i in range(len(layout.methods))}
+    above = {j: [layout.methods[i] for i, b in layout.edges if b == j]
+             for j in range(len(layout.methods))}
+    hover = [f"<b>{plot_text(m)}</b><br>level {lev + 1} from the top"
+             + (f"<br>covers {plot_text(', '.join(below[k]))}" if below[k] else "")
+             + (f"<br>covered by {plot_text(', '.join(above[k]))}" if above[k] else "")
+             for k, (m, lev) in enumerate(zip(layout.methods, layout.level))]
+    width = max((layout.level.count(lev) for lev in range(n_levels)), default=1)
+    return {"data": [{
+        "type": "scatter", "mode": "markers+text", "x": xs, "y": ys,
+        "text": [plot_text(m) for m in layout.methods], "textposition": "top center",
+        "marker": {"size": 16, "color": color, "line": {"color": "#fff", "width": 1.5}},
+        "hovertext": hover, "hoverinfo": "text", "name": "methods", "cliponaxis": False}],
+        "layout": {
+            "template": "plotly_white", "height": max(260, 70 * n_levels + 110),
+            "margin": {"l": 20, "r": 20, "t": 50, "b": 20}, "shapes": shapes,
+            "title": {"text": plot_text(title), "font": {"size": 13}, "x": 0.01},
+            "xaxis": {"visible": False, "range": [-width / 2 - 0.3, width / 2 + 0.3]},
+            "yaxis": {"visible": False, "range": [-(n_levels - 1) - 0.4, 0.6]},
+            "showlegend": False}}
+
+
+def beats_figure(view: DepthView) -> dict:
+    """Heatmap: row method above column method on how many of the kept tasks."""
+    counts = beats(view).tolist()
+    n_tasks = len(view.tasks)
+    names = [str(m) for m in view.methods]
+    labels = [plot_text(m) for m in names]
+    z = [[None if i == j else counts[i][j] for j in range(len(names))]
+         for i in range(len(names))]
+    text = [["" if i == j else str(counts[i][j]) for j in range(len(names))]
+            for i in range(len(names))]
+    hover = [[("" if i == j else f"<b>{plot_text(a)}</b> above <b>{plot_text(b)}</b> on "
+               f"{counts[i][j]} of {n_tasks} tasks<br>{plot_text(b)} above {plot_text(a)}: "
+               f"{counts[j][i]}; neither: {n_tasks - counts[i][j] - counts[j][i]}")
+              for j, b in enumerate(names)] for i, a in enumerate(names)]
+    size = max(320, 46 * len(names) + 160)
+    return {"data": [{
+        "type": "heatmap", "z": z, "x": labels, "y": labels, "text": text,
+        "texttemplate": "%{text}", "hovertext": hover, "hoverinfo": "text",
+        "colorscale": [[0, "#f4f8fc"], [1, "#1f4e8c"]], "zmin": 0, "zmax": max(n_tasks, 1),
+        "colorbar": {"title": {"text": "tasks"}}, "xgap": 2, "ygap": 2}],
+        "layout": {
+            "template": "plotly_white", "height": size,
+            "margin": {"l": 10, "r": 10, "t": 40, "b": 60},
+            "title": {"text": f"Row above column: tasks (of {n_tasks})",
+                      "font": {"size": 13}, "x": 0.01},
+            "xaxis": {"automargin": True, "tickangle": -30},
+            "yaxis": {"autorange": "reversed", "automargin": True}}}

@@ -1,0 +1,178 @@
+"""Partial rankings of methods across tasks and their ufg depth: ``/posets?dataset=NAME&...``.
+
+Per task, the methods form a dominance poset on the chosen criteria; the ufg depth of each
+task's poset among all of them says how typical that task's ranking is (paper App. B).
+The page shows the depth per task (most central and most outlying named), the Hasse
+diagrams of the most central and the most outlying posets, how often each method is above
+each other, and what the k most central posets agree on. The URL holds the view:
+``/posets?dataset=dmop&crit=migd|migd_stage1&ties=drop&missing=drop&mode=exact&k=3``.
+"""
+
+from __future__ import annotations
+
+import dash
+from dash import dcc, html
+
+from copa_dash.services.catalog import catalog
+from copa_dash.ui.common.datasets import open_or_explain
+from copa_dash.ui.common.empty import empty_figure
+from copa_dash.ui.common.help import help_text
+from copa_dash.ui.common.page_frame import view_page
+from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.common.url_sync import share_box
+from copa_dash.ui.features.posets.ids import ID
+from copa_dash.ui.features.posets.state import PosetsState, parse_query, to_query, with_defaults
+
+PATH = "/posets"
+EMPTY_FIGURE = empty_figure(120)
+DEFAULT_DATASET = "deepobs"
+# radio buttons beside their labels: the shared "rankings-radio" rule of assets/rankings.css
+
+
+def criteria_pairs(table, names) -> tuple[tuple[str, str], ...]:
+    """(name, direction) of the chosen objectives, with the table's directions."""
+    known = set(table.objective_names)
+    return tuple((n, table.objective(n).direction) for n in names if n in known)
+
+
+def _options(values) -> list[dict]:
+    return [{"label": str(v), "value": str(v)} for v in values]
+
+
+def _controls(opened, state: PosetsState) -> html.Aside:
+    table = opened.table
+    options = [{"label": e.title, "value": e.ref} for e in catalog(current_settings())]
+    if not any(o["value"] == opened.ref for o in options):
+        options.append({"label": opened.title, "value": opened.ref})
+    others = [c for c in table.frame.columns if c not in table.objective_names]
+    return html.Aside(className="controls", children=[
+        html.H4("Dataset"),
+        dcc.Dropdown(id=ID.DATASET, options=options, value=opened.ref, clearable=False),
+        html.Details([html.Summary(f"About: {opened.title}"), html.P(opened.description)]),
+        html.H4("Long table"),
+        html.Label("Method column"),
+        dcc.Dropdown(id=ID.METHOD, options=_options(others), value=state.method or None),
+        html.Label("Task column"),
+        dcc.Dropdown(id=ID.TASK, options=_options(others), value=state.task or None),
+        html.H4("Criteria"),
+        dcc.Dropdown(id=ID.CRITERIA, multi=True, value=list(state.criteria), options=[
+            {"label": f"{n} ({d})", "value": n}
+            for n, d in zip(table.objective_names, table.directions)]),
+        help_text("On each task, a method is above another when it is no worse on every "
+                  "criterion and better on one; otherwise they are incomparable."),
+        html.H4("Ties"),
+        dcc.RadioItems(id=ID.TIES, className="rankings-radio", value=state.ties, options=[
+            {"label": "drop tasks with tied methods (the paper)", "value": "drop"},
+            {"label": "keep them, tied methods incomparable", "value": "incomparable"}]),
+        html.H4("Missing values"),
+        dcc.RadioItems(id=ID.MISSING, className="rankings-radio", value=state.missing, options=[
+            {"label": "drop the task", "value": "drop"},
+            {"label": "count as worst", "value": "worst"}]),
+        html.H4("Depth"),
+        dcc.RadioItems(id=ID.MODE, className="rankings-radio", value=state.mode, options=[
+            {"label": "exact", "value": "exact"},
+            {"label": "approximate, error at most", "value": "approx"}]),
+        dcc.Input(id=ID.TOLERANCE, type="number", min=0.001, max=0.5, step="any",
+                  value=state.tolerance, debounce=True, style={"width": "90px"}),
+        help_text("Exact depth examines every set of observed posets that can be union-free "
+                  "generic; with many distinct posets that can take long: the approximate mode "
+                  "stops once every depth is within the stated error. A run can be cancelled."),
+    ])
+
+
+def layout(**query):
+    """Build the page from the query string, so a copied link reproduces the view."""
+    state = parse_query(query)
+    opened, why_not = open_or_explain(state.dataset or DEFAULT_DATASET, current_settings(), "Posets")
+    if opened is None:
+        return why_not
+    state = with_defaults(state, opened)
+    graph = {"config": {"displaylogo": False}, "figure": EMPTY_FIGURE}
+    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
+        dcc.Store(id=ID.REF, data=opened.ref),
+        dcc.Store(id=ID.RESULT),
+        _controls(opened, state),
+        html.Main(className="results", children=[
+            html.Div(id=ID.PROGRESS_ROW, style={"display": "none"}, children=[
+                html.Span("Computing the depth; share of the subsets settled: "),
+                html.Progress(id=ID.PROGRESS, value="0", max="100", style={"width": "240px"}),
+                html.Button("Cancel", id=ID.CANCEL, className="button",
+                            style={"marginLeft": "10px"}),
+            ]),
+            html.Div(id=ID.ALERT),
+            html.Div(id=ID.HEADLINE),
+            html.Div(id=ID.TIED),
+            html.H4("Depth of each task's poset"),
+            dcc.Graph(id=ID.DEPTH, **graph),
+            html.Div(style={"display": "grid", "gridTemplateColumns": "1fr 1fr", "gap": "12px"},
+                     children=[dcc.Graph(id=ID.HASSE_CENTRAL, **graph),
+                               dcc.Graph(id=ID.HASSE_OUTLYING, **graph)]),
+            help_text("Hasse diagrams: an edge means the upper method is above the lower one "
+                      "with no method in between; methods on one level, or not linked by an "
+                      "upward path, are incomparable."),
+            html.Div(style={"display": "grid", "gridTemplateColumns": "1fr 1fr", "gap": "12px"},
+                     children=[
+                         dcc.Graph(id=ID.BEATS, **graph),
+                         html.Div([
+                             html.Div(className="axes-row", children=[
+                                 html.Span("What the"),
+                                 dcc.Input(id=ID.K, type="number", min=1, max=50, step=1,
+                                           value=state.k, debounce=True,
+                                           style={"width": "60px"}),
+                                 html.Span("most central posets agree on")]),
+                             html.Div(id=ID.AGREEMENT)]),
+                     ]),
+            html.Div(id=ID.NOTES),
+            html.Div(className="share-row", children=[
+                html.Span("Share this view: "),
+                *share_box(ID.SHARE, PATH, to_query(state)),
+            ]),
+        ]),
+    ])
+
+
+def register_page() -> None:
+    """Register the page with Dash (app_shell registers its callbacks)."""
+    dash.register_page("posets", path=PATH, name="Posets", title="copa-dash: posets",
+                       layout=layout, nav=True)
+
+
+def headline(view, central, outlying) -> html.Div:
+    """The most central and most outlying tasks, named, with their depths."""
+    top = float(view.depths.max())
+    low = float(view.depths.min())
+    return html.Div(className="alert alert-info", children=[
+        html.Strong("Most central: "), f"{', '.join(central)} (depth {top:.3f})",
+        html.Span(" · "), html.Strong("most outlying: "), (f"{', '.join(outlying)} "
+        f"(depth {low:.3f}) among {len(view.tasks)} tasks, {len(view.methods)} methods, "
+        f"{view.distinct.shape[0]} distinct posets, {view.n_ufg_sets} ufg sets "
+        f"({'exact' if view.exact else f'within ±{view.error_bound:.3g}'}; "
+        f"computed in {view.seconds:.2f} s).")])
+
+
+def tied_panel(view) -> html.Div | None:
+    """The tasks with methods equal on every criterion, and what was done with them."""
+    if not view.tied_pairs:
+        return None
+    pairs = "; ".join(f"{t}: {a} = {b}" for t, a, b in view.tied_pairs[:20])
+    more = f" (and {len(view.tied_pairs) - 20} more)" if len(view.tied_pairs) > 20 else ""
+    action = ("left out (switch 'Ties' to keep them)" if view.ties == "drop"
+              else "kept, the tied methods incomparable")
+    return html.Div(className="alert alert-warning", children=[
+        html.Strong(f"Tied tasks ({len(view.tied_tasks)}): "),
+        f"{', '.join(view.tied_tasks)} are {action}. Equal on every criterion: {pairs}{more}."])
+
+
+def agreement_panel(agreed) -> html.Div:
+    """What the k deepest distinct posets share, in words."""
+    posets = "; ".join(f"{', '.join(tasks)} ({depth:.3f})"
+                       for tasks, depth in zip(agreed.tasks, agreed.depths))
+    above = [html.Li(f"{a} is above {b}") for a, b in agreed.above]
+    apart = [html.Li(f"{a} and {b} are incomparable") for a, b in agreed.incomparable]
+    return html.Div([
+        html.P(f"The {agreed.k} deepest distinct posets (tasks, depth): {posets}.",
+               className="help"),
+        html.H5("In all of them"),
+        html.Ul(above + apart) if above or apart else html.P("they share no relation."),
+        html.P(f"{agreed.undecided} pairs of methods are ordered differently among them.",
+               className="help")])

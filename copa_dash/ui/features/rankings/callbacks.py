@@ -1,0 +1,150 @@
+"""Thin callbacks of the rankings page: read the controls, call the rankings or benchmark
+service, hand the result to the figure builders."""
+
+from __future__ import annotations
+
+from dash import ALL, Input, Output, State, dcc
+from dash.exceptions import PreventUpdate
+
+from copa_dash.core.errors import InvalidInputError
+from copa_dash.services import benchmarks, rankings
+from copa_dash.services.catalog import open_dataset
+from copa_dash.services.export import safe_csv
+from copa_dash.services.inputs import RowFilter
+from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.empty import empty_figure
+from copa_dash.ui.common.settings_access import current_cache, current_settings
+from copa_dash.ui.features.rankings import figures as figures_rankings
+from copa_dash.ui.features.rankings import figures_benchmark
+from copa_dash.ui.features.rankings import panels as panels_rankings
+from copa_dash.ui.features.rankings.ids import RankingsIds as ID
+from copa_dash.ui.features.rankings.layout import PATH
+from copa_dash.ui.features.rankings.state import RankingsState, to_query
+
+EMPTY = empty_figure(200)
+STATE = {
+    "dataset": State(ID.REF, "data"), "tab": Input(ID.TABS, "value"),
+    "criteria": Input(ID.CRITERIA, "value"), "objectives": Input(ID.OBJECTIVES, "value"),
+    "focus": Input(ID.FOCUS, "value"), "alpha": Input(ID.ALPHA, "value"), "ties": Input(ID.TIES, "value"),
+    "group": Input(ID.GROUP, "value"), "top": Input(ID.TOP, "value"), "by": Input(ID.BY, "value"),
+    "pins": Input(ID.PINS, "value"), "sets": Input({"type": ID.SET_FILTER, "column": ALL}, "value"),
+    "set_ids": State({"type": ID.SET_FILTER, "column": ALL}, "id"),
+    "metric": Input(ID.METRIC, "value"), "reference": Input(ID.REFERENCE, "value"),
+    "time": Input(ID.TIME, "value"), "task_type": Input(ID.TASK_TYPE, "value"),
+    "significance": Input(ID.SIGNIFICANCE, "value"),
+}
+import pandas as pd
+
+from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
+
+
+def state_from_controls(*, dataset, tab, criteria, objectives, focus, alpha, ties, group, top, by,
+                        pins, sets, set_ids, metric, reference, time, task_type,
+                        significance) -> RankingsState:
+    """The page's state from its controls (the inverse of the layout)."""
+    return RankingsState(
+        dataset=dataset or "", tab=tab or "ranks", criteria=tuple(criteria or ()),
+        objectives=tuple(objectives or ()), focus=tuple(focus or ()),
+        alpha=float(alpha if alpha is not None else 0.5), ties=ties or "break",
+        group=group or "system", top=int(top) if isinstance(top, (int, float)) and top >= 1 else 25,
+        by=by or "", pins=tuple(pins or ()),
+        sets=tuple((i["column"], tuple(v or ())) for i, v in zip(set_ids, sets) if v),
+        metric=metric or "", reference=reference or "", time=time or "",
+        task_type=task_type or "",
+        significance=float(significance) if isinstance(significance, (int, float)) else 0.05)
+
+
+def row_filter(state: RankingsState) -> RowFilter:
+    """The set filters of the state."""
+    return RowFilter(sets={c: list(v) for c, v in state.sets})
+
+
+def register_callbacks(app) -> None:
+    """Attach the rankings page's callbacks to ``app``."""
+
+    @app.callback(
+        output={"alert": Output(ID.ALERT, "children"),
+                "headline": Output(ID.HEADLINE, "children"),
+                "note": Output(ID.CHART_NOTE, "children"), "bump": Output(ID.BUMP, "figure"),
+                "data": Output(ID.TABLE, "data"), "columns": Output(ID.TABLE, "columns"),
+                "by_options": Output(ID.BY, "options"),
+                "query": view_link_outputs(ID.QUERY, ID.SHARE)},
+        inputs=STATE)
+    def update_rankings(**controls):
+        state = state_from_controls(**controls)
+        options = [{"label": figures_rankings.criterion_label(c), "value": c}
+                   for c in state.criteria]
+        try:
+            opened = open_dataset(state.dataset, current_settings())
+            view = rankings.rank_view(
+                opened.table, criteria=state.criteria, objectives=state.objectives,
+                focus=state.focus, alpha=state.alpha, row_filter=row_filter(state),
+                group=state.group, dataset_id=opened.cache_id, cache=current_cache())
+            by = state.by if state.by in view.criteria else view.criteria[0]
+            rows = rankings.chart_rows(view, ties=state.ties, top=state.top, by=by,
+                                       pinned=state.pins)
+        except InvalidInputError as exc:
+            return {"alert": alert(str(exc)), "headline": None, "note": "", "bump": EMPTY,
+                    "data": [], "columns": [], "by_options": options,
+                    "query": view_link(PATH, to_query(state))}
+        data, columns = panels_rankings.table_rows(view, ties=state.ties)
+        return {"alert": [alert(n, "info") for n in view.notes],
+                "headline": panels_rankings.headline(view, ties=state.ties), "note": rows.note,
+                "bump": figures_rankings.bump_figure(view, rows, ties=state.ties),
+                "data": data, "columns": columns, "by_options": options,
+                "query": view_link(PATH, to_query(state))}
+
+    @app.callback(
+        output={"alert": Output(ID.BENCH_ALERT, "children"), "boxes": Output(ID.BOXES, "figure"),
+                "friedman": Output(ID.FRIEDMAN, "children"), "cd": Output(ID.CD, "figure"),
+                "tradeoff": Output(ID.TRADEOFF, "figure")},
+        inputs=STATE)
+    def update_benchmark(**controls):
+        state = state_from_controls(**controls)
+        if state.tab != "benchmark":
+            raise PreventUpdate
+        try:
+            opened = open_dataset(state.dataset, current_settings())
+            table, cache, rows = opened.table, current_cache(), row_filter(state)
+            view = benchmarks.benchmark_view(
+                table, metric=state.metric or None, reference=state.reference or None,
+                row_filter=rows, alpha=state.significance, dataset_id=opened.cache_id, cache=cache)
+            groups = benchmarks.tradeoff_view(
+                table, metric=view.metric, time_metric=state.time,
+                group_column=state.task_type or None, row_filter=rows,
+                dataset_id=opened.cache_id, cache=cache)
+        except InvalidInputError as exc:
+            return {"alert": alert(str(exc)), "boxes": EMPTY, "friedman": None, "cd": EMPTY,
+                    "tradeoff": EMPTY}
+        return {"alert": [alert(n, "info") for n in view.notes],
+                "boxes": figures_benchmark.box_figure(view),
+                "friedman": panels_rankings.friedman_text(view),
+                "cd": figures_benchmark.cd_figure(view),
+                "tradeoff": figures_benchmark.tradeoff_figure(groups, metric=view.metric,
+                                                              time_metric=state.time)}
+
+    @app.callback(Output(ID.FOCUS, "options"), Input(ID.OBJECTIVES, "value"))
+    def focus_options(objectives):
+        """The focus picker offers the chosen objectives."""
+        return [{"label": o, "value": o} for o in objectives or ()]
+
+    @app.callback(Output(ID.PINS, "options"), Input(ID.GROUP, "value"), State(ID.REF, "data"),
+                  prevent_initial_call=True)
+    def pin_options(group, ref):
+        """Entries to pin: systems or rows, as the chart draws them."""
+        table = open_dataset(ref, current_settings()).table
+        return [{"label": e, "value": e} for e in rankings.entry_names(table, group=group)]
+
+    register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
+
+    @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
+                  State(ID.TABLE, "data"), State(ID.TABLE, "columns"), prevent_initial_call=True)
+    def download_csv(n_clicks, data, columns):
+        """The rank table as CSV, with spreadsheet formulas neutralised."""
+
+        if not data:
+            raise PreventUpdate
+        frame = pd.DataFrame(data)[[c["id"] for c in columns]]
+        frame.columns = [c["name"] for c in columns]
+        return dcc.send_string(safe_csv(frame), "copa-rankings.csv")
+

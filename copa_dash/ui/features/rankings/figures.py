@@ -1,0 +1,156 @@
+"""The bump chart of the rankings page, built as a plain plotly dict.
+
+One column per criterion, one line per entry, the rank on the y axis with 1 on top. The
+entries whose rank moves most (and the pinned ones) are drawn in colour and named at both
+ends; the others are thin grey lines. Hover shows the entry's rank under every criterion
+and its values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from copa_dash.services.rankings import ChartRows, RankingView
+from copa_dash.ui.common.plot_text import plot_text
+from copa_dash.ui.common.short_labels import unique_short_labels
+
+HIGHLIGHT_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+                    "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
+GREY = "rgba(120,130,145,0.45)"
+LOG_AXIS_FROM = 60      # ranks above this use a log axis, so the top stays readable
+GREY_LABELS_UP_TO = 40  # name every line when the chart has at most this many
+LABEL_PX = 13           # vertical room of one label
+
+
+def criterion_label(label: str) -> str:
+    """Readable column title: ``copa:inf`` -> ``COPA p=inf``, ``delta:ERM`` -> ``Δ vs ERM``."""
+    kind, _, argument = label.partition(":")
+    if kind == "copa":
+        return f"COPA p={argument}"
+    if kind == "delta":
+        return f"Δ vs {argument}" if argument else "Δ (vs ideal)"
+    if kind == "obj":
+        return argument
+    return {"mean": "mean (raw)", "norm": "mean of norm"}.get(label, label)
+
+
+def hover_texts(view: RankingView, position: int, ranks: np.ndarray) -> list[str]:
+    """One hover text per criterion for the entry at ``position``."""
+    n = len(view.ids)
+    parts = [f"{criterion_label(c)} {ranks[position, j]}" for j, c in enumerate(view.criteria)]
+    rank_line = "<br>".join(" · ".join(plot_text(p) for p in parts[k:k + 4])
+                            for k in range(0, len(parts), 4))
+    values = "<br>".join(f"{plot_text(o)} ({d}): {view.raw[position, k]:.4g}"
+                         for k, (o, d) in enumerate(zip(view.objectives, view.directions)))
+    members = ""
+    if view.group_column and view.n_members[position] > 1:
+        members = f"<br>mean of {view.n_members[position]} rows"
+    head = f"<b>{plot_text(view.ids[position])}</b>"
+    return [f"{head}<br>rank {ranks[position, j]} of {n} under {plot_text(criterion_label(c))}"
+            f"<br>ranks: {rank_line}<br>{values}{members}"
+            for j, c in enumerate(view.criteria)]
+
+
+def _spread_labels(values: list[float], gap: float, limit: float) -> list[float]:
+    """Label positions (axis units, larger = lower) at least ``gap`` apart: push down from
+    the top, then push back up from ``limit`` (the bottom of the axis)."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = list(values)
+    last = -np.inf
+    for i in order:
+        out[i] = max(values[i], last + gap)
+        last = out[i]
+    last = limit + gap
+    for i in reversed(order):
+        out[i] = min(out[i], last - gap)
+        last = out[i]
+    return out
+
+
+def _side_labels(labels, *, x: int, anchor: str, to_axis, gap: float,
+                 limit: float) -> list[dict]:
+    """Annotations for ``labels`` = [(rank, text, color, size)] at column ``x``."""
+    ys = _spread_labels([to_axis(rank) for rank, *_ in labels], gap, limit)
+    return [{"x": x, "y": y, "text": plot_text(text), "showarrow": False, "xanchor": anchor,
+             "yanchor": "middle", "xshift": -34 if anchor == "right" else 12,
+             "font": {"color": color, "size": size}}
+            for y, (_, text, color, size) in zip(ys, labels)]
+
+
+def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> dict:
+    """The bump chart of ``rows.shown`` (see module notes)."""
+    ranks = view.ranks(ties)
+    n_criteria = len(view.criteria)
+    xs = list(range(n_criteria))
+    highlighted = {int(i) for i in rows.highlighted}
+    pinned = {int(i) for i in rows.pinned}
+    grey = [int(i) for i in rows.shown if int(i) not in highlighted]
+    traces = []
+    gx, gy, gtext = [], [], []
+    for i in grey:
+        gx += xs + [None]
+        gy += ranks[i].tolist() + [None]
+        gtext += hover_texts(view, i, ranks) + [""]
+    if grey:
+        traces.append({"type": "scatter", "mode": "lines+markers", "name": "other entries",
+                       "x": gx, "y": gy, "hovertext": gtext, "hoverinfo": "text",
+                       "line": {"color": GREY, "width": 1.2}, "marker": {"color": GREY, "size": 5},
+                       "connectgaps": False})
+    max_rank = int(ranks[rows.shown].max()) if len(rows.shown) else 1
+    log_axis = max_rank > LOG_AXIS_FROM
+    labels = {0: [], n_criteria - 1: []}
+    order = sorted(highlighted, key=lambda i: ranks[i, 0])
+    shown = [int(i) for i in rows.shown]    # names that share a head and tail stay distinct
+    label_of = dict(zip(shown, unique_short_labels(view.ids[shown])))
+    for n, i in enumerate(order):
+        color = HIGHLIGHT_COLORS[n % len(HIGHLIGHT_COLORS)]
+        label = label_of[i] + (" (pinned)" if i in pinned else "")
+        traces.append({"type": "scatter", "mode": "lines+markers", "name": plot_text(label),
+                       "x": xs, "y": ranks[i].tolist(), "hovertext": hover_texts(view, i, ranks),
+                       "hoverinfo": "text", "line": {"color": color, "width": 3.2},
+                       "marker": {"color": color, "size": 9}})
+        for x, side in labels.items():
+            side.append((int(ranks[i, x]), label_of[i], color, 12))
+    if not log_axis and len(rows.shown) <= GREY_LABELS_UP_TO:
+        for i in grey:
+            for x, side in labels.items():
+                side.append((int(ranks[i, x]), label_of[i], "#7b8794", 10))
+    yaxis = {"zeroline": False, "showgrid": True, "gridcolor": "#eef1f4", "ticks": "outside"}
+    title = "rank under each criterion (1 = best, on top)"
+    if log_axis:
+        top, bottom = np.log10(0.8), np.log10(max_rank * 1.15)
+        yaxis.update(type="log", range=[bottom, top],
+                     tickvals=[v for v in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
+                               if v <= max_rank * 1.15])
+        title = "rank under each criterion (1 = best, on top; log scale)"
+        to_axis = np.log10
+    else:
+        top, bottom = 0.3, max_rank + 0.7
+        yaxis.update(range=[bottom, top], dtick=1 if max_rank <= 30 else 5)
+        to_axis = float
+    height = 660 if log_axis else int(min(1400, max(520, 20 * max_rank + 120)))
+    gap = LABEL_PX * abs(bottom - top) / max(100, height - 120)   # 120 px of margins
+    annotations = []
+    for x, side in labels.items():
+        annotations += _side_labels(side, x=x, anchor="right" if x == 0 else "left",
+                                    to_axis=to_axis, gap=gap, limit=bottom)
+        if n_criteria == 1:
+            break
+    return {
+        "data": traces,
+        "layout": {
+            "template": "plotly_white", "height": height, "hovermode": "closest",
+            "hoverlabel": {"align": "left"},
+            "title": {"text": title, "font": {"size": 13}, "x": 0.5, "y": 0.995,
+                      "yanchor": "top"},
+            "xaxis": {"tickvals": xs,
+                      "ticktext": [plot_text(criterion_label(c)) for c in view.criteria],
+                      "range": [-0.08, n_criteria - 1 + 0.08], "side": "top",
+                      "showgrid": True, "gridcolor": "#d9e2ec", "zeroline": False},
+            "yaxis": yaxis,
+            "margin": {"l": 260, "r": 250, "t": 80, "b": 40},
+            "showlegend": False,    # every coloured line is named at both ends
+            "annotations": annotations,
+            "uirevision": ",".join(view.criteria),
+        },
+    }

@@ -1,0 +1,23 @@
+"""Component ids of the upload page, one place."""
+
+from __future__ import annotations
+
+
+class UploadIds:
+    """Ids of the upload page."""
+
+    FILE = "upload-file"
+    ALERT = "upload-alert"
+    PREVIEW = "upload-preview"
+    MAPPING = "upload-mapping"
+    ID_COLUMN = "upload-id-column"
+    ID_NOTE = "upload-id-note"
+    ROLE = "upload-role"              # pattern: {"type": ROLE, "column": name}
+    DIRECTION = "upload-direction"    # pattern
+    NAME = "upload-name"
+    SHARED = "upload-shared"
+    CHECK = "upload-check"            # live: how many objectives the mapping has
+    SAVE = "upload-save"
+    SAVE_ERROR = "upload-save-error"  # apart from RESULT: a refused save keeps an earlier link
+    STAGED = "upload-staged"
+    RESULT = "upload-result"
