@@ -5,6 +5,7 @@ from __future__ import annotations
 import dash
 from dash import dcc, html
 
+from copa_dash.ui.common.context import context_bar, register_context_callbacks
 from copa_dash.ui.features.datasets import layout as datasets_layout
 from copa_dash.ui.features.explore import callbacks as explore_callbacks
 from copa_dash.ui.features.explore import layout as explore_layout
@@ -42,6 +43,7 @@ def shell() -> html.Div:
                      + [dcc.Link(label, href=href, className="nav-link")
                         for label, href in _extra_links()]),
         ]),
+        *context_bar(),
         html.Div(id="global-error"),
         dash.page_container,
     ])
@@ -58,4 +60,5 @@ def register_pages(app: dash.Dash, settings) -> None:
         layout_module.register_page()
         if callbacks_module is not None:
             callbacks_module.register_callbacks(app)
+    register_context_callbacks(app)
     app.layout = shell
