@@ -4,7 +4,8 @@ The dataset follows the user. The shell keeps, in the browser (``localStorage``)
 dataset a page's link named (``dataset=``). A dataset page (:data:`DATASET_PAGES`) opened
 with no dataset in its link (the navigation links, a typed address) gets the last one added
 to its link, and so draws it; every dataset page shows a bar under the header naming the
-dataset, with a link to switch. Done in the browser (a clientside callback) so a move
+dataset, with a link to switch; the header's links to dataset pages carry it too. Done in
+the browser (a clientside callback) so a move
 between pages costs no extra request.
 
 While numba kernels compile (the first start on an empty cache, see
@@ -14,7 +15,7 @@ until nothing compiles.
 
 from __future__ import annotations
 
-from dash import Input, Output, State, dcc, html
+from dash import ALL, Input, Output, State, dcc, html
 
 from copa_dash.services.warmup import compile_progress
 
@@ -30,6 +31,12 @@ class ContextIds:
     NAME = "context-dataset-name"
     COMPILE = "context-compile"
     COMPILE_POLL = "context-compile-poll"
+    NAV = "nav-link"
+
+
+def nav_link(label: str, href: str) -> dcc.Link:
+    """A header link; on dataset pages it carries the last dataset (see the module notes)."""
+    return dcc.Link(label, href=href, className="nav-link", id={"type": ContextIds.NAV, "path": href})
 
 
 def context_bar() -> list:
@@ -72,8 +79,20 @@ function (pathname, search, last) {
 """.replace("PAGES", str(list(DATASET_PAGES)))
 
 
+_NAV_HREFS = """
+function (last, ids) {
+    const pages = PAGES;
+    return ids.map(id => (last && pages.includes(id.path))
+        ? id.path + '?dataset=' + encodeURIComponent(last) : id.path);
+}
+""".replace("PAGES", str(list(DATASET_PAGES)))
+
+
 def register_context_callbacks(app) -> None:
-    """The clientside dataset follower and the compile-progress poll."""
+    """The clientside dataset follower, the header links and the compile-progress poll."""
+    app.clientside_callback(
+        _NAV_HREFS, Output({"type": ContextIds.NAV, "path": ALL}, "href"),
+        Input(ContextIds.LAST, "data"), State({"type": ContextIds.NAV, "path": ALL}, "id"))
     app.clientside_callback(
         _FOLLOW_DATASET,
         Output(ContextIds.URL, "search"), Output(ContextIds.LAST, "data"),
