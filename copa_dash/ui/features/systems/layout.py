@@ -131,6 +131,9 @@ def layout(**query):
 def _indicators_panel(state) -> html.Div:
     objectives = _options(state.objectives)
     return html.Div([
+        # the radar first: the figure a newcomer looks at, on the first screen (issue 19)
+        html.H4("Radar of the chosen systems"),
+        dcc.Graph(id=ID.RADAR, config={"displaylogo": False}),
         help_text(HELP_INDICATORS),
         indicator_terms(),
         dash_table.DataTable(
@@ -145,8 +148,6 @@ def _indicators_panel(state) -> html.Div:
                                      "color": "#9a6700", "fontStyle": "italic"}
                                     for c in ("hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os",
                                               "area")]),
-        html.H4("Radar of the chosen systems"),
-        dcc.Graph(id=ID.RADAR, config={"displaylogo": False}),
         html.H4("Rows and fronts of the chosen systems"),
         html.Div(className="axes-row", children=[
             html.Span("x"), dcc.Dropdown(id=ID.X, options=objectives, value=state.x,
