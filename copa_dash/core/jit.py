@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import os
 import sys
 import threading
 import time
@@ -96,6 +97,23 @@ class _State:
 
 
 _STATE = _State()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child (Dash's background jobs fork the server) has no compile thread, but may
+    hold copies of locks that thread held at the fork: give it fresh ones, an empty queue, and
+    compile in the foreground there (a job is short; it must not wait on a thread that does
+    not exist). numba's compiler lock is replaced the same way (private attribute, see
+    :func:`in_disk_cache` for the others used here)."""
+    global _STATE
+    mode, progress = _STATE.mode, _STATE.progress
+    _STATE = _State()
+    _STATE.progress = progress
+    _STATE.mode = "foreground" if mode != "foreground" else mode
+    global_compiler_lock._lock = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def configure(*, mode: str | None = None, progress: bool | None = None) -> None:

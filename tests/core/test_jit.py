@@ -139,3 +139,39 @@ def test_in_disk_cache_sees_a_cached_kernel(tmp_path):
     sig = tuple(ranks.cdf_columns.typeof_pyval(a) for a in (y_t, order, population))
     assert jit.in_disk_cache(ranks.cdf_columns, sig)
     assert not jit.in_disk_cache(_fresh_kernel(), sig)
+
+
+def test_a_forked_child_compiles_although_a_thread_held_the_compiler_lock(jit_state):
+    """Dash's background jobs fork the server, possibly while the compile thread compiles."""
+    import os
+    import time
+
+    from numba.core.compiler_lock import global_compiler_lock
+
+    jit.configure(mode="background")
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        with global_compiler_lock:
+            held.set()
+            release.wait(60)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert held.wait(10)
+    pid = os.fork()
+    if pid == 0:  # the child: compile a new kernel, then leave without running pytest's exit
+        try:
+            ok = _fresh_kernel()(np.arange(2.0))[1] == 2.0 and jit._STATE.mode == "foreground"
+            os._exit(0 if ok else 1)
+        except BaseException:  # noqa: BLE001
+            os._exit(2)
+    release.set()
+    holder.join()
+    end = time.monotonic() + 120
+    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < end:
+        time.sleep(0.1)
+    if done[0] == 0:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    assert done[0] == pid and os.WEXITSTATUS(done[1]) == 0
