@@ -49,7 +49,7 @@ COPY datasets ./datasets
 USER copa
 # Compile every numba kernel into the image's cache, so no worker (and no request) pays the
 # JIT compile at start-up; the cache sits outside the state volume so a mount cannot hide it.
-RUN python -c "from copa_dash.services.warmup import warm_up_kernels; print(warm_up_kernels())"
+RUN copa-dash compile
 VOLUME ["/var/lib/copa"]
 EXPOSE 8050
 HEALTHCHECK --interval=30s --timeout=5s --start-period=90s --retries=3 \

@@ -12,7 +12,8 @@ run: install
 
 # Debian's chromium + chromium-driver for the browser tests and PDF reports, poppler-utils to
 # look at the PDFs in the tests, and redis-server for the scale-out tests (a real Redis beside a
-# real Celery worker); root on CI and dev machines.
+# real Celery worker); root on CI and dev machines. apt waits up to 10 minutes for another
+# apt/dpkg process to release its lock.
 APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq
 BROWSER_PACKAGES = chromium chromium-driver poppler-utils redis-server
 browser:

@@ -10,8 +10,9 @@ from flask import request
 
 from .api import apply_auth, register_api
 from .config import Settings
+from .core.jit import configure as configure_compiles
 from .services.recent import set_memory_budget
-from .services.warmup import warm_up_kernels
+from .services.warmup import warm_up_in_background, warm_up_kernels
 from .ui.app_shell import register_pages
 from .ui.background import background_callback_manager
 from .ui.common.errors import report_callback_error
@@ -66,8 +67,25 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
 
     _let_browsers_keep_the_icon(app.server, shared=not settings.auth_enabled)
 
-    warm_up_kernels()
+    if settings.jit_mode == "background":
+        _warm_up_after_first_request(app.server, warm_up_in_background)
+    else:
+        warm_up_kernels()
     return app
+
+
+def _warm_up_after_first_request(server, start) -> None:
+    """Compile in the background from the first request on: numpy twins answer until the
+    kernels are ready, and the imports before the first page (most of a cold start's CPU)
+    do not share the interpreter with a compiling thread."""
+    configure_compiles(mode="background", progress=True)
+    started = []
+
+    @server.before_request
+    def start_warm_up():
+        if not started:
+            started.append(True)
+            start()
 
 
 def _let_browsers_keep_the_icon(server, *, shared: bool) -> None:

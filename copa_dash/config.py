@@ -27,6 +27,10 @@ COPA_SECRET_KEY            signs background-job handles; instances that  unset (
 COPA_HOST / COPA_PORT      where ``python app.py`` listens               127.0.0.1 / 8050
 COPA_WORKERS               gunicorn workers (read by gunicorn.conf.py)   2
 COPA_DEBUG                 Dash debug mode for ``python app.py``         0
+COPA_JIT_MODE              first use of an uncompiled numba kernel:      background
+                           ``background`` (numpy answers, the kernel
+                           compiles in a thread) or ``foreground``
+                           (compile before answering); see core/jit.py
 =========================  ============================================  =====================
 """
 
@@ -75,6 +79,8 @@ class Settings:
     port: int = 8050
     workers: int = 2
     debug: bool = False
+    # an app built in code (tests) compiles as numba does; from_env defaults to background
+    jit_mode: str = "foreground"
 
     def __post_init__(self):
         # accept plain strings for the directories (tests, scripts)
@@ -118,4 +124,13 @@ class Settings:
             port=_int_env(env, "COPA_PORT", 8050),
             workers=_int_env(env, "COPA_WORKERS", 2),
             debug=(env.get("COPA_DEBUG") or "0").lower() in ("1", "true", "yes"),
+            jit_mode=_jit_mode(env),
         )
+
+
+def _jit_mode(env) -> str:
+    raw = (env.get("COPA_JIT_MODE") or "background").strip().lower()
+    if raw not in ("background", "foreground"):
+        raise InvalidInputError(
+            f"environment variable COPA_JIT_MODE must be background or foreground, not {raw!r}")
+    return raw

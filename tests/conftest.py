@@ -7,6 +7,9 @@ import tempfile
 import pytest
 
 os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(tempfile.gettempdir(), "copa_numba_cache"))
+# apps built from the environment compile kernels in the foreground, so tests check kernels,
+# not their numpy twins (tests/core/testjit.py covers the background mode on its own)
+os.environ.setdefault("COPA_JIT_MODE", "foreground")
 
 CHROME_ARGUMENTS = (
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

@@ -91,3 +91,33 @@ def view_filter(filters: dict) -> RowFilter:
         else:
             sets[column] = list(spec)
     return RowFilter(ranges=ranges, sets=sets)
+
+
+def describe_view(prefs, row_filter) -> dict:
+    """The view a command ranks or selects under: objectives, weights, p, method, filters."""
+    weights = prefs.weight_vector()
+    if prefs.weights is not None:
+        how = "weights given with --weights"
+    elif prefs.focus and len(prefs.focus) < len(prefs.objectives):
+        how = f"focus {', '.join(prefs.focus)} gets alpha = {prefs.alpha:g}, the others share the rest"
+    else:
+        how = "equal weights"
+    filters = [f"{c.column} {c.operator} {c.value}" for c in row_filter.conditions]
+    filters += [f"{col} in [{'' if lo is None else lo}, {'' if hi is None else hi}]"
+                for col, (lo, hi) in row_filter.ranges.items()]
+    filters += [f"{col} in {{{', '.join(map(str, values))}}}"
+                for col, values in row_filter.sets.items()]
+    return {"objectives": [f"{o}:{d}" for o, d in zip(prefs.objectives, prefs.directions)],
+            "weights": {o: float(w) for o, w in zip(prefs.objectives, weights)},
+            "weighting": how, "p": prefs.p, "method": prefs.method, "filters": filters}
+
+
+def view_line(view: dict) -> str:
+    """The view in one readable line."""
+    p = view.get("p")
+    parts = [", ".join(view["objectives"]), view["weighting"],
+             "p from each criterion" if p is None else f"p = {'inf' if math.isinf(p) else f'{p:g}'}"]
+    if "method" in view:
+        parts.append(f"method {view['method']}")
+    parts.append(f"filters: {'; '.join(view['filters']) or 'none'}")
+    return "view: " + "; ".join(parts)

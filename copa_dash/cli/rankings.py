@@ -1,11 +1,4 @@
-"""``copa-dash rank --criteria ...`` (ranks under several criteria) and ``copa-dash benchmark``.
-
-``rank --criteria "copa:1,copa:inf,mean,norm,delta:REF,obj:COL"`` prints, with ``--json``,
-``{"criteria": [...], "ranks": [{"id": ..., "copa:1": 3, ...}, ...]}``: one entry per row (or
-per system, averaged over its rows, when the table has a system column with several rows per
-system), rank 1 best, ties broken as in the page's bump chart (COPA at p = 8, then the sum
-of u, then table order) unless ``--ties keep``. Weights are equal unless --weights or
---focus/--alpha are given, as in the paper's figures.
+"""``copa-dash benchmark`` (``rank --criteria`` is in cli/rank_criteria.py).
 
 ``benchmark`` compares the methods of a long table (method x task) on one metric: the
 quartiles of their per-task CCDF (1 - u) and scaled performance, their mean rank, Friedman's
@@ -16,49 +9,10 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from ..core.errors import InvalidInputError
-from ..core.rank_tables import rank_spread
 from ..data.filters import RowFilter, filter_from_where
-from ..services import benchmarks, rankings
+from ..services import benchmarks
 from ._common import add_table_arguments, emit, format_table, jsonable, load_table
-from .preferences import build, view_filter
-
-
-def run_criteria_rank(args) -> int:
-    """Print the rank of every row under every criterion of ``args.criteria``."""
-    table, prefs, row_filter = build(args)
-    user_weights = bool(args.focus or args.weights or args.alpha is not None)
-    weights = prefs.weight_vector() if user_weights else None
-    view = rankings.rank_view(table, criteria=args.criteria,
-                              objectives=list(zip(prefs.objectives, prefs.directions)),
-                              weights=weights, row_filter=row_filter)
-    ties = getattr(args, "ties", "break") or "break"
-    ranks = view.ranks(ties)
-    records = rankings.rank_records(view, ties=ties)
-    if args.top is not None:
-        if args.top < 1:
-            raise InvalidInputError("--top must be a positive number")
-        keep = np.argsort(ranks[:, 0], kind="stable")[: args.top]
-        records = [records[i] for i in keep]
-    if args.json:
-        emit({"criteria": list(view.criteria), "ranks": records}, args)
-        return 0
-    spread = rank_spread(ranks)
-    shown = {r["id"] for r in records}
-    rows = []
-    for i in rankings.change_order(view, ties=ties):
-        if str(view.ids[i]) in shown:
-            rows.append({"id": str(view.ids[i]), **{c: int(ranks[i, j])
-                                                    for j, c in enumerate(view.criteria)},
-                         "moves": int(spread[i])})
-    print(format_table(rows, ["id", *view.criteria, "moves"]))
-    print(f"({len(view.ids)} entries; largest rank changes first; ties "
-          f"{'kept' if ties == 'keep' else 'broken by COPA at p = 8'})")
-    for note in view.notes:
-        print(note)
-    return 0
+from .preferences import view_filter
 
 
 def _benchmark_filter(args, table, info) -> RowFilter:

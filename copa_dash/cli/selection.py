@@ -9,8 +9,8 @@ import numpy as np
 from ..core.errors import InvalidInputError
 from ..services import selection
 from ._common import add_table_arguments, emit
-from .preferences import add_preference_arguments, build
-from .rankings import run_criteria_rank
+from .preferences import add_preference_arguments, build, describe_view, view_line
+from .rank_criteria import run_criteria_rank
 
 
 def run_select(args) -> int:
@@ -47,7 +47,10 @@ def run_rank(args) -> int:
     values = selection.scores(problem)
     rows = [{"id": problem.ids[i], "rank": r + 1, "score": float(values[i])}
             for r, i in enumerate(order)]
-    emit({"ranking": rows}, args, rows, ["rank", "id", "score"])
+    view = describe_view(prefs, row_filter)
+    emit({"ranking": rows, "view": view}, args, rows, ["rank", "id", "score"])
+    if not args.json:
+        print(view_line(view))
     return 0
 
 
@@ -96,6 +99,17 @@ def _add_row_filter_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --dataset: drop the default view's filters")
 
 
+RANK_DESCRIPTION = (
+    "Rank the eligible rows, best first. Plain rank and rank --criteria use the same view: "
+    "with --dataset, the dataset's default view (its objectives, focus and alpha, p and "
+    "filters; see 'copa-dash datasets'), changed by --objective, --focus/--alpha, --weights, "
+    "--p, --where and --all-rows; with a TABLE file, the given objectives with equal weights "
+    "unless --focus/--alpha or --weights say otherwise. --criteria takes p from each "
+    "criterion (copa:1, copa:inf, ...) instead of --p; --equal-weights gives every objective "
+    "the same weight (the Rankings page's default). Both print the view they used: a last "
+    "line, or \"view\" in the --json output.")
+
+
 def register(subparsers) -> None:
     """Add the selection subcommands to the CLI."""
     for name, runner, help_text in (
@@ -103,14 +117,20 @@ def register(subparsers) -> None:
         ("rank", run_rank, "all eligible rows, best first"),
         ("sweep", run_sweep, "the rows selected as alpha sweeps [0, 1], with their alpha ranges"),
     ):
-        sub = subparsers.add_parser(name, help=help_text)
+        sub = subparsers.add_parser(name, help=help_text,
+                                    description=RANK_DESCRIPTION if name == "rank" else None)
         add_table_arguments(sub)
         add_preference_arguments(sub)
         sub.set_defaults(run=runner)
         if name == "rank":
             sub.add_argument("--top", type=int, default=None, help="print only the best N rows")
             sub.add_argument("--criteria", default=None, metavar="copa:1,copa:inf,mean,norm,delta:REF",
-                             help="rank under several criteria at once (a rank table per row)")
+                             help="rank under several criteria at once (a rank table per row), "
+                                  "under the same view as plain rank")
+            sub.add_argument("--equal-weights", action="store_true",
+                             help="with --criteria: equal weights instead of the view's focus "
+                                  "and alpha (the Rankings page's default, as in the paper's "
+                                  "figures)")
             sub.add_argument("--ties", default="break", choices=("break", "keep"),
                              help="keep: tied rows share the best rank (default: untie as the chart does)")
         if name == "sweep":

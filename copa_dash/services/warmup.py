@@ -1,13 +1,22 @@
-"""Compile every numba kernel on tiny inputs at start-up, so no request pays a JIT compile."""
+"""Compile the numba kernels on tiny inputs, page by page: at once, or in the background.
+
+:func:`warm_up_kernels` runs every step now (``copa-dash compile``, the Docker image build).
+:func:`warm_up_in_background` is what the app does at start-up: the server answers at once,
+kernels a request needs before they are ready answer through their numpy twins (see
+:mod:`copa_dash.core.jit`), and the steps below compile one after the other in a
+background thread, the explorer's first (it is the page a newcomer opens first).
+:func:`compile_progress` says, in words, what is still compiling.
+"""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 import numpy as np
 
-from ..core import criteria, elicitation, ranks, sweep
+from ..core import criteria, elicitation, jit, ranks, sweep
 from ..core.dominance import nondominated_layers, nondominated_mask
 from ..core.generalization import validation_test_fronts
 from ..core.hypervolume import hypervolume
@@ -17,48 +26,84 @@ from ..core.significance import pareto_improvement_test
 
 logger = logging.getLogger("copa_dash")
 
+_POINTS = np.array([[1.0, 3.0, 2.0], [2.0, 1.0, 3.0], [3.0, 2.0, 1.0], [2.0, 2.0, 2.0]])
 
-def warm_up_kernels() -> float:
-    """Call each compiled kernel once on tiny arrays; returns the seconds it took."""
 
-    start = time.perf_counter()
-    points = np.array([[1.0, 3.0, 2.0], [2.0, 1.0, 3.0], [3.0, 2.0, 1.0], [2.0, 2.0, 2.0]])
-    u = ranks.cdf_transform(points)
+def _explore() -> None:
+    """Selection, ranking, sweep and front of the explorer and ``copa-dash select``."""
+    u = ranks.cdf_transform(_POINTS)
     for p in (1.0, 2.0, np.inf):
         weights = criteria.weights_from_alpha(3, [0], 0.5)
         criteria.copa_select(u, weights, p=p)
         criteria.copa_ranking(u, weights, p=p)
         sweep.alpha_sweep(u, [0], p=p, n_alphas=5)
     for k in (2, 3, 4):
-        nondominated_mask(points[:, :k] if k <= 3 else np.hstack([points, points[:, :1]]))
-        nondominated_layers(points[:, :min(k, 3)])
-        ref = np.full(min(k, 3), 4.0)
-        hypervolume(points[:, :min(k, 3)], ref)
-    _warm_up_feature_kernels(points)
+        nondominated_mask(_POINTS[:, :k] if k <= 3 else np.hstack([_POINTS, _POINTS[:, :1]]))
+
+
+def _fronts() -> None:
+    """Layers and exact hypervolume (explorer's summary view, systems, val -> test)."""
+    for k in (2, 3):
+        nondominated_layers(_POINTS[:, :k])
+        hypervolume(_POINTS[:, :k], np.full(k, 4.0))
+
+
+def _systems() -> None:
+    systems = np.array([0, 0, 1, 1])
+    for k in (2, 3):
+        system_indicators(_POINTS[:, :k], system_index=systems, n_systems=2)
+        pareto_improvement_test(_POINTS[:, :k], run_index=np.array([0, 1, 2, 3]),
+                                run_side=np.array([0, 0, 1, 1]), n_permutations=4, rng=0)
+
+
+def _generalization() -> None:
+    for k in (2, 3):
+        validation_test_fronts(_POINTS[:, :k], _POINTS[::-1, :k].copy())
+
+
+def _choose() -> None:
+    """The "Help me choose" kernels (about 6 s of CPU cold): one answer that resamples."""
+    settings = elicitation.ElicitationSettings(n_particles=50, ess_fraction=1.0)
+    state = elicitation.start(ranks.cdf_transform(_POINTS), settings=settings)
+    question = elicitation.next_question(state)
+    elicitation.summarize(elicitation.add_answer(state, question.a, question.b, "a"))
+
+
+def _posets() -> None:
+    relations = task_posets(np.vstack([_POINTS, _POINTS[::-1]])[:, :2],
+                            method_index=np.array([0, 1, 2, 3] * 2),
+                            task_index=np.array([0] * 4 + [1] * 4)).relations
+    ufg_depth(relations)
+
+
+#: (label, step) in the order the background thread runs them
+WARM_UP_STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
+    ("explorer kernels", _explore),
+    ("front and hypervolume kernels", _fronts),
+    ("systems kernels", _systems),
+    ("val -> test kernels", _generalization),
+    ("posets kernels", _posets),
+    ("Help me choose kernels", _choose),
+)
+
+
+def warm_up_kernels() -> float:
+    """Compile (or load from the cache) every kernel now; returns the seconds it took."""
+    start = time.perf_counter()
+    for _, step in WARM_UP_STEPS:
+        step()
     elapsed = time.perf_counter() - start
     logger.info("numba kernels warmed up in %.2f s", elapsed)
     return elapsed
 
 
-def _warm_up_feature_kernels(points: np.ndarray) -> None:
-    """The kernels behind the systems, val -> test, rankings and posets views."""
-
-    systems = np.array([0, 0, 1, 1])
-    for k in (2, 3):
-        system_indicators(points[:, :k], system_index=systems, n_systems=2)
-        pareto_improvement_test(points[:, :k], run_index=np.array([0, 1, 2, 3]),
-                                run_side=np.array([0, 0, 1, 1]), n_permutations=4, rng=0)
-        validation_test_fronts(points[:, :k], points[::-1, :k].copy())
-    relations = task_posets(np.vstack([points, points[::-1]])[:, :2],
-                            method_index=np.array([0, 1, 2, 3] * 2),
-                            task_index=np.array([0] * 4 + [1] * 4)).relations
-    ufg_depth(relations)
-    _warm_up_elicitation(points)
+def warm_up_in_background(*, progress: bool = True) -> None:
+    """Switch this process to background compiles and queue every warm-up step."""
+    jit.configure(mode="background", progress=progress)
+    for label, step in WARM_UP_STEPS:
+        jit.submit(label, step, priority=1)
 
 
-def _warm_up_elicitation(points: np.ndarray) -> None:
-    """The "Help me choose" kernels (about 6 s of CPU cold): one answer that resamples."""
-    settings = elicitation.ElicitationSettings(n_particles=50, ess_fraction=1.0)
-    state = elicitation.start(ranks.cdf_transform(points), settings=settings)
-    question = elicitation.next_question(state)
-    elicitation.summarize(elicitation.add_answer(state, question.a, question.b, "a"))
+def compile_progress() -> str:
+    """One sentence on what is still compiling (empty when nothing is)."""
+    return jit.status().describe()

@@ -7,11 +7,13 @@ from dash import dcc, html
 
 from copa_dash.ui.common import lost_job
 from copa_dash.ui.features.datasets import callbacks as datasets_callbacks
+from copa_dash.ui.common.context import context_bar, nav_link, register_context_callbacks
 from copa_dash.ui.features.datasets import layout as datasets_layout
 from copa_dash.ui.features.explore import callbacks as explore_callbacks
 from copa_dash.ui.features.explore import layout as explore_layout
 from copa_dash.ui.features.generalization import callbacks as generalization_callbacks
 from copa_dash.ui.features.generalization import layout as generalization_layout
+from copa_dash.ui.features.help import layout as help_layout
 from copa_dash.ui.features.posets import callbacks as posets_callbacks
 from copa_dash.ui.features.posets import layout as posets_layout
 from copa_dash.ui.features.rankings import callbacks as rankings_callbacks
@@ -32,6 +34,7 @@ PAGES = (
     (generalization_layout, generalization_callbacks),
     (posets_layout, posets_callbacks),
     (upload_layout, upload_callbacks),
+    (help_layout, None),
 )
 
 
@@ -40,10 +43,9 @@ def shell() -> html.Div:
     return html.Div(className="shell", children=[
         html.Header(className="header", children=[
             dcc.Link("copa-dash", href="/", className="brand"),
-            html.Nav([dcc.Link(label, href=href, className="nav-link") for label, href in NAV_LINKS]
-                     + [dcc.Link(label, href=href, className="nav-link")
-                        for label, href in _extra_links()]),
+            html.Nav([nav_link(label, href) for label, href in NAV_LINKS + tuple(_extra_links())]),
         ]),
+        *context_bar(),
         html.Div(id="global-error"),
         dash.page_container,
     ])
@@ -61,4 +63,5 @@ def register_pages(app: dash.Dash, settings) -> None:
         if callbacks_module is not None:
             callbacks_module.register_callbacks(app)
     lost_job.register(app)
+    register_context_callbacks(app)
     app.layout = shell

@@ -32,7 +32,9 @@ def tied_csv(tmp_path):
 
 
 def test_decodingtrust_json_has_one_entry_per_row_with_every_criterion(capsys):
-    out = _json(capsys, ["rank", "--dataset", "decodingtrust", "--criteria", CRITERIA, "--json"])
+    out = _json(capsys, ["rank", "--dataset", "decodingtrust", "--criteria", CRITERIA, "--json",
+                         "--equal-weights"])
+    assert out["view"]["weighting"] == "equal weights (--equal-weights)"
     assert out["criteria"] == CRITERIA.split(",")
     assert len(out["ranks"]) == 55
     for criterion in out["criteria"]:
@@ -66,9 +68,23 @@ def test_delta_against_a_reference_row_and_top(capsys, tied_csv):
     assert [r["id"] for r in out["ranks"]] == ["d", "a"]
 
 
+def test_plain_rank_and_rank_criteria_use_one_view_and_print_it(capsys):
+    # issue 19: the two commands disagreed without saying why (view focus vs equal weights)
+    plain = _json(capsys, ["rank", "--dataset", "decodingtrust", "--json"])
+    criteria = _json(capsys, ["rank", "--dataset", "decodingtrust", "--criteria", "copa:inf",
+                              "--json"])
+    assert plain["view"]["weights"] == criteria["view"]["weights"]
+    assert plain["view"]["weighting"].startswith("focus fairness gets alpha = 0.5")
+    by_rank = sorted(criteria["ranks"], key=lambda r: r["copa:inf"])
+    assert [r["id"] for r in by_rank] == [r["id"] for r in plain["ranking"]]
+    assert main(["rank", "--dataset", "decodingtrust", "--criteria", "copa:inf", "--top", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith(
+        "view: non_toxicity:max, non_stereotype:max")
+
+
 def test_weights_from_focus_change_copa(capsys):
     base = ["rank", "--dataset", "decodingtrust", "--criteria", "copa:inf", "--json"]
-    equal = {r["id"]: r["copa:inf"] for r in _json(capsys, base)["ranks"]}
+    equal = {r["id"]: r["copa:inf"] for r in _json(capsys, base + ["--equal-weights"])["ranks"]}
     focus = {r["id"]: r["copa:inf"] for r in
              _json(capsys, base + ["--focus", "fairness", "--alpha", "0.9"])["ranks"]}
     assert equal != focus

@@ -175,7 +175,7 @@ def test_names_with_markup_show_as_typed_in_the_pick_card_and_the_figure(dash_du
     card = dash_duo.find_element("#explore-pick").text
     for name in names[1:3]:                     # the runners-up, as typed
         assert name in card
-    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-pick b, #explore-pick a")
+    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-pick b, #explore-pick a:not(.term-info)")
     label = dash_duo.driver.find_element(By.CSS_SELECTOR, "#explore-front .annotation-text").text
     assert label == f"COPA pick: {names[0]}"
     # the ranked table: every id in its own cell as typed, the numbers beside it in place
@@ -268,16 +268,28 @@ def test_the_ranked_table_searches_sorts_and_pages_on_the_server(dash_duo, app):
 def test_log_x_draws_co2_cost_on_a_log_axis_and_the_link_keeps_it(dash_duo, app):
     from tests.e2e.app_under_test import graph_figure
 
+    def x_type():
+        return graph_figure(dash_duo, "explore-front")["layout"]["xaxis"]["type"]
+
+    def share():
+        return dash_duo.find_element("#explore-share").get_attribute("value")
+
     dash_duo.start_server(app)
     _open(dash_duo, f"/explore?dataset={DATASET}&x=co2_cost&y=ifeval")
-    assert graph_figure(dash_duo, "explore-front")["layout"]["xaxis"]["type"] == "linear"
+    wait_until(lambda: x_type() == "log")      # co2_cost spans > 2 decades: log by default
     dash_duo.find_element("#explore-log input[value=x]").click()
-    wait_until(lambda: graph_figure(dash_duo, "explore-front")["layout"]["xaxis"]["type"] == "log")
-    wait_until(lambda: "log=x" in dash_duo.find_element("#explore-share").get_attribute("value"))
-    screenshot(dash_duo, "explore-log-x")
-    dash_duo.driver.get(dash_duo.find_element("#explore-share").get_attribute("value"))
+    wait_until(lambda: x_type() == "linear")
+    wait_until(lambda: "log=none" in share())
+    dash_duo.driver.get(share())               # a linear axis stays linear in the link
     dash_duo.wait_for_element("#pick-id", timeout=30)
-    wait_until(lambda: graph_figure(dash_duo, "explore-front")["layout"]["xaxis"]["type"] == "log")
+    wait_until(lambda: x_type() == "linear")
+    dash_duo.find_element("#explore-log input[value=x]").click()
+    wait_until(lambda: x_type() == "log")
+    wait_until(lambda: "log=x" in share())
+    screenshot(dash_duo, "explore-log-x")
+    dash_duo.driver.get(share())
+    dash_duo.wait_for_element("#pick-id", timeout=30)
+    wait_until(lambda: x_type() == "log")
     assert dash_duo.find_element("#explore-log input[value=x]").is_selected()
     dash_duo.find_element("#explore-axes input[value=cdf]").click()   # log is for raw values
     wait_until(lambda: not dash_duo.find_element("#explore-log input[value=x]").is_enabled())

@@ -21,10 +21,12 @@ CRITERIA = "mean,norm,copa:1,copa:2,copa:4,copa:8,copa:inf"
 
 
 def _cli_ranks(dataset: str, *extra) -> dict:
+    """The CLI's ranks with equal weights, the page's default (the CLI's own default is the
+    dataset's view, as plain ``rank``)."""
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
         assert cli_main(["rank", "--dataset", dataset, "--criteria", CRITERIA, "--json",
-                         *extra]) == 0
+                         "--equal-weights", *extra]) == 0
     return {r["id"]: r for r in json.loads(buffer.getvalue())["ranks"]}
 
 

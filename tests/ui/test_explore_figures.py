@@ -178,7 +178,7 @@ def test_the_pick_card_states_the_picks_values_and_runners_up():
 
 
 def _drawn_for(state, result):
-    layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y)
+    layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
     return {"key": drawn_key(state), "layers": figures.layers_digest(layers), "pick": result.pick}
 
 

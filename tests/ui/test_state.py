@@ -100,7 +100,8 @@ def test_log_axes_round_trip_and_unknown_values_are_dropped():
     assert state.log == ("x", "y")
     assert "log=x&log=y" in to_query(state)
     assert parse_query(parse_qs(to_query(state))).log == ("x", "y")
-    assert "log" not in to_query(parse_query({"dataset": "d"}))
+    assert "log=none" in to_query(parse_query({"dataset": "d"}))          # linear stays linear
+    assert parse_query(parse_qs("dataset=d&log=none")).log == ()
 
 
 def test_leaving_the_p_box_by_moving_the_slider_lets_the_slider_win():

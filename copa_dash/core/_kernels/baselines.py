@@ -6,7 +6,7 @@ Inputs are validated by :mod:`copa_dash.core.baselines`; nothing here checks any
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 _MAX_ITER = 10_000
 _RTOL = 1e-14

@@ -15,7 +15,7 @@ exactly tied rows computed along different float paths (the alpha sweep) stay ti
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 TIE_RTOL = 1e-12
 TIEBREAK_P = 8.0

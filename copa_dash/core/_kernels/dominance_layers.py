@@ -21,7 +21,7 @@ was as fast or faster at 1,000 and 10,000 rows, so K >= 4 peels to the end.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from .dominance import dominates, nondominated_mask
 from .dominance_sorting import lexicographic_order, stable_argsort

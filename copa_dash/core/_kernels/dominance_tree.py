@@ -10,7 +10,7 @@ not <= p is skipped, a node whose upper corner is <= p answers at once. Inputs a
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 LEAF_SIZE = 16
 MAX_DEPTH = 128

@@ -9,7 +9,7 @@ kernels can be called on any rows from other compiled code.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from .dominance import nondominated_mask
 from .dominance_sorting import lexicographic_order, stable_argsort

@@ -34,7 +34,7 @@ inclusion-exclusion / grid references in :mod:`copa_dash.core._reference.hypervo
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from .hypervolume import staircase_insert
 

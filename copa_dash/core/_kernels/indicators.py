@@ -7,7 +7,7 @@ nothing; :mod:`copa_dash.core.indicators` validates. Twins: ``_reference/indicat
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 
 @njit(cache=True)

@@ -6,7 +6,7 @@ Inputs are validated by :mod:`copa_dash.core.ranks`; nothing here checks anythin
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 
 @njit(cache=True)

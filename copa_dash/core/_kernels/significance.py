@@ -11,7 +11,7 @@ Twins: ``_reference/significance.py``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from .hypervolume import hv2d, hv3d
 

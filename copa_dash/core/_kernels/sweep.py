@@ -30,7 +30,7 @@ instead (slower, same rule, same pruning done on logarithms).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from .criteria import TIE_RTOL, TIEBREAK_P, pick_from_band, row_criterion, row_sum
 

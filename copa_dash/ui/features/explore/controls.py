@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 from dash import dcc, html
 
+from copa_dash.ui.common.glossary import info
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
 from copa_dash.ui.features.explore.state import P_STOPS, ExploreState, format_p, nearest_p_stop
@@ -50,7 +51,8 @@ def preference_controls(table, state: ExploreState) -> html.Div:
             html.Label("Focus objectives"),
             dcc.Dropdown(id=ID.FOCUS, options=[{"label": n, "value": n} for n in names],
                          value=list(state.focus), multi=True, clearable=False),
-            html.Label("alpha (weight of the focus; the box beside the slider shows and takes it)"),
+            html.Label(["alpha (weight of the focus; the box beside the slider shows and takes it) ",
+                        info("alpha")]),
             dcc.Slider(id=ID.ALPHA, min=0, max=1, step=0.01, value=state.alpha,
                        marks={0: "0", 0.25: "0.25", 0.5: "0.5", 0.75: "0.75", 1: "1"},
                        updatemode="drag"),
@@ -64,14 +66,14 @@ def preference_controls(table, state: ExploreState) -> html.Div:
             ]) for name in table.objective_names]),
             html.Div(id=ID.WEIGHT_SHARES, className="help"),
         ]),
-        html.Label("p"),
+        html.Label(["p ", info("p")]),
         dcc.Slider(id=ID.P_SLIDER, min=0, max=len(P_STOPS) - 1, step=1, value=p_index,
                    allow_direct_input=False, updatemode="drag",
                    marks={i: format_p(v) for i, v in enumerate(P_STOPS)}),
         dcc.Input(id=ID.P_INPUT, value=format_p(state.p), type="text", debounce=True,
                   className="p-input", placeholder="1 ... inf"),
         help_text(HELP_P),
-        html.Label("CDF population"),
+        html.Label(["CDF population ", info("cdf_population")]),
         dcc.RadioItems(id=ID.POPULATION, value=state.population, inline=True,
                        options=[{"label": "all rows", "value": "all"},
                                 {"label": "rows passing the constraints", "value": "filtered"}]),

@@ -11,6 +11,7 @@ import pandas as pd
 from dash import html
 
 from copa_dash.services.explorer import BASELINE_LABELS, Exploration
+from copa_dash.ui.common.glossary import info_html
 from copa_dash.ui.common.html_block import HtmlBlock
 
 RUNNERS_UP = 5
@@ -67,11 +68,13 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
     runners = "".join(f"<li>{code_html(problem.ids[j])} (criterion {_fmt(exploration.scores[j])})</li>"
                       for j in exploration.runners_up[:RUNNERS_UP])
     body = "".join([
-        f"<p>criterion C = {_fmt(exploration.scores[i])} (smaller is better); {alpha_text}.</p>",
+        f"<p>criterion C {info_html('criterion')} = {_fmt(exploration.scores[i])} (smaller is "
+        f"better); {alpha_text}.</p>",
         ("<table><thead><tr><th>objective</th><th>dir.</th><th>value</th>"
          "<th>top x% (95% CI)</th></tr></thead><tbody>"), *rows, "</tbody></table>",
-        (f"<p><em>u over {problem.n_population} rows. ± is a 95% interval of each u "
-         f"(sqrt(u(1−u)/N)); the DKW band ±{100 * exploration.dkw:.1f} points holds, with 95% "
+        (f"<p><em>u {info_html('u')} over {problem.n_population} rows. ± is a 95% interval of "
+         f"each u (sqrt(u(1−u)/N)); the DKW band {info_html('dkw')} "
+         f"±{100 * exploration.dkw:.1f} points holds, with 95% "
          "confidence, for every row of one objective at once.</em></p>"),
         f"<h4>Runners-up</h4><ol>{runners}</ol>"])
     return str(problem.ids[i]), body

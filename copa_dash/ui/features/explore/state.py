@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 from copa_dash.ui.common.query import as_list as _as_list
+from copa_dash.ui.features.explore.log_default import default_log_axes
 
 AXES_MODES = ("raw", "cdf", "summary")
 P_STOPS = (1.0, 1.5, 2.0, 4.0, 8.0, 16.0, math.inf)
@@ -149,7 +150,8 @@ def to_query(state: ExploreState) -> str:
         pairs.append(("x", state.x))
     if state.y:
         pairs.append(("y", state.y))
-    pairs += [("log", axis) for axis in state.log]
+    # "none" keeps a linear axis linear when the link is opened again (see log_default)
+    pairs += [("log", axis) for axis in state.log] or [("log", "none")]
     if state.compare:
         pairs.append(("compare", "1"))
     if state.choose:
@@ -193,6 +195,8 @@ def with_defaults(state: ExploreState, opened, given=()) -> ExploreState:
     others = [n for n in names if n != x]
     y = state.y if state.y in names and state.y != x else (others[0] if others else x)
     updates["x"], updates["y"] = x, y
+    if "log" not in given:
+        updates["log"] = default_log_axes(table, x, y)
     return replace(state, dataset=opened.ref, **updates)
 
 

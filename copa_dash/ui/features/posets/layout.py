@@ -16,6 +16,7 @@ from dash import dcc, html
 from copa_dash.services.catalog import catalog
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.empty import empty_figure
+from copa_dash.ui.common.glossary import info
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
@@ -102,7 +103,7 @@ def layout(**query):
             html.Div(id=ID.ALERT),
             html.Div(id=ID.HEADLINE),
             html.Div(id=ID.TIED),
-            html.H4("Depth of each task's poset"),
+            html.H4(["Depth of each task's poset ", info("ufg_depth"), " ", info("ufg")]),
             dcc.Graph(id=ID.DEPTH, **graph),
             html.Div(style={"display": "grid", "gridTemplateColumns": "1fr 1fr", "gap": "12px"},
                      children=[dcc.Graph(id=ID.HASSE_CENTRAL, **graph),

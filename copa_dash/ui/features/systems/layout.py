@@ -19,6 +19,7 @@ from copa_dash.services.catalog import bundled_datasets, catalog
 from copa_dash.services.significance_verdict import SIGNIFICANCE_LEVEL, verdict
 from copa_dash.services.systems import system_names
 from copa_dash.ui.common.datasets import open_or_explain
+from copa_dash.ui.common.glossary import indicator_terms
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
@@ -132,7 +133,11 @@ def layout(**query):
 def _indicators_panel(state) -> html.Div:
     objectives = _options(state.objectives)
     return html.Div([
+        # the radar first: the figure a newcomer looks at, on the first screen (issue 19)
+        html.H4("Radar of the chosen systems"),
+        dcc.Graph(id=ID.RADAR, config={"displaylogo": False}),
         help_text(HELP_INDICATORS),
+        indicator_terms(),
         dash_table.DataTable(
             id=ID.TABLE, page_size=25, sort_action="native", style_table={"overflowX": "auto"},
             tooltip_delay=200, tooltip_duration=None,
@@ -145,8 +150,6 @@ def _indicators_panel(state) -> html.Div:
                                      "color": "#9a6700", "fontStyle": "italic"}
                                     for c in ("hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os",
                                               "area")]),
-        html.H4("Radar of the chosen systems"),
-        dcc.Graph(id=ID.RADAR, config={"displaylogo": False}),
         html.H4("Rows and fronts of the chosen systems"),
         html.Div(className="axes-row", children=[
             html.Span("x"), dcc.Dropdown(id=ID.X, options=objectives, value=state.x,

@@ -1,0 +1,223 @@
+"""Numpy twins of the kernels a first page or a first command needs, used while they compile.
+
+Each twin takes the kernel's arguments and returns what the kernel returns (same rule, same
+ties, same dtype), vectorised with numpy so that it answers in well under a second on the
+bundled tables (a few thousand rows). They are not the slow, obviously-correct twins of
+``_reference/`` (pure Python loops, minutes on these sizes); tests compare both kinds with
+the kernels. A twin raises :class:`TwinDeclined` when the input is too large for its
+O(N^2) memory or time; the kernel then compiles on the spot.
+
+:data:`TWINS` maps ``"<kernel module>.<function>"`` to the twin; :mod:`.jit` looks kernels
+up there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._kernels.criteria import TIE_RTOL, TIEBREAK_P
+
+# O(N^2 K) comparisons are fine up to about 2e8 (well under a second in chunks).
+_MAX_PAIR_WORK = 2e8
+_CHUNK_CELLS = 4_000_000  # elements of one broadcast block (32 MB of float64)
+
+
+class TwinDeclined(Exception):
+    """Raised by a twin when the input is too large for it; the kernel compiles now."""
+
+
+def all_finite(points):
+    """True when no cell is NaN or infinite."""
+    return bool(np.isfinite(points).all())
+
+
+def cdf_columns(y_t, order, population):
+    """u[i, k] = #{j in population, y[j, k] not NaN : y[j, k] < y[i, k]} / N_pop[k]."""
+    k_count, n = y_t.shape
+    u = np.empty((n, k_count), dtype=np.float64)
+    for k in range(k_count):
+        column = y_t[k]
+        pop = np.sort(column[population & ~np.isnan(column)])
+        counts = np.searchsorted(pop, column, side="left").astype(np.float64)
+        u[:, k] = np.where(np.isnan(column), np.nan, counts / pop.shape[0])
+    return u
+
+
+def _criterion(x, p):
+    """C of every row of ``x = w * u`` (last axis the objectives): the kernel's formula
+    ``m (sum_k (x_k / m)^p)^(1/p)``, the terms added left to right as the kernel does."""
+    nan_row = np.isnan(x).any(axis=-1)
+    m = np.zeros(x.shape[:-1])
+    for k in range(x.shape[-1]):
+        m = np.maximum(m, np.nan_to_num(x[..., k], nan=0.0))
+    if np.isinf(p):
+        out = m.copy()
+    else:
+        safe = np.where(m == 0.0, 1.0, m)
+        s = np.zeros(x.shape[:-1])
+        for k in range(x.shape[-1]):
+            s = s + (x[..., k] / safe) ** p
+        out = np.where(m == 0.0, 0.0, m * s ** (1.0 / p))
+    out[nan_row] = np.nan
+    return out
+
+
+def _row_sums(u):
+    s = np.zeros(u.shape[0])
+    for k in range(u.shape[1]):
+        s = s + u[:, k]
+    return s
+
+
+def copa_scores(u, w, p):
+    """C of every row (NaN where the row has a NaN)."""
+    return _criterion(u * w, p)
+
+
+def pick_from_band(u, w, rows, n_rows):
+    """Position in ``rows[:n_rows]`` of the tie-break winner (C at p = 8, sum u, order)."""
+    rows = np.asarray(rows[:n_rows])
+    if n_rows == 1:
+        return 0
+    c8 = _criterion(u[rows] * w, TIEBREAK_P)
+    in8 = c8 <= c8.min() * (1.0 + TIE_RTOL)
+    sums = np.where(in8, _row_sums(u[rows]), np.inf)
+    in_sum = sums <= sums.min() * (1.0 + TIE_RTOL)
+    candidates = np.flatnonzero(in_sum)
+    return int(candidates[np.argmin(rows[candidates])])
+
+
+def copa_select(u, w, p, eligible):
+    """Index of the selected row, or -1 when no eligible row has a finite C."""
+    c = np.where(eligible, copa_scores(u, w, p), np.nan)
+    if np.isnan(c).all():
+        return -1
+    band = np.flatnonzero(c <= np.nanmin(c) * (1.0 + TIE_RTOL))
+    return int(band[pick_from_band(u, w, band, band.shape[0])])
+
+
+def copa_ranking(u, w, p, eligible):
+    """Eligible rows with a finite C, best first (the kernel's loop over sorted C)."""
+    c = copa_scores(u, w, p)
+    valid = np.flatnonzero(np.asarray(eligible) & ~np.isnan(c))
+    order = valid[np.argsort(c[valid], kind="stable")]
+    c_sorted = c[order]
+    n_valid = order.shape[0]
+    taken = np.zeros(n_valid, dtype=bool)
+    out = np.empty(n_valid, dtype=np.int64)
+    first = 0
+    for r in range(n_valid):
+        while taken[first]:
+            first += 1
+        stop = np.searchsorted(c_sorted, c_sorted[first] * (1.0 + TIE_RTOL), side="right")
+        if stop == first + 1:
+            winner_pos = first
+        else:
+            positions = np.arange(first, stop)[~taken[first:stop]]
+            winner_pos = positions[pick_from_band(u, w, order[positions], positions.shape[0])]
+        taken[winner_pos] = True
+        out[r] = order[winner_pos]
+    return out
+
+
+def _dominated(points, candidates=None):
+    """Bool (N,): rows some other row dominates (<= everywhere, < somewhere); chunked."""
+    y = np.asarray(points, dtype=np.float64)
+    n, k = y.shape
+    if float(n) * n * max(k, 1) > _MAX_PAIR_WORK:
+        raise TwinDeclined(f"{n} rows is too many for the numpy twin")
+    out = np.zeros(n, dtype=bool)
+    step = max(1, _CHUNK_CELLS // max(n * k, 1))
+    for lo in range(0, n, step):
+        block = y[lo:lo + step]
+        le = (y[None, :, :] <= block[:, None, :]).all(axis=2)
+        lt = (y[None, :, :] < block[:, None, :]).any(axis=2)
+        out[lo:lo + step] = (le & lt).any(axis=1)
+    return out
+
+
+def nondominated_mask(points):
+    """Rows that no row dominates (duplicates of a front row all kept)."""
+    return ~_dominated(points)
+
+
+def nondominated_layers(points):
+    """Layer of every row, 1 = front: the front, then the front of the rest, and so on."""
+    y = np.asarray(points, dtype=np.float64)
+    layers = np.zeros(y.shape[0], dtype=np.int64)
+    remaining = np.arange(y.shape[0])
+    layer = 1
+    while remaining.size:
+        front = ~_dominated(y[remaining])
+        layers[remaining[front]] = layer
+        remaining = remaining[~front]
+        layer += 1
+    return layers
+
+
+def alpha_sweep_select(u, in_focus, a, b, p, eligible):
+    """Selected row for every grid point: COPA's selection with w = (a on F, b off F).
+
+    Only rows free of NaN, eligible and non-dominated in u can win (a row dominated in u
+    has no larger C, C at p = 8 and sum of u than the row dominating it, and a smaller sum),
+    so the selection runs on those, for blocks of alphas at once.
+    """
+    n_alphas = a.shape[0]
+    selected = np.full(n_alphas, -1, dtype=np.int64)
+    usable = np.flatnonzero(np.asarray(eligible) & ~np.isnan(u).any(axis=1))
+    if usable.size == 0:
+        return selected
+    rows = usable[~_dominated(u[usable])]
+    uc = u[rows]
+    sums = _row_sums(uc)
+    r_count, k_count = uc.shape
+    step = max(1, _CHUNK_CELLS // (r_count * k_count))
+    for lo in range(0, n_alphas, step):
+        w = np.where(in_focus[None, :], a[lo:lo + step, None], b[lo:lo + step, None])
+        c = _criterion(w[:, None, :] * uc[None, :, :], p)
+        in1 = c <= c.min(axis=1, keepdims=True) * (1.0 + TIE_RTOL)
+        c8 = np.full(c.shape, np.inf)
+        t_idx, r_idx = np.nonzero(in1)
+        c8[t_idx, r_idx] = _criterion(w[t_idx] * uc[r_idx], TIEBREAK_P)
+        in2 = c8 <= c8.min(axis=1, keepdims=True) * (1.0 + TIE_RTOL)
+        s = np.where(in2, sums[None, :], np.inf)
+        in3 = s <= s.min(axis=1, keepdims=True) * (1.0 + TIE_RTOL)
+        selected[lo:lo + step] = rows[np.argmax(in3, axis=1)]
+    return selected
+
+
+def ahp_priorities(log_z):
+    """Principal eigenvector (sum 1) of App. A's pairwise matrix, by power iteration on the
+    full matrix (O(n^2) memory, so declined above a few thousand values)."""
+    n = log_z.shape[0]
+    if n > 5000:
+        raise TwinDeclined(f"{n} values is too many for the numpy twin")
+    out = np.full(n, 1.0 / n)
+    span = log_z.max() - log_z.min()
+    if span == 0.0:
+        return out
+    c = 8.0 / span
+    diff = log_z[:, None] - log_z[None, :]
+    matrix = np.where(diff >= 0.0, 1.0 + c * diff, 1.0 / (1.0 + c * np.abs(diff)))
+    x = out
+    for _ in range(10_000):
+        y = matrix @ x
+        y /= y.sum()
+        done = np.abs(y - x).max() <= 1e-14 * y.max()
+        x = y
+        if done:
+            break
+    return x
+
+
+TWINS = {
+    "dominance.all_finite": all_finite,
+    "dominance.nondominated_mask": nondominated_mask,
+    "dominance_layers.nondominated_layers": nondominated_layers,
+    "ranks.cdf_columns": cdf_columns,
+    "criteria.copa_scores": copa_scores,
+    "criteria.copa_select": copa_select,
+    "criteria.copa_ranking": copa_ranking,
+    "sweep.alpha_sweep_select": alpha_sweep_select,
+    "baselines.ahp_priorities": ahp_priorities,
+}

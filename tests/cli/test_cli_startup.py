@@ -1,0 +1,76 @@
+"""The command line starts light: --help imports no numeric library, a command only its own
+module; the first run of a command answers through numpy twins and says so on stderr."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from copa_dash.cli import COMMANDS, build_parser, main
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _subparsers(parser):
+    return next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+
+
+def test_command_table_matches_what_the_modules_register():
+    full = _subparsers(build_parser())
+    listed = {a.dest: a.help for a in full._choices_actions}
+    assert listed == {name: help_text for name, (_, help_text) in COMMANDS.items()}
+    assert list(full.choices) == list(COMMANDS)
+
+
+def test_one_command_registers_its_module_and_lists_the_others():
+    sub = _subparsers(build_parser("select"))
+    assert list(sub.choices) == list(COMMANDS)
+    assert any(a.dest == "focus" for a in sub.choices["select"]._actions)
+    assert not any(a.dest == "baseline" for a in sub.choices["significance"]._actions)
+
+
+def _modules_after(code: str) -> list[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    out = subprocess.run([sys.executable, "-c", code + "\nimport sys\nprint(' '.join(sorted("
+                          "m for m in ('numpy', 'pandas', 'numba', 'scipy.stats', 'dash') "
+                          "if m in sys.modules)))"],
+                         capture_output=True, text=True, env=env, check=True, timeout=120)
+    return out.stdout.split()
+
+
+def test_help_imports_no_numeric_library_and_select_no_scipy_stats():
+    assert _modules_after("from copa_dash.cli import build_parser\nbuild_parser('')") == []
+    loaded = _modules_after("from copa_dash.cli import build_parser\nbuild_parser('select')")
+    assert "scipy.stats" not in loaded and "dash" not in loaded
+
+
+def test_unknown_command_is_a_usage_error(capsys):
+    try:
+        main(["selekt"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    assert "invalid choice: 'selekt'" in capsys.readouterr().err
+
+
+def test_first_run_answers_through_twins_and_says_so(tmp_path, capsys):
+    """A fresh numba cache: the answer equals the in-process (compiled) one, stderr says
+    what compiles in the background. The lock is reported taken, so the test spawns no
+    detached compile."""
+    assert main(["select", "--dataset", "open-llm-leaderboard-v2", "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    cache = tmp_path / "numba"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(cache),
+           "TMPDIR": str(tmp_path)}
+    env.pop("COPA_JIT_MODE", None)
+    code = ("import sys\nfrom copa_dash.cli import kernel_compile, main\n"
+            "kernel_compile._take_lock = lambda: False\n"
+            "sys.argv = ['copa-dash', 'select', '--dataset', 'open-llm-leaderboard-v2', "
+            "'--json']\nsys.exit(main())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                         env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == expected
+    assert ("copa-dash: first run: answered with numpy while cdf_columns, copa_scores, "
+            "copa_select are not compiled" in out.stderr)
+    assert not any(cache.rglob("*.nbi"))                       # nothing compiled in-process

@@ -1,0 +1,127 @@
+"""Numpy twins (core/_twins.py) give exactly what the compiled kernels give, ties included.
+
+The kernels themselves are checked against the slow reference twins and scipy / moocore in
+the other core tests; here each numpy twin is compared with its kernel on seeded random
+integer data (ties, duplicates, NaN rows, ineligible rows).
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from copa_dash.core import _twins
+from copa_dash.core._kernels import baselines, criteria, dominance, dominance_layers, ranks, sweep
+from copa_dash.core._reference import dominance as reference_dominance
+from copa_dash.core._twins import TwinDeclined
+from copa_dash.core.ranks import cdf_transform
+
+P_VALUES = [1.0, 2.0, 2.5, 8.0, math.inf]
+
+
+def tied_values(seed, n, k, high=4):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, high, (n, k)).astype(float)
+    y[rng.integers(0, n, n // 3)] = y[rng.integers(0, n)]
+    return y
+
+
+def tied_u(seed, n, k, high=4, nan_rows=0):
+    u = cdf_transform(tied_values(seed, n, k, high))
+    rng = np.random.default_rng(seed + 1000)
+    if nan_rows:
+        u[rng.choice(n, nan_rows, replace=False), rng.integers(0, k)] = np.nan
+    return np.ascontiguousarray(u)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_cdf_columns_twin_equals_kernel_with_nan_and_population(seed):
+    rng = np.random.default_rng(seed)
+    y = tied_values(seed, 60, 4)
+    y[rng.integers(0, 60, 5), rng.integers(0, 4, 5)] = np.nan
+    y_t = np.ascontiguousarray(y.T)
+    population = rng.random(60) < 0.7
+    order = np.argsort(y_t, axis=1)
+    expected = ranks.cdf_columns(y_t, order, population)
+    np.testing.assert_array_equal(_twins.cdf_columns(y_t, order, population), expected)
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("p", P_VALUES)
+def test_criteria_twins_equal_kernels_on_tied_data(seed, p):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 9))
+    u = tied_u(seed, int(rng.integers(5, 60)), k, high=int(rng.integers(2, 5)),
+               nan_rows=seed % 3)
+    w = rng.random(k)
+    w[rng.integers(0, k)] = 0.0
+    w /= w.sum()
+    eligible = rng.random(u.shape[0]) < 0.8
+    np.testing.assert_array_equal(_twins.copa_scores(u, w, p), criteria.copa_scores(u, w, p))
+    assert _twins.copa_select(u, w, p, eligible) == criteria.copa_select(u, w, p, eligible)
+    np.testing.assert_array_equal(_twins.copa_ranking(u, w, p, eligible),
+                                  criteria.copa_ranking(u, w, p, eligible))
+
+
+def test_select_twin_returns_minus_one_without_an_eligible_row():
+    u = tied_u(0, 10, 3)
+    w = np.full(3, 1 / 3)
+    none = np.zeros(10, dtype=bool)
+    assert _twins.copa_select(u, w, 2.0, none) == criteria.copa_select(u, w, 2.0, none) == -1
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("p", [1.0, 2.0, 8.0, math.inf])
+def test_sweep_twin_equals_kernel(seed, p):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 6))
+    u = tied_u(seed, int(rng.integers(5, 50)), k, high=int(rng.integers(2, 5)),
+               nan_rows=seed % 3)
+    in_focus = np.zeros(k, dtype=bool)
+    in_focus[rng.choice(k, int(rng.integers(1, k)), replace=False)] = True
+    alphas = np.linspace(0.0, 1.0, 101)
+    a = alphas / in_focus.sum()
+    b = (1.0 - alphas) / (~in_focus).sum()
+    eligible = rng.random(u.shape[0]) < 0.85
+    np.testing.assert_array_equal(_twins.alpha_sweep_select(u, in_focus, a, b, p, eligible),
+                                  sweep.alpha_sweep_select(u, in_focus, a, b, p, eligible))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_dominance_twins_equal_kernels(seed):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, 6))
+    y = np.ascontiguousarray(tied_values(seed, int(rng.integers(1, 80)), k))
+    np.testing.assert_array_equal(_twins.nondominated_mask(y), dominance.nondominated_mask(y))
+    np.testing.assert_array_equal(_twins.nondominated_layers(y),
+                                  dominance_layers.nondominated_layers(y))
+    np.testing.assert_array_equal(_twins.nondominated_layers(y),
+                                  reference_dominance.nondominated_layers(y))
+    y[0, 0] = np.inf
+    assert _twins.all_finite(y) is dominance.all_finite(y) is False
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ahp_twin_agrees_with_kernel(seed):
+    rng = np.random.default_rng(seed)
+    log_z = np.log(rng.integers(1, 9, 40) / 8.0)
+    np.testing.assert_allclose(_twins.ahp_priorities(log_z), baselines.ahp_priorities(log_z),
+                               rtol=1e-10, atol=1e-13)
+
+
+def test_twins_decline_inputs_too_large_for_them():
+    with pytest.raises(TwinDeclined):
+        _twins.nondominated_mask(np.zeros((20_000, 3)))
+    with pytest.raises(TwinDeclined):
+        _twins.ahp_priorities(np.zeros(6000))
+
+
+def test_every_twin_names_a_kernel_of_the_same_arguments():
+    import importlib
+    import inspect
+
+    for name, twin in _twins.TWINS.items():
+        module, function = name.split(".")
+        kernel = getattr(importlib.import_module(f"copa_dash.core._kernels.{module}"), function)
+        assert (list(inspect.signature(kernel.py_func).parameters)
+                == list(inspect.signature(twin).parameters)), name
