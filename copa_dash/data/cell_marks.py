@@ -174,7 +174,8 @@ def _describe(kind, unit, n, grouped, marked, spread, rescaled, decimal) -> list
     elif kind == "magnitude":
         text = f"{n} cells with K/M/B suffixes read in {_MAGNITUDE_WORDS[unit]} (unit {unit})"
         if rescaled:
-            text += f"; {rescaled} written in another magnitude were scaled to it"
+            text += (f"; {rescaled} written with another suffix "
+                     f"{'was' if rescaled == 1 else 'were'} scaled to it")
         changes.append(text)
     if grouped:
         sep = "," if decimal == "." else "."

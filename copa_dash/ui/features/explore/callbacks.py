@@ -301,16 +301,13 @@ def register_callbacks(app) -> None:
         sort_value = no_update if sort_key in {o["value"] for o in sorts} else table_query.RANKING
         return options, options, options, focus, x, y, sorts, sort_value
 
-    @app.callback(Output(ID.WEIGHT_SHARES, "children"), Input({"type": ID.WEIGHT, "column": ALL}, "value"),
-              State({"type": ID.WEIGHT, "column": ALL}, "id"))
-    def weight_shares(values, ids):
-        """The per-objective weights as normalised percentages."""
-        numbers = [max(0.0, float(v)) if isinstance(v, (int, float)) else 0.0 for v in values]
-        total = sum(numbers)
-        if total <= 0:
-            return "Give at least one objective a positive weight."
-        return "Normalised: " + ", ".join(f"{i['column']} {100 * n / total:.0f}%"
-                                          for i, n in zip(ids, numbers))
+    @app.callback(Output(ID.WEIGHT_SHARES, "children"),
+                  Input({"type": ID.WEIGHT, "column": ALL}, "value"),
+                  Input({"type": ID.OBJECTIVES, "column": ALL}, "value"),
+                  State({"type": ID.WEIGHT, "column": ALL}, "id"))
+    def weight_shares(values, chosen_lists, ids):
+        """The chosen objectives' weights as normalised percentages."""
+        return panels.weight_shares_text([i["column"] for i in ids], values, chosen_lists)
 
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref="explore-ref")
     choose_callbacks.register(app)

@@ -162,3 +162,25 @@ def _header(column: dict) -> str:
     if column["id"].startswith("obj"):
         return code_html(name)
     return escape(name)
+
+
+def weight_shares_text(columns, values, chosen_lists) -> str:
+    """The chosen objectives' weights as normalised percentages.
+
+    Parameters
+    ----------
+    columns : list of str
+        The objective of each weight box, in the boxes' order.
+    values : list
+        The boxes' values (None or text count as 0; negatives as 0).
+    chosen_lists : list of list of str
+        The ticked objectives, per objectives checklist. An unticked objective keeps its box
+        but takes no part in the criterion, so it takes no share here.
+    """
+    chosen = {name for names in chosen_lists for name in (names or [])}
+    shares = [(name, max(0.0, float(v)) if isinstance(v, (int, float)) else 0.0)
+              for name, v in zip(columns, values) if name in chosen]
+    total = sum(n for _, n in shares)
+    if total <= 0:
+        return "Give at least one chosen objective a positive weight."
+    return "Normalised: " + ", ".join(f"{name} {100 * n / total:.0f}%" for name, n in shares)
