@@ -239,7 +239,9 @@ def main(argv=None) -> int:
         size = driver.execute_script(
             "const p = document.querySelector('#explore-front .js-plotly-plot');"
             "return [p._fullData.map(t => t.type + ':' + (t.x ? t.x.length : 0)).join(' '),"
-            " JSON.stringify(p.data).length];")
+            " JSON.stringify(p.data).length,"
+            " performance.getEntriesByType('resource').filter(e => e.name.includes('_dash-update'))"
+            ".map(e => [Math.round(e.startTime), Math.round(e.duration), e.transferSize])];")
         driver.set_script_timeout(30)
         for _ in range(240):  # a cold start computes the dataset's ranks and front first
             ready = driver.find_elements(By.ID, "pick-id") and driver.find_elements(
@@ -272,6 +274,8 @@ def main(argv=None) -> int:
         app.terminate()
     if args.rows:
         print(f"front figure traces: {size[0]}; its data as JSON: {size[1] / 1e6:.1f} MB")
+        print("callbacks of the reload (start ms, duration ms, bytes): "
+              + ", ".join(f"({a}, {b}, {c})" for a, b, c in size[2]))
         print("| page load | s |")
         print("|---|---|")
         for label, seconds in first:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-BACKGROUND_ROWS = 20_000
+BACKGROUND_ROWS = 5_000
 SEED = 20_231
 
 
