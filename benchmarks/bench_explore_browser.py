@@ -58,7 +58,8 @@ function drawn() {
   const pick = document.getElementById('pick-id');
   const plot = document.querySelector('#explore-front .js-plotly-plot');
   return pick && pick.textContent && plot && plot._fullData && plot._fullData.length
-    && plot.querySelector('.scatterlayer .trace, canvas.gl-canvas-context')
+    && (plot.querySelectorAll('.scatterlayer .trace .point').length > 0
+        || plot.querySelector('canvas.gl-canvas-context'))
     && !document.querySelector('[data-dash-is-loading="true"]');
 }
 (function poll() {

@@ -15,7 +15,7 @@ from copa_dash.services.explorer import BASELINE_LABELS, Exploration, summary_co
 from copa_dash.services.scatter_sample import scatter_rows
 from copa_dash.ui.common.plot_text import plot_text  # re-exported: callers import it from here
 
-WEBGL_ROWS = 1500
+WEBGL_ROWS = 10_000
 FAINT = "rgba(160,160,160,0.35)"
 PASSING = "rgba(90,110,140,0.55)"
 FRONT_EDGE = "rgba(40,40,40,0.9)"
