@@ -12,9 +12,20 @@ checks that the share link then holds the value the slider shows. Alpha moves th
 pick (and so redraw the figures' markers) are also reported apart. The first two alpha moves
 are not timed (the browser is still compiling the page's JavaScript).
 
+With ``--rows N --objectives K`` the page is measured on a big uploaded table instead: a
+seeded synthetic table (N rows, an id and K objectives that trade off along a latent
+quality, so the front is a small share of the rows) is generated in memory, uploaded
+through the upload service as the upload page does (stage, the proposed roles, save), and
+``/explore?dataset=ID`` is opened. The time to the first figure is then reported too: from
+the page load (``driver.get``) to the first frame painted with the pick shown and the front
+figure drawn, for the cold first open (the server computes ranks and the front) and for a
+warm reload.
+
 Usage::
 
     python benchmarks/bench_explore_browser.py [--moves 40]
+    python benchmarks/bench_explore_browser.py --rows 100000 --objectives 8 --moves 20
+    python benchmarks/bench_explore_browser.py --rows 1000000 --objectives 4 --moves 10
 
 Needs Debian's chromium and chromium-driver (``make test`` installs them).
 """
@@ -22,6 +33,7 @@ Needs Debian's chromium and chromium-driver (``make test`` installs them).
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import socket
 import statistics
@@ -36,6 +48,26 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from copa_dash.ui.features.explore.state import P_STOPS, format_p  # noqa: E402
+
+# The first figure is in when the pick is named, the front figure has drawn its traces (SVG
+# points or a WebGL canvas) and nothing waits for a callback; timed at the next painted frame.
+FIRST_FIGURE = """
+const done = arguments[arguments.length - 1];
+const start = performance.now();
+function drawn() {
+  const pick = document.getElementById('pick-id');
+  const plot = document.querySelector('#explore-front .js-plotly-plot');
+  return pick && pick.textContent && plot && plot._fullData && plot._fullData.length
+    && (plot.querySelectorAll('.scatterlayer .trace .point').length > 0
+        || plot.querySelector('canvas.gl-canvas-context'))
+    && !document.querySelector('[data-dash-is-loading="true"]');
+}
+(function poll() {
+  if (drawn()) { requestAnimationFrame(() => done(performance.timeOrigin + performance.now())); return; }
+  if (performance.now() - start > 300000) { done(-1); return; }
+  setTimeout(poll, 20);
+}());
+"""
 
 # Armed before the key is pressed, so the page times itself: WebDriver's own round trips
 # (send_keys returning, then a script asking whether the page is done) take longer than many
@@ -80,21 +112,58 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _start_app(port: int) -> subprocess.Popen:
-    root = Path(tempfile.mkdtemp(prefix="copa-bench-"))
-    env = dict(os.environ, COPA_PORT=str(port), COPA_DATA_DIR=str(root / "data"),
-               COPA_CACHE_DIR=str(root / "cache"))
+def _bench_env(root: Path, port: int) -> dict:
+    return dict(os.environ, COPA_PORT=str(port), COPA_DATA_DIR=str(root / "data"),
+                COPA_CACHE_DIR=str(root / "cache"), COPA_MAX_UPLOAD_MB="400")
+
+
+def synthetic_table(rows: int, objectives: int, seed: int = 23):
+    """A seeded model-evaluation table: ``model`` names the rows; ``score_1..`` (higher is
+    better) and ``cost_1..`` (lower is better) trade off: each row has a latent quality q
+    and a budget b, scores grow with q and costs with q and (1 - b), plus noise."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    quality = rng.beta(2.0, 5.0, rows)
+    budget = rng.random(rows)
+    columns = {"model": [f"m{i:07d}" for i in range(rows)]}
+    for k in range(objectives):
+        noise = rng.normal(0.0, 0.05, rows)
+        if k % 2 == 0:
+            columns[f"score_{k // 2 + 1}"] = np.round(quality * (0.5 + budget) + noise, 6)
+        else:
+            columns[f"cost_{k // 2 + 1}"] = np.round(np.exp(3 * quality + 2 * (1 - budget) + noise), 6)
+    return pd.DataFrame(columns)
+
+
+def upload_table(settings, frame) -> str:
+    """Upload ``frame`` as the upload page does: stage the file, take the proposed roles, save
+    (shared, so the page opens it without an owner token). Returns the dataset id."""
+    from copa_dash.services.uploads import save_upload, stage_upload
+
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    staged = stage_upload(settings, "big.parquet", buffer.getvalue())
+    saved = save_upload(settings, staged.token, "big.parquet", staged.proposed,
+                        name=f"synthetic {len(frame)} x {frame.shape[1] - 1}", shared=True)
+    return saved.id
+
+
+def _start_app(port: int, root: Path | None = None) -> subprocess.Popen:
+    root = root or Path(tempfile.mkdtemp(prefix="copa-bench-"))
+    env = _bench_env(root, port)
     env.setdefault("NUMBA_CACHE_DIR", str(root / "numba"))
     process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(240):
+    for _ in range(1200):  # a cold numba cache compiles the kernels first
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
             return process
         except OSError:
             time.sleep(0.5)
     process.kill()
-    raise SystemExit("the app did not start within 2 minutes")
+    raise SystemExit("the app did not start within 10 minutes")
 
 
 def _driver():
@@ -138,13 +207,43 @@ def main(argv=None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--rows", type=int, default=0,
+                        help="measure on a synthetic uploaded table of this many rows")
+    parser.add_argument("--objectives", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=23)
     args = parser.parse_args(argv)
+    print(f"machine load (1, 5, 15 min): {os.getloadavg()}, cores: {os.cpu_count()}")
     port = _free_port()
-    app = _start_app(port)
+    root = Path(tempfile.mkdtemp(prefix="copa-bench-"))
+    url = f"http://127.0.0.1:{port}/explore?dataset=open-llm-leaderboard-v2&alpha=1"
+    if args.rows:
+        from copa_dash.config import Settings
+
+        frame = synthetic_table(args.rows, args.objectives, args.seed)
+        started = time.perf_counter()
+        dataset = upload_table(Settings.from_env(_bench_env(root, port)), frame)
+        print(f"table: {args.rows} rows x {args.objectives} objectives (seed {args.seed}), "
+              f"uploaded as {dataset} in {time.perf_counter() - started:.1f} s")
+        url = f"http://127.0.0.1:{port}/explore?dataset={dataset}&alpha=1"
+    app = _start_app(port, root)
     driver = _driver()
+    first = []
     try:
+        driver.set_script_timeout(320)
+        for label in ("first open (cold server)", "reload (warm server)"):
+            started = time.time()
+            driver.get(url)
+            painted = driver.execute_async_script(FIRST_FIGURE)
+            if painted < 0:
+                raise SystemExit("the explorer did not draw the front figure within 5 minutes")
+            first.append((label, painted / 1000.0 - started))
+        size = driver.execute_script(
+            "const p = document.querySelector('#explore-front .js-plotly-plot');"
+            "return [p._fullData.map(t => t.type + ':' + (t.x ? t.x.length : 0)).join(' '),"
+            " JSON.stringify(p.data).length,"
+            " performance.getEntriesByType('resource').filter(e => e.name.includes('_dash-update'))"
+            ".map(e => [Math.round(e.startTime), Math.round(e.duration), e.transferSize])];")
         driver.set_script_timeout(30)
-        driver.get(f"http://127.0.0.1:{port}/explore?dataset=open-llm-leaderboard-v2&alpha=1")
         for _ in range(240):  # a cold start computes the dataset's ranks and front first
             ready = driver.find_elements(By.ID, "pick-id") and driver.find_elements(
                 By.CSS_SELECTOR, "#explore-alpha [role=slider]")
@@ -174,6 +273,14 @@ def main(argv=None) -> int:
     finally:
         driver.quit()
         app.terminate()
+    if args.rows:
+        print(f"front figure traces: {size[0]}; its data as JSON: {size[1] / 1e6:.1f} MB")
+        print("callbacks of the reload (start ms, duration ms, bytes): "
+              + ", ".join(f"({a}, {b}, {c})" for a, b, c in size[2]))
+        print("| page load | s |")
+        print("|---|---|")
+        for label, seconds in first:
+            print(f"| {label} | {seconds:.2f} |")
     print("| move | n | median ms | p90 ms | max ms |")
     print("|---|---|---|---|---|")
     rows = (("alpha, every move", [t for t, _ in alpha_times]),

@@ -4,6 +4,7 @@ the sweep's dots are the sweep's rows, and user text cannot turn into markup."""
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import replace
 
@@ -12,6 +13,7 @@ import pytest
 
 from copa_dash.services import explorer
 from copa_dash.services.catalog import open_dataset
+from copa_dash.services.scatter_sample import scatter_rows
 from copa_dash.ui.features.explore import figures, panels
 from copa_dash.ui.features.explore.callbacks import drawn_key, slider_move
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
@@ -263,3 +265,24 @@ def test_leaving_the_p_box_unchanged_does_nothing_and_a_new_p_does():
     assert not _p_box_unchanged([blur], replace(state, p=2.0), to_query(state))
     assert not _p_box_unchanged([blur, f"{ID.ALPHA}.value"], state, to_query(state))
     assert not _p_box_unchanged(["."], state, to_query(state))   # the first draw
+
+
+def test_a_sampled_front_figure_draws_the_front_and_the_pick_and_states_the_share(monkeypatch):
+    """The leaderboard (2,921 rows) with the background budget lowered to 300 rows stands in
+    for a big table: the figure's points are the sample rule's rows, its title the rule's
+    sentence, and the pick and every front row are among the points."""
+    state, result = _explore()
+    rows = scatter_rows(result.front, result.problem.eligible, figures._marked_rows(result),
+                        budget=300)
+    monkeypatch.setattr(figures, "scatter_rows", functools.partial(scatter_rows, budget=300))
+    figure = figures.front_figure(result, mode="raw", x=state.x, y=state.y)
+    problem = result.problem
+    kx = problem.preferences.objectives.index(state.x)
+    drawn_x = [v for trace in figure["data"][:3] for v in trace["x"]]
+    assert len(drawn_x) == rows.drawn < problem.raw.shape[0]
+    front_trace = figure["data"][2]
+    assert front_trace["x"] == problem.raw[result.front & problem.eligible, kx].tolist()
+    ids = {c[0] for trace in figure["data"][:3] for c in trace["customdata"]}
+    assert str(problem.ids[result.pick]) in ids
+    assert figure["layout"]["title"]["text"] == rows.note()
+    assert f"showing 300 of {rows.background_total:,}" in rows.note()

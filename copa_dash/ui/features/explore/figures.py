@@ -12,9 +12,10 @@ from dash import Patch
 from plotly.colors import get_colorscale, sample_colorscale
 
 from copa_dash.services.explorer import BASELINE_LABELS, Exploration, summary_coordinates
+from copa_dash.services.scatter_sample import scatter_rows
 from copa_dash.ui.common.plot_text import plot_text  # re-exported: callers import it from here
 
-WEBGL_ROWS = 1500
+WEBGL_ROWS = 10_000
 FAINT = "rgba(160,160,160,0.35)"
 PASSING = "rgba(90,110,140,0.55)"
 FRONT_EDGE = "rgba(40,40,40,0.9)"
@@ -37,8 +38,11 @@ def _hover(problem, positions) -> dict:
     """
     names = [plot_text(n) for n in problem.preferences.objectives]
     n = len(names)
-    custom = [[plot_text(problem.ids[i])] + [float(problem.raw[i, k]) for k in range(n)]
-              + [float(problem.u[i, k]) for k in range(n)] for i in positions]
+    positions = np.asarray(positions, dtype=np.int64)
+    # one tolist of a numeric block, not a float() per cell: 10x faster on big traces
+    values = np.hstack([np.asarray(problem.raw, dtype=float)[positions],
+                        np.asarray(problem.u, dtype=float)[positions]]).tolist()
+    custom = [[plot_text(problem.ids[i])] + row for i, row in zip(positions.tolist(), values)]
     lines = ["<b>%{customdata[0]}</b>"]
     for k in range(n):
         lines.append(f"%{{meta[{k}]}}: %{{customdata[{k + 1}]:.4g}} "
@@ -131,12 +135,16 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str, log=())
 
     Traces depend only on the data, the constraints and the axes; everything that moves
     with alpha and p is layout, so a slider move patches the layout alone.
+
+    On a big table the dominated and failing rows are a fixed sample
+    (:func:`~copa_dash.services.scatter_sample.scatter_rows`), stated in the figure's title;
+    the front, the pick and the marked rows are always drawn.
     """
     problem = exploration.problem
     xs, ys, x_title, y_title = axis_values(exploration, mode, x, y)
     log_x, log_y = log_axes(exploration, mode, x, y, log)
-    kind = _scatter_type(len(xs))
-    eligible = problem.eligible
+    rows = scatter_rows(exploration.front, problem.eligible, _marked_rows(exploration))
+    kind = _scatter_type(rows.drawn)
     traces = []
 
     def trace(positions, name, marker, **extra):
@@ -145,11 +153,10 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str, log=())
                        "x": xs[positions].tolist(), "y": ys[positions].tolist(),
                        **_hover(problem, positions), "marker": marker, **extra})
 
-    trace(np.flatnonzero(~eligible), "fails a constraint", {"color": FAINT, "size": 5})
-    trace(np.flatnonzero(eligible & ~exploration.front), "passes the constraints",
-          {"color": PASSING, "size": 6})
-    trace(np.flatnonzero(eligible & exploration.front),
-          "on the front (non-dominated in the chosen objectives)",
+    sample = " (a sample)" if rows.sampled else ""
+    trace(rows.failing, "fails a constraint" + sample, {"color": FAINT, "size": 5})
+    trace(rows.passing, "passes the constraints" + sample, {"color": PASSING, "size": 6})
+    trace(rows.front, "on the front (non-dominated in the chosen objectives)",
           {"color": "white", "size": 9, "line": {"color": FRONT_EDGE, "width": 1.2}})
     if exploration.sweep is not None:
         # no points: it carries the colour bar of the sweep's alpha
@@ -168,13 +175,27 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str, log=())
             "yaxis": {"title": {"text": plot_text(y_title + (", log scale" if log_y else ""))},
                       "zeroline": False, **fixed_range(ys, log=log_y)},
             "legend": {"orientation": "h", "y": -0.18, "x": 0},
-            "margin": {"l": 60, "r": 20, "t": 30, "b": 40},
+            "margin": {"l": 60, "r": 20, "t": 40 if rows.sampled else 30, "b": 40},
+            **({"title": {"text": rows.note(), "font": {"size": 12, "color": "#555"},
+                          "x": 0.01, "xanchor": "left", "y": 0.985}} if rows.sampled else {}),
             "hovermode": "closest",
             "template": "plotly_white",
             "uirevision": f"{mode}:{x}:{y}:{log_x}:{log_y}",
             "height": 520,
         },
     }
+
+
+def _marked_rows(exploration: Exploration) -> list[int]:
+    """Rows the figure marks, kept among the drawn points (so their hover shows): the pick,
+    the baselines' picks and the alpha sweep's picks at this p. Their rings are layout
+    shapes placed from every row's coordinates, so a pick a later move reaches is ringed
+    even when its point is not in the sample."""
+    marked = [int(exploration.pick)] + [int(b.position) for b in exploration.baselines
+                                        if b.position is not None]
+    if exploration.sweep is not None:
+        marked += [int(r) for r in exploration.sweep.rows]
+    return marked
 
 
 def slider_layers(exploration: Exploration, xs, ys, *, log=(False, False)) -> dict:
