@@ -148,6 +148,10 @@ def read_table_report(source, /, *, filename: str | None = None,
             raise
         raise InvalidInputError(f"{filename}: {exc}") from None
     frame = tidy_frame(frame, log)
+    if len(frame) < 2:  # the format's own shape check counted rows that held no value at all
+        raise InvalidInputError(
+            f"{filename}: only {len(frame)} row{'' if len(frame) == 1 else 's'} with any value "
+            "left once empty rows were dropped; comparing models needs at least 2")
     return TableRead(frame=frame, notes=tuple(log.notes), units=dict(log.units),
                      labels=dict(log.labels))
 

@@ -186,3 +186,13 @@ def test_round_trip_preserves_values(values, fmt):
     else:
         np.testing.assert_array_equal(table.matrix(), expected)
     assert table.ids.tolist() == frame["model"].tolist()
+
+
+def test_a_table_whose_rows_are_all_empty_is_refused_with_a_reason():
+    """Found by test_random_json: a JSON object of nulls read as a table of 0 rows."""
+    try:
+        read_table(b'{"": {"": null, "0": null}}', filename="t.json", limits=SMALL)
+    except InvalidInputError as exc:
+        assert "needs at least 2" in str(exc)
+    else:
+        raise AssertionError("a table with no values was accepted")
