@@ -5,8 +5,10 @@ default view at alpha = 1, then moves alpha down with the keyboard (from 1 to 0.
 changes at 7 of the 40 steps), then p through its stops (inf down to 1 and back up). Each move
 is timed by the page itself, from the keydown event to the first frame painted after the
 share link changed and no component is marked as waiting for a callback
-(``data-dash-is-loading``): the explorer's single callback updates the pick card, the
-figures, the table, the p controls and the share link in one response. The watcher is set
+(``data-dash-is-loading``) and no callback is pending at all (Dash's
+``_dash-loading-callback`` marker): the explorer's view callback writes the share link and the
+p controls, then the pick card, the figures and the table page render from the view it
+stored, so a move is done when the last of them has answered. The watcher is set
 up before the key is pressed; WebDriver only collects its result afterwards, and the script
 checks that the share link then holds the value the slider shows. Alpha moves that change the
 pick (and so redraw the figures' markers) are also reported apart. The first two alpha moves
@@ -14,7 +16,10 @@ are not timed (the browser is still compiling the page's JavaScript).
 
 Usage::
 
-    python benchmarks/bench_explore_browser.py [--moves 40]
+    python benchmarks/bench_explore_browser.py [--moves 40] [--app-dir DIR]
+
+``--app-dir`` runs the ``app.py`` of another checkout (e.g. ``git archive`` of the commit
+before a change, with PYTHONPATH set to it), to compare two versions with one watcher.
 
 Needs Debian's chromium and chromium-driver (``make test`` installs them).
 """
@@ -49,7 +54,8 @@ document.addEventListener('keydown', () => {
   function settled() {
     // the share link holds the new view and no component waits for a callback
     return box() && box().value !== before
-      && !document.querySelector('[data-dash-is-loading="true"]');
+      && !document.querySelector('[data-dash-is-loading="true"]')
+      && !document.querySelector('._dash-loading-callback');
   }
   function poll() {
     // done at the first frame the browser paints after the page settled (a
@@ -80,12 +86,12 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _start_app(port: int) -> subprocess.Popen:
+def _start_app(port: int, app_dir: Path = ROOT) -> subprocess.Popen:
     root = Path(tempfile.mkdtemp(prefix="copa-bench-"))
     env = dict(os.environ, COPA_PORT=str(port), COPA_DATA_DIR=str(root / "data"),
                COPA_CACHE_DIR=str(root / "cache"))
     env.setdefault("NUMBA_CACHE_DIR", str(root / "numba"))
-    process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env,
+    process = subprocess.Popen([sys.executable, "app.py"], cwd=app_dir, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(240):
         try:
@@ -138,9 +144,12 @@ def main(argv=None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--app-dir", type=Path, default=ROOT,
+                        help="the checkout whose app.py runs (default: this one)")
     args = parser.parse_args(argv)
+    print(f"app: {args.app_dir.resolve()}; load average before: {os.getloadavg()}")
     port = _free_port()
-    app = _start_app(port)
+    app = _start_app(port, args.app_dir)
     driver = _driver()
     try:
         driver.set_script_timeout(30)
@@ -174,6 +183,7 @@ def main(argv=None) -> int:
     finally:
         driver.quit()
         app.terminate()
+    print(f"load average after: {os.getloadavg()}")
     print("| move | n | median ms | p90 ms | max ms |")
     print("|---|---|---|---|---|")
     rows = (("alpha, every move", [t for t, _ in alpha_times]),
