@@ -100,7 +100,7 @@ def drawn_key(state: ExploreState) -> str:
 
 
 def slider_move(state: ExploreState, drawn: dict | None) -> bool:
-    """True when the figures drawn (``drawn``, the store :func:`render_figures` keeps) were
+    """True when the figures drawn (``drawn``, the store :func:`figure_outputs` fills) were
     drawn for a view that differs from ``state`` in the sliders only (alpha, a weight, p):
     their traces stand and what moved is patched."""
     return bool(drawn) and drawn.get("key") == drawn_key(state)
