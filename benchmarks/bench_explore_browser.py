@@ -5,8 +5,10 @@ default view at alpha = 1, then moves alpha down with the keyboard (from 1 to 0.
 changes at 7 of the 40 steps), then p through its stops (inf down to 1 and back up). Each move
 is timed by the page itself, from the keydown event to the first frame painted after the
 share link changed and no component is marked as waiting for a callback
-(``data-dash-is-loading``): the explorer's single callback updates the pick card, the
-figures, the table, the p controls and the share link in one response. The watcher is set
+(``data-dash-is-loading``) and no callback is pending at all (Dash's
+``_dash-loading-callback`` marker): the explorer's view callback writes the share link and the
+p controls, then the pick card, the figures and the table page render from the view it
+stored, so a move is done when the last of them has answered. The watcher is set
 up before the key is pressed; WebDriver only collects its result afterwards, and the script
 checks that the share link then holds the value the slider shows. Alpha moves that change the
 pick (and so redraw the figures' markers) are also reported apart. The first two alpha moves
@@ -23,9 +25,12 @@ warm reload.
 
 Usage::
 
-    python benchmarks/bench_explore_browser.py [--moves 40]
+    python benchmarks/bench_explore_browser.py [--moves 40] [--app-dir DIR]
     python benchmarks/bench_explore_browser.py --rows 100000 --objectives 8 --moves 20
     python benchmarks/bench_explore_browser.py --rows 1000000 --objectives 4 --moves 10
+
+``--app-dir`` runs the ``app.py`` of another checkout (e.g. ``git archive`` of the commit
+before a change, with PYTHONPATH set to it), to compare two versions with one watcher.
 
 Needs Debian's chromium and chromium-driver (``make test`` installs them).
 """
@@ -81,7 +86,8 @@ document.addEventListener('keydown', () => {
   function settled() {
     // the share link holds the new view and no component waits for a callback
     return box() && box().value !== before
-      && !document.querySelector('[data-dash-is-loading="true"]');
+      && !document.querySelector('[data-dash-is-loading="true"]')
+      && !document.querySelector('._dash-loading-callback');
   }
   function poll() {
     // done at the first frame the browser paints after the page settled (a
@@ -150,11 +156,11 @@ def upload_table(settings, frame) -> str:
     return saved.id
 
 
-def _start_app(port: int, root: Path | None = None) -> subprocess.Popen:
+def _start_app(port: int, root: Path | None = None, app_dir: Path = ROOT) -> subprocess.Popen:
     root = root or Path(tempfile.mkdtemp(prefix="copa-bench-"))
     env = _bench_env(root, port)
     env.setdefault("NUMBA_CACHE_DIR", str(root / "numba"))
-    process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env,
+    process = subprocess.Popen([sys.executable, "app.py"], cwd=app_dir, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(1200):  # a cold numba cache compiles the kernels first
         try:
@@ -211,8 +217,11 @@ def main(argv=None) -> int:
                         help="measure on a synthetic uploaded table of this many rows")
     parser.add_argument("--objectives", type=int, default=8)
     parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument("--app-dir", type=Path, default=ROOT,
+                        help="the checkout whose app.py runs (default: this one)")
     args = parser.parse_args(argv)
-    print(f"machine load (1, 5, 15 min): {os.getloadavg()}, cores: {os.cpu_count()}")
+    print(f"app: {args.app_dir.resolve()}; machine load (1, 5, 15 min) before: "
+          f"{os.getloadavg()}, cores: {os.cpu_count()}")
     port = _free_port()
     root = Path(tempfile.mkdtemp(prefix="copa-bench-"))
     url = f"http://127.0.0.1:{port}/explore?dataset=open-llm-leaderboard-v2&alpha=1"
@@ -225,7 +234,7 @@ def main(argv=None) -> int:
         print(f"table: {args.rows} rows x {args.objectives} objectives (seed {args.seed}), "
               f"uploaded as {dataset} in {time.perf_counter() - started:.1f} s")
         url = f"http://127.0.0.1:{port}/explore?dataset={dataset}&alpha=1"
-    app = _start_app(port, root)
+    app = _start_app(port, root, args.app_dir)
     driver = _driver()
     first = []
     try:
@@ -273,6 +282,7 @@ def main(argv=None) -> int:
     finally:
         driver.quit()
         app.terminate()
+    print(f"load average after: {os.getloadavg()}")
     if args.rows:
         print(f"front figure traces: {size[0]}; its data as JSON: {size[1] / 1e6:.1f} MB")
         print("callbacks of the reload (start ms, duration ms, bytes): "

@@ -137,23 +137,19 @@ def test_compared_baselines_get_a_ring_and_a_label_each():
 def test_slider_moves_patch_and_anything_else_redraws():
     _, state = _state()
     drawn = {"key": drawn_key(state), "layers": "x"}
-    alpha = f"{ID.ALPHA}.value"
-    p_slider, p_box = f"{ID.P_SLIDER}.value", f"{ID.P_INPUT}.n_submit"
-    weight = '{"column":"bbh","type":"%s"}.value' % ID.WEIGHT
-    assert slider_move({alpha: 1}, replace(state, alpha=0.1), drawn)
-    assert slider_move({p_box: 1}, replace(state, p=2.0), drawn)
-    assert slider_move({p_slider: 1}, replace(state, p=2.0), drawn)
-    assert slider_move({weight: 1}, state, drawn)
+    assert slider_move(replace(state, alpha=0.1), drawn)
+    assert slider_move(replace(state, p=2.0), drawn)
+    assert slider_move(replace(state, weights=(("bbh", 3.0),)),
+                       {"key": drawn_key(replace(state, weights=(("bbh", 1.0),)))})
+    assert slider_move(replace(state, choose="tt"), drawn)    # a "Help me choose" answer
     # p moves every point in the summary view, so it redraws there
     summary = replace(state, axes="summary")
-    assert not slider_move({p_box: 1}, summary, {"key": drawn_key(summary)})
-    assert not slider_move({p_slider: 1}, summary, {"key": drawn_key(summary)})
-    assert slider_move({alpha: 1}, summary, {"key": drawn_key(summary)})
+    assert not slider_move(replace(summary, p=2.0), {"key": drawn_key(summary)})
+    assert slider_move(replace(summary, alpha=0.1), {"key": drawn_key(summary)})
     # anything else, or a page drawn for another view (or not drawn), redraws
-    assert not slider_move({f"{ID.AXES}.value": 1}, state, drawn)
-    assert not slider_move({alpha: 1}, replace(state, population="filtered"), drawn)
-    assert not slider_move({alpha: 1}, state, None)
-    assert not slider_move({}, state, drawn)
+    assert not slider_move(replace(state, axes="cdf"), drawn)
+    assert not slider_move(replace(state, alpha=0.1, population="filtered"), drawn)
+    assert not slider_move(state, None)
 
 
 def test_code_html_shows_any_name_as_typed():
@@ -194,26 +190,21 @@ def test_a_slider_move_sends_figure_patches_only_for_what_moved():
     # the same pick at another alpha: the card's body and the table change, the figures do not
     state_b, same = _explore(alpha=0.65)
     assert same.pick == drawn_result.pick
-    table = ("rows", "note", 0, "page 1 of 9", True, False)
-    out = _slider_update(same, state_b, drawn, table, None)
+    out = _slider_update(same, state_b, drawn, None)
     assert out["front"] is no_update and out["parallel"] is no_update
-    assert out["pick"][1] is no_update and out["pick"][2] == panels.pick_card_text(same)[1]
-    # the rows are reordered; which rows pass, and so the note and the pager, stay
-    assert out["drawn"] is no_update and out["table"] == ("rows", *[no_update] * 5)
-    assert out["query"] == (to_query(state_b), f"/explore?{to_query(state_b)}")
+    assert out["drawn"] is no_update and out["alert"] is no_update
     # another pick: both figures are patched and the store remembers the new pick
     state_c, other = _explore(alpha=0.5)
     assert other.pick != drawn_result.pick
-    out = _slider_update(other, state_c, drawn, table, None)
+    out = _slider_update(other, state_c, drawn, None)
     assert out["front"] is not no_update and out["parallel"] is not no_update
-    assert out["pick"][1] == str(other.problem.ids[other.pick])
     assert out["drawn"] == _drawn_for(state_c, other)
     # a p move that recolours the sweep but keeps the pick: the front only
     for p in (16.0, 8.0, 4.0, 2.0):
         state_d, moved = _explore(alpha=0.6, p=p)
         if moved.pick == drawn_result.pick and \
                 _drawn_for(state_d, moved)["layers"] != drawn["layers"]:
-            out = _slider_update(moved, state_d, drawn, table, None)
+            out = _slider_update(moved, state_d, drawn, None)
             assert out["front"] is not no_update and out["parallel"] is no_update
             break
     else:

@@ -1,21 +1,32 @@
-"""Thin callbacks of the explorer: read the controls, call the explorer service, render."""
+"""Thin callbacks of the explorer.
+
+:func:`update_view` is the one callback that reads the controls: it turns them into the view's
+:class:`~.state.ExploreState`, gets the view's exploration from :mod:`.view_memo` (computed once
+per view and process) and hands it to one small function per thing it changes: the pick card
+(:func:`pick_outputs`), the figures (:func:`figure_outputs`), the table page
+(:func:`_table_page`). The table's pager, search and sort (:func:`update_table_page`) read the
+view from the query store (``ExploreIds.QUERY``) and the same memo; they declare no control.
+
+Why one callback and not one per panel chained on a store of the view: measured with
+``benchmarks/bench_explore_browser.py`` (alternated with the single callback, load 8-10 on two
+cores), a server callback writing the view store before three renderers made alpha moves about
+70 ms slower at the median, and the controls packed into the store in the page, with four
+server callbacks side by side, about 30-170 ms slower: each extra request on a slider move
+costs more than the work it splits off.
+"""
 
 from __future__ import annotations
 
 import math
 from dataclasses import replace
-from urllib.parse import parse_qs
 
-from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
+from dash import ALL, Input, Output, State, ctx, dcc, no_update
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.services.catalog import open_dataset
-from copa_dash.services.explorer import explore
 from copa_dash.services.export import safe_csv
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.empty import empty_figure
-from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 from copa_dash.ui.features.explore import (
     choose_callbacks,
@@ -23,15 +34,15 @@ from copa_dash.ui.features.explore import (
     panels,
     report_panel,
     table_query,
+    view_memo,
 )
 from copa_dash.ui.features.explore.choose_panel import ChooseIds
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
 from copa_dash.ui.features.explore.layout import PATH
-from copa_dash.ui.features.explore.state import ExploreState, parse_query, to_query
+from copa_dash.ui.features.explore.state import ExploreState, to_query
 from copa_dash.ui.features.explore.view_state import (
     p_controls_sync,
     p_from_controls,
-    preferences_and_filter,
     state_from_controls,
 )
 
@@ -73,28 +84,35 @@ TABLE_CONTROLS = {"search": Input(ID.TABLE_SEARCH, "value"),
                   "following": Input(ID.TABLE_NEXT, "n_clicks"),
                   "page": State(ID.TABLE_PAGE, "data")}
 P_TRIGGERS = (f"{ID.P_SLIDER}.value", f"{ID.P_INPUT}.n_submit", f"{ID.P_INPUT}.n_blur")
-CONTROL_STATES = {name: State(dep.component_id, dep.component_property)
-                  for name, dep in CONTROLS.items()}
+TABLE_STEPS = {f"{ID.TABLE_PREV}.n_clicks": -1, f"{ID.TABLE_NEXT}.n_clicks": 1}
+TABLE_RESETS = {f"{ID.TABLE_SEARCH}.value", f"{ID.TABLE_SORT}.value"}
 
 
 def drawn_key(state: ExploreState) -> str:
-    """What the drawn page depends on besides the sliders (alpha, weight values, p): the
-    dataset, objectives, constraints, axes and mode. Equal keys mean a slider move can patch
-    the page instead of redrawing it."""
-    neutral = replace(state, alpha=0.5, p=math.inf, choose="",
+    """What the drawn figures' traces depend on besides the sliders (alpha, weight values
+    and, outside the summary axes, p): the dataset, objectives, constraints, axes and mode.
+    Equal keys mean the figures can be patched instead of redrawn. In the summary axes p
+    moves every point, so there it is part of the key."""
+    p = state.p if state.axes == "summary" else math.inf
+    neutral = replace(state, alpha=0.5, p=p, choose="",
                       weights=tuple((name, 1.0) for name, _ in state.weights))
     return to_query(neutral)
 
 
-def slider_move(triggered, state: ExploreState, drawn: dict | None) -> bool:
-    """True when only alpha, a weight or p moved since the page was last drawn, so the traces
-    stand: everything that moves is patched. In the summary axes p moves every point."""
-    sliders = {f"{ID.ALPHA}.value"}
-    if state.axes != "summary":
-        sliders |= set(P_TRIGGERS)
-    moved = [t for t in triggered if t != "."]
-    return bool(moved) and (drawn or {}).get("key") == drawn_key(state) and all(
-        t in sliders or f'"type":"{ID.WEIGHT}"' in t for t in moved)
+def slider_move(state: ExploreState, drawn: dict | None) -> bool:
+    """True when the figures drawn (``drawn``, the store :func:`figure_outputs` fills) were
+    drawn for a view that differs from ``state`` in the sliders only (alpha, a weight, p):
+    their traces stand and what moved is patched."""
+    return bool(drawn) and drawn.get("key") == drawn_key(state)
+
+
+def table_page_asked(triggered, page) -> int:
+    """The table page to show: one step for the pager's buttons, the first page after a new
+    search or sort, the same page (the view's rows reordered) after any other change."""
+    moved = [TABLE_STEPS[t] for t in triggered if t in TABLE_STEPS]
+    if moved:
+        return int(page or 0) + sum(moved)
+    return 0 if set(triggered) & TABLE_RESETS else int(page or 0)
 
 
 TABLE_PAGE_SIZE = 15
@@ -111,12 +129,9 @@ def _table_note(passing: int, matching: int | None, notes=()) -> str:
 def ranked_frame(query: str, search: str | None = None, sort_key: str | None = None):
     """Every ranked row of the view a query string describes that matches the table's search,
     in the table's sort order (what the pager pages through)."""
-
-    parsed = {k: v[0] if len(v) == 1 else v for k, v in parse_qs(query).items()}
-    state = parse_query(parsed)
-    opened = open_dataset(state.dataset, current_settings())
-    prefs, row_filter = preferences_and_filter(state, opened.table)
-    result = explore(opened, prefs, row_filter, cache=current_cache())
+    result = view_memo.exploration(view_memo.state_of(query))
+    if isinstance(result, str):
+        raise InvalidInputError(result)
     frame, columns, _ = _searched_rows(result, search, sort_key)
     return frame.rename(columns={c["id"]: c["name"] for c in columns})
 
@@ -142,25 +157,50 @@ TABLE_OUTPUTS_AGAIN = [Output(o.component_id, o.component_property, allow_duplic
 EMPTY_TABLE = ("", "", 0, "", True, True)
 
 
-def _slider_update(result, state: ExploreState, drawn: dict, table: tuple, compare) -> dict:
-    """The outputs of a slider move: the card's body, the table's rows and, when they moved,
-    a patch of the front figure's markers (the pick, or the sweep's colours after a p move)
-    and of the parallel plot's pick line (nothing when they did not).
+def pick_outputs(result) -> tuple:
+    """The pick card's outputs: shown, the pick's id and the card's body."""
+    return (False, *panels.pick_card_text(result))
 
-    The table's note, page and pager stay: a slider reorders the rows passing the
-    constraints and the search, it does not change which rows they are."""
+
+def figure_outputs(result, state: ExploreState, drawn: dict | None) -> dict:
+    """The figures' outputs (and the notes above them): patched after a slider move
+    (:func:`slider_move`), drawn anew for any other view."""
+    compare = panels.compare_table(result) if state.compare else None
+    if slider_move(state, drawn):
+        return _slider_update(result, state, drawn, compare)
+    return _full_draw(result, state, compare)
+
+
+def message_outputs(message: str) -> dict:
+    """What the page shows for a view it cannot explore: the message, nothing drawn."""
+    return dict(alert=alert(message, "warning"), pick=(True, "", ""), front=EMPTY_FIGURE,
+                parallel=EMPTY_FIGURE, compare=None, table=EMPTY_TABLE, drawn=None)
+
+
+def _slider_update(result, state: ExploreState, drawn: dict, compare) -> dict:
+    """The figures' outputs after a slider move: a patch of the front figure's markers (the
+    pick, or the sweep's colours after a p move) and of the parallel plot's pick line when
+    they moved, nothing when they did not."""
     layers = figures.front_layers(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
     digest = figures.layers_digest(layers)
     same_layers, same_pick = drawn.get("layers") == digest, drawn.get("pick") == result.pick
-    pick_id, body = panels.pick_card_text(result)
-    return dict(alert=no_update, pick=(no_update, no_update if same_pick else pick_id, body),
+    return dict(alert=no_update,
                 front=no_update if same_layers else figures.layers_patch(layers),
                 parallel=no_update if same_pick else figures.parallel_patch(result),
                 compare=compare if state.compare else no_update,
-                table=(table[0], *(no_update,) * (len(TABLE_OUTPUTS) - 1)),
-                query=view_link(PATH, to_query(state)),
                 drawn=no_update if same_layers and same_pick
                 else dict(drawn, layers=digest, pick=result.pick))
+
+
+def _full_draw(result, state: ExploreState, compare) -> dict:
+    """The figures' outputs for a new view: both figures drawn, the view's notes above."""
+    front = figures.front_figure(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
+    layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
+    notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
+    return dict(alert=[alert(n, "info") for n in notes], front=front,
+                parallel=figures.parallel_figure(result), compare=compare,
+                drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers),
+                       "pick": result.pick})
 
 
 def _table_page(result, page, search, sort_key) -> tuple:
@@ -203,16 +243,6 @@ def _state(controls: dict, triggered) -> ExploreState:
     return state_from_controls(**controls)
 
 
-def _explore_or_message(state: ExploreState):
-    """The exploration of ``state``, or the input error as a message for the page."""
-    try:
-        opened = open_dataset(state.dataset, current_settings())
-        prefs, row_filter = preferences_and_filter(state, opened.table)
-        return explore(opened, prefs, row_filter, compare=state.compare, cache=current_cache())
-    except InvalidInputError as exc:
-        return alert(str(exc), "warning")
-
-
 def register_callbacks(app) -> None:
     """Attach the explorer's callbacks to ``app``."""
 
@@ -227,48 +257,29 @@ def register_callbacks(app) -> None:
         inputs=dict(CONTROLS, **TABLE_VIEW),
     )
     def update_view(page, search, sort_key, drawn, shown_query, **controls):
-        """Everything the view shows, from one exploration.
-
-        A slider move (alpha, a weight, p) changes only the pick, the sweep's colours and the
-        ranking: it patches the figures' layout and sends the table's rows alone, instead of
-        redrawing thousands of points. The p box and the p slider follow each other here too
-        (:func:`p_controls_sync`), in the same response.
-        """
+        """The view the controls describe: its share link, pick card, figures and table page,
+        from one exploration. The p box and the p slider follow each other here too
+        (:func:`p_controls_sync`), in the same response."""
         triggered = ctx.triggered_prop_ids
         state = _state(controls, triggered)
         sync = p_controls_sync(controls["p"], controls["p_stop"], _box_entered(triggered))
         if sync == (None, None) and _p_box_unchanged(triggered, state, shown_query):
             raise PreventUpdate
-        p_controls = tuple(no_update if value is None else value for value in sync)
-        result = _explore_or_message(state)
-        if isinstance(result, html.Div):
-            return dict(alert=result, pick=(True, "", ""), front=EMPTY_FIGURE, parallel=EMPTY_FIGURE,
-                        compare=None, table=EMPTY_TABLE, query=view_link(PATH, to_query(state)),
-                        drawn=None, p_controls=p_controls)
-        table = _table_page(result, page, search, sort_key)
-        compare = panels.compare_table(result) if state.compare else None
-        if slider_move(triggered, state, drawn):
-            return dict(_slider_update(result, state, drawn, table, compare), p_controls=p_controls)
-        front = figures.front_figure(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
-        layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
-        notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
-        return dict(alert=[alert(n, "info") for n in notes], pick=(False, *panels.pick_card_text(result)),
-                    front=front, parallel=figures.parallel_figure(result), compare=compare,
-                    table=table, query=view_link(PATH, to_query(state)),
-                    drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers),
-                           "pick": result.pick}, p_controls=p_controls)
+        result = view_memo.exploration(state)
+        shown = message_outputs(result) if isinstance(result, str) else dict(
+            pick=pick_outputs(result), **figure_outputs(result, state, drawn),
+            table=_table_page(result, page, search, sort_key))
+        return dict(shown, query=view_link(PATH, to_query(state)),
+                    p_controls=tuple(no_update if value is None else value for value in sync))
 
-    @app.callback(output=TABLE_OUTPUTS_AGAIN, inputs=dict(CONTROL_STATES, **TABLE_CONTROLS),
+    @app.callback(TABLE_OUTPUTS_AGAIN, inputs=dict(query=State(ID.QUERY, "data"), **TABLE_CONTROLS),
                   prevent_initial_call=True)
-    def update_table_page(search, sort_key, previous, following, page, **controls):
+    def update_table_page(query, search, sort_key, previous, following, page):
         """Another page, search or sort of the ranked table (the view itself is unchanged)."""
-        result = _explore_or_message(_state(controls, ()))
-        if isinstance(result, html.Div):
+        result = view_memo.exploration(view_memo.state_of(query))
+        if isinstance(result, str):
             return EMPTY_TABLE
-        step = {f"{ID.TABLE_PREV}.n_clicks": -1, f"{ID.TABLE_NEXT}.n_clicks": 1}
-        moved = [step[t] for t in ctx.triggered_prop_ids if t in step]
-        page = int(page or 0) + sum(moved) if moved else 0  # a new search or sort: page 1
-        return _table_page(result, page, search, sort_key)
+        return _table_page(result, table_page_asked(ctx.triggered_prop_ids, page), search, sort_key)
 
     # log scales apply to raw values: the boxes are greyed out in the other views
     app.clientside_callback(
