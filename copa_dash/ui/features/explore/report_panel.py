@@ -8,47 +8,25 @@ disabled meanwhile.
 
 from __future__ import annotations
 
-import logging
 from urllib.parse import parse_qs
 
-from dash import Input, Output, State, dcc, html, no_update
-from dash.exceptions import PreventUpdate
+from dash import html
 
-from copa_dash.core.errors import InvalidInputError
 from copa_dash.reports import DecisionView, decision_report
 from copa_dash.services.catalog import open_dataset
-from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.report_row import ReportRowIds, register_report_download, report_row
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.features.explore.ids import ExploreIds
 from copa_dash.ui.features.explore.state import parse_query, with_defaults
 
-LOG = logging.getLogger(__name__)
-NOWRAP = {"whiteSpace": "nowrap"}
-ROW_STYLE = {"flexWrap": "wrap", "gap": "6px 12px"}
-
-
-class ReportIds:
-    """Ids of the report row."""
-
-    FORMAT = "explore-report-format"
-    BUTTON = "explore-report-button"
-    DOWNLOAD = "explore-report-download"
-    ALERT = "explore-report-alert"
+ReportIds = ReportRowIds("explore")
 
 
 def report_controls() -> html.Div:
     """The report row: format, button, the download and its message."""
-    return html.Div(className="share-row report-row", style=ROW_STYLE, children=[
-        html.Span("Decision report: ", style=NOWRAP),
-        dcc.RadioItems(id=ReportIds.FORMAT, inline=True, value="html", style=NOWRAP,
-                       options=[{"label": "HTML", "value": "html"},
-                                {"label": "PDF", "value": "pdf"}]),
-        html.Button("Download report", id=ReportIds.BUTTON, className="button", style=NOWRAP),
-        html.Span("the pick, the preferences, how sure, and how to reproduce it (readable "
-                  "offline)", className="help"),
-        dcc.Download(id=ReportIds.DOWNLOAD),
-        html.Div(id=ReportIds.ALERT),
-    ])
+    return report_row(ReportIds, "Decision report: ",
+                      "the pick, the preferences, how sure, and how to reproduce it (readable "
+                      "offline)")
 
 
 def view_of(state) -> DecisionView:
@@ -80,25 +58,8 @@ def report_file(query: str, fmt: str, *, share_base: str = "") -> tuple[bytes, s
 
 def register_callbacks(app) -> None:
     """The download callback (background: a PDF takes seconds)."""
-
-    @app.callback(Output(ReportIds.DOWNLOAD, "data"), Output(ReportIds.ALERT, "children"),
-                  Input(ReportIds.BUTTON, "n_clicks"), State(ExploreIds.QUERY, "data"),
-                  State(ReportIds.FORMAT, "value"), State(ExploreIds.SHARE, "value"),
-                  background=True, running=[(Output(ReportIds.BUTTON, "disabled"), True, False)],
-                  prevent_initial_call=True)
-    def download_report(n_clicks, query, fmt, share_link):
-        if not n_clicks or not query:
-            raise PreventUpdate
-        base = (share_link or "").split("/explore", 1)[0]
-        try:
-            data, name = report_file(query, fmt or "html", share_base=base)
-        except InvalidInputError as exc:
-            return no_update, alert(f"No report: {exc}")
-        except (RuntimeError, OSError):
-            LOG.exception("the report could not be written")
-            return no_update, alert("The report could not be written (see the server log); "
-                                    "the HTML format needs no browser.", "error")
-        return dcc.send_bytes(data, name), None
+    register_report_download(app, ReportIds, query_store=ExploreIds.QUERY, share_box=ExploreIds.SHARE,
+                             path="/explore", report_file=report_file)
 
 
 __all__ = ["ReportIds", "register_callbacks", "report_controls", "report_file", "view_of"]

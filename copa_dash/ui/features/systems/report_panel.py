@@ -4,48 +4,26 @@ PDF file written by :mod:`copa_dash.reports` from the view in the page's query s
 
 from __future__ import annotations
 
-import logging
 from urllib.parse import parse_qs
 
-from dash import Input, Output, State, dcc, html, no_update
-from dash.exceptions import PreventUpdate
+from dash import html
 
-from copa_dash.core.errors import InvalidInputError
 from copa_dash.reports import systems_report
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.systems import system_names
-from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.report_row import ReportRowIds, register_report_download, report_row
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.features.systems.ids import SystemsIds
 from copa_dash.ui.features.systems.state import parse_query, with_defaults
 
-LOG = logging.getLogger(__name__)
-NOWRAP = {"whiteSpace": "nowrap"}
-ROW_STYLE = {"flexWrap": "wrap", "gap": "6px 12px"}
-
-
-class ReportIds:
-    """Ids of the report row."""
-
-    FORMAT = "systems-report-format"
-    BUTTON = "systems-report-button"
-    DOWNLOAD = "systems-report-download"
-    ALERT = "systems-report-alert"
+ReportIds = ReportRowIds("systems")
 
 
 def report_controls() -> html.Div:
     """The report row: format, button, the download and its message."""
-    return html.Div(className="share-row report-row", style=ROW_STYLE, children=[
-        html.Span("Systems report: ", style=NOWRAP),
-        dcc.RadioItems(id=ReportIds.FORMAT, inline=True, value="html", style=NOWRAP,
-                       options=[{"label": "HTML", "value": "html"},
-                                {"label": "PDF", "value": "pdf"}]),
-        html.Button("Download report", id=ReportIds.BUTTON, className="button", style=NOWRAP),
-        html.Span("indicators, radar, fronts and the test of the chosen sides (readable "
-                  "offline)", className="help"),
-        dcc.Download(id=ReportIds.DOWNLOAD),
-        html.Div(id=ReportIds.ALERT),
-    ])
+    return report_row(ReportIds, "Systems report: ",
+                      "indicators, radar, fronts and the test of the chosen sides (readable "
+                      "offline)")
 
 
 def report_file(query: str, fmt: str, *, share_base: str = "") -> tuple[bytes, str]:
@@ -72,26 +50,9 @@ def report_file(query: str, fmt: str, *, share_base: str = "") -> tuple[bytes, s
 
 
 def register_callbacks(app) -> None:
-    """The download callback (background: the test and a PDF take seconds)."""
-
-    @app.callback(Output(ReportIds.DOWNLOAD, "data"), Output(ReportIds.ALERT, "children"),
-                  Input(ReportIds.BUTTON, "n_clicks"), State(SystemsIds.QUERY, "data"),
-                  State(ReportIds.FORMAT, "value"), State(SystemsIds.SHARE, "value"),
-                  background=True, running=[(Output(ReportIds.BUTTON, "disabled"), True, False)],
-                  prevent_initial_call=True)
-    def download_report(n_clicks, query, fmt, share_link):
-        if not n_clicks or not query:
-            raise PreventUpdate
-        base = (share_link or "").split("/systems", 1)[0]
-        try:
-            data, name = report_file(query, fmt or "html", share_base=base)
-        except InvalidInputError as exc:
-            return no_update, alert(f"No report: {exc}")
-        except (RuntimeError, OSError):
-            LOG.exception("the systems report could not be written")
-            return no_update, alert("The report could not be written (see the server log); "
-                                    "the HTML format needs no browser.", "error")
-        return dcc.send_bytes(data, name), None
+    """The download callback (background: a PDF takes seconds)."""
+    register_report_download(app, ReportIds, query_store=SystemsIds.QUERY, share_box=SystemsIds.SHARE,
+                             path="/systems", report_file=report_file)
 
 
 __all__ = ["ReportIds", "register_callbacks", "report_controls", "report_file"]

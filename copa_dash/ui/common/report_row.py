@@ -1,0 +1,87 @@
+"""The "Download report" row that the Explore and Systems pages share: a format choice, a
+button, the download and its message, and the background callback that writes the file.
+
+Each page gives its own ids (a prefix), its words and a ``report_file(query, fmt,
+share_base=...)`` function; the row and the callback are written once, here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dash import Input, Output, State, dcc, html, no_update
+from dash.exceptions import PreventUpdate
+
+from copa_dash.core.errors import InvalidInputError
+from copa_dash.ui.common.alerts import alert
+
+LOG = logging.getLogger(__name__)
+NOWRAP = {"whiteSpace": "nowrap"}
+ROW_STYLE = {"flexWrap": "wrap", "gap": "6px 12px"}
+
+
+@dataclass(frozen=True)
+class ReportRowIds:
+    """Ids of one page's report row (``<prefix>-report-format`` and so on)."""
+
+    prefix: str
+
+    @property
+    def FORMAT(self) -> str:  # noqa: N802 (read like the pages' id constants)
+        return f"{self.prefix}-report-format"
+
+    @property
+    def BUTTON(self) -> str:  # noqa: N802
+        return f"{self.prefix}-report-button"
+
+    @property
+    def DOWNLOAD(self) -> str:  # noqa: N802
+        return f"{self.prefix}-report-download"
+
+    @property
+    def ALERT(self) -> str:  # noqa: N802
+        return f"{self.prefix}-report-alert"
+
+
+def report_row(ids: ReportRowIds, label: str, help_text: str) -> html.Div:
+    """The report row: format, button, the download and its message."""
+    return html.Div(className="share-row report-row", style=ROW_STYLE, children=[
+        html.Span(label, style=NOWRAP),
+        dcc.RadioItems(id=ids.FORMAT, inline=True, value="html", style=NOWRAP,
+                       options=[{"label": "HTML", "value": "html"},
+                                {"label": "PDF", "value": "pdf"}]),
+        html.Button("Download report", id=ids.BUTTON, className="button", style=NOWRAP),
+        html.Span(help_text, className="help"),
+        dcc.Download(id=ids.DOWNLOAD),
+        html.Div(id=ids.ALERT),
+    ])
+
+
+def register_report_download(app, ids: ReportRowIds, *, query_store: str, share_box: str,
+                             path: str, report_file: Callable) -> None:
+    """The download callback, in the background (a PDF or a permutation test takes seconds).
+
+    ``report_file(query, fmt, share_base=...)`` returns ``(bytes, file name)`` or raises
+    InvalidInputError with what the services say about the view.
+    """
+
+    @app.callback(Output(ids.DOWNLOAD, "data"), Output(ids.ALERT, "children"),
+                  Input(ids.BUTTON, "n_clicks"), State(query_store, "data"),
+                  State(ids.FORMAT, "value"), State(share_box, "value"),
+                  background=True, running=[(Output(ids.BUTTON, "disabled"), True, False)],
+                  prevent_initial_call=True)
+    def download_report(n_clicks, query, fmt, share_link):
+        if not n_clicks or not query:
+            raise PreventUpdate
+        base = (share_link or "").split(path, 1)[0]
+        try:
+            data, name = report_file(query, fmt or "html", share_base=base)
+        except InvalidInputError as exc:
+            return no_update, alert(f"No report: {exc}")
+        except (RuntimeError, OSError):
+            LOG.exception("the report could not be written (%s)", path)
+            return no_update, alert("The report could not be written (see the server log); "
+                                    "the HTML format needs no browser.", "error")
+        return dcc.send_bytes(data, name), None
