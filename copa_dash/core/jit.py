@@ -89,7 +89,11 @@ class _State:
         self.queued_keys: set = set()
         self.seq = itertools.count()
         self.thread: threading.Thread | None = None
-        self.running: str | None = None
+        # what compiles now: the background thread's job, and each compile in progress in
+        # any thread (a list, not one saved-and-restored value: compiles in two threads can
+        # end in any order, and a restored "previous" then showed one running for ever)
+        self.worker_label: str | None = None
+        self.active: list[str] = []
         self.done = 0
         self.seconds = 0.0
         self.pending: dict = {}         # (module, qualname, sig) -> None, deferred mode
@@ -138,7 +142,8 @@ def status() -> CompileStatus:
     """Snapshot of the compiler's state (safe from any thread)."""
     with _STATE.lock:
         queued = tuple(label for _, _, label, _ in sorted(_STATE.queue))
-        return CompileStatus(_STATE.running, queued, _STATE.done, _STATE.seconds)
+        running = _STATE.active[-1] if _STATE.active else _STATE.worker_label
+        return CompileStatus(running, queued, _STATE.done, _STATE.seconds)
 
 
 def pending() -> list[tuple[str, str, object]]:
@@ -286,8 +291,7 @@ class _compiling:
 
     def __enter__(self):
         with _STATE.lock:
-            self.previous = _STATE.running
-            _STATE.running = self.label
+            _STATE.active.append(self.label)
         self.start = time.perf_counter()
         if _STATE.progress:
             print(f"copa-dash: compiling {self.label}{self.where} (first use; kept in the "
@@ -297,7 +301,7 @@ class _compiling:
     def __exit__(self, *exc):
         took = time.perf_counter() - self.start
         with _STATE.lock:
-            _STATE.running = self.previous
+            _STATE.active.remove(self.label)
             _STATE.done += 1
             _STATE.seconds += took
         if _STATE.progress:
@@ -327,7 +331,7 @@ def _worker() -> None:
                 return
             _, _, label, (key, job) = heapq.heappop(_STATE.queue)
             _STATE.queued_keys.discard(key)
-            _STATE.running = label
+            _STATE.worker_label = label
         try:
             if key[0] == "kernel":
                 with _compiling(label, where=" in the background"):
@@ -338,4 +342,4 @@ def _worker() -> None:
             print(f"copa-dash: compiling {label} failed: {exc}", file=sys.stderr, flush=True)
         finally:
             with _STATE.lock:
-                _STATE.running = None
+                _STATE.worker_label = None

@@ -3,6 +3,7 @@ background, or deferred to another process; with progress on stderr and a status
 
 import pickle
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -175,3 +176,29 @@ def test_a_forked_child_compiles_although_a_thread_held_the_compiler_lock(jit_st
         os.kill(pid, 9)
         os.waitpid(pid, 0)
     assert done[0] == pid and os.WEXITSTATUS(done[1]) == 0
+
+
+def test_compiles_in_two_threads_ending_in_any_order_leave_the_status_idle(jit_state):
+    """Two threads compiling at once, the first to start ending first: the status once kept a
+    restored 'previous' label and showed a compile running for ever (seen on a fresh cache)."""
+    first_entered, second_entered, first_may_end = (threading.Event() for _ in range(3))
+
+    def first():
+        with jit._compiling("kernels.first"):
+            first_entered.set()
+            second_entered.wait(10)
+            first_may_end.wait(10)
+
+    def second():
+        first_entered.wait(10)
+        with jit._compiling("kernels.second"):
+            second_entered.set()
+            first_may_end.set()
+            time.sleep(0.2)  # the first thread leaves while this one still compiles
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(20)
+    assert jit.status().running is None and not jit.status().busy
