@@ -28,6 +28,10 @@ def layout(**_query):
         html.H2("Choose a dataset to explore"),
         html.P(INTRO),
         mine_section(),  # the user's own tables first: 23 bundled cards follow
+        html.H3("Bundled and shared datasets"),
+        html.P("Public leaderboards and benchmark tables shipped with copa-dash, and uploads "
+               "their owners listed on this instance; each opens its default view.",
+               className="help"),
         html.Div(cards, className="cards"),
     ])
 
