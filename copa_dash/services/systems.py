@@ -138,7 +138,10 @@ def _usable_rows(table: EvalTable, names, notes: list) -> tuple[np.ndarray, np.n
     """Mask of rows with a system and every chosen objective, and their raw values."""
     if table.roles.system is None:
         raise InvalidInputError(
-            "this table has no system column: give one (--system COL) to compare systems")
+            "this table has no system column (the system each row belongs to), so there are "
+            "no systems to compare: pick a dataset whose rows belong to systems (such as "
+            "fairness-adult-sex), or name the column (upload page: role 'system'; command "
+            "line: --system COL)")
     raw = table.matrix(list(names))
     has_system = table.frame[table.roles.system].notna().to_numpy()
     complete = ~np.isnan(raw).any(axis=1)
