@@ -5,6 +5,7 @@ uploads" on the upload and Datasets pages, renamed and deleted with it; another 
 from __future__ import annotations
 
 import json
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 import requests
@@ -50,7 +51,8 @@ def test_owner_token_kept_in_the_browser_renames_lists_and_deletes(dash_duo, app
     dash_duo.find_element("#upload-save").click()
     # "Save and explore" opens the explorer on the new dataset
     wait_until(lambda: "/explore?dataset=" in dash_duo.driver.current_url, timeout=30)
-    dataset_id = dash_duo.driver.current_url.rsplit("=", 1)[1]
+    # the address bar may already carry the view's other settings (log=..., alpha=...)
+    dataset_id = parse_qs(urlparse(dash_duo.driver.current_url).query)["dataset"][0]
 
     owned = _owned(dash_duo)
     assert list(owned) == [dataset_id] and len(owned[dataset_id]) >= 43
