@@ -6,9 +6,11 @@ changes at 7 of the 40 steps), then p through its stops (inf down to 1 and back 
 is timed by the page itself, from the keydown event to the first frame painted after the
 share link changed and no component is marked as waiting for a callback
 (``data-dash-is-loading``) and no callback is pending at all (Dash's
-``_dash-loading-callback`` marker): the explorer's view callback writes the share link and the
-p controls, then the pick card, the figures and the table page render from the view it
-stored, so a move is done when the last of them has answered. The watcher is set
+``_dash-loading-callback`` marker): the explorer's view callback writes the share link, the
+p controls and the figures, then the pick card and the table page render from the view it
+stored, so a move is done when the last of them has answered. The time until the figures are
+in (the share link holds the new view and neither figure waits for a callback) is reported
+beside it. The watcher is set
 up before the key is pressed; WebDriver only collects its result afterwards, and the script
 checks that the share link then holds the value the slider shows. Alpha moves that change the
 pick (and so redraw the figures' markers) are also reported apart. The first two alpha moves
@@ -79,7 +81,10 @@ function drawn() {
 # moves, and a watcher started after them only sees a page that settled earlier.
 ARM_MOVE_WATCH = """
 window.__copaMove = null;
+window.__copaFigure = null;
 const box = () => document.getElementById('explore-share');
+const figuresIn = () => !document.querySelector(
+  '#explore-front[data-dash-is-loading="true"], #explore-parallel[data-dash-is-loading="true"]');
 const before = box() ? box().value : null;
 document.addEventListener('keydown', () => {
   const start = performance.now();
@@ -90,6 +95,12 @@ document.addEventListener('keydown', () => {
       && !document.querySelector('._dash-loading-callback');
   }
   function poll() {
+    // the figures are in when the share link holds the new view (the figures' callback writes
+    // both) and neither figure waits for a callback; timed at the frame painted after
+    if (window.__copaFigure === null && box() && box().value !== before && figuresIn()) {
+      window.__copaFigure = -2;
+      requestAnimationFrame(() => { window.__copaFigure = performance.now() - start; });
+    }
     // done at the first frame the browser paints after the page settled (a
     // requestAnimationFrame callback runs before the frame it belongs to is painted)
     if (settled()) {
@@ -106,7 +117,10 @@ document.addEventListener('keydown', () => {
 COLLECT_MOVE = """
 const done = arguments[arguments.length - 1];
 (function wait() {
-  if (window.__copaMove !== null) { done(window.__copaMove); return; }
+  if (window.__copaMove !== null && window.__copaFigure !== -2) {
+    done([window.__copaMove, window.__copaFigure === null ? -1 : window.__copaFigure]);
+    return;
+  }
   setTimeout(wait, 25);
 }());
 """
@@ -187,7 +201,8 @@ def _driver():
 
 def _timed_moves(driver, slider_css: str, key, readout, moves: int, warmup: int = 2) -> list[float]:
     """Time ``moves`` key presses on a slider, after ``warmup`` untimed ones (the browser
-    compiles the page's JavaScript on the first updates)."""
+    compiles the page's JavaScript on the first updates): (until every part answered, whether
+    the pick changed, until the figures were in) per move."""
     from selenium.webdriver.common.by import By
 
     slider = driver.find_elements(By.CSS_SELECTOR, slider_css)[0]
@@ -196,13 +211,14 @@ def _timed_moves(driver, slider_css: str, key, readout, moves: int, warmup: int 
         before = driver.find_element(By.ID, "pick-id").text
         driver.execute_script(ARM_MOVE_WATCH)
         slider.send_keys(key)
-        elapsed = driver.execute_async_script(COLLECT_MOVE)
+        elapsed, figure = driver.execute_async_script(COLLECT_MOVE)
         if elapsed < 0:
             continue
         needle = readout(driver)        # the page settled on the move the slider shows
         if needle not in driver.find_element(By.ID, "explore-share").get_attribute("value"):
             raise SystemExit(f"the share link does not hold {needle!r} after the move")
-        times.append((elapsed, driver.find_element(By.ID, "pick-id").text != before))
+        times.append((elapsed, driver.find_element(By.ID, "pick-id").text != before,
+                      figure if figure >= 0 else elapsed))
         time.sleep(0.1)                 # no move while the page still finishes the last one
     return times[warmup:]
 
@@ -291,19 +307,21 @@ def main(argv=None) -> int:
         print("|---|---|")
         for label, seconds in first:
             print(f"| {label} | {seconds:.2f} |")
-    print("| move | n | median ms | p90 ms | max ms |")
-    print("|---|---|---|---|---|")
-    rows = (("alpha, every move", [t for t, _ in alpha_times]),
-            ("alpha, moves that change the pick", [t for t, changed in alpha_times if changed]),
-            ("p, every move", [t for t, _ in p_times]),
-            ("p, moves that change the pick", [t for t, changed in p_times if changed]))
-    for name, times in rows:
-        if not times:
-            print(f"| {name} | 0 | - | - | - |")
-            continue
-        ordered = sorted(times)
-        p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-        print(f"| {name} | {len(times)} | {statistics.median(times):.0f} | {p90:.0f} | {max(times):.0f} |")
+    print("| move | until | n | median ms | p90 ms | max ms |")
+    print("|---|---|---|---|---|---|")
+    for until, at in (("figures in", 2), ("every part", 0)):
+        rows = (("alpha, every move", [m[at] for m in alpha_times]),
+                ("alpha, moves that change the pick", [m[at] for m in alpha_times if m[1]]),
+                ("p, every move", [m[at] for m in p_times]),
+                ("p, moves that change the pick", [m[at] for m in p_times if m[1]]))
+        for name, times in rows:
+            if not times:
+                print(f"| {name} | {until} | 0 | - | - | - |")
+                continue
+            ordered = sorted(times)
+            p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+            print(f"| {name} | {until} | {len(times)} | {statistics.median(times):.0f} "
+                  f"| {p90:.0f} | {max(times):.0f} |")
     return 0
 
 

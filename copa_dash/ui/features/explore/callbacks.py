@@ -46,38 +46,33 @@ from copa_dash.ui.features.explore.view_state import (
     state_from_controls,
 )
 
-CONTROLS = dict(
-    objectives=Input({"type": ID.OBJECTIVES, "column": ALL}, "value"),
-    directions=Input({"type": ID.DIRECTION, "column": ALL}, "value"),
-    mode=Input(ID.MODE, "value"),
-    focus=Input(ID.FOCUS, "value"),
-    alpha=Input(ID.ALPHA, "value"),
-    weights=Input({"type": ID.WEIGHT, "column": ALL}, "value"),
-    p=State(ID.P_INPUT, "value"),
-    p_stop=Input(ID.P_SLIDER, "value"),
-    p_submit=Input(ID.P_INPUT, "n_submit"),
-    p_blur=Input(ID.P_INPUT, "n_blur"),
-    population=Input(ID.POPULATION, "value"),
-    range_min=Input({"type": ID.RANGE_MIN, "column": ALL}, "value"),
-    range_max=Input({"type": ID.RANGE_MAX, "column": ALL}, "value"),
-    sets=Input({"type": ID.SET_FILTER, "column": ALL}, "value"),
-    axes=Input(ID.AXES, "value"),
-    x=Input(ID.X, "value"),
-    y=Input(ID.Y, "value"),
-    log=Input(ID.LOG, "value"),
-    compare=Input(ID.COMPARE, "value"),
-    dataset=State("explore-ref", "data"),
-    objective_ids=State({"type": ID.OBJECTIVES, "column": ALL}, "id"),
-    weight_ids=State({"type": ID.WEIGHT, "column": ALL}, "id"),
-    range_ids=State({"type": ID.RANGE_MIN, "column": ALL}, "id"),
-    set_ids=State({"type": ID.SET_FILTER, "column": ALL}, "id"),
-    choose=State(ChooseIds.ANSWERS, "data"),   # "Help me choose" answers, kept in the URL
-)
+
+def _each_column(kind: str) -> dict:
+    """The pattern id matching the control of ``kind`` of every objective column."""
+    return {"type": kind, "column": ALL}
 
 
-TABLE_VIEW = {"page": State(ID.TABLE_PAGE, "data"), "search": State(ID.TABLE_SEARCH, "value"),
-              "sort_key": State(ID.TABLE_SORT, "value"), "drawn": State(ID.DRAWN, "data"),
-              "shown_query": State(ID.QUERY, "data")}
+# The controls the view is read from, declared here once: the ones drawn once per objective
+# column (matched by pattern; their ids tell the columns apart), the single ones, and p, whose
+# box counts when Enter is pressed in it or it is left, not at every key.
+PER_COLUMN = {"objectives": ID.OBJECTIVES, "directions": ID.DIRECTION, "weights": ID.WEIGHT,
+              "range_min": ID.RANGE_MIN, "range_max": ID.RANGE_MAX, "sets": ID.SET_FILTER}
+COLUMN_IDS = {"objective_ids": ID.OBJECTIVES, "weight_ids": ID.WEIGHT,
+              "range_ids": ID.RANGE_MIN, "set_ids": ID.SET_FILTER}
+SINGLE = {"mode": ID.MODE, "focus": ID.FOCUS, "alpha": ID.ALPHA, "population": ID.POPULATION,
+          "axes": ID.AXES, "x": ID.X, "y": ID.Y, "log": ID.LOG, "compare": ID.COMPARE}
+CONTROLS = {
+    **{name: Input(_each_column(kind), "value") for name, kind in PER_COLUMN.items()},
+    **{name: Input(ident, "value") for name, ident in SINGLE.items()},
+    **{name: State(_each_column(kind), "id") for name, kind in COLUMN_IDS.items()},
+    "p": State(ID.P_INPUT, "value"), "p_stop": Input(ID.P_SLIDER, "value"),
+    "p_submit": Input(ID.P_INPUT, "n_submit"), "p_blur": Input(ID.P_INPUT, "n_blur"),
+    "dataset": State("explore-ref", "data"),
+    "choose": State(ChooseIds.ANSWERS, "data"),   # "Help me choose" answers, kept in the URL
+}
+
+
+VIEW = Input(ID.QUERY, "data")     # the view shown, as its query string: what the parts render
 TABLE_CONTROLS = {"search": Input(ID.TABLE_SEARCH, "value"),
                   "sort_key": Input(ID.TABLE_SORT, "value"),
                   "previous": Input(ID.TABLE_PREV, "n_clicks"),
@@ -152,14 +147,25 @@ EMPTY_FIGURE = empty_figure(160, "Nothing to draw for this view: see the message
 TABLE_OUTPUTS = (Output(ID.TABLE, "html"), Output(ID.TABLE_NOTE, "children"),
                  Output(ID.TABLE_PAGE, "data"), Output(ID.TABLE_PAGER, "children"),
                  Output(ID.TABLE_PREV, "disabled"), Output(ID.TABLE_NEXT, "disabled"))
-TABLE_OUTPUTS_AGAIN = [Output(o.component_id, o.component_property, allow_duplicate=True)
-                       for o in TABLE_OUTPUTS]
+PICK_OUTPUTS = (Output(ID.PICK, "hidden"), Output(ID.PICK_ID, "children"),
+                Output(ID.PICK_BODY, "html"))
 EMPTY_TABLE = ("", "", 0, "", True, True)
 
 
 def pick_outputs(result) -> tuple:
-    """The pick card's outputs: shown, the pick's id and the card's body."""
+    """The pick card's outputs: shown, the pick's id and the card's body; hidden and empty
+    for a view that has a message instead of an exploration."""
+    if isinstance(result, str):
+        return (True, "", "")
     return (False, *panels.pick_card_text(result))
+
+
+def table_outputs(result, page, search, sort_key) -> tuple:
+    """The table's outputs (:func:`_table_page`); an empty table for a view that has a message
+    instead of an exploration."""
+    if isinstance(result, str):
+        return EMPTY_TABLE
+    return _table_page(result, page, search, sort_key)
 
 
 def figure_outputs(result, state: ExploreState, drawn: dict | None) -> dict:
@@ -172,9 +178,10 @@ def figure_outputs(result, state: ExploreState, drawn: dict | None) -> dict:
 
 
 def message_outputs(message: str) -> dict:
-    """What the page shows for a view it cannot explore: the message, nothing drawn."""
-    return dict(alert=alert(message, "warning"), pick=(True, "", ""), front=EMPTY_FIGURE,
-                parallel=EMPTY_FIGURE, compare=None, table=EMPTY_TABLE, drawn=None)
+    """The figures' outputs for a view it cannot explore: the message, nothing drawn (the pick
+    card and the table empty themselves: :func:`pick_outputs`, :func:`table_outputs`)."""
+    return dict(alert=alert(message, "warning"), front=EMPTY_FIGURE, parallel=EMPTY_FIGURE,
+                compare=None, drawn=None)
 
 
 def _slider_update(result, state: ExploreState, drawn: dict, compare) -> dict:
@@ -243,43 +250,48 @@ def _state(controls: dict, triggered) -> ExploreState:
     return state_from_controls(**controls)
 
 
+def render_pick(query: str) -> tuple:
+    """The pick card of the view shown (``query``, the view store :data:`VIEW`)."""
+    return pick_outputs(view_memo.exploration(view_memo.state_of(query)))
+
+
+def render_table(query: str, search, sort_key, previous, following, page) -> tuple:
+    """The table page of the view shown (``query``, the view store :data:`VIEW`): the same page
+    after a new view (its rows reordered), another one after the pager (``previous``,
+    ``following``: the buttons' clicks), the first after a new search or sort."""
+    return table_outputs(view_memo.exploration(view_memo.state_of(query)),
+                         table_page_asked(ctx.triggered_prop_ids, page), search, sort_key)
+
+
 def register_callbacks(app) -> None:
     """Attach the explorer's callbacks to ``app``."""
 
     @app.callback(
         output=dict(alert=Output(ID.ALERT, "children"),
-                    pick=(Output(ID.PICK, "hidden"), Output(ID.PICK_ID, "children"),
-                          Output(ID.PICK_BODY, "html")),
                     front=Output(ID.FRONT, "figure"), parallel=Output(ID.PARALLEL, "figure"),
-                    compare=Output(ID.COMPARE_TABLE, "children"), table=TABLE_OUTPUTS,
+                    compare=Output(ID.COMPARE_TABLE, "children"),
                     query=view_link_outputs(ID.QUERY, ID.SHARE), drawn=Output(ID.DRAWN, "data"),
                     p_controls=(Output(ID.P_INPUT, "value"), Output(ID.P_SLIDER, "value"))),
-        inputs=dict(CONTROLS, **TABLE_VIEW),
+        inputs=dict(CONTROLS, drawn=State(ID.DRAWN, "data"), shown_query=State(ID.QUERY, "data")),
     )
-    def update_view(page, search, sort_key, drawn, shown_query, **controls):
-        """The view the controls describe: its share link, pick card, figures and table page,
-        from one exploration. The p box and the p slider follow each other here too
-        (:func:`p_controls_sync`), in the same response."""
+    def update_view(drawn, shown_query, **controls):
+        """The view the controls describe: its figures, and its query in the store the pick
+        card and the table render from (:data:`VIEW`). The p box and the p slider follow each
+        other here too (:func:`p_controls_sync`), in the same response."""
         triggered = ctx.triggered_prop_ids
         state = _state(controls, triggered)
         sync = p_controls_sync(controls["p"], controls["p_stop"], _box_entered(triggered))
         if sync == (None, None) and _p_box_unchanged(triggered, state, shown_query):
             raise PreventUpdate
         result = view_memo.exploration(state)
-        shown = message_outputs(result) if isinstance(result, str) else dict(
-            pick=pick_outputs(result), **figure_outputs(result, state, drawn),
-            table=_table_page(result, page, search, sort_key))
+        shown = message_outputs(result) if isinstance(result, str) \
+            else figure_outputs(result, state, drawn)
         return dict(shown, query=view_link(PATH, to_query(state)),
                     p_controls=tuple(no_update if value is None else value for value in sync))
 
-    @app.callback(TABLE_OUTPUTS_AGAIN, inputs=dict(query=State(ID.QUERY, "data"), **TABLE_CONTROLS),
-                  prevent_initial_call=True)
-    def update_table_page(query, search, sort_key, previous, following, page):
-        """Another page, search or sort of the ranked table (the view itself is unchanged)."""
-        result = view_memo.exploration(view_memo.state_of(query))
-        if isinstance(result, str):
-            return EMPTY_TABLE
-        return _table_page(result, table_page_asked(ctx.triggered_prop_ids, page), search, sort_key)
+    app.callback(PICK_OUTPUTS, VIEW, prevent_initial_call=True)(render_pick)
+    app.callback(TABLE_OUTPUTS, inputs=dict(query=VIEW, **TABLE_CONTROLS),
+                 prevent_initial_call=True)(render_table)
 
     # log scales apply to raw values: the boxes are greyed out in the other views
     app.clientside_callback(
@@ -296,7 +308,7 @@ def register_callbacks(app) -> None:
     @app.callback(Output(ID.FOCUS, "options"), Output(ID.X, "options"), Output(ID.Y, "options"),
                   Output(ID.FOCUS, "value"), Output(ID.X, "value"), Output(ID.Y, "value"),
                   Output(ID.TABLE_SORT, "options"), Output(ID.TABLE_SORT, "value"),
-                  Input({"type": ID.OBJECTIVES, "column": ALL}, "value"),
+                  CONTROLS["objectives"],
                   State(ID.FOCUS, "value"), State(ID.X, "value"), State(ID.Y, "value"),
                   State(ID.TABLE_SORT, "value"), prevent_initial_call=True)
     def objective_options(chosen_lists, focus, x, y, sort_key):
@@ -313,9 +325,7 @@ def register_callbacks(app) -> None:
         return options, options, options, focus, x, y, sorts, sort_value
 
     @app.callback(Output(ID.WEIGHT_SHARES, "children"),
-                  Input({"type": ID.WEIGHT, "column": ALL}, "value"),
-                  Input({"type": ID.OBJECTIVES, "column": ALL}, "value"),
-                  State({"type": ID.WEIGHT, "column": ALL}, "id"))
+                  CONTROLS["weights"], CONTROLS["objectives"], CONTROLS["weight_ids"])
     def weight_shares(values, chosen_lists, ids):
         """The chosen objectives' weights as normalised percentages."""
         return panels.weight_shares_text([i["column"] for i in ids], values, chosen_lists)

@@ -1,17 +1,20 @@
 """The exploration of one explorer view, computed once per view and process.
 
-The pick card, the figures and the table page render from one store of the view
-(``ExploreIds.VIEW``); their requests arrive side by side, in the same worker most of the
-time. This memo, keyed by the dataset's content id and the view's query string, computes the
-view's exploration once: the first request computes it while the others wait for it (a lock
-per view), then every one reads the same result. It is our own because the key and the value
-(the exploration, or the message of an input error) belong to this page; the bound is the
-shared :class:`~copa_dash.services.recent.RecentValues`, set from ``COPA_MEMORY_CACHE_MB``.
+The figures are drawn by the callback the controls trigger, which also writes the view's query
+into ``ExploreIds.QUERY``; the pick card and the table page render from that store, their
+requests side by side, in the same worker most of the time (another worker computes the view
+once for itself). This memo, keyed by the dataset's content id and the view's query string,
+computes the view's exploration once: the first request computes it while the others wait for
+it (a lock per view), then every one reads the same result. It is our own because the key and
+the value (the exploration, or the message of an input error) belong to this page; the bound
+is the shared :class:`~copa_dash.services.recent.RecentValues`, set from
+``COPA_MEMORY_CACHE_MB``.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from urllib.parse import parse_qs
 
 from copa_dash.core.errors import InvalidInputError
@@ -44,7 +47,8 @@ def exploration(state: ExploreState) -> Exploration | str:
         opened = open_dataset(state.dataset, current_settings())
     except InvalidInputError as exc:
         return str(exc)
-    key = (opened.cache_id, to_query(state))
+    # the "Help me choose" answers ride in the view's query but change nothing explored
+    key = (opened.cache_id, to_query(replace(state, choose="")))
     kept = _recent_views.get(key)
     if kept is not None:
         return kept
