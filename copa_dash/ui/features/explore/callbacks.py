@@ -67,7 +67,7 @@ CONTROLS = {
     **{name: State(_each_column(kind), "id") for name, kind in COLUMN_IDS.items()},
     "p": State(ID.P_INPUT, "value"), "p_stop": Input(ID.P_SLIDER, "value"),
     "p_submit": Input(ID.P_INPUT, "n_submit"), "p_blur": Input(ID.P_INPUT, "n_blur"),
-    "dataset": State("explore-ref", "data"),
+    "dataset": State(ID.REF, "data"),
     "choose": State(ChooseIds.ANSWERS, "data"),   # "Help me choose" answers, kept in the URL
 }
 
@@ -330,7 +330,7 @@ def register_callbacks(app) -> None:
         """The chosen objectives' weights as normalised percentages."""
         return panels.weight_shares_text([i["column"] for i in ids], values, chosen_lists)
 
-    register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref="explore-ref")
+    register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
     choose_callbacks.register(app)
     report_panel.register_callbacks(app)
 

@@ -12,6 +12,7 @@ import math
 from dash import dcc, html
 
 from copa_dash.ui.common.help import help_text
+from copa_dash.ui.common.ids import PageIds
 
 HELP = ("Pick the model you would rather use, looking at the values that differ most "
         "(listed first). 'top x%' means x% of all models are strictly better on that objective. "
@@ -20,21 +21,21 @@ HELP = ("Pick the model you would rather use, looking at the values that differ 
         "the objectives and constraints chosen now.")
 
 
-class ChooseIds:
+class ChooseIds(PageIds, prefix="choose"):
     """Ids of the "Help me choose" panel."""
 
-    PANEL = "choose-panel"
-    OPEN = "choose-open"                # shows or hides the panel's body
-    BODY = "choose-body"
-    ANSWERS = "choose-answers"          # store: the answers so far, e.g. "ab=a"
-    CARDS = "choose-cards"
-    PROGRESS = "choose-progress"
-    THIS = "choose-this"
-    THAT = "choose-that"
-    TIE = "choose-tie"
-    UNDO = "choose-undo"
-    APPLY = "choose-apply"
-    APPLIED = "choose-applied"
+    PANEL: str
+    OPEN: str                           # shows or hides the panel's body
+    BODY: str
+    ANSWERS: str                        # store: the answers so far, e.g. "ab=a"
+    CARDS: str
+    PROGRESS: str
+    THIS: str
+    THAT: str
+    TIE: str
+    UNDO: str
+    APPLY: str
+    APPLIED: str
 
 
 def panel(answers: str = "") -> html.Div:

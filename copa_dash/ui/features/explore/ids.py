@@ -1,49 +1,50 @@
-"""Every component id of the pages, in one place."""
+"""Component ids of the explorer page, one place."""
 
-class ExploreIds:
+from __future__ import annotations
+
+from copa_dash.ui.common.ids import ViewPageIds
+
+
+class ExploreIds(ViewPageIds, prefix="explore"):
     """Ids of the COPA explorer page."""
 
-    NAV = "explore-nav"
-    DATASET = "explore-dataset"
-    DATASET_INFO = "explore-dataset-info"
-    OBJECTIVES = "explore-objectives"
-    DIRECTION = "explore-direction"          # pattern: {"type": DIRECTION, "column": name}
-    MODE = "explore-mode"
-    FOCUS = "explore-focus"
-    ALPHA = "explore-alpha"
-    WEIGHT = "explore-weight"                # pattern
-    WEIGHT_SHARES = "explore-weight-shares"
-    ALPHA_PANEL = "explore-alpha-panel"
-    WEIGHT_PANEL = "explore-weight-panel"
-    P_SLIDER = "explore-p-slider"
+    DATASET_INFO: str
+    OBJECTIVES: str
+    DIRECTION: str                           # pattern: {"type": DIRECTION, "column": name}
+    MODE: str
+    FOCUS: str
+    ALPHA: str
+    WEIGHT: str                              # pattern
+    WEIGHT_SHARES: str
+    ALPHA_PANEL: str
+    WEIGHT_PANEL: str
+    P_SLIDER: str
     P_INPUT = "explore-p"
-    POPULATION = "explore-population"
-    RANGE_MIN = "explore-range-min"          # pattern
-    RANGE_MAX = "explore-range-max"          # pattern
+    POPULATION: str
+    RANGE_MIN: str                           # pattern
+    RANGE_MAX: str                           # pattern
     SET_FILTER = "explore-set"               # pattern
-    AXES = "explore-axes"
-    X = "explore-x"
-    Y = "explore-y"
-    LOG = "explore-log"                      # log scale on the raw-values axes
-    COMPARE = "explore-compare"
-    ALERT = "explore-alert"
-    PICK = "explore-pick"
+    AXES: str
+    X: str
+    Y: str
+    LOG: str                                 # log scale on the raw-values axes
+    COMPARE: str
+    ALERT: str
+    PICK: str
     PICK_ID = "pick-id"
-    PICK_BODY = "explore-pick-body"
-    FRONT = "explore-front"
-    COMPARE_TABLE = "explore-compare-table"
-    TABLE = "explore-table"                  # the page of ranked rows, as HTML
-    TABLE_SEARCH = "explore-table-search"
-    TABLE_SORT = "explore-table-sort"
-    TABLE_PREV = "explore-table-prev"
-    TABLE_NEXT = "explore-table-next"
-    TABLE_PAGER = "explore-table-pager"      # "page 2 of 195"
-    TABLE_PAGE = "explore-table-page"        # store: the shown page's index
-    TABLE_NOTE = "explore-table-note"
-    DOWNLOAD_BUTTON = "explore-download-button"
-    DOWNLOAD = "explore-download"
-    PARALLEL = "explore-parallel"
-    QUERY = "explore-query"
-    LINK_NOTES = "explore-link-notes"        # what a hand-edited link asked for in vain
-    DRAWN = "explore-drawn"                  # what the drawn figures depend on (drawn_key)
-    SHARE = "explore-share"
+    PICK_BODY: str
+    FRONT: str
+    COMPARE_TABLE: str
+    TABLE: str                               # the page of ranked rows, as HTML
+    TABLE_SEARCH: str
+    TABLE_SORT: str
+    TABLE_PREV: str
+    TABLE_NEXT: str
+    TABLE_PAGER: str                         # "page 2 of 195"
+    TABLE_PAGE: str                          # store: the shown page's index
+    TABLE_NOTE: str
+    DOWNLOAD_BUTTON: str
+    DOWNLOAD: str
+    PARALLEL: str
+    LINK_NOTES: str                          # what a hand-edited link asked for in vain
+    DRAWN: str                               # what the drawn figures depend on (drawn_key)

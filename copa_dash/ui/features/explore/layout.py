@@ -39,7 +39,7 @@ def layout(**query):
     table = opened.table
     return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
         dcc.Store(id=ID.DRAWN),
-        dcc.Store(id="explore-ref", data=opened.ref),
+        dcc.Store(id=ID.REF, data=opened.ref),
         html.Aside(className="controls", children=[
             html.H4("Dataset"),
             dcc.Dropdown(id=ID.DATASET, options=options, value=opened.ref, clearable=False),

@@ -2,32 +2,34 @@
 
 from __future__ import annotations
 
+from copa_dash.ui.common.ids import PageIds
 
-class GeneralizationIds:
+
+class GeneralizationIds(PageIds, prefix="generalization"):
     """Ids of the validation -> test page."""
 
-    NAV = "generalization-nav"
-    QUERY = "generalization-query"
+    NAV: str
+    QUERY: str
     REF_STORE = "generalization-dataset-ref"
-    DIRECTIONS = "generalization-directions"
-    DATASET = "generalization-dataset"
-    METRICS = "generalization-metrics"
-    REF = "generalization-ref"
-    SYSTEM = "generalization-system"
-    BUDGET = "generalization-budget"
-    SEED = "generalization-seed"
-    A = "generalization-a"
-    B = "generalization-b"
-    ALERT = "generalization-alert"
-    SEARCH_TITLE = "generalization-search-title"
-    PANELS = "generalization-panels"
-    PANELS_HELP = "generalization-panels-help"
-    FRONT_TABLE = "generalization-front-table"
-    VERDICTS = "generalization-verdicts"
-    SYSTEMS = "generalization-systems"
-    SUMMARY = "generalization-summary"
-    BUDGET_CHART = "generalization-budget-chart"
-    SHARE = "generalization-share"
+    DIRECTIONS: str
+    DATASET: str
+    METRICS: str
+    REF: str
+    SYSTEM: str
+    BUDGET: str
+    SEED: str
+    A: str
+    B: str
+    ALERT: str
+    SEARCH_TITLE: str
+    PANELS: str
+    PANELS_HELP: str
+    FRONT_TABLE: str
+    VERDICTS: str
+    SYSTEMS: str
+    SUMMARY: str
+    BUDGET_CHART: str
+    SHARE: str
 
 
 ID = GeneralizationIds

@@ -2,36 +2,33 @@
 
 from __future__ import annotations
 
+from copa_dash.ui.common.ids import ViewPageIds
 
-class PosetsIds:
+
+class PosetsIds(ViewPageIds, prefix="posets"):
     """Ids of the posets page."""
 
-    NAV = "posets-nav"
-    REF = "posets-ref"
-    QUERY = "posets-query"
-    SHARE = "posets-share"
-    DATASET = "posets-dataset"
-    METHOD = "posets-method"
-    TASK = "posets-task"
-    CRITERIA = "posets-criteria"
-    TIES = "posets-ties"
-    MISSING = "posets-missing"
-    MODE = "posets-mode"
-    TOLERANCE = "posets-tolerance"
-    K = "posets-k"
-    RESULT = "posets-result"
-    PROGRESS_ROW = "posets-progress-row"
-    PROGRESS = "posets-progress"
-    CANCEL = "posets-cancel"
-    ALERT = "posets-alert"
-    NOTES = "posets-notes"
-    HEADLINE = "posets-headline"
-    TIED = "posets-tied"
-    DEPTH = "posets-depth"
-    HASSE_CENTRAL = "posets-hasse-central"
-    HASSE_OUTLYING = "posets-hasse-outlying"
-    BEATS = "posets-beats"
-    AGREEMENT = "posets-agreement"
+    METHOD: str
+    TASK: str
+    CRITERIA: str
+    TIES: str
+    MISSING: str
+    MODE: str
+    TOLERANCE: str
+    K: str
+    RESULT: str
+    PROGRESS_ROW: str
+    PROGRESS: str
+    CANCEL: str
+    ALERT: str
+    NOTES: str
+    HEADLINE: str
+    TIED: str
+    DEPTH: str
+    HASSE_CENTRAL: str
+    HASSE_OUTLYING: str
+    BEATS: str
+    AGREEMENT: str
 
 
 ID = PosetsIds

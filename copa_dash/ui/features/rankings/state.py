@@ -8,26 +8,27 @@ benchmark view. Malformed values fall back to defaults, so a hand-edited link ne
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import ClassVar
 from urllib.parse import urlencode
 
 from copa_dash.services.rankings import DEFAULT_CRITERIA
 from copa_dash.ui.common.query import as_list as _list
 from copa_dash.ui.common.query import first as _first
 from copa_dash.ui.common.query import number as _number
+from copa_dash.ui.common.tabbed_view import TabbedView
 
-TABS = ("ranks", "benchmark")
 DEFAULT_TOP = 25
 MAX_TOP = 200
 
 
 @dataclass(frozen=True)
-class RankingsState:
-    """Everything the rankings page shows is a function of this state (and the dataset)."""
+class RankingsState(TabbedView):
+    """Everything the rankings page shows is a function of this state (and the dataset):
+    besides the dataset, tab and objectives (:class:`TabbedView`), the criteria ranked by, the
+    pins and sets, and the benchmark tab's metric, reference and time."""
 
-    dataset: str = ""
-    tab: str = "ranks"
+    TABS: ClassVar[tuple[str, ...]] = ("ranks", "benchmark")
     criteria: tuple[str, ...] = ()
-    objectives: tuple[str, ...] = ()
     focus: tuple[str, ...] = ()              # empty: equal weights
     alpha: float = 0.5
     ties: str = "break"
@@ -52,14 +53,11 @@ def parse_query(query: dict) -> RankingsState:
         name, sep, values = item.partition(":")
         if sep and name:
             sets.append((name, tuple(v for v in values.split("|") if v != "")))
-    tab = _first(query, "tab", "ranks")
     ties = _first(query, "ties", "break")
     group = _first(query, "group", "system")
     return RankingsState(
-        dataset=_first(query, "dataset"),
-        tab=tab if tab in TABS else "ranks",
+        **TabbedView.shared_fields(query),
         criteria=tuple(dict.fromkeys(criteria)),
-        objectives=tuple(_list(query.get("obj"))),
         focus=tuple(_list(query.get("focus"))),
         alpha=min(1.0, max(0.0, _number(_first(query, "alpha", "0.5"), 0.5))),
         ties=ties if ties in ("break", "keep") else "break",
@@ -101,10 +99,7 @@ def with_defaults(state: RankingsState, opened) -> RankingsState:
     table = opened.table
     view = opened.default_view
     names = list(table.objective_names)
-    objectives = tuple(o for o in state.objectives if o in names)
-    if not objectives:
-        chosen = list(view.objectives) if view is not None and view.objectives else names
-        objectives = tuple(n for n in names if n in chosen) or tuple(names)
+    objectives = state.objectives_in(opened)
     criteria = state.criteria or DEFAULT_CRITERIA
     sets = state.sets
     if not sets and view is not None and view.filters:

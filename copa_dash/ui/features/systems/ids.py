@@ -2,50 +2,47 @@
 
 from __future__ import annotations
 
+from copa_dash.ui.common.ids import ViewPageIds
 
-class SystemsIds:
+
+class SystemsIds(ViewPageIds, prefix="systems"):
     """Ids of the systems page."""
 
-    NAV = "systems-nav"
-    REF = "systems-ref"
-    QUERY = "systems-query"
-    SHARE = "systems-share"
-    DATASET = "systems-dataset"
-    TABS = "systems-tabs"
-    OBJECTIVES = "systems-objectives"
-    NORMALIZE = "systems-normalize"
-    SIGMA = "systems-sigma"
-    SHOWN = "systems-shown"
-    ALERT = "systems-alert"
-    TABLE = "systems-table"
-    RADAR = "systems-radar"
-    X = "systems-x"
-    Y = "systems-y"
-    Z = "systems-z"
+    TABS: str
+    OBJECTIVES: str
+    NORMALIZE: str
+    SIGMA: str
+    SHOWN: str
+    ALERT: str
+    TABLE: str
+    RADAR: str
+    X: str
+    Y: str
+    Z: str
     THREE_D = "systems-3d"
-    FRONT = "systems-front"
-    BASELINE = "systems-baseline"
-    CANDIDATE = "systems-candidate"
-    PERMUTATIONS = "systems-permutations"
-    SEED = "systems-seed"
-    REF_RULE = "systems-ref-rule"
-    RUN = "systems-run"
-    CANCEL = "systems-cancel"
-    PROGRESS_ROW = "systems-progress-row"
-    PROGRESS = "systems-progress"
-    PROGRESS_TEXT = "systems-progress-text"
-    TEST_ALERT = "systems-test-alert"
-    RESULT = "systems-result"
-    VERDICT = "systems-verdict"
-    NULL = "systems-null"
-    SPREAD = "systems-spread"
-    POWER_SEEDS = "systems-power-seeds"
-    POWER_EFFECT = "systems-power-effect"
-    POWER_NOISE = "systems-power-noise"
-    POWER_POINTS = "systems-power-points"
-    POWER_FILL = "systems-power-fill"
-    POWER_RUN = "systems-power-run"
-    POWER_RESULT = "systems-power-result"
+    FRONT: str
+    BASELINE: str
+    CANDIDATE: str
+    PERMUTATIONS: str
+    SEED: str
+    REF_RULE: str
+    RUN: str
+    CANCEL: str
+    PROGRESS_ROW: str
+    PROGRESS: str
+    PROGRESS_TEXT: str
+    TEST_ALERT: str
+    RESULT: str
+    VERDICT: str
+    NULL: str
+    SPREAD: str
+    POWER_SEEDS: str
+    POWER_EFFECT: str
+    POWER_NOISE: str
+    POWER_POINTS: str
+    POWER_FILL: str
+    POWER_RUN: str
+    POWER_RESULT: str
 
 
 ID = SystemsIds

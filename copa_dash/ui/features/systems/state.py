@@ -10,13 +10,14 @@ crashes the page.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import ClassVar
 from urllib.parse import urlencode
 
 from copa_dash.ui.common.query import as_list as _list
 from copa_dash.ui.common.query import first as _first
 from copa_dash.ui.common.query import number as _number
+from copa_dash.ui.common.tabbed_view import TabbedView
 
-TABS = ("indicators", "significance")
 NORMALIZATIONS = ("minmax", "cdf")
 REF_RULES = ("range", "worst-multiple")
 DEFAULT_SHOWN = 5
@@ -24,12 +25,12 @@ MAX_PERMUTATIONS = 1_000_000
 
 
 @dataclass(frozen=True)
-class SystemsState:
-    """Everything the systems page shows is a function of this state (and the dataset)."""
+class SystemsState(TabbedView):
+    """Everything the systems page shows is a function of this state (and the dataset):
+    besides the dataset, tab and objectives (:class:`TabbedView`), the indicators' settings,
+    the systems shown and the significance test's and power study's settings."""
 
-    dataset: str = ""
-    tab: str = "indicators"
-    objectives: tuple[str, ...] = ()
+    TABS: ClassVar[tuple[str, ...]] = ("indicators", "significance")
     normalize: str = "minmax"
     sigma: float = 0.1
     shown: tuple[str, ...] = ()            # systems on the radar and the front plot
@@ -59,9 +60,7 @@ def _choice(text: str, allowed, default: str) -> str:
 def parse_query(query: dict) -> SystemsState:
     """Read the state from a parsed query (``{key: str | list[str]}``)."""
     return SystemsState(
-        dataset=_first(query, "dataset"),
-        tab=_choice(_first(query, "tab"), TABS, "indicators"),
-        objectives=tuple(dict.fromkeys(_list(query.get("obj")))),
+        **TabbedView.shared_fields(query),
         normalize=_choice(_first(query, "norm"), NORMALIZATIONS, "minmax"),
         sigma=_number(_first(query, "sigma"), 0.1, 1e-6, 10.0),
         shown=tuple(dict.fromkeys(_list(query.get("show")))),
@@ -100,15 +99,7 @@ def to_query(state: SystemsState) -> str:
 
 def with_defaults(state: SystemsState, opened, systems: list[str]) -> SystemsState:
     """Fill what the URL left out from the dataset's default view and its systems."""
-    table = opened.table
-    names = list(table.objective_names)
-    objectives = tuple(o for o in state.objectives if o in names)
-    if len(objectives) < 2:
-        view = opened.default_view
-        chosen = list(view.objectives) if view is not None and view.objectives else names
-        objectives = tuple(n for n in names if n in chosen)
-        if len(objectives) < 2:
-            objectives = tuple(names)
+    objectives = state.objectives_in(opened, at_least=2)
     shown = tuple(s for s in state.shown if s in systems) or tuple(systems[:DEFAULT_SHOWN])
     baseline = tuple(s for s in state.baseline if s in systems) or tuple(systems[:1])
     candidate = tuple(s for s in state.candidate if s in systems and s not in baseline) or \

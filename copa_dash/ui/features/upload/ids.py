@@ -2,33 +2,35 @@
 
 from __future__ import annotations
 
+from copa_dash.ui.common.ids import PageIds
 
-class UploadIds:
+
+class UploadIds(PageIds, prefix="upload"):
     """Ids of the upload page."""
 
-    FILE = "upload-file"
-    ALERT = "upload-alert"
-    PREVIEW = "upload-preview"
-    MAPPING = "upload-mapping"
-    ID_COLUMN = "upload-id-column"
-    ID_NOTE = "upload-id-note"
-    ROLE = "upload-role"              # pattern: {"type": ROLE, "column": name}
-    DIRECTION = "upload-direction"    # pattern
-    NAME = "upload-name"
-    SHARED = "upload-shared"
-    CHECK = "upload-check"            # live: how many objectives the mapping has
-    SAVE = "upload-save"
-    SAVE_ERROR = "upload-save-error"  # apart from RESULT: a refused save keeps an earlier link
-    STAGED = "upload-staged"
-    RESULT = "upload-result"
+    FILE: str
+    ALERT: str
+    PREVIEW: str
+    MAPPING: str
+    ID_COLUMN: str
+    ID_NOTE: str
+    ROLE: str                         # pattern: {"type": ROLE, "column": name}
+    DIRECTION: str                    # pattern
+    NAME: str
+    SHARED: str
+    CHECK: str                        # live: how many objectives the mapping has
+    SAVE: str
+    SAVE_ERROR: str                   # apart from RESULT: a refused save keeps an earlier link
+    STAGED: str
+    RESULT: str
 
 
-class UploadReadIds:
+class UploadReadIds(PageIds, prefix="upload"):
     """Ids of what issue 16 added: the paste box, the "What we read" panel, the runs choice,
     and the navigation to the explorer after a save."""
 
-    PASTE_TEXT = "upload-paste-text"
-    PASTE_READ = "upload-paste-read"
-    READ_NOTES = "upload-read-notes"
-    RUNS = "upload-runs"
-    GO = "upload-go"                  # dcc.Location: "Save and explore" goes to the explorer
+    PASTE_TEXT: str
+    PASTE_READ: str
+    READ_NOTES: str
+    RUNS: str
+    GO: str                           # dcc.Location: "Save and explore" goes to the explorer

@@ -9,19 +9,20 @@ from dash.exceptions import PreventUpdate
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.uploads import delete_upload, my_uploads, rename_upload
 from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.ids import PageIds
 from copa_dash.ui.common.my_uploads import MY_UPLOADS, OWNER_TOKEN_HELP, uploads_list
 from copa_dash.ui.common.settings_access import current_settings
 
 
-class MineIds:
+class MineIds(PageIds, prefix="upload-mine"):
     """Ids of this panel."""
 
-    LIST = "upload-mine-list"
-    PICK = "upload-mine-pick"
-    NAME = "upload-mine-name"
-    RENAME = "upload-mine-rename"
-    DELETE = "upload-mine-delete"
-    MESSAGE = "upload-mine-message"
+    LIST: str
+    PICK: str
+    NAME: str
+    RENAME: str
+    DELETE: str
+    MESSAGE: str
 
 
 def owner_panel() -> html.Div:
