@@ -170,6 +170,12 @@ def upload_table(settings, frame) -> str:
     return saved.id
 
 
+def _server_cpu(process) -> float:
+    """CPU seconds the app's process has used so far (user + system, every thread; Linux)."""
+    fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _start_app(port: int, root: Path | None = None, app_dir: Path = ROOT) -> subprocess.Popen:
     root = root or Path(tempfile.mkdtemp(prefix="copa-bench-"))
     env = _bench_env(root, port)
@@ -289,16 +295,22 @@ def main(argv=None) -> int:
                 .get_attribute("aria-valuenow")
             return "p=" + format_p(P_STOPS[int(index)]) + "&"
 
+        cpu = [_server_cpu(app)]
         alpha_times = _timed_moves(driver, "#explore-alpha [role=slider]", Keys.ARROW_LEFT,
                                    alpha_text, args.moves)
+        cpu.append(_server_cpu(app))
         p_times = _timed_moves(driver, "#explore-p-slider [role=slider]", Keys.ARROW_LEFT,
                                p_text, 6, warmup=0)
         p_times += _timed_moves(driver, "#explore-p-slider [role=slider]", Keys.ARROW_RIGHT,
                                 p_text, 6, warmup=0)
+        cpu.append(_server_cpu(app))
     finally:
         driver.quit()
         app.terminate()
     print(f"load average after: {os.getloadavg()}")
+    # the alpha moves' count includes the two untimed warm-up moves
+    print(f"server CPU per move: alpha {1000 * (cpu[1] - cpu[0]) / (args.moves + 2):.1f} ms, "
+          f"p {1000 * (cpu[2] - cpu[1]) / len(p_times):.1f} ms")
     if args.rows:
         print(f"front figure traces: {size[0]}; its data as JSON: {size[1] / 1e6:.1f} MB")
         print("callbacks of the reload (start ms, duration ms, bytes): "
