@@ -10,11 +10,11 @@ share link changed and no component is marked as waiting for a callback
 p controls and the figures, then the pick card and the table page render from the view it
 stored, so a move is done when the last of them has answered. The time until the figures are
 in (the share link holds the new view and neither figure waits for a callback) is reported
-beside it. The watcher is set
-up before the key is pressed; WebDriver only collects its result afterwards, and the script
-checks that the share link then holds the value the slider shows. Alpha moves that change the
-pick (and so redraw the figures' markers) are also reported apart. The first two alpha moves
-are not timed (the browser is still compiling the page's JavaScript).
+beside it, and the app process's CPU time per move. The watcher is set up before the key is
+pressed; WebDriver only collects its result afterwards, and the script checks that the share
+link then holds the value the slider shows. Alpha moves that change the pick (and so redraw
+the figures' markers) are also reported apart. The first two alpha moves are not timed (the
+browser is still compiling the page's JavaScript).
 
 With ``--rows N --objectives K`` the page is measured on a big uploaded table instead: a
 seeded synthetic table (N rows, an id and K objectives that trade off along a latent
