@@ -1,18 +1,21 @@
-"""Thin callbacks of the explorer.
+"""Thin callbacks of the explorer, split by what they change.
 
-:func:`update_view` is the one callback that reads the controls: it turns them into the view's
-:class:`~.state.ExploreState`, gets the view's exploration from :mod:`.view_memo` (computed once
-per view and process) and hands it to one small function per thing it changes: the pick card
-(:func:`pick_outputs`), the figures (:func:`figure_outputs`), the table page
-(:func:`_table_page`). The table's pager, search and sort (:func:`update_table_page`) read the
-view from the query store (``ExploreIds.QUERY``) and the same memo; they declare no control.
+:func:`update_view` is the one callback that reads the controls (:data:`CONTROLS`, declared
+once): it turns them into the view's :class:`~.state.ExploreState`, gets the view's
+exploration from :mod:`.view_memo` (computed once per view and process) and draws the figures
+(:func:`figure_outputs`); in the same response it writes the view's query into the store
+``ExploreIds.QUERY`` (:data:`VIEW`), with the share link and the p controls. The pick card
+(:func:`render_pick`) and the table page (:func:`render_table`, which also serves the pager,
+search and sort) take that store as their input and read the same memoised exploration; they
+declare no control.
 
-Why one callback and not one per panel chained on a store of the view: measured with
-``benchmarks/bench_explore_browser.py`` (alternated with the single callback, load 8-10 on two
-cores), a server callback writing the view store before three renderers made alpha moves about
-70 ms slower at the median, and the controls packed into the store in the page, with four
-server callbacks side by side, about 30-170 ms slower: each extra request on a slider move
-costs more than the work it splits off.
+Why the figures stay in the callback the controls trigger: the figures are what a slider move
+is watched for, and every extra request before them costs more than the work it splits off
+(``benchmarks/bench_explore_browser.py``: a chained view store before three renderers made
+alpha moves about 70 ms slower at the median, the controls packed into a store in the page
+with four server callbacks side by side 30-170 ms slower, both at load 8-10 on two cores).
+Here the figures arrive in the first response, smaller than before (no card, no table), and
+the card and the table follow in two requests side by side, which read the memo.
 """
 
 from __future__ import annotations
