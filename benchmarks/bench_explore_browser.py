@@ -54,7 +54,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from copa_dash.ui.features.explore.state import P_STOPS, format_p  # noqa: E402
+from copa_dash.ui.features.explore.state import P_STOPS, format_p
 
 # The first figure is in when the pick is named, the front figure has drawn its traces (SVG
 # points or a WebGL canvas) and nothing waits for a callback; timed at the next painted frame.
@@ -176,6 +176,23 @@ def _server_cpu(process) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _wait_until_quiet(process, share: float = 0.05, limit: float = 300.0) -> float:
+    """Wait until the app's process has used under ``share`` of a core for two seconds in a
+    row (a fresh process compiles numba kernels in a background thread for a while, which
+    would time the compiler, not the page); returns the seconds waited."""
+    started = quiet = time.perf_counter()
+    used = _server_cpu(process)
+    while time.perf_counter() - started < limit:
+        time.sleep(1.0)
+        now = _server_cpu(process)
+        if now - used > share:
+            quiet = time.perf_counter()
+        elif time.perf_counter() - quiet >= 2.0:
+            break
+        used = now
+    return time.perf_counter() - started
+
+
 def _start_app(port: int, root: Path | None = None, app_dir: Path = ROOT) -> subprocess.Popen:
     root = root or Path(tempfile.mkdtemp(prefix="copa-bench-"))
     env = _bench_env(root, port)
@@ -284,6 +301,7 @@ def main(argv=None) -> int:
         else:
             raise SystemExit("the explorer did not show a pick within 2 minutes")
         time.sleep(2)
+        print(f"waited {_wait_until_quiet(app):.0f} s for the app's background compiles")
 
         def alpha_text(d):
             value = d.find_elements(By.CSS_SELECTOR, "#explore-alpha [role=slider]")[0] \
