@@ -38,7 +38,6 @@ import copy
 import json
 import os
 import random
-import re
 import shutil
 import statistics
 import sys
@@ -64,7 +63,6 @@ from tests.scaleout.cluster import (
 
 DATASET = "open-llm-leaderboard-v2"
 ALPHA = "explore-alpha"
-VIEW_STORE = "explore-query"
 ERROR_ALERT = "global-error"
 
 # Installed in the page after it settled: records the body and URL of every callback request.
@@ -140,14 +138,11 @@ def _touches_alpha(body: dict) -> bool:
 
 
 def with_alpha(body: dict, alpha: float) -> dict:
-    """The recorded body with the slider at ``alpha``; the view's query store (which the pick
-    card and the table render from) holds the same alpha."""
+    """The recorded body with the slider at ``alpha``."""
     body = copy.deepcopy(body)
     for item in _items(body):
         if item.get("id") == ALPHA and item.get("property") == "value":
             item["value"] = alpha
-        elif item.get("id") == VIEW_STORE and isinstance(item.get("value"), str):
-            item["value"] = re.sub(r"(^|&)alpha=[^&]*", rf"\g<1>alpha={alpha:g}", item["value"])
     return body
 
 

@@ -1,9 +1,9 @@
-"""The explorer's callbacks: one reads the controls and draws the figures, the pick card and
-the table page render from the view's store, every part from one memoised exploration per
-view."""
+"""The explorer's callbacks: one reads the controls, each part renders from one memoised
+exploration per view, the table's pager reads the view's store."""
 
 from __future__ import annotations
 
+import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
@@ -31,22 +31,15 @@ def _state(**changes):
     return replace(state, **changes)
 
 
-def _reads(spec) -> set:
-    return {str(i["id"]) for i in spec["inputs"] + spec["state"]}
-
-
-def test_one_callback_reads_the_controls_and_the_pick_and_table_read_the_view_store():
+def test_one_callback_reads_the_controls_and_the_table_pager_none():
     app = dash.Dash(__name__)
     callbacks.register_callbacks(app)
     reading = [key for key, spec in app.callback_map.items()
                if any(i["id"] == ID.ALPHA for i in spec["inputs"] + spec["state"])]
-    assert len(reading) == 1
-    assert f"{ID.FRONT}.figure" in reading[0] and f"{ID.QUERY}.data" in reading[0]
-    pick = [spec for key, spec in app.callback_map.items() if f"{ID.PICK_ID}.children" in key]
-    assert len(pick) == 1 and _reads(pick[0]) == {ID.QUERY}
-    pager = [spec for key, spec in app.callback_map.items() if f"{ID.TABLE_PAGER}.children" in key]
+    assert len(reading) == 1 and f"{ID.PICK_ID}.children" in reading[0]
+    pager = [spec for key, spec in app.callback_map.items() if f"{ID.TABLE_PAGER}.children@" in key]
     assert len(pager) == 1
-    assert _reads(pager[0]) == {
+    assert {i["id"] for i in pager[0]["inputs"] + pager[0]["state"]} == {
         ID.QUERY, ID.TABLE_SEARCH, ID.TABLE_SORT, ID.TABLE_PREV, ID.TABLE_NEXT, ID.TABLE_PAGE}
 
 
@@ -54,16 +47,13 @@ def test_the_view_callbacks_parts_render_the_pick_the_figures_and_a_message():
     state = _state(alpha=0.45)
     result = view_memo.exploration(state)
     assert callbacks.pick_outputs(result) == (False, *panels.pick_card_text(result))
-    assert callbacks.table_outputs(result, 1, "", None) == _table_page(result, 1, "", None)
     drawn = callbacks.figure_outputs(result, state, None)
     assert drawn["front"]["data"] and drawn["drawn"]["key"] == callbacks.drawn_key(state)
     moved = replace(state, alpha=0.55)
     patched = callbacks.figure_outputs(view_memo.exploration(moved), moved, drawn["drawn"])
     assert patched["alert"] is dash.no_update          # a slider move: no redraw, no new notes
     shown = callbacks.message_outputs("p must be a number")
-    assert "p must be a number" in str(shown["alert"]) and shown["drawn"] is None
-    assert callbacks.pick_outputs("p must be a number")[0] is True
-    assert callbacks.table_outputs("p must be a number", 3, "", None) == callbacks.EMPTY_TABLE
+    assert shown["pick"][0] is True and shown["table"] == callbacks.EMPTY_TABLE
 
 
 def test_the_table_steps_with_the_pager_restarts_on_a_search_and_stays_otherwise():
@@ -119,15 +109,16 @@ def test_an_input_error_reaches_the_callbacks_as_its_message():
 
 
 def _fired(prop_id: str, render, *args):
-    """Run a renderer as Dash would after ``prop_id`` changed (Dash's documented way to unit
-    test a callback that reads ``ctx``)."""
+    """Run a callback function as Dash would after ``prop_id`` changed (Dash's documented way
+    to unit test a callback that reads ``ctx``)."""
     def run():
         context_value.set(AttributeDict(triggered_inputs=[{"prop_id": prop_id, "value": None}]))
         return render(*args)
     return copy_context().run(run)
 
 
-def test_the_renderers_draw_their_part_of_the_view_in_the_store_from_one_exploration(monkeypatch):
+def test_the_pager_renders_the_table_page_of_the_view_in_the_store_from_the_views_exploration(
+        monkeypatch):
     calls = []
 
     def counted(*args, **kwargs):
@@ -137,28 +128,39 @@ def test_the_renderers_draw_their_part_of_the_view_in_the_store_from_one_explora
     monkeypatch.setattr(view_memo, "explore", counted)
     view_memo._recent_views.clear()
     state = _state(alpha=0.63)
-    drawn = callbacks.figure_outputs(view_memo.exploration(state), state, None)  # the figures
+    shown = view_memo.exploration(state)               # what the view callback draws from
+    callbacks.figure_outputs(shown, state, None)
+    opened = open_dataset(DATASET)
+    result = explorer.explore(opened, *preferences_and_filter(state, opened.table))  # no memo
     query = to_query(state)
-    result = explorer.explore(open_dataset(DATASET), *preferences_and_filter(
-        state, open_dataset(DATASET).table))                    # independent of the memo
-    hidden, pick_id, body = callbacks.render_pick(query)
-    assert not hidden and pick_id == panels.pick_card_text(result)[0]
-    assert drawn["drawn"]["pick"] == result.pick
-    table = _fired(f"{ID.QUERY}.data", callbacks.render_table, query, "", None, None, None, 2)
-    assert table == _table_page(result, 2, "", None)            # a new view keeps the page
-    assert table[2] == 2 and table[3].startswith("page 3 of ")
     stepped = _fired(NEXT, callbacks.render_table, query, "", None, None, 1, 2)
-    assert stepped[2] == 3
+    assert stepped == _table_page(result, 3, "", None) and stepped[3].startswith("page 4 of ")
+    back = _fired(PREV, callbacks.render_table, query, "", None, 1, 1, 3)
+    assert back[2] == 2
     searched = _fired(f"{ID.TABLE_SEARCH}.value", callbacks.render_table, query, "llama", None,
-                      None, 1, 3)
+                      1, 1, 3)
     assert searched[2] == 0 and "match the search" in searched[1]
-    assert len(calls) == 1           # figures, pick card and every table page: one exploration
-    answered = to_query(replace(state, choose="ab"))            # the "Help me choose" answers
-    assert callbacks.render_pick(answered)[1] == pick_id and len(calls) == 1
+    assert callbacks.pick_outputs(shown) == callbacks.pick_outputs(result)
+    assert len(calls) == 1             # the figures, the card and every table page: one exploration
+    answered = to_query(replace(state, choose="ab"))   # "Help me choose" answers explore nothing new
+    _fired(NEXT, callbacks.render_table, answered, "", None, None, 1, 0)
+    assert len(calls) == 1
 
 
-def test_the_renderers_of_a_view_with_a_message_show_no_pick_and_an_empty_table():
+def test_a_view_with_a_message_shows_no_pick_and_an_empty_table_page():
     query = to_query(_state(objectives=(("bbh", "max"),), focus=("bbh",)))
-    assert callbacks.render_pick(query) == (True, "", "")
-    table = _fired(f"{ID.QUERY}.data", callbacks.render_table, query, "", None, None, None, 4)
-    assert table == callbacks.EMPTY_TABLE
+    assert _fired(NEXT, callbacks.render_table, query, "", None, None, 1, 4) == callbacks.EMPTY_TABLE
+    assert callbacks.pick_outputs("a message") == (True, "", "")
+    assert callbacks.table_outputs("a message", 2, "", None) == callbacks.EMPTY_TABLE
+
+
+def test_the_view_callback_reads_each_control_once():
+    app = dash.Dash(__name__)
+    callbacks.register_callbacks(app)
+    view = next(spec for key, spec in app.callback_map.items() if f"{ID.FRONT}.figure" in key)
+    read = [str(i["id"]) for i in view["inputs"] + view["state"]]
+    assert len(read) == len(callbacks.CONTROLS) + len(callbacks.TABLE_VIEW)
+    assert len({(str(i["id"]), i["property"]) for i in view["inputs"] + view["state"]}) == len(read)
+    assert {ID.ALPHA, ID.P_SLIDER, ID.REF} <= set(read)
+    patterns = [json.loads(i)["type"] for i in read if i.startswith("{")]   # pattern ids as JSON
+    assert sorted(patterns) == sorted([*callbacks.PER_COLUMN.values(), *callbacks.COLUMN_IDS.values()])

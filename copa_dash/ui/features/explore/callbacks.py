@@ -1,21 +1,28 @@
-"""Thin callbacks of the explorer, split by what they change.
+"""Thin callbacks of the explorer.
 
 :func:`update_view` is the one callback that reads the controls (:data:`CONTROLS`, declared
 once): it turns them into the view's :class:`~.state.ExploreState`, gets the view's
-exploration from :mod:`.view_memo` (computed once per view and process) and draws the figures
-(:func:`figure_outputs`); in the same response it writes the view's query into the store
-``ExploreIds.QUERY`` (:data:`VIEW`), with the share link and the p controls. The pick card
-(:func:`render_pick`) and the table page (:func:`render_table`, which also serves the pager,
-search and sort) take that store as their input and read the same memoised exploration; they
-declare no control.
+exploration from :mod:`.view_memo` (computed once per view and process) and hands it to one
+small function per thing it changes: the pick card (:func:`pick_outputs`), the figures
+(:func:`figure_outputs`), the table page (:func:`_table_page`), or the message of a view it
+cannot explore (:func:`message_outputs`). The table's pager, search and sort
+(:func:`render_table`) read the view from the query store (``ExploreIds.QUERY``) and the same
+memo; they declare no control.
 
-Why the figures stay in the callback the controls trigger: the figures are what a slider move
-is watched for, and every extra request before them costs more than the work it splits off
-(``benchmarks/bench_explore_browser.py``: a chained view store before three renderers made
-alpha moves about 70 ms slower at the median, the controls packed into a store in the page
-with four server callbacks side by side 30-170 ms slower, both at load 8-10 on two cores).
-Here the figures arrive in the first response, smaller than before (no card, no table), and
-the card and the table follow in two requests side by side, which read the memo.
+Why one callback for the pick card, the figures and the table page, not one each: three
+splits were built and timed with ``benchmarks/bench_explore_browser.py``, alternated with this
+one on the same machine (load 10-17 on two cores, 25 Nov 2026; the README has the tables):
+- the figures in the controls' callback, which writes the view store, the pick card and the
+  table page rendered from that store: the figures came as soon or sooner, but every part of
+  an alpha move came later (median of run medians 421-463 ms against 227-430 ms), and the
+  server spent 21-24 ms of CPU per move against 14-16 ms (two more requests);
+- the same with the pick card in the first callback: every part of an alpha move 331 against
+  227 ms, 17.5-20 ms of server CPU per move;
+- earlier sessions: a server callback writing the store before three renderers (alpha about
+  70 ms slower), and the controls packed into a store in the page with four server callbacks
+  side by side (30-170 ms slower).
+Each extra request on a slider move costs more than the work it splits off (our own work is
+about 8 ms of a move: 3.7 exploring, 2.4 the table page, 1.2 the figures, 0.1 the card).
 """
 
 from __future__ import annotations
@@ -75,7 +82,9 @@ CONTROLS = {
 }
 
 
-VIEW = Input(ID.QUERY, "data")     # the view shown, as its query string: what the parts render
+TABLE_VIEW = {"page": State(ID.TABLE_PAGE, "data"), "search": State(ID.TABLE_SEARCH, "value"),
+              "sort_key": State(ID.TABLE_SORT, "value"), "drawn": State(ID.DRAWN, "data"),
+              "shown_query": State(ID.QUERY, "data")}
 TABLE_CONTROLS = {"search": Input(ID.TABLE_SEARCH, "value"),
                   "sort_key": Input(ID.TABLE_SORT, "value"),
                   "previous": Input(ID.TABLE_PREV, "n_clicks"),
@@ -150,6 +159,8 @@ EMPTY_FIGURE = empty_figure(160, "Nothing to draw for this view: see the message
 TABLE_OUTPUTS = (Output(ID.TABLE, "html"), Output(ID.TABLE_NOTE, "children"),
                  Output(ID.TABLE_PAGE, "data"), Output(ID.TABLE_PAGER, "children"),
                  Output(ID.TABLE_PREV, "disabled"), Output(ID.TABLE_NEXT, "disabled"))
+TABLE_OUTPUTS_AGAIN = [Output(o.component_id, o.component_property, allow_duplicate=True)
+                       for o in TABLE_OUTPUTS]
 PICK_OUTPUTS = (Output(ID.PICK, "hidden"), Output(ID.PICK_ID, "children"),
                 Output(ID.PICK_BODY, "html"))
 EMPTY_TABLE = ("", "", 0, "", True, True)
@@ -181,10 +192,10 @@ def figure_outputs(result, state: ExploreState, drawn: dict | None) -> dict:
 
 
 def message_outputs(message: str) -> dict:
-    """The figures' outputs for a view it cannot explore: the message, nothing drawn (the pick
-    card and the table empty themselves: :func:`pick_outputs`, :func:`table_outputs`)."""
-    return dict(alert=alert(message, "warning"), front=EMPTY_FIGURE, parallel=EMPTY_FIGURE,
-                compare=None, drawn=None)
+    """What the page shows for a view it cannot explore: the message, nothing drawn, no pick
+    card and an empty table."""
+    return dict(alert=alert(message, "warning"), pick=pick_outputs(message), front=EMPTY_FIGURE,
+                parallel=EMPTY_FIGURE, compare=None, table=EMPTY_TABLE, drawn=None)
 
 
 def _slider_update(result, state: ExploreState, drawn: dict, compare) -> dict:
@@ -253,15 +264,10 @@ def _state(controls: dict, triggered) -> ExploreState:
     return state_from_controls(**controls)
 
 
-def render_pick(query: str) -> tuple:
-    """The pick card of the view shown (``query``, the view store :data:`VIEW`)."""
-    return pick_outputs(view_memo.exploration(view_memo.state_of(query)))
-
-
 def render_table(query: str, search, sort_key, previous, following, page) -> tuple:
-    """The table page of the view shown (``query``, the view store :data:`VIEW`): the same page
-    after a new view (its rows reordered), another one after the pager (``previous``,
-    ``following``: the buttons' clicks), the first after a new search or sort."""
+    """Another page, search or sort of the ranked table of the view shown (``query``, the
+    view's store; the view itself is unchanged): one step for the pager's buttons
+    (``previous``, ``following``: their clicks), the first page after a new search or sort."""
     return table_outputs(view_memo.exploration(view_memo.state_of(query)),
                          table_page_asked(ctx.triggered_prop_ids, page), search, sort_key)
 
@@ -270,30 +276,30 @@ def register_callbacks(app) -> None:
     """Attach the explorer's callbacks to ``app``."""
 
     @app.callback(
-        output=dict(alert=Output(ID.ALERT, "children"),
+        output=dict(alert=Output(ID.ALERT, "children"), pick=PICK_OUTPUTS,
                     front=Output(ID.FRONT, "figure"), parallel=Output(ID.PARALLEL, "figure"),
-                    compare=Output(ID.COMPARE_TABLE, "children"),
+                    compare=Output(ID.COMPARE_TABLE, "children"), table=TABLE_OUTPUTS,
                     query=view_link_outputs(ID.QUERY, ID.SHARE), drawn=Output(ID.DRAWN, "data"),
                     p_controls=(Output(ID.P_INPUT, "value"), Output(ID.P_SLIDER, "value"))),
-        inputs=dict(CONTROLS, drawn=State(ID.DRAWN, "data"), shown_query=State(ID.QUERY, "data")),
+        inputs=dict(CONTROLS, **TABLE_VIEW),
     )
-    def update_view(drawn, shown_query, **controls):
-        """The view the controls describe: its figures, and its query in the store the pick
-        card and the table render from (:data:`VIEW`). The p box and the p slider follow each
-        other here too (:func:`p_controls_sync`), in the same response."""
+    def update_view(page, search, sort_key, drawn, shown_query, **controls):
+        """The view the controls describe: its share link, pick card, figures and table page,
+        from one exploration. The p box and the p slider follow each other here too
+        (:func:`p_controls_sync`), in the same response."""
         triggered = ctx.triggered_prop_ids
         state = _state(controls, triggered)
         sync = p_controls_sync(controls["p"], controls["p_stop"], _box_entered(triggered))
         if sync == (None, None) and _p_box_unchanged(triggered, state, shown_query):
             raise PreventUpdate
         result = view_memo.exploration(state)
-        shown = message_outputs(result) if isinstance(result, str) \
-            else figure_outputs(result, state, drawn)
+        shown = message_outputs(result) if isinstance(result, str) else dict(
+            pick=pick_outputs(result), **figure_outputs(result, state, drawn),
+            table=_table_page(result, page, search, sort_key))
         return dict(shown, query=view_link(PATH, to_query(state)),
                     p_controls=tuple(no_update if value is None else value for value in sync))
 
-    app.callback(PICK_OUTPUTS, VIEW, prevent_initial_call=True)(render_pick)
-    app.callback(TABLE_OUTPUTS, inputs=dict(query=VIEW, **TABLE_CONTROLS),
+    app.callback(TABLE_OUTPUTS_AGAIN, inputs=dict(query=State(ID.QUERY, "data"), **TABLE_CONTROLS),
                  prevent_initial_call=True)(render_table)
 
     # log scales apply to raw values: the boxes are greyed out in the other views

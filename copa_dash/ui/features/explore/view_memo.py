@@ -1,13 +1,13 @@
 """The exploration of one explorer view, computed once per view and process.
 
-The figures are drawn by the callback the controls trigger, which also writes the view's query
-into ``ExploreIds.QUERY``; the pick card and the table page render from that store, their
-requests side by side, in the same worker most of the time (another worker computes the view
-once for itself). This memo, keyed by the dataset's content id and the view's query string,
-computes the view's exploration once: the first request computes it while the others wait for
-it (a lock per view), then every one reads the same result. It is our own because the key and
-the value (the exploration, or the message of an input error) belong to this page; the bound
-is the shared :class:`~copa_dash.services.recent.RecentValues`, set from
+The view callback, the table's pager and the CSV download read the view's exploration from
+here: the callback by its state, the others by the view's query string (the store
+``ExploreIds.QUERY``). This memo, keyed by the dataset's content id and the view's query
+string (without the "Help me choose" answers, which change nothing explored), computes a view's
+exploration once: when requests for one view arrive side by side, the first computes it while
+the others wait for it (a lock per view), then every one reads the same result. It is our own
+because the key and the value (the exploration, or the message of an input error) belong to
+this page; the bound is the shared :class:`~copa_dash.services.recent.RecentValues`, set from
 ``COPA_MEMORY_CACHE_MB``.
 """
 
@@ -47,7 +47,6 @@ def exploration(state: ExploreState) -> Exploration | str:
         opened = open_dataset(state.dataset, current_settings())
     except InvalidInputError as exc:
         return str(exc)
-    # the "Help me choose" answers ride in the view's query but change nothing explored
     key = (opened.cache_id, to_query(replace(state, choose="")))
     kept = _recent_views.get(key)
     if kept is not None:
