@@ -14,10 +14,10 @@ splits were built and timed with ``benchmarks/bench_explore_browser.py``, altern
 one on the same machine (load 10-17 on two cores, 25 Nov 2026; the README has the tables):
 - the figures in the controls' callback, which writes the view store, the pick card and the
   table page rendered from that store: the figures came as soon or sooner, but every part of
-  an alpha move came later (median of run medians 421-463 ms against 227-430 ms), and the
-  server spent 21-24 ms of CPU per move against 14-16 ms (two more requests);
-- the same with the pick card in the first callback: every part of an alpha move 331 against
-  227 ms, 17.5-20 ms of server CPU per move;
+  an alpha move came later (median of run medians 463 and 421 ms against 430 and 220 ms in two
+  series), and the app spent 22.0 ms of CPU per alpha move against 15.2 (two more requests);
+- the same with the pick card in the first callback: every part of an alpha move 327 against
+  220 ms, 16.4 ms of CPU per alpha move and 20.0 per p move against 14.1 and 14.2;
 - earlier sessions: a server callback writing the store before three renderers (alpha about
   70 ms slower), and the controls packed into a store in the page with four server callbacks
   side by side (30-170 ms slower).
