@@ -9,7 +9,7 @@ cannot explore (:func:`message_outputs`). The table's pager, search and sort
 (:func:`render_table`) read the view from the query store (``ExploreIds.QUERY``) and the same
 memo; they declare no control.
 
-Why one callback for the pick card, the figures and the table page, not one each: three
+Why one callback for the pick card, the figures and the table page, not one each: four
 splits were built and timed with ``benchmarks/bench_explore_browser.py``, alternated with this
 one on the same machine (load 10-17 on two cores, 25 Nov 2026; the README has the tables):
 - the figures in the controls' callback, which writes the view store, the pick card and the
