@@ -19,10 +19,11 @@ from copa_dash.ui.common.my_uploads import MY_UPLOADS
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.features.datasets.ids import DatasetsIds as ID
 
-COLUMNS = (  # (id, header, width in px)
-    ("title", "Dataset", 250), ("learn", "What you can learn here", 430),
-    ("domain", "Field", 130), ("n_rows", "Rows", 70), ("n_objectives", "Objectives", 84),
-    ("source", "Source", 170), ("date", "Date", 88), ("origin", "Listed as", 96))
+COLUMNS = (  # (id, header, width in px): the whole table fits the 1360 px page
+    ("title", "Dataset", 250), ("learn", "What you can learn here", 470),
+    ("domain", "Field", 130), ("n_rows", "Rows", 64), ("n_objectives", "Objectives", 84),
+    ("source", "Source", 170), ("date", "Date", 86), ("origin", "Listed as", 96))
+FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'  # the app's (style.css)
 
 
 def rows(entries: list[CatalogEntry]) -> tuple[list[dict], list[dict]]:
@@ -52,7 +53,7 @@ def catalogue_section() -> html.Div:
         dcc.Location(id=ID.NAV, refresh="callback-nav"),
         html.Div(className="catalogue-search", children=[
             dcc.Input(id=ID.SEARCH, type="search", debounce=0.25, autoFocus=True,
-                      placeholder="Search: llm, fairness, embeddings, optimisers, price, ...",
+                      placeholder="Search, e.g. llm, fairness, price",
                       className="catalogue-search-box"),
             html.Span(count_text(len(data), len(data), ""), id=ID.COUNT, className="help"),
         ]),
@@ -64,8 +65,8 @@ def catalogue_section() -> html.Div:
             style_table={"overflowX": "auto"}, css=[{
                 "selector": "tr:hover td", "rule": "background-color: #eef4fb !important;"}],
             style_header={"fontWeight": 600, "backgroundColor": "#f4f6f9"},
-            style_cell={"fontFamily": "inherit", "fontSize": 13, "textAlign": "left",
-                        "whiteSpace": "normal", "height": "auto", "padding": "5px 8px",
+            style_cell={"fontFamily": FONT, "fontSize": 13, "textAlign": "left",
+                        "whiteSpace": "normal", "height": "auto", "padding": "4px 8px",
                         "cursor": "pointer", "verticalAlign": "top"},
             style_cell_conditional=[
                 {"if": {"column_id": c}, "width": f"{w}px", "minWidth": f"{w}px",
