@@ -20,9 +20,9 @@ from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.features.datasets.ids import DatasetsIds as ID
 
 COLUMNS = (  # (id, header, width in px): the whole table fits the 1360 px page
-    ("title", "Dataset", 250), ("learn", "What you can learn here", 470),
-    ("domain", "Field", 130), ("n_rows", "Rows", 64), ("n_objectives", "Objectives", 84),
-    ("source", "Source", 170), ("date", "Date", 86), ("origin", "Listed as", 96))
+    ("title", "Dataset", 230), ("learn", "What you can learn here", 455),
+    ("domain", "Field", 120), ("n_rows", "Rows", 64), ("n_objectives", "Objectives", 94),
+    ("source", "Source", 160), ("date", "Date", 92), ("origin", "Listed as", 92))
 FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'  # the app's (style.css)
 
 
