@@ -210,6 +210,6 @@ def search_catalog(entries: list[CatalogEntry], query: str | None) -> list[Catal
         return list(entries)
 
     def text(e: CatalogEntry) -> str:
-        return " ".join((e.ref, e.title, e.domain, e.source, e.date, e.learn, e.origin)).lower()
+        return f"{e.ref} {e.title} {e.domain} {e.source} {e.date} {e.learn} {e.origin}".lower()
 
     return [e for e in entries if all(w in text(e) for w in words)]

@@ -61,7 +61,9 @@ def _labels(dataset: str) -> dict[str, str]:
 
 
 def _check_against_cli(dash_duo, cli: dict, labels: dict[str, str]):
-    name = lambda task: labels.get(task, task)  # noqa: E731 - the page's name of a CLI task
+    def name(task: str) -> str:  # the page's name of a CLI task
+        return labels.get(task, task)
+
     depth = _figure(dash_duo, "posets-depth")["data"][0]
     drawn = dict(zip(depth["y"], depth["x"]))
     expected = {name(t["task"]): t["depth"] for t in cli["tasks"]}

@@ -23,8 +23,8 @@ def mine_section() -> html.Div:
     """Filled from the browser's store once the page is in it."""
     return html.Div(className="mine", children=[
         html.H3("Your uploads"),
-        html.P(["Tables uploaded from this browser (they also head the table above, listed as "
-                "'your upload'); only you see them here. Rename them on the ",
+        html.P([("Tables uploaded from this browser (they also head the table above, listed "
+                 "as 'your upload'); only you see them here. Rename them on the "),
                 dcc.Link("upload page", href="/upload"), "."], className="help"),
         html.Div(id=ID.MINE),
         html.Div(id=ID.MESSAGE),
