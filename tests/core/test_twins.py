@@ -148,7 +148,6 @@ def test_hypervolume_twin_on_real_valued_3d_front_and_empty_box():
 
 @pytest.mark.parametrize("k", [4, 5, 6])
 def test_wfg_twin_agrees_with_kernel(k):
-    rng = np.random.default_rng(k)
     y = np.ascontiguousarray(tied_values(k, 60, k, high=5))
     ref = np.full(k, 5.0)
     front = hypervolume.unique_front(hypervolume.inside_rows(y, ref))
