@@ -30,7 +30,6 @@ from ..services import selection
 from ._common import add_table_arguments, format_table, jsonable
 from .preferences import build
 
-
 HOW_TO_ANSWER = """\
 Asks "this model or that one?" about pairs of models on the Pareto front and learns the
 weights and p of COPA's criterion from the answers.

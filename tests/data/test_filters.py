@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import copa_dash.cli.preferences as cli_preferences
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.data.filters import (
     Condition,
@@ -12,6 +13,7 @@ from copa_dash.data.filters import (
     filter_from_where,
     parse_condition,
 )
+from copa_dash.services import elicitation
 
 FRAME = pd.DataFrame({
     "model": ["a", "b", "c", "d"],
@@ -88,9 +90,6 @@ def test_filter_from_view_reads_ranges_with_one_bound_and_value_sets():
 
 def test_cli_and_elicitation_read_a_view_through_the_one_function():
     """The CLI's preferences and the elicitation service used two copies of this reader."""
-    import copa_dash.cli.preferences as cli_preferences
-    import copa_dash.services.elicitation as elicitation
-
     assert cli_preferences.filter_from_view is filter_from_view
     assert elicitation.filter_from_view is filter_from_view
     assert not hasattr(cli_preferences, "view_filter")
