@@ -261,11 +261,13 @@ def unique_front(points):
 
 def _hv2d(points, ref):
     """The kernel's sweep: rows by increasing first value (stable), each adding the strip
-    below the best second value so far; the strips are added left to right (``cumsum``
-    is sequential, so the sum rounds as the kernel's loop does)."""
+    below the best second value so far (rows right of the box do not count); the strips
+    are added left to right (``cumsum`` is sequential, so the sum rounds as the kernel's
+    loop does)."""
     order = np.argsort(points[:, 0], kind="stable")
     x, y = points[order, 0], points[order, 1]
-    best_before = np.minimum.accumulate(np.concatenate(([ref[1]], y[:-1])))
+    y_in = np.where(x < ref[0], y, np.inf)
+    best_before = np.minimum.accumulate(np.concatenate(([ref[1]], y_in[:-1])))
     gains = np.where((x < ref[0]) & (y < best_before), (ref[0] - x) * (best_before - y), 0.0)
     return float(np.cumsum(gains)[-1]) if gains.size else 0.0
 
@@ -343,6 +345,61 @@ def hv_wfg(front, ref):
     return float(moocore.hypervolume(np.ascontiguousarray(front), ref=np.asarray(ref)))
 
 
+def hypervolume_2d_3d(points, ref):
+    """Exact HV of any 2- or 3-objective rows (dominated or outside r: fine)."""
+    if points.shape[0] == 0:
+        return 0.0
+    return _hv2d(points, ref) if points.shape[1] == 2 else _hv3d(points, ref)
+
+
+def pooled_side_points(rows, run_start, labels, side):
+    """Rows of the runs labelled ``side``, pooled in run order."""
+    run_of_row = np.repeat(np.arange(labels.shape[0]), np.diff(run_start))
+    return np.ascontiguousarray(rows[labels[run_of_row] == side])
+
+
+def mean_side_points(sums, counts, labels, side):
+    """Per-config means over the runs labelled ``side`` (configs it lacks skipped); the
+    runs are added one at a time in index order, as in the kernel, so the floats agree."""
+    n_runs, n_configs, k = sums.shape
+    acc = np.zeros((n_configs, k))
+    cnt = np.zeros(n_configs)
+    for r in np.flatnonzero(labels == side):
+        has = counts[r] > 0
+        cnt[has] += counts[r, has]
+        acc[has] += sums[r, has]
+    kept = cnt > 0
+    return np.ascontiguousarray(acc[kept] / cnt[kept, None])
+
+
+# One permutation costs two hypervolumes; above this many (permutations x rows) the
+# Python loop would take more than a few seconds at K = 3 and the kernel compiles instead.
+_MAX_PERMUTATION_ROWS = {2: 5e7, 3: 2e6}
+
+
+def _deltas(labels, n_rows, n_obj, side_points, ref):
+    if labels.shape[0] * max(n_rows, 1) > _MAX_PERMUTATION_ROWS.get(n_obj, 0):
+        raise TwinDeclined(f"{labels.shape[0]} permutations of {n_rows} rows in {n_obj} "
+                           "objectives is too many for the numpy twin")
+    out = np.empty(labels.shape[0])
+    for b in range(labels.shape[0]):
+        out[b] = (hypervolume_2d_3d(side_points(labels[b], 1), ref)
+                  - hypervolume_2d_3d(side_points(labels[b], 0), ref))
+    return out
+
+
+def pooled_deltas(rows, run_start, labels, ref):
+    """``HV(side 1) - HV(side 0)`` for every label vector, K = 2 or 3."""
+    return _deltas(labels, rows.shape[0], rows.shape[1],
+                   lambda lab, side: pooled_side_points(rows, run_start, lab, side), ref)
+
+
+def mean_deltas(sums, counts, labels, ref):
+    """As :func:`pooled_deltas` with each side's front built from per-config means."""
+    return _deltas(labels, sums.shape[1], sums.shape[2],
+                   lambda lab, side: mean_side_points(sums, counts, lab, side), ref)
+
+
 TWINS = {
     "dominance.all_finite": all_finite,
     "dominance.nondominated_mask": nondominated_mask,
@@ -358,4 +415,9 @@ TWINS = {
     "hypervolume.unique_front": unique_front,
     "hypervolume.hypervolume": hypervolume,
     "hypervolume_wfg.hv_wfg": hv_wfg,
+    "significance.hypervolume_2d_3d": hypervolume_2d_3d,
+    "significance.pooled_side_points": pooled_side_points,
+    "significance.mean_side_points": mean_side_points,
+    "significance.pooled_deltas": pooled_deltas,
+    "significance.mean_deltas": mean_deltas,
 }

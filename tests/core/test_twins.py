@@ -20,6 +20,7 @@ from copa_dash.core._kernels import (
     hypervolume_wfg,
     indicators,
     ranks,
+    significance,
     sweep,
 )
 from copa_dash.core._reference import dominance as reference_dominance
@@ -172,6 +173,37 @@ def test_niche_counts_twin_equals_kernel_at_distances_equal_to_sigma(seed):
     np.testing.assert_array_equal(_twins.niche_counts(y, 1.0), brute)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_significance_twins_equal_kernels(seed):
+    """Runs of tied integer rows, some outside the reference point, random label vectors
+    (permutations): the side points, both deltas and the 2-D/3-D HV agree to the last bit."""
+    rng = np.random.default_rng(seed)
+    k = 2 + seed % 2
+    n_runs = int(rng.integers(2, 9))
+    per_run = rng.integers(1, 8, n_runs)
+    rows = np.ascontiguousarray(tied_values(seed, int(per_run.sum()), k, high=6))
+    run_start = np.concatenate([[0], np.cumsum(per_run)]).astype(np.int64)
+    labels = np.ascontiguousarray(rng.integers(0, 2, (25, n_runs)), dtype=np.int8)
+    ref = np.full(k, 4.5)
+    for side in (0, 1):
+        np.testing.assert_array_equal(
+            _twins.pooled_side_points(rows, run_start, labels[0], side),
+            significance.pooled_side_points(rows, run_start, labels[0], side))
+    assert _twins.hypervolume_2d_3d(rows, ref) == significance.hypervolume_2d_3d(rows, ref)
+    np.testing.assert_array_equal(_twins.pooled_deltas(rows, run_start, labels, ref),
+                                  significance.pooled_deltas(rows, run_start, labels, ref))
+    n_configs = 4
+    sums = rng.integers(0, 9, (n_runs, n_configs, k)).astype(float)
+    counts = rng.integers(0, 3, (n_runs, n_configs)).astype(float)
+    sums[counts == 0] = 0.0
+    for side in (0, 1):
+        np.testing.assert_array_equal(
+            _twins.mean_side_points(sums, counts, labels[1], side),
+            significance.mean_side_points(sums, counts, labels[1], side))
+    np.testing.assert_array_equal(_twins.mean_deltas(sums, counts, labels, ref),
+                                  significance.mean_deltas(sums, counts, labels, ref))
+
+
 def test_twins_decline_inputs_too_large_for_them():
     with pytest.raises(TwinDeclined):
         _twins.nondominated_mask(np.zeros((20_000, 3)))
@@ -181,6 +213,9 @@ def test_twins_decline_inputs_too_large_for_them():
         _twins.niche_counts(np.zeros((20_000, 3)), 0.1)
     with pytest.raises(TwinDeclined):
         _twins.hv_wfg(np.zeros((2000, 6)), np.ones(6))
+    with pytest.raises(TwinDeclined):
+        _twins.pooled_deltas(np.zeros((1000, 3)), np.array([0, 500, 1000]),
+                             np.zeros((5000, 2), dtype=np.int8), np.ones(3))
 
 
 def test_every_twin_names_a_kernel_of_the_same_arguments():
