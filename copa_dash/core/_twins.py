@@ -361,7 +361,7 @@ def pooled_side_points(rows, run_start, labels, side):
 def mean_side_points(sums, counts, labels, side):
     """Per-config means over the runs labelled ``side`` (configs it lacks skipped); the
     runs are added one at a time in index order, as in the kernel, so the floats agree."""
-    n_runs, n_configs, k = sums.shape
+    _, n_configs, k = sums.shape
     acc = np.zeros((n_configs, k))
     cnt = np.zeros(n_configs)
     for r in np.flatnonzero(labels == side):
