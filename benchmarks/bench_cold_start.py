@@ -47,6 +47,12 @@ CLI_CASES = (
     ("rank --dataset decodingtrust", ["rank", "--dataset", "decodingtrust", "--json"]),
     ("indicators --dataset fairness-adult-sex",
      ["indicators", "--dataset", "fairness-adult-sex", "--json"]),
+    ("significance --dataset fairness-adult-sex",
+     ["significance", "--dataset", "fairness-adult-sex", "--baseline", "SVM,LR",
+      "--candidate", "Feldman-SVM,Feldman-LR", "--permutations", "500", "--json"]),
+    ("depth --dataset dmop", ["depth", "--dataset", "dmop", "--json"]),
+    ("gap --dataset breast-cancer-val-test", ["gap", "--dataset", "breast-cancer-val-test",
+                                               "--json"]),
 )
 VARIANTS = {"ours": None, "peer": "foreground"}
 CLK_TCK = os.sysconf("SC_CLK_TCK")

@@ -22,7 +22,6 @@ from . import view as views
 from .provenance import Provenance, RowAccount, provenance, row_account, table_digest
 
 RUNNERS_UP = 5
-Z_95 = 1.959963984540054          # two-sided 95% normal quantile
 P_STOPS = (1.0, 2.0, 4.0, 8.0, math.inf)
 
 
@@ -112,11 +111,10 @@ def decision_facts(opened, view: views.DecisionView, *, cache=None) -> DecisionF
     for k, name in enumerate(prefs.objectives):
         objective = opened.table.objective(name)
         u = float(problem.u[i, k])
-        half = Z_95 * float(result.u_standard_error[k])
         values.append(ObjectiveValue(
             name=name, direction=prefs.directions[k], label=objective.label or name,
             unit=objective.unit or "", weight=float(weights[k]), raw=float(problem.raw[i, k]),
-            u=u, u_low=max(0.0, u - half), u_high=min(1.0, u + half)))
+            u=u, u_low=float(result.u_interval[0][k]), u_high=float(result.u_interval[1][k])))
     runners = tuple(
         RankedRow(rank=r + 2, id=str(problem.ids[j]), criterion=float(result.scores[j]),
                   raw=tuple(float(v) for v in problem.raw[j]))

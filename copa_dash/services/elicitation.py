@@ -18,7 +18,7 @@ import numpy as np
 from ..core import criteria
 from ..core import elicitation as core
 from ..core.errors import InvalidInputError
-from ..data.filters import RowFilter
+from ..data.filters import RowFilter, filter_from_view
 from ..data.schema import DefaultView, EvalTable
 from . import selection
 from .recent import RecentValues
@@ -77,19 +77,8 @@ def default_view_problem(table: EvalTable, view: DefaultView | None, *, dataset_
         focus=tuple(view.focus) if view is not None else (),
         alpha=view.alpha if view is not None else 0.5,
         p=view.p if view is not None else math.inf)
-    row_filter = view_row_filter(view.filters) if view is not None and view.filters else RowFilter()
+    row_filter = filter_from_view(view.filters) if view is not None and view.filters else RowFilter()
     return selection.build_problem(table, prefs, row_filter, dataset_id=dataset_id, cache=cache)
-
-
-def view_row_filter(filters: dict) -> RowFilter:
-    """A manifest default view's filters (``{col: [values]}`` or ``{col: {min, max}}``)."""
-    ranges, sets = {}, {}
-    for column, spec in filters.items():
-        if isinstance(spec, dict):
-            ranges[column] = (spec.get("min"), spec.get("max"))
-        else:
-            sets[column] = list(spec)
-    return RowFilter(ranges=ranges, sets=sets)
 
 
 def choice_problem(problem: selection.SelectionProblem, *, cache=None) -> ChoiceProblem:

@@ -16,7 +16,7 @@ from ..core import criteria
 from ..core import sweep as sweep_core
 from ..core.baselines import normalised_objectives
 from ..core.errors import InvalidInputError
-from ..core.ranks import cdf_transform, dkw_epsilon, u_standard_error
+from ..core.ranks import cdf_transform, dkw_epsilon, u_interval, u_standard_error
 from ..core.validate import orient, parse_directions
 from ..data.filters import RowFilter
 from . import selection
@@ -56,6 +56,8 @@ class Exploration:
     baselines: tuple[BaselinePick, ...] = ()
     notes: tuple[str, ...] = ()
     units: tuple[tuple[str, str], ...] = ()  # (objective, unit) where the table knows one
+    # the pick's 95% Wilson interval of u per objective (low, high), inside [0, 1]
+    u_interval: tuple[np.ndarray, np.ndarray] | None = None
 
     def unit_of(self, name: str) -> str | None:
         """The unit of objective ``name`` (``Params`` -> M), shown on its axis."""
@@ -106,7 +108,8 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
                        units=units,
                        sweep=sweep, pick_alpha_range=alpha_range, u_standard_error=se,
                        dkw=float(dkw_epsilon(problem.n_population)), baselines=baselines,
-                       notes=tuple(notes))
+                       notes=tuple(notes),
+                       u_interval=u_interval(problem.u[pick], problem.n_population))
 
 
 def _baselines(problem: selection.SelectionProblem, cache) -> tuple[BaselinePick, ...]:

@@ -53,10 +53,10 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
     rows = []
     for k, name in enumerate(prefs.objectives):
         u = problem.u[i, k]
-        se = exploration.u_standard_error[k]
+        low, high = (bound[k] for bound in exploration.u_interval)
         rows.append(f"<tr><td>{code_html(name)}</td><td>{escape(prefs.directions[k])}</td>"
                     f"<td>{_fmt(problem.raw[i, k])}</td>"
-                    f"<td>top {100 * u:.1f}% ± {100 * 1.96 * se:.1f}</td></tr>")
+                    f"<td>top {100 * u:.1f}% ({100 * low:.1f}–{100 * high:.1f})</td></tr>")
     alpha_text = "weights set per objective (no alpha sweep)"
     if exploration.pick_alpha_range is not None:
         low, high = exploration.pick_alpha_range
@@ -72,8 +72,9 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
         f"better); {alpha_text}.</p>",
         ("<table><thead><tr><th>objective</th><th>dir.</th><th>value</th>"
          "<th>top x% (95% CI)</th></tr></thead><tbody>"), *rows, "</tbody></table>",
-        (f"<p><em>u {info_html('u')} over {problem.n_population} rows. ± is a 95% interval of "
-         f"each u (sqrt(u(1−u)/N)); the DKW band {info_html('dkw')} "
+        (f"<p><em>u {info_html('u')} over {problem.n_population} rows. In brackets: a 95% "
+         f"interval of each u (Wilson's, from Var u = u(1−u)/N; it stays within 0–100%); "
+         f"the DKW band {info_html('dkw')} "
          f"±{100 * exploration.dkw:.1f} points holds, with 95% "
          "confidence, for every row of one objective at once.</em></p>"),
         f"<h4>Runners-up</h4><ol>{runners}</ol>"])

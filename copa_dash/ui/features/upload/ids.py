@@ -14,6 +14,7 @@ class UploadIds:
     ID_NOTE = "upload-id-note"
     ROLE = "upload-role"              # pattern: {"type": ROLE, "column": name}
     DIRECTION = "upload-direction"    # pattern
+    DIRECTION_CELL = "upload-direction-cell"  # pattern: holds DIRECTION, shown for objectives
     NAME = "upload-name"
     SHARED = "upload-shared"
     CHECK = "upload-check"            # live: how many objectives the mapping has
