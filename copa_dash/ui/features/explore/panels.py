@@ -11,6 +11,7 @@ import pandas as pd
 from dash import html
 
 from copa_dash.services.explorer import BASELINE_LABELS, Exploration
+from copa_dash.services.method_limits import PLAIN_NAMES
 from copa_dash.ui.common.glossary import info_html
 from copa_dash.ui.common.html_block import HtmlBlock
 
@@ -81,21 +82,33 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
 
 
 def compare_table(exploration: Exploration) -> html.Div:
-    """Where each normalisation picks for the same weights and how many rows it reaches."""
+    """Where each normalisation picks for the same weights and how many rows it reaches; a
+    method that cannot run on the view says why (the service's words, from the core's
+    refusal), in place of a pick."""
     if not exploration.baselines:
         return html.Div()
     problem = exploration.problem
     body = []
     for b in exploration.baselines:
-        pick = str(problem.ids[b.position]) if b.position is not None else "-"
+        label = BASELINE_LABELS[b.method]
+        gloss = PLAIN_NAMES.get(b.method, label).removeprefix(label).strip(" ()")
+        method = html.Td([html.B(label), html.Br(), html.Span(gloss, className="help")])
+        if b.position is None:
+            body.append(html.Tr(className="cannot-run", children=[
+                method, html.Td("cannot run here"), html.Td("-"), html.Td(b.message)]))
+            continue
         reach = "-" if b.distinct_over_alpha is None else str(b.distinct_over_alpha)
-        body.append(html.Tr([html.Td(BASELINE_LABELS[b.method]), html.Td(pick), html.Td(reach),
-                             html.Td(b.message)]))
-    return html.Div([
+        body.append(html.Tr([method, html.Td(html.Code(str(problem.ids[b.position]))),
+                             html.Td(reach), html.Td(b.message)]))
+    return html.Div(className="compare-panel", children=[
         html.H4("Compare normalisations (same weights)"),
+        html.P("Each method turns the objectives into one score with the weights above and "
+               "picks the best row; orange rings mark their picks in the figure.",
+               className="help"),
         html.Table(className="compare-table", children=[
             html.Thead(html.Tr([html.Th("method"), html.Th("pick"),
-                                html.Th("distinct picks over alpha (201 values)"), html.Th("note")])),
+                                html.Th("distinct picks as alpha runs over 201 values"),
+                                html.Th("why not / note")])),
             html.Tbody(body)]),
     ])
 
