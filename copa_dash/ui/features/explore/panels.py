@@ -12,6 +12,7 @@ from dash import html
 
 from copa_dash.services.explorer import BASELINE_LABELS, Exploration
 from copa_dash.services.method_limits import PLAIN_NAMES
+from copa_dash.services.pick_tie import pick_tie
 from copa_dash.ui.common.glossary import info_html
 from copa_dash.ui.common.html_block import HtmlBlock
 
@@ -70,7 +71,7 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
                       for j in exploration.runners_up[:RUNNERS_UP])
     body = "".join([
         f"<p>criterion C {info_html('criterion')} = {_fmt(exploration.scores[i])} (smaller is "
-        f"better); {alpha_text}.</p>",
+        f"better); {alpha_text}.</p>", tie_html(exploration),
         ("<table><thead><tr><th>objective</th><th>dir.</th><th>value</th>"
          "<th>top x% (95% CI)</th></tr></thead><tbody>"), *rows, "</tbody></table>",
         (f"<p><em>u {info_html('u')} over {problem.n_population} rows. ± is a 95% interval of "
@@ -79,6 +80,18 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
          "confidence, for every row of one objective at once.</em></p>"),
         f"<h4>Runners-up</h4><ol>{runners}</ol>"])
     return str(problem.ids[i]), body
+
+
+def tie_html(exploration: Exploration) -> str:
+    """"Tied with X (and N others)" and the rule that chose the pick, or nothing."""
+    tie = pick_tie(exploration.problem, exploration.scores, exploration.pick)
+    if tie is None:
+        return ""
+    more = len(tie.others) - 1
+    rest = f" and {more} other{'s' if more > 1 else ''}" if more else ""
+    return (f'<p class="tie"><strong>Tied</strong> with {code_html(tie.others[0])}{rest} on '
+            "the criterion (equal to 12 significant digits); the pick among them is decided by "
+            f"{escape(tie.rule_words)}.</p>")
 
 
 def compare_table(exploration: Exploration) -> html.Div:
