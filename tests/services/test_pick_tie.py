@@ -108,3 +108,19 @@ def test_the_tied_rows_and_the_rule_are_the_brute_force_ones(values, directions,
 def test_the_cases_cover_every_rule():
     rules = {_brute(v, d, _weights(len(d), alpha), p)[2] for v, d, p, alpha in CASES}
     assert rules == {"none", "p8", "sum", "order"}
+
+
+def test_the_decision_report_says_the_tie_and_the_rule():
+    from copa_dash.reports import DecisionView, decision_facts, decision_html
+
+    values, directions, p, alpha = CASES[0]      # rows 0, 1, 2 tied; table order picks 0
+    opened = _opened(values, directions)
+    view = DecisionView("ties", objectives=(("o0", "min"), ("o1", "min")), focus=("o0",),
+                        alpha=alpha, p=p)
+    facts = decision_facts(opened, view)
+    tied, chosen, rule = _brute(values, directions, _weights(2, alpha), p)
+    assert facts.pick_id == f"m{chosen}" and facts.tie.rule == rule == "order"
+    text = " ".join(_text(decision_html(facts)).split())
+    assert f"Tied with m{tied[1]} and 1 other on the criterion" in text
+    assert "The tied rows: m1, m2." in text.replace(" ,", ",").replace(" .", ".")
+    assert " ".join(pick_tie.RULE_WORDS["order"].split()) in text
