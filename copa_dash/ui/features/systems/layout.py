@@ -165,17 +165,24 @@ def _indicators_panel(state) -> html.Div:
     ])
 
 
+SIDE_LABELS = {"baseline": "baseline systems (one or more; their runs pooled)",
+               "candidate": "candidate systems (one or more; their runs pooled)"}
+
+
 def _significance_panel(table, state, systems) -> html.Div:
     options = _options(systems)
     return html.Div([
         help_text(HELP_TEST),
         html.Div(className="axes-row", children=[
-            html.Span("baseline"),
+            # several systems per side: the labels say so, as the controls allow it
+            html.Span(SIDE_LABELS["baseline"], id=f"{ID.BASELINE}-label"),
             dcc.Dropdown(id=ID.BASELINE, options=options, value=list(state.baseline),
-                         multi=True, style={"minWidth": "240px", "flex": 1}),
-            html.Span("candidate"),
+                         multi=True, placeholder="choose one or more systems",
+                         style={"minWidth": "240px", "flex": 1}),
+            html.Span(SIDE_LABELS["candidate"], id=f"{ID.CANDIDATE}-label"),
             dcc.Dropdown(id=ID.CANDIDATE, options=options, value=list(state.candidate),
-                         multi=True, style={"minWidth": "240px", "flex": 1}),
+                         multi=True, placeholder="choose one or more systems",
+                         style={"minWidth": "240px", "flex": 1}),
         ]),
         html.Div(className="axes-row", children=[
             html.Span("permutations"),
