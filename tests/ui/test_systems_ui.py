@@ -148,12 +148,9 @@ def test_the_side_pickers_are_labelled_as_the_multi_selects_they_are():
                                        "cand": ["Feldman-SVM", "Feldman-LR"]}), opened,
                           systems.system_names(opened.table))
     panel = page._significance_panel(opened.table, state, systems.system_names(opened.table))
-    row = next(c for c in _walk(panel) if any(getattr(k, "id", None) == ID.CANDIDATE
-                                               for k in (getattr(c, "children", None) or [])
-                                               if not isinstance(k, str)))
-    kids = row.children
     for side, values in ((ID.BASELINE, ["SVM", "LR"]), (ID.CANDIDATE, ["Feldman-SVM", "Feldman-LR"])):
-        at = next(n for n, k in enumerate(kids) if getattr(k, "id", None) == side)
-        picker, label = kids[at], kids[at - 1].children
-        assert picker.multi is True and picker.value == values
-        assert "systems (one or more" in label and label.split()[1] == "systems"
+        block = next(c for c in _walk(panel) if isinstance(getattr(c, "children", None), list)
+                     and any(getattr(k, "id", None) == side for k in c.children))
+        label, picker = block.children
+        assert picker.id == side and picker.multi is True and picker.value == values
+        assert label.htmlFor == side and label.children.endswith("systems (one or more)")
