@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 from itertools import combinations
 
+import numpy as np
 import pytest
 
 from copa_dash.services import explorer
@@ -131,3 +132,12 @@ def test_each_baseline_is_named_once_at_the_row_it_picks(changes):
         assert where[label] == (expected["x"], expected["y"]), label
         if row == result.pick:      # named in the pick's own label
             assert label in _methods_named(annotations[-1]["text"])
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_the_label_placers_axis_range_is_the_figures(log):
+    rng = np.random.default_rng(3)
+    for values in (rng.lognormal(size=500), np.array([np.nan, 2.0, 2.0]),
+                   np.append(rng.lognormal(size=50), np.nan), np.array([np.nan, np.nan])):
+        np.testing.assert_allclose(figures._axis_range(values, log),
+                                   figures.fixed_range(values, log=log)["range"], rtol=1e-12)
