@@ -111,6 +111,7 @@ def place_labels(points, sizes, marked=(), *, width: float = PLOT_WIDTH,
                 # corner at about that distance): a long id is not centred over its point
                 ax = dx * ((distance if dy == 0 else 0.45 * distance) + w / 2)
                 ay = dy * ((distance if dx == 0 else 0.7 * distance) + (h / 2 if dx == 0 else 0))
+                ax, ay = round(ax, 1), round(ay, 1)     # short numbers in the figure's JSON
                 box = Box(x + ax - w / 2, y + ay - h / 2, x + ax + w / 2, y + ay + h / 2)
                 cost = _cost(box, (x, y), placed, anchors, keep_clear, width, height)
                 if best_cost is None or cost < best_cost:
