@@ -80,7 +80,8 @@ def _and(names) -> str:
 def too_many_rows(method: str, limit: int, n_rows: int) -> str:
     """Why a method that compares every pair of rows is skipped on a big view."""
     return (f"{_DIVIDES.get(method, method)} compares every pair of rows, which takes too "
-            f"long above {limit:,} rows; this view has {n_rows:,}. Filter the rows to use it.")
+            f"long above {limit:,} rows; this table has {n_rows:,} with every chosen objective "
+            "(constraints do not shrink that: every row takes part in the normalisation).")
 
 
 __all__ = ["PLAIN_NAMES", "too_many_rows", "why_not"]

@@ -82,3 +82,9 @@ def test_the_core_error_carries_every_failing_objective_and_count():
     assert (e.reason, e.column, e.row, e.value, e.n_rows, e.columns) == \
         ("not_positive", 1, 0, 0.0, 2, (1, 2))
     assert "objective 1 has 0 in row 0" in str(e)    # the core's own message is unchanged
+
+
+def test_ahp_on_a_big_table_says_it_is_skipped_and_why():
+    text = method_limits.too_many_rows("ahp", 3000, 5100)
+    assert text.startswith("AHP compares every pair of rows, which takes too long above 3,000")
+    assert "this table has 5,100" in text
