@@ -142,6 +142,29 @@ def run_session(problem: ChoiceProblem, answers: str = "", *,
     return _session(answers, state, max_questions, confident)
 
 
+ANSWER_WORDS = {"=": "can't tell"}
+
+
+def answered_questions(problem: ChoiceProblem, answers: str) -> tuple[tuple[str, str], ...]:
+    """Each question of a session and its answer, in words: ``("A or B?", "A")``, with
+    "can't tell" for ``=``. The questions are replayed from the answers (each follows from
+    the ones before), so this is what the user was asked on the page.
+
+    Raises
+    ------
+    InvalidInputError
+        If ``answers`` holds anything but ``a``, ``b`` and ``=``.
+    """
+    answers = check_answers(answers)
+    out = []
+    for n, given in enumerate(answers):
+        question = core.next_question(run_session(problem, answers[:n]).state)
+        first, second = problem.ids[question.a], problem.ids[question.b]
+        said = {"a": first, "b": second}.get(given, ANSWER_WORDS.get(given, given))
+        out.append((f"{first} or {second}?", said))
+    return tuple(out)
+
+
 def answer(problem: ChoiceProblem, session: Session, outcome: str, *, max_questions: int = 20,
            confident: float = CONFIDENT) -> Session:
     """The session after one more answer (``a``, ``b`` or ``=``) to its question."""

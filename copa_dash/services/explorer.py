@@ -19,7 +19,7 @@ from ..core.errors import InvalidInputError
 from ..core.ranks import cdf_transform, dkw_epsilon, u_interval, u_standard_error
 from ..core.validate import orient, parse_directions
 from ..data.filters import RowFilter
-from . import selection
+from . import method_limits, selection
 from .catalog import OpenedDataset
 from .objectives import TWO_OBJECTIVES
 
@@ -119,9 +119,8 @@ def _baselines(problem: selection.SelectionProblem, cache) -> tuple[BaselinePick
     out = []
     for method in ("copa",) + BASELINES:
         if method == "ahp" and problem.raw.shape[0] > AHP_MAX_ROWS:
-            out.append(BaselinePick(method, None, None,
-                                    f"AHP compares every pair of rows; skipped above "
-                                    f"{AHP_MAX_ROWS} rows (this view has {problem.raw.shape[0]})."))
+            out.append(BaselinePick(method, None, None, method_limits.too_many_rows(
+                method, AHP_MAX_ROWS, problem.raw.shape[0])))
             continue
         method_prefs = replace(prefs, method=method)
         try:
@@ -130,8 +129,9 @@ def _baselines(problem: selection.SelectionProblem, cache) -> tuple[BaselinePick
             if sweepable:
                 distinct = _distinct_over_grid(problem, method_prefs, grid, cache)
             out.append(BaselinePick(method, position, distinct))
-        except InvalidInputError as exc:
-            out.append(BaselinePick(method, None, None, str(exc)))
+        except InvalidInputError as exc:   # the core refused: say why with names, not indices
+            out.append(BaselinePick(method, None, None, method_limits.why_not(
+                exc, method, prefs.objectives, problem.ids)))
     return tuple(out)
 
 

@@ -184,18 +184,26 @@ def _indicators_panel(state) -> html.Div:
     ])
 
 
+SIDE_LABELS = {"baseline": "Baseline systems (one or more)",
+               "candidate": "Candidate systems (one or more)"}
+
+
 def _significance_panel(table, state, systems) -> html.Div:
     options = _options(systems)
     return html.Div([
         help_text(HELP_TEST),
-        html.Div(className="axes-row", children=[
-            html.Span("baseline"),
-            dcc.Dropdown(id=ID.BASELINE, options=options, value=list(state.baseline),
-                         multi=True, style={"minWidth": "240px", "flex": 1}),
-            html.Span("candidate"),
-            dcc.Dropdown(id=ID.CANDIDATE, options=options, value=list(state.candidate),
-                         multi=True, style={"minWidth": "240px", "flex": 1}),
+        # several systems per side: the labels say so, as the controls allow it; each label
+        # sits above its picker, so that neither squeezes the other
+        html.Div(className="axes-row", style={"alignItems": "flex-start"}, children=[
+            html.Div(style={"flex": 1, "minWidth": "260px"}, children=[
+                html.Label(SIDE_LABELS[side], id=f"{picker}-label", htmlFor=picker,
+                           style={"display": "block", "fontWeight": 600}),
+                dcc.Dropdown(id=picker, options=options, value=list(values), multi=True,
+                             placeholder="choose one or more systems"),
+            ]) for side, picker, values in (("baseline", ID.BASELINE, state.baseline),
+                                            ("candidate", ID.CANDIDATE, state.candidate))
         ]),
+        help_text("Each side pools the runs of the systems chosen for it."),
         html.Div(className="axes-row", children=[
             html.Span("permutations"),
             _number_input(ID.PERMUTATIONS, state.permutations, min=1, max=1_000_000, step=1),
