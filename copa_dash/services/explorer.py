@@ -22,6 +22,7 @@ from ..data.filters import RowFilter
 from . import selection
 from .catalog import OpenedDataset
 from .objectives import TWO_OBJECTIVES
+from .ranked import RankedRows
 
 BASELINES = ("sum", "saw", "ahp", "delta", "norm")
 BASELINE_LABELS = {"sum": "Sum", "saw": "SAW", "ahp": "AHP", "delta": "Delta", "norm": "norm",
@@ -48,7 +49,7 @@ class Exploration:
     scores: np.ndarray
     front: np.ndarray
     pick: int
-    ranking: np.ndarray
+    ranking: RankedRows        # reads as an array of positions, best first
     sweep: object | None
     pick_alpha_range: tuple[float, float] | None
     u_standard_error: np.ndarray
@@ -88,7 +89,8 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
         notes.append(f"{problem.n_missing} rows are left out because a chosen objective is "
                      "missing for them; drop that objective to include them.")
     scores = selection.scores(problem)
-    ranking = selection.ranking(problem)
+    # the first places now, the rest when a page asks (see services/ranked.py)
+    ranking = RankedRows(problem, scores)
     pick = int(ranking[0])
     front = selection.front_mask(problem, cache=cache)
     sweep = None
