@@ -98,7 +98,7 @@ class RankedRows:
 
     def __getitem__(self, index):
         if isinstance(index, slice):
-            start, stop, step = index.indices(self._count)
+            _start, stop, step = index.indices(self._count)
             if step > 0 and stop <= len(self.head):
                 return self.head[index]
             return self.full()[index]

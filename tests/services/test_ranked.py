@@ -29,10 +29,10 @@ def _problem(n=3_000, k=4, *, seed=0, levels=None, method="copa", p=math.inf, al
         raw=np.nan_to_num(u, nan=0.5) + 0.1, u=u, eligible=eligible, n_missing=0, n_population=n)
 
 
-CASES = [dict(seed=1), dict(seed=2, levels=4), dict(seed=3, levels=3, p=1.0),
-         dict(seed=4, levels=5, p=2.0, nan_rows=40), dict(seed=5, levels=2, alpha=0.5),
-         dict(seed=6, levels=6, k=8, p=8.0), dict(seed=7, method="sum"),
-         dict(seed=8, levels=3, method="saw", nan_rows=10)]
+CASES = [{"seed": 1}, {"seed": 2, "levels": 4}, {"seed": 3, "levels": 3, "p": 1.0},
+         {"seed": 4, "levels": 5, "p": 2.0, "nan_rows": 40}, {"seed": 5, "levels": 2, "alpha": 0.5},
+         {"seed": 6, "levels": 6, "k": 8, "p": 8.0}, {"seed": 7, "method": "sum"},
+         {"seed": 8, "levels": 3, "method": "saw", "nan_rows": 10}]
 
 
 @pytest.mark.parametrize("case", CASES)
