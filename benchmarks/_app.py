@@ -88,6 +88,8 @@ class RunningApp:
     env : dict, optional
         Extra environment (e.g. ``NUMBA_CACHE_DIR``, ``COPA_JIT_MODE``); ``PYTHONPATH`` is
         ``app_dir`` for another checkout.
+    environ : dict, optional
+        The environment the app starts from (default: this process's).
     ready_path : str
         The path polled until it answers (``/healthz``, or ``/`` to time the first page).
     timeout : float
@@ -95,10 +97,11 @@ class RunningApp:
     """
 
     def __init__(self, port: int, *, state: Path | None = None, app_dir: Path = ROOT,
-                 env: dict | None = None, ready_path: str = "/healthz", timeout: float = 900):
+                 env: dict | None = None, environ: dict | None = None,
+                 ready_path: str = "/healthz", timeout: float = 900):
         self.port = port
         self.state = state or Path(tempfile.mkdtemp(prefix="copa-bench-"))
-        self.env = app_env(port, self.state, app_dir, **(env or {}))
+        self.env = app_env(port, self.state, app_dir, environ=environ, **(env or {}))
         self.started = time.perf_counter()
         self.process = subprocess.Popen([sys.executable, "app.py"], cwd=app_dir, env=self.env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -150,12 +153,29 @@ class RunningApp:
         self.stop()
 
 
-def app_env(port: int, state: Path, app_dir: Path = ROOT, **extra) -> dict:
-    """The app's environment: its port, data and cache directories under ``state``, uploads
-    up to 400 MB (the big-table benchmark uploads a 1,000,000-row table), and ``extra``."""
-    env = dict(os.environ, COPA_PORT=str(port), COPA_DATA_DIR=str(state / "data"),
+def app_env(port: int, state: Path, app_dir: Path = ROOT, *, environ: dict | None = None,
+            **extra) -> dict:
+    """The app's environment: ``environ`` (default: this process's) with its port, data and
+    cache directories under ``state``, uploads up to 400 MB (the big-table benchmark uploads
+    a 1,000,000-row table), and ``extra``."""
+    env = dict(os.environ if environ is None else environ, COPA_PORT=str(port), COPA_DATA_DIR=str(state / "data"),
                COPA_CACHE_DIR=str(state / "cache"), COPA_MAX_UPLOAD_MB="400")
     if Path(app_dir).resolve() != ROOT or "PYTHONPATH" not in env:
         env["PYTHONPATH"] = str(app_dir)      # another checkout's app imports its own package
     env.update(extra)
     return env
+
+
+def headless_chromium(width: int = 1400, height: int = 1000):
+    """A headless Chromium WebDriver (Debian's chromium and chromium-driver), no GPU: Plotly
+    draws SVG here, as WebGL is not available."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+
+    options = Options()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--disable-background-networking", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    if os.path.exists("/usr/bin/chromium"):
+        options.binary_location = "/usr/bin/chromium"
+    return webdriver.Chrome(options=options)

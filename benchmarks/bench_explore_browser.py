@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import statistics
 import sys
 import tempfile
@@ -58,7 +57,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._app import RunningApp, app_env, free_port, tree_cpu_seconds
+from benchmarks._app import RunningApp, app_env, free_port, headless_chromium, tree_cpu_seconds
 from benchmarks._harness import load_line
 from copa_dash.ui.features.explore.state import P_STOPS, format_p
 
@@ -151,19 +150,6 @@ def upload_table(settings, frame) -> str:
     saved = save_upload(settings, staged.token, "big.parquet", staged.proposed,
                         name=f"synthetic {len(frame)} x {frame.shape[1] - 1}", shared=True)
     return saved.id
-
-
-def _driver():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-
-    options = Options()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--disable-background-networking", "--window-size=1440,1100"):
-        options.add_argument(argument)
-    if os.path.exists("/usr/bin/chromium"):
-        options.binary_location = "/usr/bin/chromium"
-    return webdriver.Chrome(options=options)
 
 
 class Meters:
@@ -304,7 +290,7 @@ def main(argv=None) -> int:
               f"uploaded as {dataset} in {time.perf_counter() - started:.1f} s")
         url = f"http://127.0.0.1:{port}/explore?dataset={dataset}&alpha=1"
     app = RunningApp(port, state=root, app_dir=args.app_dir)
-    driver = _driver()
+    driver = headless_chromium(1440, 1100)
     meters = Meters(app, driver)
     first, checks = [], []
     try:
