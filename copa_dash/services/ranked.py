@@ -68,9 +68,11 @@ class RankedRows:
         c_m = float(np.partition(scores[valid], m - 1)[m - 1])
         if problem.preferences.method == "copa":
             limit = c_m * (1.0 + MARGIN) if c_m > 0 else c_m
-            candidates = valid & (scores <= limit)
-            head_problem = _with_eligible(problem, candidates)
-            self.head = np.asarray(selection.ranking(head_problem))[:m]
+            candidates = np.flatnonzero(valid & (scores <= limit))
+            # ranked as a table of their own, in table order: the tie-breaks see the same
+            # rows in the same order, and no copy of every row's u is made
+            ranked = selection.ranking(_rows_of(problem, candidates))
+            self.head = candidates[np.asarray(ranked)[:m]]
         else:
             rows = np.flatnonzero(valid & (scores <= c_m))
             self.head = rows[np.lexsort((rows, scores[rows]))][:m]
@@ -120,7 +122,9 @@ class RankedRows:
         return f"RankedRows({self._count} rows, {state})"
 
 
-def _with_eligible(problem: selection.SelectionProblem, mask: np.ndarray):
-    """The problem with another constraint mask (the rows that can reach the head)."""
-    return replace(problem, eligible=mask)
+def _rows_of(problem: selection.SelectionProblem, positions: np.ndarray):
+    """The problem reduced to the rows at ``positions`` (ascending), all of them eligible."""
+    return replace(problem, rows=problem.rows[positions], ids=problem.ids[positions],
+                   raw=problem.raw[positions], u=problem.u[positions],
+                   eligible=np.ones(positions.size, dtype=bool))
 
