@@ -1,6 +1,6 @@
 """Which rows the explorer's scatter draws on a big table, and how to say so.
 
-A browser draws a few tens of thousands of points quickly; a million points (each with its
+A browser draws a few thousand SVG points in about a second; a million points (each with its
 hover data) make the page take tens of seconds to open and every slider move sluggish. The
 rows that matter for the choice are few: the front (non-dominated rows passing the
 constraints), the pick and the rows the page marks (baseline picks, the alpha sweep's
@@ -19,7 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-BACKGROUND_ROWS = 5_000
+# Drawn as SVG (no WebGL below figures.WEBGL_ROWS, nor in headless Chromium), every point is a
+# DOM node: on the 100,000 x 8 table of bench_explore_browser.py (front 2,787 rows),
+# Plotly.newPlot of the front figure alone in headless Chromium took 1.5-2.0 s of browser CPU
+# with 5,000 background rows and 1.0 s with 2,000 (two repeats each, alternated, load 12).
+BACKGROUND_ROWS = 2_000
 SEED = 20_231
 
 
