@@ -322,6 +322,9 @@ def main(argv=None) -> int:
             raise SystemExit("the explorer did not show a pick within 2 minutes")
         time.sleep(2)
         checks.append(_check_pick(driver, settings, "first view"))
+        idle = meters.read()             # what the open page and the server cost doing nothing
+        time.sleep(2.0)
+        idle = tuple(1e3 * v / 2.0 for v in meters.since(idle))
 
         def alpha_text(d):
             value = d.find_elements(By.CSS_SELECTOR, "#explore-alpha [role=slider]")[0] \
@@ -347,6 +350,8 @@ def main(argv=None) -> int:
         app.stop()
     print("after: " + load_line())
     print("\n".join(checks))
+    print(f"idle, per second, before the moves: server CPU {idle[0]:.0f} ms, browser CPU "
+          f"{idle[1]:.0f} ms (part of every move's CPU figures)")
     if args.rows:
         print(f"front figure traces: {size[0]}; its data as JSON: {size[1] / 1e6:.1f} MB")
         print("callbacks of the last reload (start ms, duration ms, bytes): "
