@@ -36,17 +36,9 @@ from __future__ import annotations
 import numpy as np
 from ..jit import njit
 
-from .hypervolume import staircase_insert
+from .hypervolume import box_volume, staircase_insert
 
 _INSERTION_SORT_MAX = 24
-
-
-@njit(cache=True)
-def _box(frame, row, k, ref):
-    volume = 1.0
-    for d in range(k):
-        volume *= ref[d] - frame[row, d]
-    return volume
 
 
 @njit(cache=True)
@@ -180,12 +172,12 @@ def _direct(frame, m, k, ref, xs, ys, scratch, corners):
     if m == 0:
         return 0.0
     if m == 1:
-        return _box(frame, 0, k, ref)
+        return box_volume(frame, 0, k, ref)
     if m == 2:
         both = 1.0
         for d in range(k):
             both *= ref[d] - max(frame[0, d], frame[1, d])
-        return _box(frame, 0, k, ref) + _box(frame, 1, k, ref) - both
+        return box_volume(frame, 0, k, ref) + box_volume(frame, 1, k, ref) - both
     if m <= 4:
         return _inclusion_exclusion(frame, m, k, ref, corners)
     if k == 3:
@@ -223,7 +215,7 @@ def _wfg(frames, m, k, ref, xs, ys, scratch, corners):
             frame = frames[level]
             i = cursor[level]
             volumes[level] += (ref[dims - 1] - frame[i, dims - 1]) * (
-                _box(frame, i, dims - 1, ref) - value)
+                box_volume(frame, i, dims - 1, ref) - value)
             cursor[level] = i + 1
             continue
         kept = _limit_set(frame, i, frames[level + 1], dims - 1)
@@ -233,7 +225,7 @@ def _wfg(frames, m, k, ref, xs, ys, scratch, corners):
         value = _direct(frames[level + 1], kept, dims - 1, ref, xs, ys, scratch, corners)
         if value >= 0.0:
             volumes[level] += (ref[dims - 1] - frame[i, dims - 1]) * (
-                _box(frame, i, dims - 1, ref) - value)
+                box_volume(frame, i, dims - 1, ref) - value)
             cursor[level] = i + 1
             continue
         level += 1
