@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from paretoset import paretoset
 
+from copa_dash.core import _twins as twins
 from copa_dash.core import dominance
 from copa_dash.core._kernels import dominance as kernels
 from copa_dash.core._kernels import dominance_layers as layer_kernels
 from copa_dash.core._kernels import dominance_sorting as sorting
 from copa_dash.core._kernels import dominance_tree as tree
-from copa_dash.core import _twins as twins
 from copa_dash.core._reference import dominance as reference
 from copa_dash.core.errors import InvalidInputError
 
