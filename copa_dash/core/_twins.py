@@ -158,6 +158,11 @@ def nondominated_layers(points):
     return layers
 
 
+def best_order_layers(points):
+    """0-based layer of every row (the Best Order Sort kernel's answer), by peeling."""
+    return nondominated_layers(points) - 1
+
+
 def alpha_sweep_select(u, in_focus, a, b, p, eligible):
     """Selected row for every grid point: COPA's selection with w = (a on F, b off F).
 
@@ -404,6 +409,7 @@ TWINS = {
     "dominance.all_finite": all_finite,
     "dominance.nondominated_mask": nondominated_mask,
     "dominance_layers.nondominated_layers": nondominated_layers,
+    "dominance_layers.best_order_layers": best_order_layers,
     "ranks.cdf_columns": cdf_columns,
     "criteria.copa_scores": copa_scores,
     "criteria.copa_select": copa_select,

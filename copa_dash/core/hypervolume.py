@@ -24,6 +24,8 @@ try:  # moocore's C entry point without its argument conversion (we validate onc
     from moocore import _moocore as moocore_private
 except ImportError:  # pragma: no cover - layout of another moocore release
     moocore_private = None
+# Looked up once here, not on every call (the 4-D hot path is a few microseconds).
+_MOOCORE_HV_INNER = getattr(moocore_private, "_hypervolume", None)
 
 __all__ = [
     "HypervolumeEstimate",
@@ -110,10 +112,9 @@ def _exact_front(front: np.ndarray, r: np.ndarray) -> tuple[float, str]:
 
 
 def _moocore_hv(front: np.ndarray, r: np.ndarray) -> float:
-    inner = getattr(moocore_private, "_hypervolume", None)
-    if inner is None:  # a moocore release without the private entry point
+    if _MOOCORE_HV_INNER is None:  # a moocore release without the private entry point
         return moocore.hypervolume(front, ref=r)
-    return inner(front, r)
+    return _MOOCORE_HV_INNER(front, r)
 
 
 def _exact(y: np.ndarray, r: np.ndarray) -> float:
