@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import moocore  # the one place the core uses moocore: its HV4D+-based recursion in C, K = 4..7
 import numpy as np
@@ -18,6 +17,7 @@ from ._kernels import hypervolume as _kernels
 from ._kernels import hypervolume_wfg as _wfg_kernels
 from .dominance import oriented_view
 from .errors import InvalidInputError
+from .ranks import u_interval
 from .validate import check_ref_point, parse_directions
 
 try:  # moocore's C entry point without its argument conversion (we validate once)
@@ -246,12 +246,9 @@ def hypervolume_mc(points, /, ref, *, directions=None, n_samples: int = 100_000,
 
 
 def _wilson_interval(hits: int, n: int, confidence: float) -> tuple[float, float]:
-    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
-    p = hits / n
-    denominator = 1.0 + z * z / n
-    centre = (p + z * z / (2.0 * n)) / denominator
-    half = z * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the share of hits is a binomial proportion: the same Wilson score interval as u's
+    low, high = u_interval(hits / n, n, confidence=confidence)
+    return float(low), float(high)
 
 
 def exact_cost_seconds(n_front: int, n_objectives: int) -> float:
