@@ -29,16 +29,18 @@ import json
 import os
 import resource
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks._app import RunningApp, free_port, headless_chromium
+
 DATASET = "open-llm-leaderboard-v2"
 CLI_CASES = (
     ("copa-dash --help", ["--help"]),
@@ -47,9 +49,14 @@ CLI_CASES = (
     ("rank --dataset decodingtrust", ["rank", "--dataset", "decodingtrust", "--json"]),
     ("indicators --dataset fairness-adult-sex",
      ["indicators", "--dataset", "fairness-adult-sex", "--json"]),
+    ("significance --dataset fairness-adult-sex",
+     ["significance", "--dataset", "fairness-adult-sex", "--baseline", "SVM,LR",
+      "--candidate", "Feldman-SVM,Feldman-LR", "--permutations", "500", "--json"]),
+    ("depth --dataset dmop", ["depth", "--dataset", "dmop", "--json"]),
+    ("gap --dataset breast-cancer-val-test", ["gap", "--dataset", "breast-cancer-val-test",
+                                               "--json"]),
 )
 VARIANTS = {"ours": None, "peer": "foreground"}
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 def _env(numba_dir: Path, variant: str, **extra) -> dict:
@@ -95,30 +102,6 @@ def run_cli(argv, numba_dir: Path, variant: str) -> tuple[float, float, str]:
     return wall, cpu, out.stdout
 
 
-def _cpu_of(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _driver():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-
-    options = Options()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--disable-background-networking", "--window-size=1400,1000"):
-        options.add_argument(argument)
-    if os.path.exists("/usr/bin/chromium"):
-        options.binary_location = "/usr/bin/chromium"
-    return webdriver.Chrome(options=options)
-
-
 FIGURE_DRAWN = """
 const done = arguments[arguments.length - 1];
 (function wait() {
@@ -135,33 +118,20 @@ const done = arguments[arguments.length - 1];
 def run_app(numba_dir: Path, variant: str, driver) -> dict:
     """Start ``python app.py``; times to the first answer of ``/`` and, with a browser, to
     the explorer's scatter drawn for the Open LLM leaderboard."""
-    port = _free_port()
     state = Path(tempfile.mkdtemp(prefix="copa-cold-"))
-    env = _env(numba_dir, variant, COPA_PORT=str(port), COPA_DATA_DIR=str(state / "data"),
-               COPA_CACHE_DIR=str(state / "cache"))
-    start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     result = {}
+    app = RunningApp(free_port(), state=state, ready_path="/",
+                     environ=_env(numba_dir, variant))
     try:
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read()
-                break
-            except OSError:
-                if process.poll() is not None or time.perf_counter() - start > 900:
-                    raise SystemExit("the app did not start") from None
-                time.sleep(0.1)
-        result["page"] = (time.perf_counter() - start, _cpu_of(process.pid))
+        result["page"] = (app.ready_seconds, app.cpu_seconds())
         if driver is not None:
             driver.set_script_timeout(900)
-            driver.get(f"http://127.0.0.1:{port}/explore?dataset={DATASET}")
+            driver.get(f"{app.url}/explore?dataset={DATASET}")
             card = driver.execute_async_script(FIGURE_DRAWN)
-            result["figure"] = (time.perf_counter() - start, _cpu_of(process.pid))
+            result["figure"] = (time.perf_counter() - app.started, app.cpu_seconds())
             result["card"] = card.split("\n")[0]
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        app.stop()
         shutil.rmtree(state, ignore_errors=True)
     return result
 
@@ -171,7 +141,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--no-browser", action="store_true")
     args = parser.parse_args()
-    driver = None if args.no_browser else _driver()
+    driver = None if args.no_browser else headless_chromium()
     scratch = Path(tempfile.mkdtemp(prefix="copa-numba-bench-"))
     warm_dir = scratch / "warm"
     start = time.perf_counter()

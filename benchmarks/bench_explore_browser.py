@@ -6,15 +6,22 @@ changes at 7 of the 40 steps), then p through its stops (inf down to 1 and back 
 is timed by the page itself, from the keydown event to the first frame painted after the
 share link changed and no component is marked as waiting for a callback
 (``data-dash-is-loading``) and no callback is pending at all (Dash's
-``_dash-loading-callback`` marker): the explorer's view callback writes the share link, the
-p controls and the figures, then the pick card and the table page render from the view it
-stored, so a move is done when the last of them has answered. The time until the figures are
-in (the share link holds the new view and neither figure waits for a callback) is reported
-beside it, and the app process's CPU time per move. The watcher is set up before the key is
-pressed; WebDriver only collects its result afterwards, and the script checks that the share
-link then holds the value the slider shows. Alpha moves that change the pick (and so redraw
-the figures' markers) are also reported apart. The first two alpha moves are not timed (the
-browser is still compiling the page's JavaScript).
+``_dash-loading-callback`` marker): the explorer's view callback writes the share link and the
+p controls, then the pick card, the figures and the table page render from the view it
+stored, so a move is done when the last of them has answered. The watcher is set
+up before the key is pressed; WebDriver only collects its result afterwards, and the script
+checks that the share link then holds the value the slider shows. Alpha moves that change the
+pick (and so redraw the figures' markers) are also reported apart. The first two alpha moves
+are not timed (the browser is still compiling the page's JavaScript).
+
+Beside each wall time the CPU time spent over it is reported: the server's (the app process,
+from ``/proc``) and the browser's (chromedriver and its Chromium processes), as medians with
+the interquartile range of the wall times, and the machine's load before and after
+(``benchmarks/_harness.py``): on a shared machine the wall times follow the load, CPU times
+much less. Before any time is printed the page's pick is checked, at the first view, after the
+alpha moves and after the p moves, against the pick the explorer service computes in this
+process for the view the share link holds and against ``copa_select`` over every row; a
+difference stops the run.
 
 With ``--rows N --objectives K`` the page is measured on a big uploaded table instead: a
 seeded synthetic table (N rows, an id and K objectives that trade off along a latent
@@ -41,19 +48,17 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._app import RunningApp, app_env, free_port, headless_chromium, tree_cpu_seconds
+from benchmarks._harness import load_line
 from copa_dash.ui.features.explore.state import P_STOPS, format_p
 
 # The first figure is in when the pick is named, the front figure has drawn its traces (SVG
@@ -81,10 +86,7 @@ function drawn() {
 # moves, and a watcher started after them only sees a page that settled earlier.
 ARM_MOVE_WATCH = """
 window.__copaMove = null;
-window.__copaFigure = null;
 const box = () => document.getElementById('explore-share');
-const figuresIn = () => !document.querySelector(
-  '#explore-front[data-dash-is-loading="true"], #explore-parallel[data-dash-is-loading="true"]');
 const before = box() ? box().value : null;
 document.addEventListener('keydown', () => {
   const start = performance.now();
@@ -95,12 +97,6 @@ document.addEventListener('keydown', () => {
       && !document.querySelector('._dash-loading-callback');
   }
   function poll() {
-    // the figures are in when the share link holds the new view (the figures' callback writes
-    // both) and neither figure waits for a callback; timed at the frame painted after
-    if (window.__copaFigure === null && box() && box().value !== before && figuresIn()) {
-      window.__copaFigure = -2;
-      requestAnimationFrame(() => { window.__copaFigure = performance.now() - start; });
-    }
     // done at the first frame the browser paints after the page settled (a
     // requestAnimationFrame callback runs before the frame it belongs to is painted)
     if (settled()) {
@@ -117,24 +113,10 @@ document.addEventListener('keydown', () => {
 COLLECT_MOVE = """
 const done = arguments[arguments.length - 1];
 (function wait() {
-  if (window.__copaMove !== null && window.__copaFigure !== -2) {
-    done([window.__copaMove, window.__copaFigure === null ? -1 : window.__copaFigure]);
-    return;
-  }
+  if (window.__copaMove !== null) { done(window.__copaMove); return; }
   setTimeout(wait, 25);
 }());
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _bench_env(root: Path, port: int) -> dict:
-    return dict(os.environ, COPA_PORT=str(port), COPA_DATA_DIR=str(root / "data"),
-                COPA_CACHE_DIR=str(root / "cache"), COPA_MAX_UPLOAD_MB="400")
 
 
 def synthetic_table(rows: int, objectives: int, seed: int = 23):
@@ -170,62 +152,28 @@ def upload_table(settings, frame) -> str:
     return saved.id
 
 
-def _server_cpu(process) -> float:
-    """CPU seconds the app's process has used so far (user + system, every thread; Linux)."""
-    fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+class Meters:
+    """CPU seconds of the server (the app process) and of the browser (chromedriver and
+    every Chromium process below it), read before and after each timed step."""
+
+    def __init__(self, app: RunningApp, driver):
+        self.app = app
+        self.browser_pid = driver.service.process.pid
+
+    def read(self) -> tuple[float, float]:
+        return self.app.cpu_seconds(), tree_cpu_seconds(self.browser_pid)
+
+    def since(self, before: tuple[float, float]) -> tuple[float, float]:
+        after = self.read()
+        return after[0] - before[0], after[1] - before[1]
 
 
-def _wait_until_quiet(process, share: float = 0.05, limit: float = 300.0) -> float:
-    """Wait until the app's process has used under ``share`` of a core for two seconds in a
-    row (a fresh process compiles numba kernels in a background thread for a while, which
-    would time the compiler, not the page); returns the seconds waited."""
-    started = quiet = time.perf_counter()
-    used = _server_cpu(process)
-    while time.perf_counter() - started < limit:
-        time.sleep(1.0)
-        now = _server_cpu(process)
-        if now - used > share:
-            quiet = time.perf_counter()
-        elif time.perf_counter() - quiet >= 2.0:
-            break
-        used = now
-    return time.perf_counter() - started
-
-
-def _start_app(port: int, root: Path | None = None, app_dir: Path = ROOT) -> subprocess.Popen:
-    root = root or Path(tempfile.mkdtemp(prefix="copa-bench-"))
-    env = _bench_env(root, port)
-    env.setdefault("NUMBA_CACHE_DIR", str(root / "numba"))
-    process = subprocess.Popen([sys.executable, "app.py"], cwd=app_dir, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(1200):  # a cold numba cache compiles the kernels first
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
-            return process
-        except OSError:
-            time.sleep(0.5)
-    process.kill()
-    raise SystemExit("the app did not start within 10 minutes")
-
-
-def _driver():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-
-    options = Options()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--disable-background-networking", "--window-size=1440,1100"):
-        options.add_argument(argument)
-    if os.path.exists("/usr/bin/chromium"):
-        options.binary_location = "/usr/bin/chromium"
-    return webdriver.Chrome(options=options)
-
-
-def _timed_moves(driver, slider_css: str, key, readout, moves: int, warmup: int = 2) -> list[float]:
+def _timed_moves(driver, meters: Meters, slider_css: str, key, readout, moves: int,
+                 warmup: int = 2) -> list[dict]:
     """Time ``moves`` key presses on a slider, after ``warmup`` untimed ones (the browser
-    compiles the page's JavaScript on the first updates): (until every part answered, whether
-    the pick changed, until the figures were in) per move."""
+    compiles the page's JavaScript on the first updates). Each move: its wall time in the
+    page (ms), the server's and the browser's CPU time over it (ms), whether the pick
+    changed."""
     from selenium.webdriver.common.by import By
 
     slider = driver.find_elements(By.CSS_SELECTOR, slider_css)[0]
@@ -233,22 +181,89 @@ def _timed_moves(driver, slider_css: str, key, readout, moves: int, warmup: int 
     for _ in range(warmup + moves):
         before = driver.find_element(By.ID, "pick-id").text
         driver.execute_script(ARM_MOVE_WATCH)
+        cpu = meters.read()
         slider.send_keys(key)
-        elapsed, figure = driver.execute_async_script(COLLECT_MOVE)
+        elapsed = driver.execute_async_script(COLLECT_MOVE)
+        server, browser = meters.since(cpu)
         if elapsed < 0:
             continue
         needle = readout(driver)        # the page settled on the move the slider shows
         if needle not in driver.find_element(By.ID, "explore-share").get_attribute("value"):
             raise SystemExit(f"the share link does not hold {needle!r} after the move")
-        times.append((elapsed, driver.find_element(By.ID, "pick-id").text != before,
-                      figure if figure >= 0 else elapsed))
+        times.append({"wall": elapsed, "server": 1e3 * server, "browser": 1e3 * browser,
+                          "changed": driver.find_element(By.ID, "pick-id").text != before})
         time.sleep(0.1)                 # no move while the page still finishes the last one
     return times[warmup:]
+
+
+def service_pick(settings, share_link: str) -> tuple[str, str]:
+    """The pick of the view a share link describes, computed in this process without the
+    page: through the explorer service (as the page does) and by the selection kernel
+    alone over every row (``copa_select``, not the ranking head). Both ids."""
+    from urllib.parse import urlsplit
+
+    from copa_dash.services import selection
+    from copa_dash.services.catalog import open_dataset
+    from copa_dash.services.explorer import explore
+    from copa_dash.ui.features.explore.state import with_defaults
+    from copa_dash.ui.features.explore.view_memo import state_of
+    from copa_dash.ui.features.explore.view_state import preferences_and_filter
+
+    query = urlsplit(share_link).query
+    state = state_of(query)
+    opened = open_dataset(state.dataset, settings)
+    state = with_defaults(state, opened, tuple(k.split("=")[0] for k in query.split("&")))
+    prefs, row_filter = preferences_and_filter(state, opened.table)
+    result = explore(opened, prefs, row_filter)
+    problem = selection.build_problem(opened.table, prefs, row_filter)
+    direct = selection.select(problem)
+    return str(result.problem.ids[result.pick]), str(problem.ids[direct])
+
+
+def _check_pick(driver, settings, where: str) -> str:
+    """The page's pick against :func:`service_pick`; stops the run when they differ."""
+    from selenium.webdriver.common.by import By
+
+    shown = driver.find_element(By.ID, "pick-id").text
+    link = driver.find_element(By.ID, "explore-share").get_attribute("value")
+    via_service, direct = service_pick(settings, link)
+    if not shown == via_service == direct:
+        raise SystemExit(f"{where}: the page picks {shown!r}, the explorer service "
+                         f"{via_service!r}, copa_select {direct!r} - refusing to report times")
+    return f"{where}: page, explorer service and copa_select all pick {shown!r}"
+
+
+def _spread(values) -> str:
+    """Interquartile range over the median, in percent (min-max below 4 values)."""
+    med = statistics.median(values)
+    if med <= 0:
+        return "-"
+    if len(values) < 4:
+        return f"{100 * (max(values) - min(values)) / med:.0f}%"
+    q1, _, q3 = statistics.quantiles(values, n=4)
+    return f"{100 * (q3 - q1) / med:.0f}%"
+
+
+def _move_rows(rows) -> list[str]:
+    lines = [("| move | n | wall median ms (IQR) | wall p90 ms | server CPU median ms | "
+             "browser CPU median ms |"), "|---|---|---|---|---|---|"]
+    for name, moves in rows:
+        if not moves:
+            lines.append(f"| {name} | 0 | - | - | - | - |")
+            continue
+        wall = sorted(m["wall"] for m in moves)
+        p90 = wall[min(len(wall) - 1, int(0.9 * len(wall)))]
+        lines.append(f"| {name} | {len(moves)} | {statistics.median(wall):.0f} ({_spread(wall)}) "
+                     f"| {p90:.0f} | {statistics.median(m['server'] for m in moves):.0f} | "
+                     f"{statistics.median(m['browser'] for m in moves):.0f} |")
+    return lines
 
 
 def main(argv=None) -> int:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
+
+    from copa_dash.config import Settings
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=40)
@@ -256,35 +271,40 @@ def main(argv=None) -> int:
                         help="measure on a synthetic uploaded table of this many rows")
     parser.add_argument("--objectives", type=int, default=8)
     parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument("--reloads", type=int, default=3,
+                        help="warm reloads timed after the cold first open")
     parser.add_argument("--app-dir", type=Path, default=ROOT,
                         help="the checkout whose app.py runs (default: this one)")
     args = parser.parse_args(argv)
-    print(f"app: {args.app_dir.resolve()}; machine load (1, 5, 15 min) before: "
-          f"{os.getloadavg()}, cores: {os.cpu_count()}")
-    port = _free_port()
+    print(f"app: {args.app_dir.resolve()}")
+    print("before: " + load_line())
+    port = free_port()
     root = Path(tempfile.mkdtemp(prefix="copa-bench-"))
+    settings = Settings.from_env(app_env(port, root, args.app_dir))
     url = f"http://127.0.0.1:{port}/explore?dataset=open-llm-leaderboard-v2&alpha=1"
     if args.rows:
-        from copa_dash.config import Settings
-
         frame = synthetic_table(args.rows, args.objectives, args.seed)
         started = time.perf_counter()
-        dataset = upload_table(Settings.from_env(_bench_env(root, port)), frame)
+        dataset = upload_table(settings, frame)
         print(f"table: {args.rows} rows x {args.objectives} objectives (seed {args.seed}), "
               f"uploaded as {dataset} in {time.perf_counter() - started:.1f} s")
         url = f"http://127.0.0.1:{port}/explore?dataset={dataset}&alpha=1"
-    app = _start_app(port, root, args.app_dir)
-    driver = _driver()
-    first = []
+    app = RunningApp(port, state=root, app_dir=args.app_dir)
+    driver = headless_chromium(1440, 1100)
+    meters = Meters(app, driver)
+    first, checks = [], []
     try:
         driver.set_script_timeout(320)
-        for label in ("first open (cold server)", "reload (warm server)"):
+        for n in range(1 + args.reloads):
+            cpu = meters.read()
             started = time.time()
             driver.get(url)
             painted = driver.execute_async_script(FIRST_FIGURE)
             if painted < 0:
                 raise SystemExit("the explorer did not draw the front figure within 5 minutes")
-            first.append((label, painted / 1000.0 - started))
+            server, browser = meters.since(cpu)
+            first.append(("first open (cold server)" if n == 0 else "reload (warm server)",
+                          painted / 1000.0 - started, server, browser))
         size = driver.execute_script(
             "const p = document.querySelector('#explore-front .js-plotly-plot');"
             "return [p._fullData.map(t => t.type + ':' + (t.x ? t.x.length : 0)).join(' '),"
@@ -301,7 +321,10 @@ def main(argv=None) -> int:
         else:
             raise SystemExit("the explorer did not show a pick within 2 minutes")
         time.sleep(2)
-        print(f"waited {_wait_until_quiet(app):.0f} s for the app's background compiles")
+        checks.append(_check_pick(driver, settings, "first view"))
+        idle = meters.read()             # what the open page and the server cost doing nothing
+        time.sleep(2.0)
+        idle = tuple(1e3 * v / 2.0 for v in meters.since(idle))
 
         def alpha_text(d):
             value = d.find_elements(By.CSS_SELECTOR, "#explore-alpha [role=slider]")[0] \
@@ -313,45 +336,39 @@ def main(argv=None) -> int:
                 .get_attribute("aria-valuenow")
             return "p=" + format_p(P_STOPS[int(index)]) + "&"
 
-        cpu = [_server_cpu(app)]
-        alpha_times = _timed_moves(driver, "#explore-alpha [role=slider]", Keys.ARROW_LEFT,
-                                   alpha_text, args.moves)
-        cpu.append(_server_cpu(app))
-        p_times = _timed_moves(driver, "#explore-p-slider [role=slider]", Keys.ARROW_LEFT,
-                               p_text, 6, warmup=0)
-        p_times += _timed_moves(driver, "#explore-p-slider [role=slider]", Keys.ARROW_RIGHT,
-                                p_text, 6, warmup=0)
-        cpu.append(_server_cpu(app))
+        alpha_times = _timed_moves(driver, meters, "#explore-alpha [role=slider]",
+                                   Keys.ARROW_LEFT, alpha_text, args.moves)
+        checks.append(_check_pick(driver, settings, "after the alpha moves"))
+        p_times = _timed_moves(driver, meters, "#explore-p-slider [role=slider]",
+                               Keys.ARROW_LEFT, p_text, 6, warmup=0)
+        checks.append(_check_pick(driver, settings, "at p = 1"))
+        p_times += _timed_moves(driver, meters, "#explore-p-slider [role=slider]",
+                                Keys.ARROW_RIGHT, p_text, 6, warmup=0)
+        checks.append(_check_pick(driver, settings, "back at p = inf"))
     finally:
         driver.quit()
-        app.terminate()
-    print(f"load average after: {os.getloadavg()}")
-    # the alpha moves' count includes the two untimed warm-up moves
-    print(f"server CPU per move: alpha {1000 * (cpu[1] - cpu[0]) / (args.moves + 2):.1f} ms, "
-          f"p {1000 * (cpu[2] - cpu[1]) / len(p_times):.1f} ms")
+        app.stop()
+    print("after: " + load_line())
+    print("\n".join(checks))
+    print(f"idle, per second, before the moves: server CPU {idle[0]:.0f} ms, browser CPU "
+          f"{idle[1]:.0f} ms (part of every move's CPU figures)")
     if args.rows:
         print(f"front figure traces: {size[0]}; its data as JSON: {size[1] / 1e6:.1f} MB")
-        print("callbacks of the reload (start ms, duration ms, bytes): "
+        print("callbacks of the last reload (start ms, duration ms, bytes): "
               + ", ".join(f"({a}, {b}, {c})" for a, b, c in size[2]))
-        print("| page load | s |")
-        print("|---|---|")
-        for label, seconds in first:
-            print(f"| {label} | {seconds:.2f} |")
-    print("| move | until | n | median ms | p90 ms | max ms |")
-    print("|---|---|---|---|---|---|")
-    for until, at in (("figures in", 2), ("every part", 0)):
-        rows = (("alpha, every move", [m[at] for m in alpha_times]),
-                ("alpha, moves that change the pick", [m[at] for m in alpha_times if m[1]]),
-                ("p, every move", [m[at] for m in p_times]),
-                ("p, moves that change the pick", [m[at] for m in p_times if m[1]]))
-        for name, times in rows:
-            if not times:
-                print(f"| {name} | {until} | 0 | - | - | - |")
-                continue
-            ordered = sorted(times)
-            p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-            print(f"| {name} | {until} | {len(times)} | {statistics.median(times):.0f} "
-                  f"| {p90:.0f} | {max(times):.0f} |")
+    print("| page load | n | wall median s (IQR) | server CPU s | browser CPU s |")
+    print("|---|---|---|---|---|")
+    for label in dict.fromkeys(label for label, *_ in first):
+        runs = [r for r in first if r[0] == label]
+        walls = [r[1] for r in runs]
+        print(f"| {label} | {len(runs)} | {statistics.median(walls):.2f} ({_spread(walls)}) | "
+              f"{statistics.median(r[2] for r in runs):.2f} | "
+              f"{statistics.median(r[3] for r in runs):.2f} |")
+    rows = (("alpha, every move", alpha_times),
+            ("alpha, moves that change the pick", [m for m in alpha_times if m["changed"]]),
+            ("p, every move", p_times),
+            ("p, moves that change the pick", [m for m in p_times if m["changed"]]))
+    print("\n".join(_move_rows(rows)))
     return 0
 
 

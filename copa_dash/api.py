@@ -8,7 +8,8 @@ GET      /healthz                      200 {"status": "ok"|"degraded", "store": 
                                        only when the dataset store cannot be read
 POST     /api/datasets                 201 {"id", "owner_token", "name", "n_rows"};
                                        multipart fields ``file`` (CSV/TSV/Parquet/JSON/
-                                       Excel), ``roles`` (JSON of :class:`Roles`),
+                                       Excel), ``roles`` (JSON, see below; optional:
+                                       the upload page's guesses are used without it),
                                        optional ``name``, ``shared`` (true/false)
 GET      /api/datasets                 200 {"datasets": [shared uploads], "bundled": [...]}
 GET      /api/datasets/<id>            200 the dataset's public fields
@@ -18,6 +19,20 @@ PATCH    /api/datasets/<id>            200 the new fields; JSON {"name"?, "share
 DELETE   /api/datasets/<id>            200 {"deleted": id}; needs the owner token; its
                                        cached results go too
 =======  ============================  ===============================================
+
+The ``roles`` field says which column plays which part (:class:`Roles`, ``to_dict``)::
+
+    {"id": "model",                                   # the column naming each row
+     "objectives": [{"name": "error", "direction": "min"},
+                    {"name": "speed", "direction": "max", "unit": "tokens/s"}],
+     "system": "method", "seed": "seed",              # optional single columns: system,
+                                                      # seed, task, split, config, budget
+     "metadata": ["family", "licence"]}               # optional: other columns to filter on
+
+Every objective needs ``name`` and ``direction`` (``"min"``: lower is better, ``"max"``);
+``unit`` and ``label`` are optional. A column may play one role only; unknown keys are an
+error. A wrong ``roles`` gets a 400 whose message ends with this format and an example
+(:data:`ROLES_FORMAT`).
 
 Ownership: every upload gets its own record id (128 random bits: the link that lets anyone
 who holds it read the dataset) and an owner token, returned once in the upload's answer.
@@ -167,21 +182,40 @@ def healthz():
     return response
 
 
-def _parse_roles(text):
-    """Roles from the form's JSON, or None when not sent (the guesses are used then)."""
-    from .data.schema import Roles
+ROLES_FORMAT = (
+    "'roles' is a JSON object: {\"id\": COLUMN, \"objectives\": [{\"name\": COLUMN, "
+    "\"direction\": \"min\" or \"max\", \"unit\": optional text, \"label\": optional text}, ...], "
+    "optional \"system\", \"seed\", \"task\", \"split\", \"config\", \"budget\": COLUMN, "
+    "optional \"metadata\": [COLUMN, ...]}; for example "
+    "{\"id\": \"model\", \"objectives\": [{\"name\": \"error\", \"direction\": \"min\"}, "
+    "{\"name\": \"speed\", \"direction\": \"max\", \"unit\": \"tokens/s\"}], "
+    "\"metadata\": [\"family\"]}")
+"""What a wrong ``roles`` field is told (the format and an example); README, "HTTP API"."""
 
+
+def _parse_roles(text):
+    """Roles from the form's JSON, or None when not sent (the guesses are used then).
+
+    Every error about the field's shape ends with :data:`ROLES_FORMAT`, so the client
+    learns the format from the 400 itself."""
     if not text:
         return None
+    try:
+        return _roles_from_json(text)
+    except InvalidInputError as error:
+        raise InvalidInputError(f"{str(error).rstrip('.')}. {ROLES_FORMAT}") from None
+
+
+def _roles_from_json(text):
+    from .data.schema import Roles
+
     check_json_depth(text, MAX_JSON_DEPTH, what="'roles'")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise InvalidInputError(f"'roles' is not valid JSON: {error}") from None
     if not isinstance(data, dict):
-        raise InvalidInputError("'roles' must be a JSON object such as "
-                                '{"id": "model", "objectives": [{"name": "error", '
-                                '"direction": "min"}]}')
+        raise InvalidInputError("'roles' must be a JSON object")
     try:
         return Roles.from_dict(data)
     except InvalidInputError:

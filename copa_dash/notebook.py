@@ -30,13 +30,12 @@ from flask import redirect, request
 
 from . import reports
 from .app_factory import create_app
-from .cli.preferences import view_filter
 from .core.errors import InvalidInputError
 from .core.hypervolume import default_reference_point
 from .core.hypervolume import hypervolume as hv
 from .core.validate import check_p
 from .data.bundled import load_bundled
-from .data.filters import RowFilter, filter_from_where, value_sets_from_in
+from .data.filters import RowFilter, filter_from_view, filter_from_where, value_sets_from_in
 from .data.io import build_eval_table
 from .data.schema import DefaultView, Objective, Roles
 from .reports import opened_table
@@ -154,7 +153,7 @@ def _row_filter(table, info, where, isin, all_rows) -> RowFilter:
         sets = value_sets_from_in(texts, columns)
     view = info.default_view if info is not None else None
     if view is not None and view.filters and not all_rows:
-        defaults = view_filter(view.filters)
+        defaults = filter_from_view(view.filters)
         return RowFilter(conditions=row_filter.conditions, ranges=defaults.ranges,
                          sets={**defaults.sets, **sets})
     return RowFilter(conditions=row_filter.conditions, sets=sets)

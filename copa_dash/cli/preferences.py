@@ -8,7 +8,7 @@ import math
 
 from ..core.errors import InvalidInputError
 from ..core.validate import check_p
-from ..data.filters import RowFilter, filter_from_where, value_sets_from_in
+from ..data.filters import RowFilter, filter_from_view, filter_from_where, value_sets_from_in
 from ..services import selection
 from ._common import load_table
 
@@ -74,23 +74,12 @@ def build(args):
     row_filter = filter_from_where(args.where, list(table.frame.columns))
     in_sets = value_sets_from_in(getattr(args, "in_sets", []), list(table.frame.columns))
     if view is not None and view.filters and not getattr(args, "all_rows", False):
-        defaults = view_filter(view.filters)
+        defaults = filter_from_view(view.filters)
         row_filter = RowFilter(conditions=row_filter.conditions, ranges=defaults.ranges,
                                sets={**defaults.sets, **in_sets})
     elif in_sets:
         row_filter = RowFilter(conditions=row_filter.conditions, sets=in_sets)
     return table, prefs, row_filter
-
-
-def view_filter(filters: dict) -> RowFilter:
-    """A manifest default view's filters as a RowFilter."""
-    ranges, sets = {}, {}
-    for column, spec in filters.items():
-        if isinstance(spec, dict):
-            ranges[column] = (spec.get("min"), spec.get("max"))
-        else:
-            sets[column] = list(spec)
-    return RowFilter(ranges=ranges, sets=sets)
 
 
 def describe_view(prefs, row_filter) -> dict:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import math
 
-from ..data.filters import RowFilter, filter_from_where
+from ..data.filters import RowFilter, filter_from_view, filter_from_where
 from ..services import benchmarks
 from ._common import add_table_arguments, emit, format_table, jsonable, load_table
-from .preferences import view_filter
 
 
 def _benchmark_filter(args, table, info) -> RowFilter:
@@ -22,7 +21,7 @@ def _benchmark_filter(args, table, info) -> RowFilter:
         return filter_from_where(args.where, list(table.frame.columns))
     if info is None or not info.default_view.filters:
         return RowFilter()
-    return view_filter(info.default_view.filters)
+    return filter_from_view(info.default_view.filters)
 
 
 def run_benchmark(args) -> int:

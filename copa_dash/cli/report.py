@@ -22,11 +22,11 @@ from .. import reports
 from ..core.errors import InvalidInputError
 from ..core.significance import REF_RULES
 from ..core.validate import check_p
-from ..data.filters import filter_from_where, value_sets_from_in
+from ..data.filters import filter_from_view, filter_from_where, value_sets_from_in
 from ..reports import view as views
 from ..services import systems as systems_service
 from ._common import add_table_arguments, load_table
-from .preferences import add_preference_arguments, view_filter
+from .preferences import add_preference_arguments
 
 
 def _output(args) -> tuple[Path, str]:
@@ -104,7 +104,7 @@ def decision_view(args, table, info) -> views.DecisionView:
     ranges, sets, rest = views.conditions_from_where(where)
     default = info.default_view if info is not None else None
     if default is not None and default.filters and not args.all_rows:
-        base = view_filter(default.filters)
+        base = filter_from_view(default.filters)
         merged = dict(base.ranges)
         for column, low, high in ranges:
             old_low, old_high = merged.get(column, (None, None))

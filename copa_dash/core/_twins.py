@@ -13,6 +13,9 @@ up there.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
+import moocore  # already the core's engine for 4-D to 7-D hypervolumes (core/hypervolume.py)
 import numpy as np
 
 from ._kernels.criteria import TIE_RTOL, TIEBREAK_P
@@ -155,6 +158,11 @@ def nondominated_layers(points):
     return layers
 
 
+def best_order_layers(points):
+    """0-based layer of every row (the Best Order Sort kernel's answer), by peeling."""
+    return nondominated_layers(points) - 1
+
+
 def alpha_sweep_select(u, in_focus, a, b, p, eligible):
     """Selected row for every grid point: COPA's selection with w = (a on F, b off F).
 
@@ -210,14 +218,212 @@ def ahp_priorities(log_z):
     return x
 
 
+def niche_counts(points, sigma):
+    """Other rows closer than ``sigma`` (Euclidean) to every row.
+
+    The squared distance is summed over the objectives in the kernel's order (one column
+    at a time), so a distance exactly at ``sigma`` falls on the same side as in the kernel.
+    """
+    y = np.asarray(points, dtype=np.float64)
+    n, k = y.shape
+    if float(n) * n * max(k, 1) > _MAX_PAIR_WORK:
+        raise TwinDeclined(f"{n} rows is too many for the numpy twin")
+    counts = np.zeros(n, dtype=np.int64)
+    step = max(1, _CHUNK_CELLS // max(n, 1))
+    for lo in range(0, n, step):
+        block = y[lo:lo + step]
+        d2 = np.zeros((block.shape[0], n))
+        for d in range(k):
+            diff = block[:, None, d] - y[None, :, d]
+            d2 = d2 + diff * diff
+        close = np.sqrt(d2) < sigma
+        # the row itself (distance 0) is not a neighbour
+        close[np.arange(block.shape[0]), np.arange(lo, lo + block.shape[0])] = False
+        counts[lo:lo + step] = close.sum(axis=1)
+    return counts
+
+
+def inside_rows(points, ref):
+    """Copy of the rows that strictly dominate ``ref``, in their order."""
+    y = np.asarray(points, dtype=np.float64)
+    return np.ascontiguousarray(y[(y < ref).all(axis=1)])
+
+
+def unique_front(points):
+    """Non-dominated rows without duplicates, sorted lexicographically (first column
+    first), as the kernel returns them."""
+    y = np.asarray(points, dtype=np.float64)
+    front = y[~_dominated(y)] if y.shape[0] else y
+    if front.shape[0] < 2:
+        return np.ascontiguousarray(front)
+    # np.lexsort is stable, like the kernel's radix + merge sort, so among equal rows the
+    # same one (e.g. 0.0 rather than -0.0) comes first and is kept
+    front = front[np.lexsort(front.T[::-1])]
+    keep = np.ones(front.shape[0], dtype=bool)
+    keep[1:] = (front[1:] != front[:-1]).any(axis=1)
+    return np.ascontiguousarray(front[keep])
+
+
+def _hv2d(points, ref):
+    """The kernel's sweep: rows by increasing first value (stable), each adding the strip
+    below the best second value so far (rows right of the box do not count); the strips
+    are added left to right (``cumsum`` is sequential, so the sum rounds as the kernel's
+    loop does)."""
+    order = np.argsort(points[:, 0], kind="stable")
+    x, y = points[order, 0], points[order, 1]
+    y_in = np.where(x < ref[0], y, np.inf)
+    best_before = np.minimum.accumulate(np.concatenate(([ref[1]], y_in[:-1])))
+    gains = np.where((x < ref[0]) & (y < best_before), (ref[0] - x) * (best_before - y), 0.0)
+    return float(np.cumsum(gains)[-1]) if gains.size else 0.0
+
+
+def _staircase_insert(xs, ys, x, y, r0, r1):
+    """The kernel's ``staircase_insert`` on Python lists (the same float operations)."""
+    m = len(xs)
+    s = bisect_left(xs, x)
+    if s > 0 and ys[s - 1] <= y:
+        return 0.0
+    if s < m and xs[s] == x and ys[s] <= y:
+        return 0.0
+    height = ys[s - 1] if s > 0 else r1
+    left = x
+    gain = 0.0
+    e = s
+    while e < m and ys[e] >= y:
+        gain += (xs[e] - left) * (height - y)
+        left = xs[e]
+        height = ys[e]
+        e += 1
+    right = xs[e] if e < m else r0
+    gain += (right - left) * (height - y)
+    xs[s:e] = [x]
+    ys[s:e] = [y]
+    return gain
+
+
+def _hv3d(points, ref):
+    """The kernel's HV3D sweep on the third objective, with the staircase in Python lists:
+    O(N log N) list operations, a few hundred ms for 10^5 rows."""
+    order = np.argsort(points[:, 2], kind="stable")
+    p = points[order].tolist()
+    r0, r1, r2 = float(ref[0]), float(ref[1]), float(ref[2])
+    xs: list = []
+    ys: list = []
+    area = 0.0
+    volume = 0.0
+    n = len(p)
+    for t in range(n):
+        x, y, z = p[t]
+        if z >= r2:
+            break
+        if x < r0 and y < r1:
+            area += _staircase_insert(xs, ys, x, y, r0, r1)
+        z_next = min(p[t + 1][2] if t + 1 < n else r2, r2)
+        volume += area * (z_next - z)
+    return volume
+
+
+def hypervolume(points, ref):
+    """Exact hypervolume for K <= 3 (the only sizes the core sends this kernel from
+    Python; K >= 4 goes through :func:`unique_front` and moocore or :func:`hv_wfg`)."""
+    inside = inside_rows(points, ref)
+    n, k = inside.shape
+    if n == 0:
+        return 0.0
+    if k == 1:
+        return float(ref[0] - inside[:, 0].min())
+    if k == 2:
+        return _hv2d(inside, ref)
+    if k == 3:
+        return _hv3d(inside, ref)
+    raise TwinDeclined(f"no numpy twin for a {k}-D hypervolume kernel call")
+
+
+def hv_wfg(front, ref):
+    """Exact hypervolume of a front by moocore (its HV4D+ recursion, O(n^(K-2)));
+    declined when that would take long, where the compiled WFG kernel is the faster one."""
+    n, k = front.shape
+    if n == 0:
+        return 0.0
+    if float(n) ** max(k - 2, 1) > 1e9:
+        raise TwinDeclined(f"{n} rows in {k} objectives is too many for the twin")
+    return float(moocore.hypervolume(np.ascontiguousarray(front), ref=np.asarray(ref)))
+
+
+def hypervolume_2d_3d(points, ref):
+    """Exact HV of any 2- or 3-objective rows (dominated or outside r: fine)."""
+    if points.shape[0] == 0:
+        return 0.0
+    return _hv2d(points, ref) if points.shape[1] == 2 else _hv3d(points, ref)
+
+
+def pooled_side_points(rows, run_start, labels, side):
+    """Rows of the runs labelled ``side``, pooled in run order."""
+    run_of_row = np.repeat(np.arange(labels.shape[0]), np.diff(run_start))
+    return np.ascontiguousarray(rows[labels[run_of_row] == side])
+
+
+def mean_side_points(sums, counts, labels, side):
+    """Per-config means over the runs labelled ``side`` (configs it lacks skipped); the
+    runs are added one at a time in index order, as in the kernel, so the floats agree."""
+    _, n_configs, k = sums.shape
+    acc = np.zeros((n_configs, k))
+    cnt = np.zeros(n_configs)
+    for r in np.flatnonzero(labels == side):
+        has = counts[r] > 0
+        cnt[has] += counts[r, has]
+        acc[has] += sums[r, has]
+    kept = cnt > 0
+    return np.ascontiguousarray(acc[kept] / cnt[kept, None])
+
+
+# One permutation costs two hypervolumes; above this many (permutations x rows) the
+# Python loop would take more than a few seconds at K = 3 and the kernel compiles instead.
+_MAX_PERMUTATION_ROWS = {2: 5e7, 3: 2e6}
+
+
+def _deltas(labels, n_rows, n_obj, side_points, ref):
+    if labels.shape[0] * max(n_rows, 1) > _MAX_PERMUTATION_ROWS.get(n_obj, 0):
+        raise TwinDeclined(f"{labels.shape[0]} permutations of {n_rows} rows in {n_obj} "
+                           "objectives is too many for the numpy twin")
+    out = np.empty(labels.shape[0])
+    for b in range(labels.shape[0]):
+        out[b] = (hypervolume_2d_3d(side_points(labels[b], 1), ref)
+                  - hypervolume_2d_3d(side_points(labels[b], 0), ref))
+    return out
+
+
+def pooled_deltas(rows, run_start, labels, ref):
+    """``HV(side 1) - HV(side 0)`` for every label vector, K = 2 or 3."""
+    return _deltas(labels, rows.shape[0], rows.shape[1],
+                   lambda lab, side: pooled_side_points(rows, run_start, lab, side), ref)
+
+
+def mean_deltas(sums, counts, labels, ref):
+    """As :func:`pooled_deltas` with each side's front built from per-config means."""
+    return _deltas(labels, sums.shape[1], sums.shape[2],
+                   lambda lab, side: mean_side_points(sums, counts, lab, side), ref)
+
+
 TWINS = {
     "dominance.all_finite": all_finite,
     "dominance.nondominated_mask": nondominated_mask,
     "dominance_layers.nondominated_layers": nondominated_layers,
+    "dominance_layers.best_order_layers": best_order_layers,
     "ranks.cdf_columns": cdf_columns,
     "criteria.copa_scores": copa_scores,
     "criteria.copa_select": copa_select,
     "criteria.copa_ranking": copa_ranking,
     "sweep.alpha_sweep_select": alpha_sweep_select,
     "baselines.ahp_priorities": ahp_priorities,
+    "indicators.niche_counts": niche_counts,
+    "hypervolume.inside_rows": inside_rows,
+    "hypervolume.unique_front": unique_front,
+    "hypervolume.hypervolume": hypervolume,
+    "hypervolume_wfg.hv_wfg": hv_wfg,
+    "significance.hypervolume_2d_3d": hypervolume_2d_3d,
+    "significance.pooled_side_points": pooled_side_points,
+    "significance.mean_side_points": mean_side_points,
+    "significance.pooled_deltas": pooled_deltas,
+    "significance.mean_deltas": mean_deltas,
 }

@@ -12,7 +12,7 @@ import numpy as np
 
 from ._kernels import baselines as _ahp_kernels
 from ._kernels import criteria as _criteria_kernels
-from .errors import InvalidInputError
+from .errors import InvalidInputError, MethodNotApplicableError
 from .ranks import cdf_transform
 from .validate import as_points, check_mask, check_p, check_weights, parse_directions
 
@@ -52,7 +52,10 @@ def normalised_objectives(points, /, directions=None, *, method, reference=None)
     InvalidInputError
         If the method is unknown; ``delta`` meets an ideal (or reference value) of 0 or a
         missing reference value; ``maxnorm`` / ``ahp`` meet a value <= 0; ``ahp`` has more
-        than ``AHP_MAX_ROWS`` values in a column; a column has no value at all.
+        than ``AHP_MAX_ROWS`` values in a column; a column has no value at all. The value
+        problems (a value <= 0, an ideal of 0) raise its subclass
+        :class:`~copa_dash.core.errors.MethodNotApplicableError`, whose attributes name the
+        column and the row, so that a caller can say why in its own words.
 
     Notes
     -----
@@ -243,9 +246,11 @@ def _delta(raw, maximise, ref):
         where = f"the value of reference row {ref}"
     zero = np.flatnonzero(ideal == 0)
     if zero.size:
-        raise InvalidInputError(
+        raise MethodNotApplicableError(
             f"Delta is undefined for objective {int(zero[0])}: {where} is 0, and Delta "
-            "divides by it; choose another reference row or another method")
+            "divides by it; choose another reference row or another method",
+            method="delta", reason="zero_ideal", column=int(zero[0]), row=ref, value=0.0,
+            columns=tuple(int(k) for k in zero))
     return (oriented - ideal) / np.abs(ideal)
 
 
@@ -262,9 +267,12 @@ def _max_normalised(raw, maximise, method):
     bad = np.argwhere(raw <= 0)
     if bad.size:
         i, k = (int(v) for v in bad[np.argmin(bad[:, 1] * raw.shape[0] + bad[:, 0])])
-        raise InvalidInputError(
+        raise MethodNotApplicableError(
             f"method {method!r} needs positive values (max-normalisation divides by them), "
-            f"but objective {k} has {raw[i, k]:g} in row {i}")
+            f"but objective {k} has {raw[i, k]:g} in row {i}",
+            method=method, reason="not_positive", column=k, row=i, value=float(raw[i, k]),
+            n_rows=int((bad[:, 1] == k).sum()),
+            columns=tuple(int(c) for c in np.unique(bad[:, 1])))
     return np.where(maximise, np.nanmax(raw, axis=0) / raw, raw / np.nanmin(raw, axis=0))
 
 

@@ -6,6 +6,7 @@ See METHODS.md, "COPA", and papers/copa-comparing-the-incomparable.txt, §3.3.
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -14,8 +15,11 @@ from ._kernels.criteria import TIE_RTOL, TIEBREAK_P
 from .errors import InvalidInputError
 from .validate import as_points, check_mask, check_p, check_weights
 
-__all__ = ["TIEBREAK_P", "TIE_RTOL", "copa_ranking", "copa_scores", "copa_select",
-           "weights_from_alpha"]
+__all__ = ["TIEBREAK_P", "TIE_RTOL", "TieBreak", "copa_ranking", "copa_scores", "copa_select",
+           "copa_tie", "weights_from_alpha"]
+
+#: the rules of :func:`copa_select`, in the order they are tried
+TIE_RULES = ("p8", "sum", "order")
 
 
 def weights_from_alpha(n_objectives, focus, alpha) -> np.ndarray:
@@ -194,6 +198,74 @@ def copa_ranking(u, /, weights, *, p, eligible=None) -> np.ndarray:
     arr, w, p = _criterion_inputs(u, weights, p)
     mask = check_mask(eligible, arr.shape[0], name="eligible")
     return _kernels.copa_ranking(arr, w, p, mask)
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """The rows tied with the selection on the criterion, and the rule that chose among them.
+
+    Attributes
+    ----------
+    selected : int
+        The selected row (:func:`copa_select`'s answer).
+    tied : ndarray of int64
+        Every eligible row whose C agrees with the smallest C to ``TIE_RTOL``, the selected
+        row included, in table order; one row when there is no tie.
+    rule : {"none", "p8", "sum", "order"}
+        ``"none"``: no tie. Otherwise the first rule left with one row: the smaller C at
+        ``p = TIEBREAK_P``, the smaller sum of u, or table order (the rows tie on both).
+    """
+
+    selected: int
+    tied: np.ndarray
+    rule: str
+
+
+def copa_tie(u, /, weights, *, p, eligible=None) -> TieBreak:
+    """The rows tied for the selection, and which of :func:`copa_select`'s rules broke the tie.
+
+    Parameters
+    ----------
+    u, weights, p, eligible
+        As for :func:`copa_select`.
+
+    Returns
+    -------
+    TieBreak
+
+    Raises
+    ------
+    InvalidInputError
+        As :func:`copa_select`.
+
+    Notes
+    -----
+    The same bands as the kernel: ``c <= c_min (1 + TIE_RTOL)`` for C, then for C at
+    ``p = 8`` within it, then for the sum of u within that. O(N K).
+
+    Examples
+    --------
+    >>> t = copa_tie([[0.5, 0.0], [0.0, 0.5], [0.25, 0.75]], [0.5, 0.5], p="inf")
+    >>> t.selected, t.tied.tolist(), t.rule
+    (0, [0, 1], 'order')
+    """
+    arr, w, p = _criterion_inputs(u, weights, p)
+    mask = check_mask(eligible, arr.shape[0], name="eligible")
+    c = np.where(mask, _kernels.copa_scores(arr, w, p), np.nan)
+    if np.isnan(c).all():
+        raise_no_candidate(arr, mask)
+    band = np.flatnonzero(c <= np.nanmin(c) * (1.0 + TIE_RTOL))
+    if band.size == 1:
+        return TieBreak(int(band[0]), band.astype(np.int64), "none")
+    left = band
+    for rule, values in (("p8", lambda rows: _kernels.copa_scores(
+            np.ascontiguousarray(arr[rows]), w, TIEBREAK_P)),
+                         ("sum", lambda rows: arr[rows].sum(axis=1))):
+        v = values(left)
+        left = left[v <= v.min() * (1.0 + TIE_RTOL)]
+        if left.size == 1:
+            return TieBreak(int(left[0]), band.astype(np.int64), rule)
+    return TieBreak(int(left.min()), band.astype(np.int64), "order")
 
 
 def check_u(u, /, *, name: str = "u") -> np.ndarray:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import moocore  # the one place the core uses moocore: its HV4D+-based recursion in C, K = 4..7
 import numpy as np
@@ -18,12 +17,15 @@ from ._kernels import hypervolume as _kernels
 from ._kernels import hypervolume_wfg as _wfg_kernels
 from .dominance import oriented_view
 from .errors import InvalidInputError
+from .ranks import u_interval
 from .validate import check_ref_point, parse_directions
 
 try:  # moocore's C entry point without its argument conversion (we validate once)
     from moocore import _moocore as moocore_private
 except ImportError:  # pragma: no cover - layout of another moocore release
     moocore_private = None
+# Looked up once here, not on every call (the 4-D hot path is a few microseconds).
+_MOOCORE_HV_INNER = getattr(moocore_private, "_hypervolume", None)
 
 __all__ = [
     "HypervolumeEstimate",
@@ -110,10 +112,9 @@ def _exact_front(front: np.ndarray, r: np.ndarray) -> tuple[float, str]:
 
 
 def _moocore_hv(front: np.ndarray, r: np.ndarray) -> float:
-    inner = getattr(moocore_private, "_hypervolume", None)
-    if inner is None:  # a moocore release without the private entry point
+    if _MOOCORE_HV_INNER is None:  # a moocore release without the private entry point
         return moocore.hypervolume(front, ref=r)
-    return inner(front, r)
+    return _MOOCORE_HV_INNER(front, r)
 
 
 def _exact(y: np.ndarray, r: np.ndarray) -> float:
@@ -245,12 +246,9 @@ def hypervolume_mc(points, /, ref, *, directions=None, n_samples: int = 100_000,
 
 
 def _wilson_interval(hits: int, n: int, confidence: float) -> tuple[float, float]:
-    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
-    p = hits / n
-    denominator = 1.0 + z * z / n
-    centre = (p + z * z / (2.0 * n)) / denominator
-    half = z * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the share of hits is a binomial proportion: the same Wilson score interval as u's
+    low, high = u_interval(hits / n, n, confidence=confidence)
+    return float(low), float(high)
 
 
 def exact_cost_seconds(n_front: int, n_objectives: int) -> float:

@@ -168,6 +168,30 @@ class RowFilter:
         return passed
 
 
+def filter_from_view(filters: dict) -> RowFilter:
+    """A manifest default view's filters as a :class:`RowFilter`.
+
+    Parameters
+    ----------
+    filters : dict
+        ``{column: {"min": low, "max": high}}`` (either bound may be missing: a range) or
+        ``{column: [values]}`` (a value set), as ``DefaultView.filters`` holds them.
+
+    Examples
+    --------
+    >>> f = filter_from_view({"params_b": {"max": 10}, "type": ["chat"]})
+    >>> f.ranges, f.sets
+    ({'params_b': (None, 10)}, {'type': ['chat']})
+    """
+    ranges, sets = {}, {}
+    for column, spec in filters.items():
+        if isinstance(spec, dict):
+            ranges[column] = (spec.get("min"), spec.get("max"))
+        else:
+            sets[column] = list(spec)
+    return RowFilter(ranges=ranges, sets=sets)
+
+
 def _as_text(value) -> str:
     """Canonical text of a cell or an allowed value, so True, 'True' and 'true' agree."""
     if value is None or (isinstance(value, float) and math.isnan(value)):

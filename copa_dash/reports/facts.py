@@ -18,11 +18,12 @@ import numpy as np
 from ..core.errors import InvalidInputError
 from ..services import explorer, selection
 from ..services.catalog import OpenedDataset
+from ..services.method_limits import PLAIN_NAMES
+from ..services.pick_tie import PickTie, pick_tie
 from . import view as views
 from .provenance import Provenance, RowAccount, provenance, row_account, table_digest
 
 RUNNERS_UP = 5
-Z_95 = 1.959963984540054          # two-sided 95% normal quantile
 P_STOPS = (1.0, 2.0, 4.0, 8.0, math.inf)
 
 
@@ -61,6 +62,24 @@ class AlphaRange:
 
 
 @dataclass(frozen=True)
+class AxesShown:
+    """The axes of the report's figure: the page's when the view carries them, else the
+    first focus objective against the next one, on a log scale where the values span more
+    than two decades. ``xs``/``ys`` are every scored row's coordinates."""
+
+    mode: str                # "raw", "cdf" or "summary"
+    x: str
+    y: str
+    log_x: bool
+    log_y: bool
+    from_page: bool
+    x_title: str
+    y_title: str
+    xs: np.ndarray
+    ys: np.ndarray
+
+
+@dataclass(frozen=True)
 class DecisionFacts:
     """The content of a decision report (plain values: a template only formats them)."""
 
@@ -75,11 +94,13 @@ class DecisionFacts:
     alpha_range: AlphaRange | None
     alpha_note: str
     picks_by_p: tuple              # ((p text, id), ...)
-    baselines: tuple               # ((method label, pick id or "-", distinct over alpha, note), ...)
+    baselines: tuple               # ((label, plain gloss, pick id or None, distinct over alpha, note), ...)
     dkw: float
     notes: tuple
     id_column: str
     exploration: explorer.Exploration
+    tie: PickTie | None = None     # the rows tied with the pick and the rule that chose it
+    axes: AxesShown | None = None
 
 
 def decision_facts(opened, view: views.DecisionView, *, cache=None) -> DecisionFacts:
@@ -112,11 +133,10 @@ def decision_facts(opened, view: views.DecisionView, *, cache=None) -> DecisionF
     for k, name in enumerate(prefs.objectives):
         objective = opened.table.objective(name)
         u = float(problem.u[i, k])
-        half = Z_95 * float(result.u_standard_error[k])
         values.append(ObjectiveValue(
             name=name, direction=prefs.directions[k], label=objective.label or name,
             unit=objective.unit or "", weight=float(weights[k]), raw=float(problem.raw[i, k]),
-            u=u, u_low=max(0.0, u - half), u_high=min(1.0, u + half)))
+            u=u, u_low=float(result.u_interval[0][k]), u_high=float(result.u_interval[1][k])))
     runners = tuple(
         RankedRow(rank=r + 2, id=str(problem.ids[j]), criterion=float(result.scores[j]),
                   raw=tuple(float(v) for v in problem.raw[j]))
@@ -129,7 +149,8 @@ def decision_facts(opened, view: views.DecisionView, *, cache=None) -> DecisionF
         pick_values=tuple(values), runners_up=runners, alpha_range=alpha_range,
         alpha_note=alpha_note, picks_by_p=_picks_by_p(problem), baselines=_baselines(result),
         dkw=float(result.dkw) if n else math.nan, notes=tuple(result.notes),
-        id_column=opened.table.roles.id, exploration=result)
+        id_column=opened.table.roles.id, exploration=result,
+        tie=pick_tie(problem, result.scores, i), axes=_axes(result, resolved, opened.table))
 
 
 def _alpha_range(result) -> tuple[AlphaRange | None, str]:
@@ -168,9 +189,73 @@ def _baselines(result) -> tuple:
     ids = result.problem.ids
     out = []
     for b in result.baselines:
-        pick = str(ids[b.position]) if b.position is not None else "-"
-        out.append((explorer.BASELINE_LABELS[b.method], pick, b.distinct_over_alpha, b.message))
+        label = explorer.BASELINE_LABELS[b.method]
+        gloss = PLAIN_NAMES.get(b.method, label).removeprefix(label).strip(" ()")
+        pick = str(ids[b.position]) if b.position is not None else None
+        out.append((label, gloss, pick, b.distinct_over_alpha, b.message))
     return tuple(out)
+
+
+def _axes(result, view: views.DecisionView, table) -> AxesShown:
+    """The figure's axes: the page's (``view.axes``, ``x``, ``y``, ``log``) when given, as
+    the page draws them (a log axis only where every value is positive); otherwise the
+    first focus objective against the next one, log where a column spans > 2 decades."""
+    problem = result.problem
+    prefs = problem.preferences
+    names = list(prefs.objectives)
+    from_page = view.axes in ("raw", "cdf", "summary")
+    mode = view.axes if from_page else "raw"
+    first = prefs.focus[0] if prefs.focus else names[0]
+    x = view.x if from_page and view.x in names else first
+    y = view.y if from_page and view.y in names and view.y != x else \
+        next(n for n in names if n != x)
+    if mode == "summary":
+        xs, ys = explorer.summary_coordinates(problem)
+        focus = ", ".join(prefs.focus) or names[0]
+        return AxesShown(mode, focus, "the other objectives", False, False, True,
+                         f"top x% (u) of the focus ({focus})",
+                         "how the other objectives rank together (CDF of the p-norm of their u)",
+                         xs, ys)
+    kx, ky = names.index(x), names.index(y)
+    source = problem.raw if mode == "raw" else problem.u
+    xs, ys = source[:, kx], source[:, ky]
+    if mode == "cdf":
+        return AxesShown(mode, x, y, False, False, from_page,
+                         f"top x% in {_label(table, x)} (u: share of rows better)",
+                         f"top x% in {_label(table, y)} (u: share of rows better)", xs, ys)
+    if from_page:
+        log_x = "x" in view.log and _positive(xs)
+        log_y = "y" in view.log and _positive(ys)
+    else:
+        log_x, log_y = _wide(xs), _wide(ys)
+    titles = [_raw_title(table, n, d) + (", log scale" if log else "")
+              for n, d, log in ((x, prefs.directions[kx], log_x), (y, prefs.directions[ky], log_y))]
+    return AxesShown(mode, x, y, log_x, log_y, from_page, *titles, xs, ys)
+
+
+def _label(table, name: str) -> str:
+    objective = table.objective(name)
+    return objective.label or name
+
+
+def _raw_title(table, name: str, direction: str) -> str:
+    objective = table.objective(name)
+    unit = f" [{objective.unit}]" if objective.unit else ""
+    return f"{objective.label or name}{unit} ({'lower' if direction == 'min' else 'higher'} is better)"
+
+
+def _positive(values) -> bool:
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    return bool(finite.size) and bool((finite > 0).all())
+
+
+def _wide(values) -> bool:
+    """A log scale where the values are positive and span more than two decades (a linear
+    axis would squeeze most rows against zero, as CO2 cost does)."""
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    return _positive(finite) and finite.max() / finite.min() > 100
 
 
 def opened_table(table, *, name: str = "table", title: str = "", source: str = "",

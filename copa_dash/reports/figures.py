@@ -33,17 +33,13 @@ def axis_title(name: str, label: str, unit: str, direction: str) -> str:
 
 
 def decision_front(facts) -> go.Figure:
-    """Every scored row in the plane of the first focus objective and the first other one:
-    candidates in grey, the rows on the front (all chosen objectives) in blue, the
-    runners-up in orange and the pick as a red star; excluded rows faint."""
+    """Every scored row on the figure's axes (``facts.axes``: the page's when the view came
+    from the page): candidates in grey, the rows on the front (all chosen objectives) in
+    blue, the runners-up in orange and the pick as a red star; excluded rows faint."""
     result = facts.exploration
     problem = result.problem
-    prefs = problem.preferences
-    names = list(prefs.objectives)
-    x_name = prefs.focus[0] if prefs.focus else names[0]
-    y_name = next(n for n in names if n != x_name)
-    kx, ky = names.index(x_name), names.index(y_name)
-    raw = problem.raw
+    axes = facts.axes
+    xs, ys = np.asarray(axes.xs, dtype=float), np.asarray(axes.ys, dtype=float)
     ids = np.array([_t(i) for i in problem.ids], dtype=object)
     eligible = problem.eligible
     front = result.front & eligible
@@ -51,53 +47,47 @@ def decision_front(facts) -> go.Figure:
     layers = [
         ("excluded by a constraint", ~eligible, dict(color="#e3e6ea", size=5)),
         ("candidate", eligible & ~front, dict(color=GREY, size=6)),
-        (f"on the front of all {len(names)} objectives", front, dict(color=BLUE, size=8)),
+        (f"on the front of all {len(problem.preferences.objectives)} objectives", front,
+         dict(color=BLUE, size=8)),
     ]
     fig = go.Figure()
     hover = "%{text}<br>x %{x:.4g}<br>y %{y:.4g}<extra>%{fullData.name}</extra>"
     for label, mask, marker in layers:
         if mask.any():
-            fig.add_trace(go.Scatter(x=raw[mask, kx], y=raw[mask, ky], mode="markers",
+            fig.add_trace(go.Scatter(x=xs[mask], y=ys[mask], mode="markers",
                                      name=label, text=ids[mask], marker=marker,
                                      hovertemplate=hover))
     if runners.size:
-        fig.add_trace(go.Scatter(x=raw[runners, kx], y=raw[runners, ky], mode="markers",
+        fig.add_trace(go.Scatter(x=xs[runners], y=ys[runners], mode="markers",
                                  name="runner-up", text=ids[runners],
                                  marker=dict(color=ORANGE, size=11, symbol="diamond",
                                              line=dict(color="white", width=1)),
                                  hovertemplate=hover))
     pick = result.pick
-    fig.add_trace(go.Scatter(x=[raw[pick, kx]], y=[raw[pick, ky]], mode="markers",
+    fig.add_trace(go.Scatter(x=[xs[pick]], y=[ys[pick]], mode="markers",
                              name="COPA pick", text=[ids[pick]],
                              marker=dict(color=RED, size=18, symbol="star",
                                          line=dict(color="white", width=1)),
                              hovertemplate=hover))
-    values = {v.name: v for v in facts.pick_values}
-    log_x, log_y = _wide(raw[:, kx]), _wide(raw[:, ky])
-    # plotly places annotations on a log axis by the log10 of the value
-    fig.add_annotation(x=np.log10(raw[pick, kx]) if log_x else raw[pick, kx],
-                       y=np.log10(raw[pick, ky]) if log_y else raw[pick, ky],
-                       text=ids[pick], showarrow=True, arrowhead=0, arrowcolor=RED, ax=50, ay=-40,
+    # plotly places annotations on a log axis by the log10 of the value; the label points
+    # inward, away from the nearest edge
+    right = np.nanmean(xs) < xs[pick] if np.isfinite(xs[pick]) else False
+    high = np.nanmean(ys) < ys[pick] if np.isfinite(ys[pick]) else False
+    fig.add_annotation(x=np.log10(xs[pick]) if axes.log_x else xs[pick],
+                       y=np.log10(ys[pick]) if axes.log_y else ys[pick],
+                       text=ids[pick], showarrow=True, arrowhead=0, arrowcolor=RED,
+                       ax=-50 if right else 50, ay=40 if high else -40,
+                       xanchor="right" if right else "left",
                        bgcolor="rgba(255,255,255,0.9)", bordercolor=RED, font=dict(size=12))
-    fig.update_xaxes(type="log" if log_x else "linear")
-    fig.update_yaxes(type="log" if log_y else "linear")
+    fig.update_xaxes(type="log" if axes.log_x else "linear")
+    fig.update_yaxes(type="log" if axes.log_y else "linear")
     fig.update_layout(
         width=WIDTH, height=HEIGHT, template="plotly_white", margin=dict(l=70, r=20, t=40, b=60),
         title=dict(text="Where the pick sits (a 2-D view of the chosen objectives)",
                    font=dict(size=15)),
-        xaxis_title=axis_title(x_name, values[x_name].label, values[x_name].unit,
-                               values[x_name].direction) + (" (log scale)" if log_x else ""),
-        yaxis_title=axis_title(y_name, values[y_name].label, values[y_name].unit,
-                               values[y_name].direction) + (" (log scale)" if log_y else ""),
+        xaxis_title=_t(axes.x_title), yaxis_title=_t(axes.y_title),
         legend=dict(orientation="h", y=-0.16, x=0), font=dict(family="Helvetica, Arial"))
     return fig
-
-
-def _wide(values: np.ndarray) -> bool:
-    """Draw an axis on a log scale when its values are positive and span more than two
-    decades (a linear axis would squeeze most rows against zero, as CO2 cost does)."""
-    finite = values[np.isfinite(values)]
-    return bool(finite.size) and finite.min() > 0 and finite.max() / finite.min() > 100
 
 
 def systems_radar(records, labels, axes, shown) -> go.Figure:

@@ -122,8 +122,8 @@ def decision_html(facts: DecisionFacts, *, fmt: str = "html", generated_at=None,
         notes.append("The share link cannot hold these constraints (the explorer has no "
                       f"control for them): {'; '.join(lost)}.")
     if facts.view.answers:
-        notes.append('The "Help me choose" answers led to the weights above; the command '
-                     "and the link reproduce the weights, not the questions.")
+        notes.append('The "Help me choose" answers are listed above; the command and the '
+                     "link reproduce the weights shown, not the questions.")
     constraints = [text for text, _ in facts.rows.excluded_by]
     return _ENV.get_template("decision.html.j2").render(
         f=facts, prov=facts.provenance, version=__version__, generated_at=stamp(generated_at),

@@ -50,6 +50,13 @@ class DecisionView:
         Comparisons the explorer has no control for (``--where col<3``, ``col!=x``).
     answers : tuple of (question, answer)
         What the user answered in "Help me choose", shown as given.
+    axes : {"", "raw", "cdf", "summary"}
+        The axes the page's front figure shows (raw values, top-x% u, or the summary view);
+        empty: the report chooses (the first focus objective against the next one).
+    x, y : str
+        The objectives on the page's x and y axes (raw and cdf views).
+    log : tuple of str
+        "x" and/or "y": the page's log axes (raw view).
     """
 
     dataset: str
@@ -64,6 +71,10 @@ class DecisionView:
     conditions: tuple = ()
     answers: tuple = ()
     use_default_filters: bool = True
+    axes: str = ""
+    x: str = ""
+    y: str = ""
+    log: tuple = ()
 
 
 def resolve(view: DecisionView, table, default_view) -> DecisionView:
@@ -188,6 +199,10 @@ def explore_query(view: DecisionView) -> tuple[str, tuple[str, ...]]:
         pairs.append(("range", f"{column}:{'' if low is None else _number(low)}:"
                                f"{'' if high is None else _number(high)}"))
     pairs += [("in", f"{column}:{'|'.join(values)}") for column, values in view.sets]
+    if view.axes:
+        pairs.append(("axes", view.axes))
+        pairs += [(key, name) for key, name in (("x", view.x), ("y", view.y)) if name]
+        pairs += [("log", axis) for axis in view.log] or [("log", "none")]
     lost = tuple(f"{c.column} {c.operator} "
                  f"{c.value if isinstance(c.value, str) else _number(c.value)}"
                  for c in view.conditions)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..core.errors import InvalidInputError
 from ..data.bundled import list_datasets, load_bundled
+from ..data.catalog_texts import catalog_texts
 from ..data.schema import DefaultView, EvalTable
 from .recent import RecentValues
 from .store import open_store
@@ -35,17 +36,36 @@ class OpenedDataset:
     default_view: DefaultView | None
     kind: str  # "bundled" | "uploaded"
     paired_metrics: tuple[str, ...] = ()
+    task_names: str | None = None  # metadata column naming each task (catalog.json)
 
 
 @dataclass(frozen=True)
 class CatalogEntry:
-    """A line of the dataset picker."""
+    """A line of the dataset picker and of the Datasets page's catalogue.
+
+    ``kind`` is "bundled" or "uploaded"; ``mine`` marks an upload this browser owns (it can
+    delete it). ``n_objectives`` is None where unknown; ``date`` is the snapshot or measurement
+    date of a bundled table (``YYYY[-MM[-DD]]`` or "generated"), the upload day of an upload.
+    """
 
     ref: str
     title: str
     description: str
     kind: str
     n_rows: int
+    n_objectives: int | None = None
+    domain: str = ""
+    source: str = ""
+    date: str = ""
+    learn: str = ""
+    mine: bool = False
+
+    @property
+    def origin(self) -> str:
+        """Where the entry comes from, in the page's words."""
+        if self.kind == "bundled":
+            return "bundled"
+        return "your upload" if self.mine else "shared upload"
 
 
 def is_upload_id(ref: str) -> bool:
@@ -79,7 +99,8 @@ def _open_bundled(name: str) -> OpenedDataset:
         ref=name, cache_id="bundled-" + digest.hexdigest()[:24], table=table, title=info.title,
         description=info.description, source=info.source, licence=info.licence,
         default_view=info.default_view, kind="bundled",
-        paired_metrics=tuple(getattr(info, "paired_metrics", ()) or ()))
+        paired_metrics=tuple(getattr(info, "paired_metrics", ()) or ()),
+        task_names=getattr(catalog_texts().get(name), "task_names", None))
 
 
 # Tables a notebook session explores (copa_dash.explore): they stay in this process, the
@@ -127,14 +148,68 @@ def bundled_datasets() -> list:
     return list_datasets()
 
 
+def _upload_entry(info, *, mine: bool) -> CatalogEntry:
+    """A catalogue line from an upload's public fields (a dict or a record object)."""
+    get = info.get if isinstance(info, dict) else (lambda k, i=info: getattr(i, k, None))
+    roles = get("roles")
+    objectives = roles.get("objectives") if isinstance(roles, dict) else None
+    return CatalogEntry(
+        get("id"), get("name") or f"upload {get('id')[:8]}",
+        "Uploaded from this browser." if mine else "Shared on this instance.", "uploaded",
+        int(get("n_rows") or 0), n_objectives=len(objectives) if objectives else None,
+        domain="your table" if mine else "shared table", source="upload",
+        date=str(get("created") or "")[:10],
+        learn=("Your own table: only this browser lists it." if mine else
+               "A table its owner listed for everyone on this instance."),
+        mine=mine)
+
+
 def catalog(settings=None, *, include_shared: bool = True) -> list[CatalogEntry]:
-    """The bundled datasets, then (when ``settings`` is given) the uploads marked shared."""
-    entries = [CatalogEntry(d.name, d.title, d.description, "bundled", d.n_rows)
-               for d in list_datasets()]
+    """The bundled datasets, then (when ``settings`` is given) the uploads marked shared.
+
+    Bundled entries carry the manifest's counts (rows, objectives) and the catalogue texts
+    of ``datasets/catalog.json`` (domain, date, short source, what you can learn).
+    """
+    texts = catalog_texts()
+    entries = []
+    for d in list_datasets():
+        text = texts.get(d.name)
+        entries.append(CatalogEntry(
+            d.name, d.title, d.description, "bundled", d.n_rows,
+            n_objectives=len(d.roles.objectives), domain=getattr(text, "domain", ""),
+            source=getattr(text, "source", d.source), date=getattr(text, "date", ""),
+            learn=getattr(text, "learn", "")))
     if settings is not None and include_shared:
-        for info in open_store(settings).list(shared_only=True):
-            get = info.get if isinstance(info, dict) else (lambda k, i=info: getattr(i, k, None))
-            entries.append(CatalogEntry(get("id"), get("name") or get("id")[:8],
-                                        "Shared on this instance.", "uploaded",
-                                        int(get("n_rows") or 0)))
+        entries += [_upload_entry(info, mine=False)
+                    for info in open_store(settings).list(shared_only=True)]
     return entries
+
+
+def with_my_uploads(entries: list[CatalogEntry], mine: list) -> list[CatalogEntry]:
+    """``entries`` with the browser's own uploads (public fields, e.g. from
+    :func:`copa_dash.services.uploads.my_uploads`) first, marked as theirs; an own upload
+    that is also shared is listed once, as theirs."""
+    own = [_upload_entry(info, mine=True) for info in mine]
+    refs = {e.ref for e in own}
+    return own + [e for e in entries if e.ref not in refs]
+
+
+def search_catalog(entries: list[CatalogEntry], query: str | None) -> list[CatalogEntry]:
+    """The entries whose texts hold every word of ``query`` (case-insensitive; in any of
+    name, title, domain, source, date, what you can learn, origin); all for an empty query.
+
+    Examples
+    --------
+    >>> rows = [CatalogEntry("a", "DomainBed PACS", "", "bundled", 42, domain="vision"),
+    ...         CatalogEntry("b", "MTEB", "", "bundled", 83, learn="embedding models")]
+    >>> [e.ref for e in search_catalog(rows, "pacs")], [e.ref for e in search_catalog(rows, "")]
+    (['a'], ['a', 'b'])
+    """
+    words = (query or "").lower().split()
+    if not words:
+        return list(entries)
+
+    def text(e: CatalogEntry) -> str:
+        return f"{e.ref} {e.title} {e.domain} {e.source} {e.date} {e.learn} {e.origin}".lower()
+
+    return [e for e in entries if all(w in text(e) for w in words)]

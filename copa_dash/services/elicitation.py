@@ -18,7 +18,7 @@ import numpy as np
 from ..core import criteria
 from ..core import elicitation as core
 from ..core.errors import InvalidInputError
-from ..data.filters import RowFilter
+from ..data.filters import RowFilter, filter_from_view
 from ..data.schema import DefaultView, EvalTable
 from . import selection
 from .recent import RecentValues
@@ -77,19 +77,8 @@ def default_view_problem(table: EvalTable, view: DefaultView | None, *, dataset_
         focus=tuple(view.focus) if view is not None else (),
         alpha=view.alpha if view is not None else 0.5,
         p=view.p if view is not None else math.inf)
-    row_filter = view_row_filter(view.filters) if view is not None and view.filters else RowFilter()
+    row_filter = filter_from_view(view.filters) if view is not None and view.filters else RowFilter()
     return selection.build_problem(table, prefs, row_filter, dataset_id=dataset_id, cache=cache)
-
-
-def view_row_filter(filters: dict) -> RowFilter:
-    """A manifest default view's filters (``{col: [values]}`` or ``{col: {min, max}}``)."""
-    ranges, sets = {}, {}
-    for column, spec in filters.items():
-        if isinstance(spec, dict):
-            ranges[column] = (spec.get("min"), spec.get("max"))
-        else:
-            sets[column] = list(spec)
-    return RowFilter(ranges=ranges, sets=sets)
 
 
 def choice_problem(problem: selection.SelectionProblem, *, cache=None) -> ChoiceProblem:
@@ -151,6 +140,29 @@ def run_session(problem: ChoiceProblem, answers: str = "", *,
         state = core.add_answer(state, question.a, question.b, answers[n])
         _keep(problem, answers[: n + 1], settings, state)
     return _session(answers, state, max_questions, confident)
+
+
+ANSWER_WORDS = {"=": "can't tell"}
+
+
+def answered_questions(problem: ChoiceProblem, answers: str) -> tuple[tuple[str, str], ...]:
+    """Each question of a session and its answer, in words: ``("A or B?", "A")``, with
+    "can't tell" for ``=``. The questions are replayed from the answers (each follows from
+    the ones before), so this is what the user was asked on the page.
+
+    Raises
+    ------
+    InvalidInputError
+        If ``answers`` holds anything but ``a``, ``b`` and ``=``.
+    """
+    answers = check_answers(answers)
+    out = []
+    for n, given in enumerate(answers):
+        question = core.next_question(run_session(problem, answers[:n]).state)
+        first, second = problem.ids[question.a], problem.ids[question.b]
+        said = {"a": first, "b": second}.get(given, ANSWER_WORDS.get(given, given))
+        out.append((f"{first} or {second}?", said))
+    return tuple(out)
 
 
 def answer(problem: ChoiceProblem, session: Session, outcome: str, *, max_questions: int = 20,

@@ -252,26 +252,61 @@ def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "
         notes=tuple(notes))
 
 
+TASK_LABEL_SEP = " · "
+
+
+def task_labels(frame: pd.DataFrame, task: str, names: str | None) -> dict[str, str]:
+    """``{task value: "value · name"}`` from the column ``names`` that names each task.
+
+    DeepOBS calls its test problems P1..P8 and keeps their names in ``problem_name``, so the
+    task ``P3`` is shown as ``P3 · fmnist_2c2d``. A task with no name keeps its value; a task
+    with several names (the column does not name tasks) shows them all, joined by " / ".
+    Empty when ``names`` is None or not a column of ``frame``.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"problem": ["P1", "P1", "P2"], "name": ["quad", "quad", None]})
+    >>> task_labels(frame, "problem", "name")
+    {'P1': 'P1 · quad', 'P2': 'P2'}
+    """
+    if not names or names not in frame.columns or names == task:
+        return {}
+    pairs = pd.DataFrame({"task": frame[task], "name": frame[names]}).dropna(subset=["task"])
+    labels = {}
+    for value, group in pairs.groupby(pairs["task"].astype(str), sort=False):
+        found = [str(n) for n in dict.fromkeys(group["name"].dropna()) if str(n).strip()]
+        labels[value] = value + (TASK_LABEL_SEP + " / ".join(found) if found else "")
+    return labels
+
+
 def depth_view(table, *, criteria: Sequence[tuple[str, str]],
                method: str | None = None, task: str | None = None, ties: str = "drop",
                missing: str = "drop", exact: bool = True, tolerance: float = 0.01,
                progress: Callable[[float], object] | None = None,
                cancel: Callable[[], bool] | None = None,
-               dataset_id: str = "", cache=None) -> DepthView:
+               dataset_id: str = "", cache=None, task_names: str | None = None) -> DepthView:
     """:func:`compute_depth_view` on an EvalTable, memoised per dataset when ``cache`` is
     given (progress and cancel are not part of the key; a cancelled run stores nothing).
 
     ``criteria``: (column, "min"|"max") pairs (see :func:`default_criteria`);
-    ``method``/``task`` default to the table's system and task roles.
+    ``method``/``task`` default to the table's system and task roles. ``task_names``: a
+    column naming each task; every task in the view (tasks, notes, ties) is then called
+    ``"value · name"`` (:func:`task_labels`), as the page shows it; the CLI keeps the values.
     """
     method, task = long_columns(table, method=method, task=task)
     criteria = tuple((str(c), str(d)) for c, d in criteria)
+    labels = task_labels(table.frame, task, task_names)
     arguments = {"method": method, "task": task, "criteria": criteria, "ties": ties,
                  "missing": missing, "exact": bool(exact),
-                 "tolerance": None if exact else float(tolerance)}
+                 "tolerance": None if exact else float(tolerance),
+                 "task_names": task_names if labels else None}
 
     def compute() -> DepthView:
-        data = poset_table(table.frame, method=method, task=task, criteria=criteria)
+        frame = table.frame
+        if labels:
+            named = frame[task].astype(str).map(labels).where(frame[task].notna())
+            frame = frame.assign(**{task: named})
+        data = poset_table(frame, method=method, task=task, criteria=criteria)
         return compute_depth_view(data, ties=ties, missing=missing, exact=exact,
                                   tolerance=tolerance, progress=progress, cancel=cancel)
 

@@ -125,6 +125,13 @@ class _Cancelled(Exception):
         self.view = view
 
 
+NO_SYSTEM_COLUMN = (
+    "this table has no system column (the system each row belongs to), so there are "
+    "no systems to compare: pick a dataset whose rows belong to systems (such as "
+    "fairness-adult-sex), or name the column (upload page: role 'system'; command "
+    "line: --system COL)")
+
+
 def system_names(table: EvalTable) -> list[str]:
     """The systems of ``table`` in table order (empty without a system column)."""
     column = table.roles.system
@@ -137,11 +144,7 @@ def system_names(table: EvalTable) -> list[str]:
 def _usable_rows(table: EvalTable, names, notes: list) -> tuple[np.ndarray, np.ndarray]:
     """Mask of rows with a system and every chosen objective, and their raw values."""
     if table.roles.system is None:
-        raise InvalidInputError(
-            "this table has no system column (the system each row belongs to), so there are "
-            "no systems to compare: pick a dataset whose rows belong to systems (such as "
-            "fairness-adult-sex), or name the column (upload page: role 'system'; command "
-            "line: --system COL)")
+        raise InvalidInputError(NO_SYSTEM_COLUMN)
     raw = table.matrix(list(names))
     has_system = table.frame[table.roles.system].notna().to_numpy()
     complete = ~np.isnan(raw).any(axis=1)

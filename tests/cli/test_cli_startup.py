@@ -74,3 +74,34 @@ def test_first_run_answers_through_twins_and_says_so(tmp_path, capsys):
     assert ("copa-dash: first run: answered with numpy while cdf_columns, copa_scores, "
             "copa_select are not compiled" in out.stderr)
     assert not any(cache.rglob("*.nbi"))                       # nothing compiled in-process
+
+
+def test_first_indicators_and_significance_compile_nothing(tmp_path, capsys):
+    """Every kernel these commands (and the Systems page) reach has a numpy twin: on a fresh
+    numba cache nothing compiles in the process and the answers equal the compiled ones."""
+    commands = [["indicators", "--dataset", "fairness-adult-sex", "--json"],
+                ["significance", "--dataset", "fairness-adult-sex", "--baseline", "SVM,LR",
+                 "--candidate", "Feldman-SVM,Feldman-LR", "--permutations", "300", "--json"]]
+    expected = []
+    for argv in commands:
+        assert main(argv) == 0
+        expected.append(json.loads(capsys.readouterr().out))
+    cache = tmp_path / "numba"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(cache),
+           "TMPDIR": str(tmp_path)}
+    env.pop("COPA_JIT_MODE", None)
+    # both commands in one process (one import of the package), each as the shell runs it
+    code = ("import sys\nfrom copa_dash.cli import kernel_compile, main\n"
+            "kernel_compile._take_lock = lambda: False\n"
+            f"for argv in {commands!r}:\n"
+            "    sys.argv = ['copa-dash', *argv]\n"
+            "    assert main() == 0\n"
+            "    print('\\x1e', flush=True)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    answers = [json.loads(part) for part in out.stdout.split("\x1e")[:2]]
+    assert answers == expected
+    assert "copa-dash: compiling" not in out.stderr, out.stderr
+    assert out.stderr.count("first run: answered with numpy") == 2
+    assert not any(cache.rglob("*.nbi"))

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from paretoset import paretoset
 
+from copa_dash.core import _twins as twins
 from copa_dash.core import dominance
 from copa_dash.core._kernels import dominance as kernels
 from copa_dash.core._kernels import dominance_layers as layer_kernels
@@ -104,6 +105,48 @@ def test_layers_on_many_layers(k, shape):
     expected = reference.nondominated_layers(points)
     assert expected.max() > 5
     assert np.array_equal(dominance.nondominated_layers(points), expected)
+
+
+def tie_heavy_points(seed: int, k: int) -> np.ndarray:
+    """Rows with few levels per objective (ties, duplicates) or continuous, signed zeros."""
+    rng = np.random.default_rng(1000 + seed)
+    n = int(rng.integers(2, 300))
+    kind = seed % 4
+    if kind == 0:
+        points = rng.random((n, k))
+    elif kind == 1:
+        points = rng.integers(0, 3, (n, k)).astype(np.float64)
+    elif kind == 2:
+        points = rng.integers(-2, 6, (n, k)).astype(np.float64)
+        points[rng.random((n, k)) < 0.2] = -0.0
+    else:  # many exact copies of a few rows, plus a chain of layers
+        base = rng.integers(0, 4, (max(2, n // 10), k)).astype(np.float64)
+        points = base[rng.integers(0, base.shape[0], n)] + (np.arange(n) // 30)[:, None]
+    return np.ascontiguousarray(points)
+
+
+@pytest.mark.parametrize("k", range(2, 11))
+@pytest.mark.parametrize("seed", range(8))
+def test_best_order_sort_matches_the_twin_and_moocore(seed, k):
+    points = tie_heavy_points(seed, k)
+    expected = twins.best_order_layers(points)
+    assert np.array_equal(layer_kernels.best_order_layers(points), expected)
+    assert np.array_equal(expected, moocore.pareto_rank(points))
+
+
+@pytest.mark.parametrize("k,n", [(4, 3_000), (6, 2_000), (8, 1_500)])
+def test_layers_switch_from_peeling_to_best_order_sort(k, n):
+    """Front-heavy tables keep peeling (the half-of-the-rows rule), the rest switch."""
+    rng = np.random.default_rng(k)
+    random_rows = rng.random((n, k))
+    x = np.abs(rng.standard_normal((n, k)))
+    sphere = x / np.linalg.norm(x, axis=1, keepdims=True)
+    two_layers = np.concatenate([sphere, sphere + 0.1])  # two big layers
+    for points in (random_rows, two_layers, np.round(random_rows * 4) / 4):
+        assert np.array_equal(dominance.nondominated_layers(points),
+                              moocore.pareto_rank(points) + 1)
+    assert np.array_equal(dominance.nondominated_layers(two_layers),
+                          np.repeat([1, 2], n))
 
 
 @pytest.mark.parametrize("seed", range(20))

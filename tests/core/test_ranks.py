@@ -12,7 +12,7 @@ from hypothesis.extra.numpy import arrays
 from copa_dash.core._kernels import ranks as kernels
 from copa_dash.core._reference import ranks as reference
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.core.ranks import cdf_transform, dkw_epsilon, u_standard_error
+from copa_dash.core.ranks import cdf_transform, dkw_epsilon, u_interval, u_standard_error
 
 
 def integer_table(seed, n=40, k=4, high=5):
@@ -167,6 +167,55 @@ def test_standard_error_matches_simulated_spread_of_u_hat():
 def test_standard_error_errors(u, n, match):
     with pytest.raises(InvalidInputError, match=match):
         u_standard_error(u, n)
+
+
+Z_95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+def _score_test_roots(u_hat, n, z=Z_95):
+    """Wilson's bounds from their definition: the p with (u_hat - p)^2 = z^2 p (1 - p) / n,
+    i.e. the roots of (1 + z^2/n) p^2 - (2 u_hat + z^2/n) p + u_hat^2 = 0."""
+    roots = np.roots([1 + z * z / n, -(2 * u_hat + z * z / n), u_hat * u_hat])
+    return sorted(float(r.real) for r in roots)
+
+
+def test_u_interval_of_a_three_row_table_is_wilsons_and_stays_in_0_1():
+    u = cdf_transform([[3.0], [1.0], [2.0]])[:, 0]           # 2/3, 0, 1/3
+    low, high = u_interval(u, 3)
+    for k in range(3):
+        assert [low[k], high[k]] == pytest.approx(_score_test_roots(u[k], 3), abs=1e-12)
+        assert 0.0 <= low[k] <= u[k] <= high[k] <= 1.0
+    # u = 1/3 of 3 rows, by hand: centre (1/3 + z^2/6) / (1 + z^2/3), half-width
+    # z / (1 + z^2/3) * sqrt(2/27 + z^2/36)
+    shrink = 1 + Z_95 ** 2 / 3
+    centre = (1 / 3 + Z_95 ** 2 / 6) / shrink
+    half = Z_95 / shrink * math.sqrt(2 / 27 + Z_95 ** 2 / 36)
+    assert (low[2], high[2]) == pytest.approx((centre - half, centre + half), abs=1e-12)
+    # the normal approximation the explorer used before leaves [0, 1] here
+    assert 1 / 3 - Z_95 * float(u_standard_error(1 / 3, 3)) < 0
+    # u = 0 (the best row) keeps a width: low 0, high z^2/n / (1 + z^2/n)
+    assert (low[1], high[1]) == pytest.approx((0.0, (Z_95 ** 2 / 3) / shrink), abs=1e-12)
+
+
+def test_u_interval_covers_about_95_percent():
+    rng = np.random.default_rng(3)
+    n, true_u = 12, 0.2
+    u_hat = rng.binomial(n, true_u, 4000) / n
+    low, high = u_interval(u_hat, n)
+    covered = ((low <= true_u) & (true_u <= high)).mean()
+    assert 0.90 <= covered <= 0.99
+    assert (low >= 0).all() and (high <= 1).all()
+
+
+def test_u_interval_passes_nan_and_refuses_bad_input():
+    low, high = u_interval([np.nan, 0.5], [10, 10], confidence=0.9)
+    assert np.isnan(low[0]) and np.isnan(high[0]) and low[1] < 0.5 < high[1]
+    for kwargs, match in (({"confidence": 1.0}, "'confidence' must lie"),
+                          ({"confidence": "x"}, "'confidence' must be a number")):
+        with pytest.raises(InvalidInputError, match=match):
+            u_interval([0.5], 10, **kwargs)
+    with pytest.raises(InvalidInputError, match="'u' must lie"):
+        u_interval([-0.1], 10)
 
 
 def test_dkw_epsilon():

@@ -11,7 +11,18 @@ import numpy as np
 import pytest
 
 from copa_dash.core import _twins
-from copa_dash.core._kernels import baselines, criteria, dominance, dominance_layers, ranks, sweep
+from copa_dash.core._kernels import (
+    baselines,
+    criteria,
+    dominance,
+    dominance_layers,
+    hypervolume,
+    hypervolume_wfg,
+    indicators,
+    ranks,
+    significance,
+    sweep,
+)
 from copa_dash.core._reference import dominance as reference_dominance
 from copa_dash.core._twins import TwinDeclined
 from copa_dash.core.ranks import cdf_transform
@@ -109,11 +120,102 @@ def test_ahp_twin_agrees_with_kernel(seed):
                                rtol=1e-10, atol=1e-13)
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_hypervolume_twins_equal_kernels_on_tied_data(seed):
+    """Same float operations in the same order: equal to the last bit, K = 1..3, with
+    duplicates, dominated rows, rows on and outside the reference box."""
+    rng = np.random.default_rng(seed)
+    k = 1 + seed % 3
+    y = np.ascontiguousarray(tied_values(seed, int(rng.integers(1, 120)), k, high=6))
+    ref = np.full(k, 4.0)  # rows with a value of 4 or 5 touch or leave the box
+    inside = _twins.inside_rows(y, ref)
+    np.testing.assert_array_equal(inside, hypervolume.inside_rows(y, ref))
+    assert _twins.hypervolume(y, ref) == hypervolume.hypervolume(y, ref)
+    front = _twins.unique_front(inside)
+    np.testing.assert_array_equal(front, hypervolume.unique_front(inside))
+    assert front.flags.c_contiguous
+
+
+def test_hypervolume_twin_on_real_valued_3d_front_and_empty_box():
+    rng = np.random.default_rng(7)
+    y = np.ascontiguousarray(rng.random((3000, 3)))
+    ref = np.array([0.9, 1.0, 0.95])
+    assert _twins.hypervolume(y, ref) == hypervolume.hypervolume(y, ref)
+    assert _twins.hypervolume(y, np.zeros(3)) == hypervolume.hypervolume(y, np.zeros(3)) == 0.0
+    # a worked example: two boxes of 2 x 1 x 1 overlapping in 1 x 1 x 1
+    two = np.array([[0.0, 1.0, 1.0], [1.0, 0.0, 1.0]])
+    assert _twins.hypervolume(two, np.full(3, 2.0)) == 3.0
+
+
+@pytest.mark.parametrize("k", [4, 5, 6])
+def test_wfg_twin_agrees_with_kernel(k):
+    y = np.ascontiguousarray(tied_values(k, 60, k, high=5))
+    ref = np.full(k, 5.0)
+    front = hypervolume.unique_front(hypervolume.inside_rows(y, ref))
+    np.testing.assert_array_equal(_twins.unique_front(y), hypervolume.unique_front(y))
+    assert _twins.hv_wfg(front, ref) == pytest.approx(hypervolume_wfg.hv_wfg(front, ref),
+                                                      rel=1e-12)
+    with pytest.raises(TwinDeclined):
+        _twins.hypervolume(y, ref)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_niche_counts_twin_equals_kernel_at_distances_equal_to_sigma(seed):
+    """Integer points put many pairs exactly at distance 1 or sqrt(2): the strict ``<``
+    must fall the same way."""
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, 5))
+    y = np.ascontiguousarray(tied_values(seed, int(rng.integers(1, 90)), k, high=3))
+    for sigma in (1.0, math.sqrt(2.0), 1.5, 0.1):
+        np.testing.assert_array_equal(_twins.niche_counts(y, sigma),
+                                      indicators.niche_counts(y, sigma))
+    brute = np.array([sum(math.dist(a, b) < 1.0 for b in y) - 1 for a in y])
+    np.testing.assert_array_equal(_twins.niche_counts(y, 1.0), brute)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_significance_twins_equal_kernels(seed):
+    """Runs of tied integer rows, some outside the reference point, random label vectors
+    (permutations): the side points, both deltas and the 2-D/3-D HV agree to the last bit."""
+    rng = np.random.default_rng(seed)
+    k = 2 + seed % 2
+    n_runs = int(rng.integers(2, 9))
+    per_run = rng.integers(1, 8, n_runs)
+    rows = np.ascontiguousarray(tied_values(seed, int(per_run.sum()), k, high=6))
+    run_start = np.concatenate([[0], np.cumsum(per_run)]).astype(np.int64)
+    labels = np.ascontiguousarray(rng.integers(0, 2, (25, n_runs)), dtype=np.int8)
+    ref = np.full(k, 4.5)
+    for side in (0, 1):
+        np.testing.assert_array_equal(
+            _twins.pooled_side_points(rows, run_start, labels[0], side),
+            significance.pooled_side_points(rows, run_start, labels[0], side))
+    assert _twins.hypervolume_2d_3d(rows, ref) == significance.hypervolume_2d_3d(rows, ref)
+    np.testing.assert_array_equal(_twins.pooled_deltas(rows, run_start, labels, ref),
+                                  significance.pooled_deltas(rows, run_start, labels, ref))
+    n_configs = 4
+    sums = rng.integers(0, 9, (n_runs, n_configs, k)).astype(float)
+    counts = rng.integers(0, 3, (n_runs, n_configs)).astype(float)
+    sums[counts == 0] = 0.0
+    for side in (0, 1):
+        np.testing.assert_array_equal(
+            _twins.mean_side_points(sums, counts, labels[1], side),
+            significance.mean_side_points(sums, counts, labels[1], side))
+    np.testing.assert_array_equal(_twins.mean_deltas(sums, counts, labels, ref),
+                                  significance.mean_deltas(sums, counts, labels, ref))
+
+
 def test_twins_decline_inputs_too_large_for_them():
     with pytest.raises(TwinDeclined):
         _twins.nondominated_mask(np.zeros((20_000, 3)))
     with pytest.raises(TwinDeclined):
         _twins.ahp_priorities(np.zeros(6000))
+    with pytest.raises(TwinDeclined):
+        _twins.niche_counts(np.zeros((20_000, 3)), 0.1)
+    with pytest.raises(TwinDeclined):
+        _twins.hv_wfg(np.zeros((2000, 6)), np.ones(6))
+    with pytest.raises(TwinDeclined):
+        _twins.pooled_deltas(np.zeros((1000, 3)), np.array([0, 500, 1000]),
+                             np.zeros((5000, 2), dtype=np.int8), np.ones(3))
 
 
 def test_every_twin_names_a_kernel_of_the_same_arguments():

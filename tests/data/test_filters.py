@@ -4,8 +4,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import copa_dash.cli.preferences as cli_preferences
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.data.filters import Condition, RowFilter, filter_from_where, parse_condition
+from copa_dash.data.filters import (
+    Condition,
+    RowFilter,
+    filter_from_view,
+    filter_from_where,
+    parse_condition,
+)
+from copa_dash.services import elicitation
 
 FRAME = pd.DataFrame({
     "model": ["a", "b", "c", "d"],
@@ -68,3 +76,21 @@ def test_an_empty_filter_passes_every_row_and_an_unknown_column_is_named():
     assert RowFilter().mask(FRAME).all()
     with pytest.raises(InvalidInputError, match="missing_col"):
         RowFilter(ranges={"missing_col": (0, 1)}).mask(FRAME)
+
+
+def test_filter_from_view_reads_ranges_with_one_bound_and_value_sets():
+    frame = pd.DataFrame({"size": [1.0, 5.0, 12.0, None], "type": ["chat", "base", "chat", "chat"]})
+    view = {"size": {"max": 10}, "type": ["chat"]}
+    f = filter_from_view(view)
+    assert f.ranges == {"size": (None, 10)} and f.sets == {"type": ["chat"]}
+    # row 0 only: row 1 is base, row 2 above 10, row 3 has no size
+    np.testing.assert_array_equal(f.mask(frame), [True, False, False, False])
+    assert filter_from_view({}).is_empty
+
+
+def test_cli_and_elicitation_read_a_view_through_the_one_function():
+    """The CLI's preferences and the elicitation service used two copies of this reader."""
+    assert cli_preferences.filter_from_view is filter_from_view
+    assert elicitation.filter_from_view is filter_from_view
+    assert not hasattr(cli_preferences, "view_filter")
+    assert not hasattr(elicitation, "view_row_filter")

@@ -9,14 +9,17 @@ import contextlib
 import io
 import json
 import time
+from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
+import pandas as pd
 import pytest
 
 from copa_dash.cli import main as cli_main
 from tests.e2e.app_under_test import graph_figure, make_app, screenshot
 
 pytestmark = pytest.mark.browser
+DATASETS = Path(__file__).resolve().parents[2] / "datasets"
 
 
 def _cli_depth(*argv) -> dict:
@@ -44,24 +47,41 @@ def _shot(dash_duo, element_id: str, name: str):
     screenshot(dash_duo, name)
 
 
-def _check_against_cli(dash_duo, cli: dict):
+def _labels(dataset: str) -> dict[str, str]:
+    """How the page names each task: "P3 · fmnist_2c2d" where datasets/catalog.json gives the
+    dataset a task-name column (read here from the CSV itself); the CLI keeps the bare values."""
+    column = json.loads((DATASETS / "catalog.json").read_text())["datasets"][dataset].get(
+        "task_names")
+    if not column:
+        return {}
+    task = {"deepobs": "problem", "bbob": "function"}[dataset]
+    frame = pd.read_csv(DATASETS / f"{dataset}.csv")
+    return {str(t): f"{t} · {n}" for t, n in
+            frame[[task, column]].drop_duplicates().itertuples(index=False)}
+
+
+def _check_against_cli(dash_duo, cli: dict, labels: dict[str, str]):
+    def name(task: str) -> str:  # the page's name of a CLI task
+        return labels.get(task, task)
+
     depth = _figure(dash_duo, "posets-depth")["data"][0]
     drawn = dict(zip(depth["y"], depth["x"]))
-    expected = {t["task"]: t["depth"] for t in cli["tasks"]}
+    expected = {name(t["task"]): t["depth"] for t in cli["tasks"]}
     assert drawn.keys() == expected.keys()
     for task, value in expected.items():
         assert drawn[task] == pytest.approx(value, abs=1e-9), task
     assert depth["x"] == sorted(depth["x"], reverse=True)          # deepest on top
     headline = dash_duo.find_element("#posets-headline").text
-    assert f"Most central: {', '.join(cli['most_central'])}" in headline
-    assert f"most outlying: {', '.join(cli['most_outlying'])}" in headline
+    assert f"Most central: {', '.join(map(name, cli['most_central']))}" in headline
+    assert f"most outlying: {', '.join(map(name, cli['most_outlying']))}" in headline
     assert f"{cli['ufg_sets']} ufg sets" in headline
     central = _figure(dash_duo, "posets-hasse-central")
-    assert central["layout"]["title"]["text"].startswith(f"Most central: {cli['most_central'][0]}")
+    assert central["layout"]["title"]["text"].startswith(
+        f"Most central: {name(cli['most_central'][0])}")
     assert sorted(central["data"][0]["text"]) == sorted(cli["methods"])
     outlying = _figure(dash_duo, "posets-hasse-outlying")
     assert outlying["layout"]["title"]["text"].startswith(
-        f"Most outlying: {cli['most_outlying'][-1]}")
+        f"Most outlying: {name(cli['most_outlying'][-1])}")
     return central, outlying
 
 
@@ -74,7 +94,9 @@ def test_deepobs_depths_hasse_beats_and_agreement(dash_duo, app):
     dash_duo.start_server(app)
     _open(dash_duo, "/posets?dataset=deepobs")
     cli = _cli_depth("--dataset", "deepobs")
-    central, _ = _check_against_cli(dash_duo, cli)
+    labels = _labels("deepobs")
+    assert labels["P3"] == "P3 · fmnist_2c2d" and len(labels) == 8
+    central, _ = _check_against_cli(dash_duo, cli, labels)
     # P2 (most central, first in table order): the chain Adam > SGD > Momentum -> two cover
     # edges (not the implied Adam-Momentum), each from the upper node down, Adam on top
     shapes = central["layout"]["shapes"]
@@ -98,7 +120,7 @@ def test_dmop_seven_methods_and_k_in_the_url(dash_duo, app):
     dash_duo.start_server(app)
     _open(dash_duo, "/posets?dataset=dmop&k=2")
     cli = _cli_depth("--dataset", "dmop")
-    central, outlying = _check_against_cli(dash_duo, cli)
+    central, outlying = _check_against_cli(dash_duo, cli, _labels("dmop"))
     assert len(central["layout"]["shapes"]) >= 5 and len(outlying["layout"]["shapes"]) >= 5
     assert "2 deepest distinct posets" in dash_duo.find_element("#posets-agreement").text
     beats = _figure(dash_duo, "posets-beats")["data"][0]
@@ -116,7 +138,8 @@ def test_bbob_missing_values_switch_and_approximate_mode(dash_duo, app):
     dash_duo.start_server(app)
     _open(dash_duo, "/posets?dataset=bbob")
     cli = _cli_depth("--dataset", "bbob")
-    _check_against_cli(dash_duo, cli)
+    labels = _labels("bbob")
+    _check_against_cli(dash_duo, cli, labels)
     notes = dash_duo.find_element("#posets-notes").text
     assert "5 of 24 tasks are left out" in notes and "f24" in notes
     before = _figure(dash_duo, "posets-depth")["layout"]["title"]["text"]
@@ -125,7 +148,7 @@ def test_bbob_missing_values_switch_and_approximate_mode(dash_duo, app):
     assert len(after["data"][0]["y"]) == 24
     worst = _cli_depth("--dataset", "bbob", "--missing", "worst")
     assert dict(zip(after["data"][0]["y"], after["data"][0]["x"])) == pytest.approx(
-        {t["task"]: t["depth"] for t in worst["tasks"]})
+        {labels.get(t["task"], t["task"]): t["depth"] for t in worst["tasks"]})
     assert "missing=worst" in dash_duo.driver.current_url
     screenshot(dash_duo, "posets-bbob-worst")
     _open(dash_duo, "/posets?dataset=bbob&mode=approx&tol=0.1&missing=worst")
@@ -140,7 +163,7 @@ def test_ties_flagged_and_a_bad_choice_shows_a_message(dash_duo, app):
     # speed alone: P2 and P5 give every optimizer 1 epoch -> tied tasks
     _open(dash_duo, "/posets?dataset=deepobs&crit=speed")
     tied = dash_duo.find_element("#posets-tied").text
-    assert "Tied tasks (2)" in tied and "P2, P5 are left out" in tied
+    assert "Tied tasks (2)" in tied and "P2 · mnist_vae, P5 · fmnist_vae are left out" in tied
     cli = _cli_depth("--dataset", "deepobs", "--criterion", "speed:min")
     assert len(cli["tasks"]) == 6
     dash_duo.find_element("#posets-ties input[value='incomparable']").click()

@@ -65,6 +65,10 @@ def test_a_real_table_is_mapped_saved_and_explored(dash_duo, app, tmp_path):
     _upload(dash_duo, path)
     dash_duo.wait_for_contains_text("#upload-alert", "6 rows", timeout=30)
     dash_duo.wait_for_element("#upload-save", timeout=10)
+    # min/max only on the objectives' rows, not on the id's nor the metadata's
+    assert {c: _direction_shown(dash_duo, c) for c in ("model", "accuracy", "training_time",
+                                                       "family")} == {
+        "model": False, "accuracy": True, "training_time": True, "family": False}
     screenshot(dash_duo, "upload-mapping")
     dash_duo.find_element("#upload-save").click()
     dash_duo.wait_for_element("#pick-id", timeout=30)  # "Save and explore" goes there
@@ -81,6 +85,11 @@ def test_a_real_table_is_mapped_saved_and_explored(dash_duo, app, tmp_path):
     assert json.loads(out.getvalue())["id"] == "m2"
     screenshot(dash_duo, "upload-explored")
     assert dash_duo.get_logs() == []
+
+
+def _direction_shown(dash_duo, column: str) -> bool:
+    dom_id = json.dumps({"column": column, "type": "upload-direction"}, separators=(",", ":"))
+    return dash_duo.find_element(f"[id='{dom_id}']").is_displayed()
 
 
 def _role(dash_duo, column: str, label: str) -> None:
@@ -108,8 +117,10 @@ def test_a_table_no_column_names_gets_row_numbers_and_needs_two_objectives(dash_
     dash_duo.wait_for_contains_text("#upload-check", "2 objectives: accuracy, latency_ms")
     screenshot(dash_duo, "upload-row-numbers")
 
+    assert _direction_shown(dash_duo, "latency_ms") and not _direction_shown(dash_duo, "family")
     _role(dash_duo, "latency_ms", "metadata (filter on it)")
     dash_duo.wait_for_contains_text("#upload-check", "Choose at least two objectives")
+    wait_until(lambda: not _direction_shown(dash_duo, "latency_ms"))
     assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#upload-explore-link")
     dash_duo.find_element("#upload-save").click()
     dash_duo.wait_for_contains_text(
@@ -121,6 +132,7 @@ def test_a_table_no_column_names_gets_row_numbers_and_needs_two_objectives(dash_
 
     _role(dash_duo, "latency_ms", "objective (compare on it)")
     dash_duo.wait_for_contains_text("#upload-check", "2 objectives")
+    wait_until(lambda: _direction_shown(dash_duo, "latency_ms"))
     dash_duo.find_element("#upload-save").click()
     dash_duo.wait_for_element("#pick-id", timeout=30)
     # the rows are named by their number in the file. accuracy (max) u: row 3 0, row 1 1/5,

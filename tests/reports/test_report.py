@@ -76,8 +76,11 @@ def test_the_report_holds_the_brute_force_pick_its_values_and_rows(arena_page):
     for value, share in zip(raw, u):
         assert f"{value:.4g}" in text
         assert f"top {100 * share:.1f}%" in text
-        half = 1.959964 * np.sqrt(share * (1 - share) / n_population)
-        assert f"{100 * max(0, share - half):.1f}% – {100 * min(1, share + half):.1f}%" in text
+        # Wilson's score interval (it replaced the clipped u +- 1.96 se on purpose: that one
+        # leaves [0, 1] on small tables): the roots p of (u - p)^2 = z^2 p (1 - p) / N
+        z2n = 1.959964 ** 2 / n_population
+        low, high = sorted(np.roots([1 + z2n, -(2 * share + z2n), share * share]).real)
+        assert f"{100 * low:.1f}% – {100 * high:.1f}%" in text
     assert re.search(rf"left out: a chosen objective is missing {n_missing} ", text)
     assert "price_placeholder is one of false" in text
     assert "licence" in text and "MIT" in text and "source commit df2017a08c48" in text

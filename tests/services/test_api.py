@@ -147,6 +147,26 @@ def test_each_upload_error_is_a_400_with_its_reason(client, kwargs, message):
     assert client.get("/healthz").get_json()["datasets"] == 0
 
 
+@pytest.mark.parametrize("roles, reason", [
+    ("{not json", "'roles' is not valid JSON"),
+    ("[1, 2]", "'roles' must be a JSON object"),
+    ({"model": "id"}, "unknown"),
+    ({"id": "model", "objectives": "error"}, "'objectives' must be a list"),
+    ({"id": "model", "objectives": [{"name": "error"}]}, "needs 'name' and 'direction'"),
+])
+def test_a_malformed_roles_field_is_told_the_format_with_an_example(client, roles, reason):
+    from copa_dash.api import ROLES_FORMAT
+
+    response = upload(client, roles=roles)
+    assert response.status_code == 400
+    message = response.get_json()["error"]
+    assert reason in message and message.endswith(ROLES_FORMAT)
+    # the example in the message is itself a valid roles field for a table with its columns
+    example = json.loads(ROLES_FORMAT.split("for example ", 1)[1])
+    csv = "model,error,speed,family\na,1,10,x\nb,2,20,y\n"
+    assert upload(client, content=csv, roles=example).status_code == 201
+
+
 def test_missing_file_field(client):
     response = client.post("/api/datasets", data={"roles": json.dumps(ROLES)},
                            content_type="multipart/form-data")

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from copa_dash.services.scatter_sample import BACKGROUND_ROWS, scatter_rows
+from copa_dash.services.scatter_sample import BACKGROUND_ROWS, SAMPLE_ROWS, scatter_rows
 
 
 def _masks(n=50_000, seed=3):
@@ -47,3 +47,14 @@ def test_small_tables_draw_every_row_and_say_nothing():
     front, eligible = _masks(n=BACKGROUND_ROWS)
     rows = scatter_rows(front, eligible, [0])
     assert rows.drawn == len(front) and not rows.sampled and rows.note() == ""
+
+
+def test_above_the_budget_a_smaller_sample_is_drawn_and_its_share_stated():
+    front, eligible = _masks(n=BACKGROUND_ROWS + 1_000)
+    rows = scatter_rows(front, eligible)
+    background = int((~(front & eligible)).sum())
+    assert background > BACKGROUND_ROWS > SAMPLE_ROWS
+    assert rows.background_total == background and rows.background_shown == SAMPLE_ROWS
+    assert len(rows.failing) + len(rows.passing) == SAMPLE_ROWS
+    assert rows.drawn == SAMPLE_ROWS + int((front & eligible).sum())
+    assert f"showing {SAMPLE_ROWS:,} of {background:,}" in rows.note()

@@ -9,10 +9,15 @@ import math
 from dataclasses import replace
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from copa_dash.services import explorer
-from copa_dash.services.catalog import open_dataset
+from copa_dash.core.ranks import u_interval
+from copa_dash.data.filters import RowFilter
+from copa_dash.data.io import build_eval_table
+from copa_dash.data.schema import Objective, Roles
+from copa_dash.services import explorer, selection
+from copa_dash.services.catalog import OpenedDataset, open_dataset
 from copa_dash.services.scatter_sample import scatter_rows
 from copa_dash.ui.features.explore import figures, panels
 from copa_dash.ui.features.explore.callbacks import drawn_key, slider_move
@@ -277,3 +282,26 @@ def test_a_sampled_front_figure_draws_the_front_and_the_pick_and_states_the_shar
     assert str(problem.ids[result.pick]) in ids
     assert figure["layout"]["title"]["text"] == rows.note()
     assert f"showing 300 of {rows.background_total:,}" in rows.note()
+
+
+def test_the_pick_cards_interval_of_u_stays_within_0_and_100_on_a_tiny_table():
+    """A 3-row table: the card shows Wilson's interval (the old u +- 1.96 se went below 0)."""
+    frame = pd.DataFrame({"model": ["a", "b", "c"], "err": [0.1, 0.2, 0.3],
+                          "cost": [3.0, 1.0, 2.0]})
+    table = build_eval_table(frame, Roles(id="model", objectives=(
+        Objective("err", "min"), Objective("cost", "min"))))
+    opened = OpenedDataset(ref="tiny", cache_id="tiny", table=table, title="tiny",
+                           description="", source="", licence="", default_view=None,
+                           kind="uploaded")
+    prefs = selection.Preferences(objectives=("err", "cost"), directions=("min", "min"))
+    result = explorer.explore(opened, prefs, RowFilter())
+    u = result.problem.u[result.pick]
+    low, high = u_interval(u, 3)
+    np.testing.assert_array_equal(result.u_interval[0], low)
+    np.testing.assert_array_equal(result.u_interval[1], high)
+    _, text = panels.pick_card_text(result)
+    card = html_cells.read(text)
+    for k, row in enumerate(card.rows[1:]):
+        shown = row[3].split("(")[1].rstrip(")").split("–")
+        assert [float(v) for v in shown] == pytest.approx([100 * low[k], 100 * high[k]], abs=0.06)
+        assert 0.0 <= float(shown[0]) <= 100 * u[k] <= float(shown[1]) <= 100.0

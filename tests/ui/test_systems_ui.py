@@ -128,3 +128,29 @@ def test_the_summary_opens_with_the_verdict_in_words():
     assert text.startswith("At the 5% level, the candidate's front (new) is significantly "
                            "better than the baseline's (old) in hypervolume (p = ")
     assert f"p = {view.test.p_value:.2g}, 999 permutations)" in text
+
+
+def _walk(component):
+    yield component
+    children = getattr(component, "children", None)
+    for child in children if isinstance(children, (list, tuple)) else [children]:
+        if child is not None and not isinstance(child, (str, int, float)):
+            yield from _walk(child)
+
+
+def test_the_side_pickers_are_labelled_as_the_multi_selects_they_are():
+    """Each side takes several systems (the e2e test runs SVM + LR against Feldman-SVM +
+    Feldman-LR): the label before each picker says "systems (one or more)"."""
+    from copa_dash.ui.features.systems.ids import SystemsIds as ID
+
+    opened = open_dataset("fairness-adult-sex")
+    state = with_defaults(parse_query({"tab": "significance", "base": ["SVM", "LR"],
+                                       "cand": ["Feldman-SVM", "Feldman-LR"]}), opened,
+                          systems.system_names(opened.table))
+    panel = page._significance_panel(opened.table, state, systems.system_names(opened.table))
+    for side, values in ((ID.BASELINE, ["SVM", "LR"]), (ID.CANDIDATE, ["Feldman-SVM", "Feldman-LR"])):
+        block = next(c for c in _walk(panel) if isinstance(getattr(c, "children", None), list)
+                     and any(getattr(k, "id", None) == side for k in c.children))
+        label, picker = block.children
+        assert picker.id == side and picker.multi is True and picker.value == values
+        assert label.htmlFor == side and label.children.endswith("systems (one or more)")

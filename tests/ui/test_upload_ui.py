@@ -11,7 +11,7 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.uploads import stage_upload
 from copa_dash.ui.features.upload.callbacks import objectives_check, roles_from_mapping
 from copa_dash.ui.features.upload.ids import UploadIds, UploadReadIds
-from copa_dash.ui.features.upload.proposal_form import proposal_controls
+from copa_dash.ui.features.upload.proposal_form import proposal_controls, shows_direction
 from copa_dash.ui.features.upload.read_panel import what_we_read
 
 FRAME = pd.DataFrame({"score": [0.9, 0.8, 0.7], "loss": [0.3, 0.2, 0.4],
@@ -101,3 +101,32 @@ def test_live_objectives_check(roles, kind, text):
 def test_the_id_column_does_not_count_as_an_objective():
     check = objectives_check("score", ["score", "loss"], ["objective", "objective"])
     assert "only 'loss' is one now" in check.children
+
+
+def test_directions_are_offered_only_on_objective_rows(tmp_path):
+    staged = _staged(tmp_path, "runs.csv", "model,accuracy,latency_ms,family\n"
+                     "m1,0.9,12,tree\nm2,0.8,30,linear\nm3,0.7,5,tree\n")
+    form = proposal_controls(staged)
+    roles = {c: find(form, {"type": UploadIds.ROLE, "column": c}).value
+             for c in ("model", "accuracy", "latency_ms", "family")}
+    assert roles["accuracy"] == roles["latency_ms"] == "objective"
+    assert roles["family"] == "system"   # repeated text: guessed as the system column
+    hidden = {c: find(form, {"type": UploadIds.DIRECTION_CELL, "column": c}).hidden
+              for c in roles}
+    assert hidden == {"model": True, "accuracy": False, "latency_ms": False, "family": True}
+    # the radios stay in the page (the save reads one per column), inside the hidden cell
+    for column in roles:
+        cell = find(form, {"type": UploadIds.DIRECTION_CELL, "column": column})
+        assert cell.children.id == {"type": UploadIds.DIRECTION, "column": column}
+
+
+@pytest.mark.parametrize("column, role, id_column, shown", [
+    ("loss", "objective", "model", True),
+    ("loss", "metadata", "model", False),
+    ("loss", "system", "model", False),
+    ("loss", "ignore", "model", False),
+    ("model", "objective", "model", False),   # the id is never an objective
+    ("loss", None, "model", False),
+])
+def test_shows_direction(column, role, id_column, shown):
+    assert shows_direction(column, role, id_column) is shown

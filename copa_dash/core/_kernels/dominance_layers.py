@@ -5,17 +5,30 @@ checks (:mod:`copa_dash.core.dominance` validates).
 
 Strategy of :func:`nondominated_layers`:
 
-1. Peel fronts with the fast :func:`~.dominance.nondominated_mask` (K = 2, 3: the first
-   front only; K >= 4: every layer, L mask passes for L layers).
+1. Peel the first front with the fast :func:`~.dominance.nondominated_mask`.
 2. K = 2, 3: place the other rows in lexicographic order with ENS-BS (Zhang, Tian, Cheng
    and Jin 2015, IEEE TEVC 19(2)): binary search for the first layer that does not
    dominate the row, answered by its newest row for K = 2 and by a 2-D staircase per
    layer for K = 3 (both O(log) per test, O(N log N log L) in all).
+3. K >= 4: peel more layers while many rows remain; once at most
+   ``BEST_ORDER_MAX_ROWS[K]`` rows remain (and the last peeled layer was at most half of
+   the rows before it), rank them all at once by Best Order Sort (Roy, Islam and Deb
+   2016, GECCO companion "Best Order Sort: a new algorithm to non-dominated sorting for
+   evolutionary multi-objective optimization"): the rows are visited in the sorted order
+   of every objective in turn, and a row is ranked at its first visit by comparing it
+   only with the rows already seen *in that objective's order* (every row that
+   dominates it is among them), layer by layer until a layer has none that dominates
+   it. Rows are first seen early in some objective, so each is compared with about
+   N / (K + 1) rows instead of the N / 2 of a lexicographic scan.
 
-For K >= 4 the ENS-BS test has to scan a layer row by row (O(N^2 K) in the worst case);
-on 100,000 random rows in 4 objectives (about 50 layers of thousands of rows) that took
-12.6 s against 0.75 s for peeling every layer (moocore.pareto_rank: 0.6 s), and peeling
-was as fast or faster at 1,000 and 10,000 rows, so K >= 4 peels to the end.
+Why the switch: Best Order Sort compares a row with whole layers, so it grows like
+N^2 / L; peeling costs one mask pass per layer, like N L. Measured CPU time on uniform
+random rows (2 shared cores, ratio to moocore 0.3's ``pareto_rank``, which peels with
+Kung's algorithm): Best Order Sort 0.4-0.6x at 1,000 rows (K = 4..8) and 0.6-0.9x at
+10,000 rows for K = 4..6, but 3x (K = 4) and 5x (K = 5) at 100,000 rows and 1.2x at 8-D x
+10,000, where peeling is 0.6-1.2x. The row limits below are those crossovers; the
+half-of-the-rows condition keeps a large layer (a front-heavy table) on the peeling path,
+where Best Order Sort would be quadratic in that layer.
 """
 
 from __future__ import annotations
@@ -25,6 +38,11 @@ from ..jit import njit
 
 from .dominance import dominates, nondominated_mask
 from .dominance_sorting import lexicographic_order, stable_argsort
+
+# Most remaining rows that Best Order Sort ranks at once, by K (K >= 8 uses the last);
+# measured crossovers with peeling on uniform random rows (module notes).
+BEST_ORDER_MAX_ROWS = np.array([0, 0, 0, 0, 20_000, 12_000, 6_000, 4_000, 4_000],
+                               dtype=np.int64)
 
 
 @njit(cache=True)
@@ -197,6 +215,84 @@ def _ens_layers_scan(points, order):
 
 
 @njit(cache=True)
+def best_order_layers(points):
+    """0-based layer of every row of ``points`` (N, K), min-oriented, by Best Order Sort.
+
+    Duplicates share the layer of their first copy (they are removed before sorting, and
+    -0.0 is stored as 0.0, so
+    ``lists[j]`` orders distinct rows by objective j with ties in lexicographic order,
+    and a row that weakly dominates another comes before it in every list). A row is
+    ranked at its first visit in any list: layer r is the first whose members seen so
+    far in that list (a linked list per objective and layer) hold none that is <= the
+    row in every objective. O(K N log N) sorting plus O(K N^2) comparisons at worst.
+    """
+    n, k = points.shape
+    order = lexicographic_order(points)
+    y = np.empty((n, k), dtype=np.float64)
+    distinct = np.empty(n, dtype=np.int64)  # distinct row of each sorted row
+    m = 0
+    for t in range(n):
+        i = order[t]
+        if m > 0:
+            same = True
+            for d in range(k):
+                if points[i, d] != y[m - 1, d]:
+                    same = False
+                    break
+            if same:
+                distinct[t] = m - 1
+                continue
+        for d in range(k):
+            y[m, d] = points[i, d] + 0.0  # -0.0 becomes 0.0: the radix sort orders them
+        distinct[t] = m
+        m += 1
+    lists = np.empty((k, m), dtype=np.int64)
+    for t in range(m):
+        lists[0, t] = t  # already in lexicographic order
+    for j in range(1, k):  # stable: ties stay in lexicographic order
+        lists[j, :] = stable_argsort(y[:m, j].copy())
+    rank = np.full(m, -1, dtype=np.int64)
+    head = np.full((k, m), -1, dtype=np.int64)  # newest member of (objective, layer)
+    older = np.empty((k, m), dtype=np.int64)  # the member added before it
+    n_layers = 0
+    n_ranked = 0
+    for position in range(m):
+        for j in range(k):
+            s = lists[j, position]
+            r = rank[s]
+            if r < 0:
+                r = 0
+                while r < n_layers:
+                    t = head[j, r]
+                    dominated = False
+                    while t >= 0:
+                        le = True  # distinct rows: <= everywhere means dominates
+                        for d in range(k):
+                            if y[t, d] > y[s, d]:
+                                le = False
+                                break
+                        if le:
+                            dominated = True
+                            break
+                        t = older[j, t]
+                    if not dominated:
+                        break
+                    r += 1
+                rank[s] = r
+                if r == n_layers:
+                    n_layers += 1
+                n_ranked += 1
+            older[j, s] = head[j, r]
+            head[j, r] = s
+        if n_ranked == m:
+            break
+    out = np.empty(n, dtype=np.int64)
+    for t in range(n):
+        out[order[t]] = rank[distinct[t]]
+    return out
+
+
+@njit(cache=True)
 def nondominated_layers(points):
     """Layer of every row (1 = front) of ``points`` (N, K), min-oriented.
 
@@ -217,6 +313,7 @@ def nondominated_layers(points):
         return layers
     remaining = np.arange(n)
     layer = 0
+    best_order_max = BEST_ORDER_MAX_ROWS[min(k, BEST_ORDER_MAX_ROWS.shape[0] - 1)]
     while True:
         sub = points if layer == 0 else _gather(points, remaining)
         front = nondominated_mask(sub)
@@ -235,14 +332,17 @@ def nondominated_layers(points):
         remaining = rest
         if m == 0:
             return layers
-        if k <= 3:
+        if k <= 3 or (m <= best_order_max and n_front <= m):
             break
     rest_points = _gather(points, remaining)
-    order = lexicographic_order(rest_points)
-    if k == 3:
-        layer_of = _ens_layers_3d(rest_points, order)
+    if k >= 4:
+        layer_of = best_order_layers(rest_points)
     else:
-        layer_of = _ens_layers_scan(rest_points, order)
+        order = lexicographic_order(rest_points)
+        if k == 3:
+            layer_of = _ens_layers_3d(rest_points, order)
+        else:
+            layer_of = _ens_layers_scan(rest_points, order)
     for t in range(remaining.shape[0]):
         layers[remaining[t]] = layer + 1 + layer_of[t]
     return layers

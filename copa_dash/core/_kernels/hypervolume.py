@@ -176,10 +176,15 @@ def unique_front(points):
 
 
 @njit(cache=True)
-def _box_volume(point, ref):
+def box_volume(rows, row, k, ref):
+    """Volume of the box between ``rows[row, :k]`` and ``ref[:k]`` (product of the gaps).
+
+    The one box-volume loop of the exact kernels (:func:`hv_slices` and the WFG kernel
+    of :mod:`.hypervolume_wfg`, which passes a frame row and the current depth ``k``).
+    """
     volume = 1.0
-    for d in range(point.shape[0]):
-        volume *= ref[d] - point[d]
+    for d in range(k):
+        volume *= ref[d] - rows[row, d]
     return volume
 
 
@@ -206,7 +211,7 @@ def hv_slices(points, ref):
     if k == 3:
         return hv3d(points, ref)
     if n == 1:
-        return _box_volume(points[0], ref)
+        return box_volume(points, 0, k, ref)
     order = stable_argsort(points[:, k - 1].copy())
     head = np.empty((n, k - 1), dtype=np.float64)
     for t in range(n):
@@ -216,7 +221,7 @@ def hv_slices(points, ref):
     limit = np.empty((n, k - 1), dtype=np.float64)
     volume = 0.0
     for i in range(n):
-        exclusive = _box_volume(head[i], sub_ref)
+        exclusive = box_volume(head, i, k - 1, sub_ref)
         m = 0
         covered = False
         for j in range(i):

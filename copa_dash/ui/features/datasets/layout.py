@@ -1,14 +1,11 @@
-"""The landing page: the bundled datasets and the ones shared on this instance."""
+"""The landing page: one catalogue of every dataset the user can open, then their uploads."""
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 import dash
-from dash import dcc, html
+from dash import html
 
-from copa_dash.services.catalog import catalog
-from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.features.datasets.catalogue import catalogue_section
 from copa_dash.ui.features.datasets.mine import mine_section
 
 INTRO = ("copa-dash helps you choose one model among many that trade off accuracy, cost, "
@@ -17,25 +14,15 @@ INTRO = ("copa-dash helps you choose one model among many that trade off accurac
 
 
 def layout(**_query):
-    """Cards of the datasets, each opening its default view in the explorer."""
-    entries = catalog(current_settings())
-    cards = [html.Div(className="card", children=[
-        html.H3(dcc.Link(entry.title, href=f"/explore?dataset={quote(entry.ref)}")),
-        html.P(f"{entry.n_rows} rows · {entry.kind}", className="help"),
-        html.P(entry.description),
-    ]) for entry in entries]
-    return html.Div(className="page", children=[
+    """The catalogue first (search, sort, click a row to explore), "Your uploads" below."""
+    return html.Div(className="page page-wide", children=[
         html.H2("Choose a dataset to explore"),
-        html.P(INTRO),
-        mine_section(),  # the user's own tables first: 23 bundled cards follow
-        html.H3("Bundled and shared datasets"),
-        html.P("Public leaderboards and benchmark tables shipped with copa-dash, and uploads "
-               "their owners listed on this instance; each opens its default view.",
-               className="help"),
-        html.Div(cards, className="cards"),
+        html.P(INTRO, className="intro"),
+        catalogue_section(),
+        mine_section(),
     ])
 
 
 def register_page() -> None:
-    """Register the landing page with Dash; it has no callbacks."""
+    """Register the landing page with Dash (its callbacks are in ``callbacks.py``)."""
     dash.register_page("landing", path="/", name="Datasets", title="copa-dash", layout=layout)

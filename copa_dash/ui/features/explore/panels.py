@@ -11,6 +11,8 @@ import pandas as pd
 from dash import html
 
 from copa_dash.services.explorer import BASELINE_LABELS, Exploration
+from copa_dash.services.method_limits import PLAIN_NAMES
+from copa_dash.services.pick_tie import pick_tie
 from copa_dash.ui.common.glossary import info_html
 from copa_dash.ui.common.html_block import HtmlBlock
 
@@ -53,10 +55,10 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
     rows = []
     for k, name in enumerate(prefs.objectives):
         u = problem.u[i, k]
-        se = exploration.u_standard_error[k]
+        low, high = (bound[k] for bound in exploration.u_interval)
         rows.append(f"<tr><td>{code_html(name)}</td><td>{escape(prefs.directions[k])}</td>"
                     f"<td>{_fmt(problem.raw[i, k])}</td>"
-                    f"<td>top {100 * u:.1f}% ± {100 * 1.96 * se:.1f}</td></tr>")
+                    f"<td>top {100 * u:.1f}% ({100 * low:.1f}–{100 * high:.1f})</td></tr>")
     alpha_text = "weights set per objective (no alpha sweep)"
     if exploration.pick_alpha_range is not None:
         low, high = exploration.pick_alpha_range
@@ -69,33 +71,58 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
                       for j in exploration.runners_up[:RUNNERS_UP])
     body = "".join([
         f"<p>criterion C {info_html('criterion')} = {_fmt(exploration.scores[i])} (smaller is "
-        f"better); {alpha_text}.</p>",
+        f"better); {alpha_text}.</p>", tie_html(exploration),
         ("<table><thead><tr><th>objective</th><th>dir.</th><th>value</th>"
          "<th>top x% (95% CI)</th></tr></thead><tbody>"), *rows, "</tbody></table>",
-        (f"<p><em>u {info_html('u')} over {problem.n_population} rows. ± is a 95% interval of "
-         f"each u (sqrt(u(1−u)/N)); the DKW band {info_html('dkw')} "
+        (f"<p><em>u {info_html('u')} over {problem.n_population} rows. In brackets: a 95% "
+         f"interval of each u (Wilson's, from Var u = u(1−u)/N; it stays within 0–100%); "
+         f"the DKW band {info_html('dkw')} "
          f"±{100 * exploration.dkw:.1f} points holds, with 95% "
          "confidence, for every row of one objective at once.</em></p>"),
         f"<h4>Runners-up</h4><ol>{runners}</ol>"])
     return str(problem.ids[i]), body
 
 
+def tie_html(exploration: Exploration) -> str:
+    """"Tied with X (and N others)" and the rule that chose the pick, or nothing."""
+    tie = pick_tie(exploration.problem, exploration.scores, exploration.pick)
+    if tie is None:
+        return ""
+    more = len(tie.others) - 1
+    rest = f" and {more} other{'s' if more > 1 else ''}" if more else ""
+    return (f'<p class="tie"><strong>Tied</strong> with {code_html(tie.others[0])}{rest} on '
+            "the criterion (equal to 12 significant digits); the pick among them is decided by "
+            f"{escape(tie.rule_words)}.</p>")
+
+
 def compare_table(exploration: Exploration) -> html.Div:
-    """Where each normalisation picks for the same weights and how many rows it reaches."""
+    """Where each normalisation picks for the same weights and how many rows it reaches; a
+    method that cannot run on the view says why (the service's words, from the core's
+    refusal), in place of a pick."""
     if not exploration.baselines:
         return html.Div()
     problem = exploration.problem
     body = []
     for b in exploration.baselines:
-        pick = str(problem.ids[b.position]) if b.position is not None else "-"
+        label = BASELINE_LABELS[b.method]
+        gloss = PLAIN_NAMES.get(b.method, label).removeprefix(label).strip(" ()")
+        method = html.Td([html.B(label), html.Br(), html.Span(gloss, className="help")])
+        if b.position is None:
+            body.append(html.Tr(className="cannot-run", children=[
+                method, html.Td("cannot run here"), html.Td("-"), html.Td(b.message)]))
+            continue
         reach = "-" if b.distinct_over_alpha is None else str(b.distinct_over_alpha)
-        body.append(html.Tr([html.Td(BASELINE_LABELS[b.method]), html.Td(pick), html.Td(reach),
-                             html.Td(b.message)]))
-    return html.Div([
+        body.append(html.Tr([method, html.Td(html.Code(str(problem.ids[b.position]))),
+                             html.Td(reach), html.Td(b.message)]))
+    return html.Div(className="compare-panel", children=[
         html.H4("Compare normalisations (same weights)"),
+        html.P("Each method turns the objectives into one score with the weights above and "
+               "picks the best row; orange rings mark their picks in the figure.",
+               className="help"),
         html.Table(className="compare-table", children=[
             html.Thead(html.Tr([html.Th("method"), html.Th("pick"),
-                                html.Th("distinct picks over alpha (201 values)"), html.Th("note")])),
+                                html.Th("distinct picks as alpha runs over 201 values"),
+                                html.Th("why not / note")])),
             html.Tbody(body)]),
     ])
 

@@ -13,11 +13,13 @@ from urllib.parse import parse_qs
 from dash import html
 
 from copa_dash.reports import DecisionView, decision_report
+from copa_dash.services import elicitation
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.report_row import ReportRowIds, register_report_download, report_row
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.features.explore.ids import ExploreIds
 from copa_dash.ui.features.explore.state import parse_query, with_defaults
+from copa_dash.ui.features.explore.view_state import preferences_and_filter
 
 ReportIds = ReportRowIds("explore")
 
@@ -29,12 +31,28 @@ def report_controls() -> html.Div:
                       "offline)")
 
 
-def view_of(state) -> DecisionView:
-    """The report's view of an explorer state (every setting the URL holds)."""
+def view_of(state, answers: tuple = ()) -> DecisionView:
+    """The report's view of an explorer state (every setting the URL holds: the preferences,
+    the constraints and the figure's axes), with the "Help me choose" questions and answers
+    (see :func:`answers_of`)."""
     return DecisionView(
         dataset=state.dataset, objectives=state.objectives, focus=state.focus,
         alpha=state.alpha, weights=state.weights, p=state.p, population=state.population,
-        ranges=state.ranges, sets=state.sets, use_default_filters=False)
+        ranges=state.ranges, sets=state.sets, use_default_filters=False, answers=answers,
+        axes=state.axes, x=state.x, y=state.y, log=tuple(state.log))
+
+
+def answers_of(state) -> tuple:
+    """The "Help me choose" questions and answers of the view (the URL's ``choose``), as
+    (question, answer) in words; none when the panel was not used."""
+    if not state.choose:
+        return ()
+    # the models the panel asks about (as choose_callbacks.problem_of, which imports the
+    # layout, which imports this module)
+    opened = open_dataset(state.dataset, current_settings())
+    prefs, row_filter = preferences_and_filter(state, opened.table)
+    problem = elicitation.view_choice_problem(opened, prefs, row_filter, cache=current_cache())
+    return elicitation.answered_questions(problem, state.choose)
 
 
 def report_file(query: str, fmt: str, *, share_base: str = "") -> tuple[bytes, str]:
@@ -51,7 +69,7 @@ def report_file(query: str, fmt: str, *, share_base: str = "") -> tuple[bytes, s
     opened = open_dataset(state.dataset, settings)
     state = with_defaults(state, opened, given=set(given))
     name = f"copa-report-{opened.ref[:40]}.{fmt}"
-    data = decision_report(opened, view_of(state), fmt=fmt, share_base=share_base,
+    data = decision_report(opened, view_of(state, answers_of(state)), fmt=fmt, share_base=share_base,
                            output_name=name, cache=current_cache())
     return data, name
 

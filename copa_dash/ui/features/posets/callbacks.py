@@ -31,11 +31,14 @@ def _state(result: dict, k) -> PosetsState:
 def _view(state: PosetsState, settings, *, progress=None):
     """The service call both callbacks share (the second one hits the cache)."""
     opened = open_dataset(state.dataset, settings)
+    roles_task = opened.table.roles.task
+    names = opened.task_names if (state.task or roles_task) == roles_task else None
     return posets.depth_view(
         opened.table, criteria=page.criteria_pairs(opened.table, state.criteria),
         method=state.method or None, task=state.task or None, ties=state.ties,
         missing=state.missing, exact=state.mode == "exact", tolerance=state.tolerance,
-        progress=progress, dataset_id=opened.cache_id, cache=get_cache(settings))
+        progress=progress, dataset_id=opened.cache_id, cache=get_cache(settings),
+        task_names=names)  # "P3 · fmnist_2c2d", never P3 alone (datasets/catalog.json)
 
 
 def _empty(query) -> dict:

@@ -85,7 +85,10 @@ def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
         "hovertext": hover, "hoverinfo": "text", "name": "methods", "cliponaxis": False}],
         "layout": {
             "template": "plotly_white", "height": max(260, 70 * n_levels + 110),
-            "margin": {"l": 20, "r": 20, "t": 50, "b": 20}, "shapes": shapes,
+            "margin": {"l": 20, "r": 40, "t": 50, "b": 20}, "shapes": shapes,
+            # the tool bar stands upright at the right edge: across the top it covered the
+            # title, which names the task ("Most central: P2 · mnist_vae (depth 0.649)")
+            "modebar": {"orientation": "v"},
             "title": {"text": plot_text(title), "font": {"size": 13}, "x": 0.01},
             "xaxis": {"visible": False, "range": [-width / 2 - 0.3, width / 2 + 0.3]},
             "yaxis": {"visible": False, "range": [-(n_levels - 1) - 0.4, 0.6]},

@@ -17,7 +17,8 @@ from dash import dash_table, dcc, html
 
 from copa_dash.services.catalog import bundled_datasets, catalog
 from copa_dash.services.significance_verdict import SIGNIFICANCE_LEVEL, verdict
-from copa_dash.services.systems import system_names
+from copa_dash.services.systems import NO_SYSTEM_COLUMN, system_names
+from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.glossary import indicator_terms
 from copa_dash.ui.common.help import help_text
@@ -108,13 +109,13 @@ def layout(**query):
         return why_not
     systems = system_names(opened.table)
     state = with_defaults(state, opened, systems)
+    if not systems:
+        return _no_systems_page(opened, state)
     return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
         dcc.Store(id=ID.REF, data=opened.ref),
         _controls(opened, state, systems),
         html.Main(className="results", children=[
-            html.Div(id=ID.ALERT, children=None if systems else html.Div(
-                "This table has no system column: upload it again with one, or pick a "
-                "dataset whose rows belong to systems.", className="alert alert-warning")),
+            html.Div(id=ID.ALERT),
             dcc.Tabs(id=ID.TABS, value=state.tab, children=[
                 dcc.Tab(label="Indicators and radar", value="indicators",
                         children=_indicators_panel(state)),
@@ -126,6 +127,24 @@ def layout(**query):
                 *share_box(ID.SHARE, PATH, to_query(state)),
             ]),
             report_panel.report_controls(),
+        ]),
+    ])
+
+
+def _no_systems_page(opened, state) -> html.Div:
+    """A table without systems: the dataset switcher and the message that says what a system
+    column is and how to give one; no tabs, tables or empty figure frames under it."""
+    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
+        dcc.Store(id=ID.REF, data=opened.ref),
+        html.Aside(className="controls", children=[
+            html.H4("Dataset"),
+            dcc.Dropdown(id=ID.DATASET, options=dataset_options(current_settings(), opened),
+                         value=opened.ref, clearable=False),
+            html.Details([html.Summary(f"About: {opened.title}"), html.P(opened.description)]),
+        ]),
+        html.Main(className="results", children=[
+            html.Div(id=ID.ALERT, children=alert(
+                NO_SYSTEM_COLUMN[0].upper() + NO_SYSTEM_COLUMN[1:] + ".")),
         ]),
     ])
 
@@ -165,18 +184,26 @@ def _indicators_panel(state) -> html.Div:
     ])
 
 
+SIDE_LABELS = {"baseline": "Baseline systems (one or more)",
+               "candidate": "Candidate systems (one or more)"}
+
+
 def _significance_panel(table, state, systems) -> html.Div:
     options = _options(systems)
     return html.Div([
         help_text(HELP_TEST),
-        html.Div(className="axes-row", children=[
-            html.Span("baseline"),
-            dcc.Dropdown(id=ID.BASELINE, options=options, value=list(state.baseline),
-                         multi=True, style={"minWidth": "240px", "flex": 1}),
-            html.Span("candidate"),
-            dcc.Dropdown(id=ID.CANDIDATE, options=options, value=list(state.candidate),
-                         multi=True, style={"minWidth": "240px", "flex": 1}),
+        # several systems per side: the labels say so, as the controls allow it; each label
+        # sits above its picker, so that neither squeezes the other
+        html.Div(className="axes-row", style={"alignItems": "flex-start"}, children=[
+            html.Div(style={"flex": 1, "minWidth": "260px"}, children=[
+                html.Label(SIDE_LABELS[side], id=f"{picker}-label", htmlFor=picker,
+                           style={"display": "block", "fontWeight": 600}),
+                dcc.Dropdown(id=picker, options=options, value=list(values), multi=True,
+                             placeholder="choose one or more systems"),
+            ]) for side, picker, values in (("baseline", ID.BASELINE, state.baseline),
+                                            ("candidate", ID.CANDIDATE, state.candidate))
         ]),
+        help_text("Each side pools the runs of the systems chosen for it."),
         html.Div(className="axes-row", children=[
             html.Span("permutations"),
             _number_input(ID.PERMUTATIONS, state.permutations, min=1, max=1_000_000, step=1),

@@ -25,7 +25,7 @@ from copa_dash.ui.features.upload.ids import UploadIds as ID
 from copa_dash.ui.features.upload.ids import UploadReadIds as RID
 from copa_dash.ui.features.upload.layout import preview_table
 from copa_dash.ui.features.upload.owner_panel import register_owner_panel
-from copa_dash.ui.features.upload.proposal_form import proposal_controls
+from copa_dash.ui.features.upload.proposal_form import proposal_controls, shows_direction
 from copa_dash.ui.features.upload.read_panel import what_we_read
 
 SINGLE_ROLES = ("system", "seed", "task", "split", "config", "budget")
@@ -116,6 +116,13 @@ def register_callbacks(app) -> None:
                   prevent_initial_call=True)
     def lock_id_row(id_column, role_ids):
         return [i["column"] == id_column for i in role_ids]
+
+    @app.callback(Output({"type": ID.DIRECTION_CELL, "column": ALL}, "hidden"),
+                  Input(ID.ID_COLUMN, "value"), Input({"type": ID.ROLE, "column": ALL}, "value"),
+                  State({"type": ID.ROLE, "column": ALL}, "id"), prevent_initial_call=True)
+    def show_directions(id_column, roles, role_ids):
+        return [not shows_direction(i["column"], role, id_column)
+                for i, role in zip(role_ids, roles)]
 
     @app.callback(Output(ID.CHECK, "children"), Input(ID.ID_COLUMN, "value"),
                   Input({"type": ID.ROLE, "column": ALL}, "value"),

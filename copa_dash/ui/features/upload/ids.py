@@ -16,6 +16,7 @@ class UploadIds(PageIds, prefix="upload"):
     ID_NOTE: str
     ROLE: str                         # pattern: {"type": ROLE, "column": name}
     DIRECTION: str                    # pattern
+    DIRECTION_CELL: str               # pattern: holds DIRECTION, shown for objectives
     NAME: str
     SHARED: str
     CHECK: str                        # live: how many objectives the mapping has

@@ -34,6 +34,12 @@ ROLE_HELP = (
     "something to trade off.")
 
 
+def shows_direction(column: str, role: str | None, id_column: str | None) -> bool:
+    """Whether a column's row offers min/max: only an objective has a direction (the id
+    column never is one, whatever its role box says)."""
+    return role == "objective" and column != id_column
+
+
 def _row(guess, id_column: str) -> html.Tr:
     role = "metadata" if guess.role == "id" else guess.role
     undecided = guess.role == "objective" and guess.direction is None
@@ -44,8 +50,14 @@ def _row(guess, id_column: str) -> html.Tr:
         html.Td(dcc.Dropdown(id={"type": ID.ROLE, "column": guess.name}, options=ROLE_OPTIONS,
                              value=role, clearable=False, className="role-pick",
                              disabled=guess.name == id_column)),
-        html.Td(dcc.RadioItems(id={"type": ID.DIRECTION, "column": guess.name}, inline=True,
-                               options=DIRECTION_OPTIONS, value=guess.direction)),
+        # the radios stay in the page for every column (the save callback reads them all,
+        # in column order); only objectives show them
+        html.Td(html.Div(
+            id={"type": ID.DIRECTION_CELL, "column": guess.name},
+            hidden=not shows_direction(guess.name, role, id_column),
+            children=dcc.RadioItems(id={"type": ID.DIRECTION, "column": guess.name},
+                                    inline=True, options=DIRECTION_OPTIONS,
+                                    value=guess.direction))),
         html.Td("choose a direction" if undecided else why, className="help"),
     ])
 

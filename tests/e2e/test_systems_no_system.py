@@ -1,0 +1,29 @@
+"""The Systems page in headless Chromium on a table without a system column (issue 19): the
+message that says what a system column is and how to give one, no figure frame, no console
+error (the page's callbacks have nothing to draw into and stay quiet)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.app_under_test import make_app, screenshot
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def app():
+    return make_app()
+
+
+def test_no_system_column_shows_the_message_and_no_empty_frames(dash_duo, app):
+    dash_duo.driver.set_window_size(1400, 1000)
+    dash_duo.start_server(app)
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?dataset=decodingtrust", timeout=30)
+    dash_duo.wait_for_contains_text("#systems-alert", "no system column (the system each row "
+                                    "belongs to)", timeout=30)
+    assert "role 'system'" in dash_duo.find_element("#systems-alert").text
+    assert not dash_duo.driver.find_elements("css selector", ".js-plotly-plot, .dash-graph, "
+                                             ".dash-table-container, #systems-tabs")
+    screenshot(dash_duo, "systems-no-system-column")
+    assert dash_duo.get_logs() == []
