@@ -20,8 +20,10 @@ from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.url_sync import share_box
+from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.features.generalization.ids import ID
 from copa_dash.ui.features.generalization.state import (
+    apply_context,
     format_ref,
     parse_query,
     to_query,
@@ -79,6 +81,7 @@ def layout(**query):
     except InvalidInputError as exc:
         return _error_page(str(exc), ref)
     choices = metric_choices(opened)
+    state, context_notes = apply_context(state, read_context(query), choices)
     try:
         report = dataset_report(opened, metrics=state.metrics or None, ref=state.ref or None,
                                 cache=current_cache())
@@ -87,7 +90,7 @@ def layout(**query):
     state = with_defaults(replace(state, dataset=opened.ref), report)
     directions = dict(choices) | dict(state.metrics)
     chosen = [m for m, _ in state.metrics]
-    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
+    return view_page(ID.NAV, ID.QUERY, to_query(state), context_notes=context_notes, children=[
         dcc.Store(id=ID.REF_STORE, data=opened.ref),
         dcc.Store(id=ID.DIRECTIONS, data=directions),
         html.Aside(className="controls", children=[

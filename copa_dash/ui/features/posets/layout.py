@@ -15,6 +15,7 @@ from dash import dcc, html
 
 from copa_dash.services.catalog import catalog
 from copa_dash.ui.common.datasets import open_or_explain
+from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.glossary import info
 from copa_dash.ui.common.help import help_text
@@ -22,7 +23,8 @@ from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.features.posets.ids import ID
-from copa_dash.ui.features.posets.state import PosetsState, parse_query, to_query, with_defaults
+from copa_dash.ui.features.posets.state import (PosetsState, apply_context, parse_query, to_query,
+                                               with_defaults)
 
 PATH = "/posets"
 EMPTY_FIGURE = empty_figure(120)
@@ -87,9 +89,10 @@ def layout(**query):
     opened, why_not = open_or_explain(state.dataset or DEFAULT_DATASET, current_settings(), "Posets")
     if opened is None:
         return why_not
+    state, context_notes = apply_context(state, read_context(query), opened)
     state = with_defaults(state, opened)
     graph = {"config": {"displaylogo": False}, "figure": EMPTY_FIGURE}
-    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
+    return view_page(ID.NAV, ID.QUERY, to_query(state), context_notes=context_notes, children=[
         dcc.Store(id=ID.REF, data=opened.ref),
         dcc.Store(id=ID.RESULT),
         _controls(opened, state),

@@ -19,6 +19,7 @@ from copa_dash.services.catalog import bundled_datasets, catalog
 from copa_dash.services.significance_verdict import SIGNIFICANCE_LEVEL, verdict
 from copa_dash.services.systems import system_names
 from copa_dash.ui.common.datasets import open_or_explain
+from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.common.glossary import indicator_terms
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.page_frame import view_page
@@ -26,7 +27,7 @@ from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.features.systems import report_panel
 from copa_dash.ui.features.systems.ids import ID
-from copa_dash.ui.features.systems.state import parse_query, to_query, with_defaults
+from copa_dash.ui.features.systems.state import apply_context, parse_query, to_query, with_defaults
 
 PATH = "/systems"
 DEFAULT_DATASET = "fairness-adult-sex"
@@ -107,8 +108,9 @@ def layout(**query):
     if opened is None:
         return why_not
     systems = system_names(opened.table)
+    state, context_notes = apply_context(state, read_context(query), opened)
     state = with_defaults(state, opened, systems)
-    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
+    return view_page(ID.NAV, ID.QUERY, to_query(state), context_notes=context_notes, children=[
         dcc.Store(id=ID.REF, data=opened.ref),
         _controls(opened, state, systems),
         html.Main(className="results", children=[
