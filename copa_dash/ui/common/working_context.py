@@ -102,7 +102,7 @@ def fit_context(context: WorkingContext, objectives, columns=()) -> tuple[Workin
     --------
     >>> fitted, notes = fit_context(WorkingContext(objectives=(("a", "max"), ("zz", "min"))), ["a", "b"])
     >>> fitted.objectives, notes
-    ((('a', 'max'),), ["objective zz: this dataset has no such objective, left out"])
+    ((('a', 'max'),), ['objective zz: this dataset has no such objective, left out'])
     """
     names = list(objectives)
     allowed = set(names) | set(columns)
