@@ -163,7 +163,7 @@ def context_notes(page: str, context: WorkingContext, *, used: WorkingContext,
         flipped = [f"{n} ({d})" for n, d in context.objectives
                    if n in table_directions and table_directions[n] != d]
         if flipped:
-            notes.append(f"{page} ranks every objective in its dataset's own direction: "
+            notes.append(f"{page} takes every objective in its dataset's own direction: "
                          f"your direction for {', '.join(flipped)} is not used here.")
     if why_no_constraints and context.constraints:
         notes.append(f"Constraints ({describe_constraints(context)}) do not apply on {page}: "

@@ -73,7 +73,7 @@ def apply_context(state: PosetsState, context: WorkingContext | None, opened):
     if context is None:
         return state, None
     table = opened.table
-    fitted, left_out = fit_context(context, table.objective_names)
+    fitted, left_out = fit_context(context, table.objective_names, table.frame.columns)
     fitted = WorkingContext(objectives=fitted.objectives)
     state = replace(state, criteria=fitted.objective_names or state.criteria)
     return state, context_notes(

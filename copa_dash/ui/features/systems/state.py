@@ -132,7 +132,7 @@ def apply_context(state: SystemsState, context: WorkingContext | None, opened):
     if context is None:
         return state, None
     table = opened.table
-    fitted, left_out = fit_context(context, table.objective_names)
+    fitted, left_out = fit_context(context, table.objective_names, table.frame.columns)
     fitted = WorkingContext(objectives=fitted.objectives)
     if len(fitted.objectives) < 2:
         left_out.append("Systems compares at least two objectives, so it shows the dataset's "
