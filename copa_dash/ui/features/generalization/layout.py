@@ -17,6 +17,7 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.catalog import bundled_datasets, open_dataset
 from copa_dash.services.generalization import dataset_report, label_text, metric_choices
 from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.job_result import DIMS_WHILE_LOADING, MARK, loading_note
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.url_sync import share_box
@@ -118,9 +119,10 @@ def layout(**query):
             html.Label("B"), _picker(ID.B, report.systems, state.b, none_label="all rows"),
             html.P("At the budget and seed of the search drawn.", className="help"),
         ]),
-        html.Main(className="results", children=[
+        html.Main(className=f"results {DIMS_WHILE_LOADING}", children=[
+            loading_note(),
             html.Div(id=ID.ALERT),
-            html.H3(id=ID.SEARCH_TITLE),
+            html.H3(id=ID.SEARCH_TITLE, className=MARK),
             dcc.Graph(id=ID.PANELS, config={"displaylogo": False}),
             html.P(id=ID.PANELS_HELP, className="help"),
             html.H4("The validation front of this search on test"),

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.generalization import TEST_PREFIX, VAL_PREFIX, label_text
 from copa_dash.ui.common.query import first as _first
-from copa_dash.ui.common.working_context import WorkingContext, context_notes, fit_context
+from copa_dash.ui.common.working_context import WorkingContext, context_notes
 
 
 @dataclass(frozen=True)

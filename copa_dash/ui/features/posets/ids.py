@@ -10,6 +10,7 @@ class PosetsIds:
     REF = "posets-ref"
     QUERY = "posets-query"
     SHARE = "posets-share"
+    RESULTS = "posets-results"
     DATASET = "posets-dataset"
     METHOD = "posets-method"
     TASK = "posets-task"

@@ -15,6 +15,7 @@ from dash import dcc, html
 
 from copa_dash.services.catalog import catalog
 from copa_dash.ui.common.datasets import open_or_explain
+from copa_dash.ui.common.job_result import LIVE, MARK, result_class
 from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.glossary import info
@@ -96,15 +97,15 @@ def layout(**query):
         dcc.Store(id=ID.REF, data=opened.ref),
         dcc.Store(id=ID.RESULT),
         _controls(opened, state),
-        html.Main(className="results", children=[
-            html.Div(id=ID.PROGRESS_ROW, style={"display": "none"}, children=[
+        html.Main(id=ID.RESULTS, className=result_class("results"), children=[
+            html.Div(id=ID.PROGRESS_ROW, className=LIVE, style={"display": "none"}, children=[
                 html.Span("Computing the depth; share of the subsets settled: "),
                 html.Progress(id=ID.PROGRESS, value="0", max="100", style={"width": "240px"}),
                 html.Button("Cancel", id=ID.CANCEL, className="button",
                             style={"marginLeft": "10px"}),
             ]),
             html.Div(id=ID.ALERT),
-            html.Div(id=ID.HEADLINE),
+            html.Div(id=ID.HEADLINE, className=MARK),
             html.Div(id=ID.TIED),
             html.H4(["Depth of each task's poset ", info("ufg_depth"), " ", info("ufg")]),
             dcc.Graph(id=ID.DEPTH, **graph),

@@ -11,6 +11,7 @@ from copa_dash.services import systems
 from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.job_result import dim_while_running
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.features.systems import figures, report_panel
 from copa_dash.ui.features.systems.ids import SystemsIds as ID
@@ -154,7 +155,7 @@ def register_callbacks(app) -> None:
         running=[(Output(ID.RUN, "disabled"), True, False),
                  (Output(ID.CANCEL, "disabled"), False, True),
                  (Output(ID.PROGRESS_ROW, "style"), {"display": "flex", "alignItems": "center"},
-                  HIDDEN)],
+                  HIDDEN), dim_while_running(ID.RESULT)],
         cancel=[Input(ID.CANCEL, "n_clicks")],
         prevent_initial_call=True)
     def run_test(set_progress, n_clicks, ref, objectives, baseline, candidate, permutations,

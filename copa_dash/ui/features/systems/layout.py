@@ -19,6 +19,7 @@ from copa_dash.services.catalog import bundled_datasets, catalog
 from copa_dash.services.significance_verdict import SIGNIFICANCE_LEVEL, verdict
 from copa_dash.services.systems import system_names
 from copa_dash.ui.common.datasets import open_or_explain
+from copa_dash.ui.common.job_result import result_class
 from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.common.glossary import indicator_terms
 from copa_dash.ui.common.help import help_text
@@ -199,7 +200,7 @@ def _significance_panel(table, state, systems) -> html.Div:
             ]),
         ]),
         html.Div(id=ID.TEST_ALERT),
-        html.Div(id=ID.RESULT),
+        html.Div(id=ID.RESULT, className=result_class()),
         html.H4("Power of a design: how many seeds does a claim need?"),
         help_text(HELP_POWER),
         html.Div(className="axes-row", children=[
