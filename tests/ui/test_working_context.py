@@ -12,9 +12,16 @@ from copa_dash.config import Settings
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.generalization import metric_choices
 from copa_dash.ui.common.context import DATASET_PAGES, _config
-from copa_dash.ui.common.working_context import (KEYS, PREFIX, WorkingContext, context_notes,
-                                                 context_query, fit_context, parse_context_query,
-                                                 read_context)
+from copa_dash.ui.common.working_context import (
+    KEYS,
+    PREFIX,
+    WorkingContext,
+    context_notes,
+    context_query,
+    fit_context,
+    parse_context_query,
+    read_context,
+)
 from copa_dash.ui.features.explore import state as explore_state
 from copa_dash.ui.features.generalization import state as generalization_state
 from copa_dash.ui.features.posets import state as posets_state

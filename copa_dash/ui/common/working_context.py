@@ -23,8 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode
 
-from copa_dash.ui.common.query import (objective_items, objective_pairs, range_items,
-                                       range_triples, set_items, value_sets)
+from copa_dash.ui.common.query import (
+    objective_items,
+    objective_pairs,
+    range_items,
+    range_triples,
+    set_items,
+    value_sets,
+)
 
 PREFIX = "ctx_"
 # the explorer's query keys the context carries (assets/context.js copies the same three)

@@ -12,8 +12,8 @@ from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.common.working_context import read_context
-from copa_dash.ui.features.explore import controls as components
 from copa_dash.ui.features.explore import choose_panel, panels, report_panel, table_query
+from copa_dash.ui.features.explore import controls as components
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
 from copa_dash.ui.features.explore.link_check import link_notes
 from copa_dash.ui.features.explore.state import apply_context, parse_query, to_query, with_defaults

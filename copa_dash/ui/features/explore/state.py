@@ -14,8 +14,15 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 from copa_dash.ui.common.query import as_list as _as_list
-from copa_dash.ui.common.query import (exact_number, objective_items, objective_pairs, range_items,
-                                       range_triples, set_items, value_sets)
+from copa_dash.ui.common.query import (
+    exact_number,
+    objective_items,
+    objective_pairs,
+    range_items,
+    range_triples,
+    set_items,
+    value_sets,
+)
 from copa_dash.ui.common.working_context import WorkingContext, context_notes, fit_context
 from copa_dash.ui.features.explore.log_default import default_log_axes
 

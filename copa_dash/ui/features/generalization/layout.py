@@ -20,6 +20,7 @@ from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.job_result import DIMS_WHILE_LOADING, MARK, loading_note
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_cache, current_settings
+from copa_dash.ui.common.table_ids import TOOLTIP_ARGS, id_cell_styles
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.features.generalization.ids import ID
@@ -35,7 +36,8 @@ PATH = "/generalization"
 DEFAULT_DATASET = "breast-cancer-val-test"
 TABLE_STYLE = {"style_table": {"overflowX": "auto"},
                "style_cell": {"fontFamily": "inherit", "fontSize": 13, "maxWidth": 260,
-                              "overflow": "hidden", "textOverflow": "ellipsis"}}
+                              "overflow": "hidden", "textOverflow": "ellipsis"},
+               "style_cell_conditional": id_cell_styles("id", "system"), **TOOLTIP_ARGS}
 
 
 HELP_TWO = ("The axes zoom on the fronts; the steps run on to the reference point, so the areas "

@@ -15,17 +15,22 @@ from dash import dcc, html
 
 from copa_dash.services.catalog import catalog
 from copa_dash.ui.common.datasets import open_or_explain
-from copa_dash.ui.common.job_result import LIVE, MARK, result_class
-from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.glossary import info
 from copa_dash.ui.common.help import help_text
+from copa_dash.ui.common.job_result import LIVE, MARK, result_class
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
+from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.features.posets.ids import ID
-from copa_dash.ui.features.posets.state import (PosetsState, apply_context, parse_query, to_query,
-                                               with_defaults)
+from copa_dash.ui.features.posets.state import (
+    PosetsState,
+    apply_context,
+    parse_query,
+    to_query,
+    with_defaults,
+)
 
 PATH = "/posets"
 EMPTY_FIGURE = empty_figure(120)

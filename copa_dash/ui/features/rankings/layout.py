@@ -16,14 +16,20 @@ from copa_dash.services.benchmarks import task_group_columns
 from copa_dash.services.catalog import catalog
 from copa_dash.services.rankings import DEFAULT_CRITERIA, entry_names
 from copa_dash.ui.common.datasets import open_or_explain
-from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.common.table_ids import TOOLTIP_ARGS, id_cell_styles
 from copa_dash.ui.common.url_sync import share_box
+from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.features.rankings.ids import ID
-from copa_dash.ui.features.rankings.state import (RankingsState, apply_context, parse_query, to_query,
-                                                 with_defaults)
+from copa_dash.ui.features.rankings.state import (
+    RankingsState,
+    apply_context,
+    parse_query,
+    to_query,
+    with_defaults,
+)
 
 PATH = "/rankings"
 DEFAULT_DATASET = "decodingtrust"
@@ -169,8 +175,7 @@ def _ranks_panel(state: RankingsState, entries) -> html.Div:
                              filter_action="native", style_table={"overflowX": "auto"},
                              style_cell={"fontFamily": "inherit", "fontSize": 13, "maxWidth": 320,
                                          "overflow": "hidden", "textOverflow": "ellipsis"},
-                             style_cell_conditional=[{"if": {"column_id": "entry"},
-                                                      "textAlign": "left"}]),
+                             style_cell_conditional=id_cell_styles("entry"), **TOOLTIP_ARGS),
     ])
 
 

@@ -13,6 +13,7 @@ from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.job_result import dim_while_running
 from copa_dash.ui.common.settings_access import current_cache, current_settings
+from copa_dash.ui.common.table_ids import id_tooltips
 from copa_dash.ui.features.systems import figures, report_panel
 from copa_dash.ui.features.systems.ids import SystemsIds as ID
 from copa_dash.ui.features.systems.layout import PATH, result_panel
@@ -107,7 +108,7 @@ def register_callbacks(app) -> None:
                     "radar": figures.EMPTY}
         data, columns, tooltips = figures.indicator_rows(view)
         return {"alert": [alert(n, "info") for n in view.notes], "data": data,
-                "columns": columns, "tooltips": tooltips,
+                "columns": columns, "tooltips": id_tooltips(data, "system", tooltips=tooltips),
                 "radar": figures.radar_figure(view, shown or ())}
 
     @app.callback(

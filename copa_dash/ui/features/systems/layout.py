@@ -19,13 +19,14 @@ from copa_dash.services.catalog import bundled_datasets, catalog
 from copa_dash.services.significance_verdict import SIGNIFICANCE_LEVEL, verdict
 from copa_dash.services.systems import system_names
 from copa_dash.ui.common.datasets import open_or_explain
-from copa_dash.ui.common.job_result import result_class
-from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.common.glossary import indicator_terms
 from copa_dash.ui.common.help import help_text
+from copa_dash.ui.common.job_result import result_class
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.common.table_ids import id_cell_styles
 from copa_dash.ui.common.url_sync import share_box
+from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.features.systems import report_panel
 from copa_dash.ui.features.systems.ids import ID
 from copa_dash.ui.features.systems.state import apply_context, parse_query, to_query, with_defaults
@@ -146,8 +147,8 @@ def _indicators_panel(state) -> html.Div:
             tooltip_delay=200, tooltip_duration=None,
             style_cell={"fontFamily": "inherit", "fontSize": 13, "maxWidth": 360,
                         "whiteSpace": "normal", "height": "auto"},
-            style_cell_conditional=[{"if": {"column_id": c}, "textAlign": "left"}
-                                    for c in ("system", "why")],
+            style_cell_conditional=[{"if": {"column_id": "why"}, "textAlign": "left"},
+                                    *id_cell_styles("system")],
             style_data_conditional=[{"if": {"filter_query": f"{{{c}}} = 'undefined'",
                                             "column_id": c},
                                      "color": "#9a6700", "fontStyle": "italic"}
