@@ -77,7 +77,7 @@ def test_the_notes_say_what_applied_and_why_the_rest_did_not():
                           table_directions={"migd": "min", "mhvd": "min"},
                           why_no_ranges="sets only")
     assert notes == [
-        "From your working context: objectives migd, mhvd; constraints problem in {FDA1, FDA2}.",
+        "Opened with your working context: objectives migd, mhvd; constraints problem in {FDA1, FDA2}.",
         "Rankings takes every objective in its dataset's own direction: your direction for "
         "mhvd (max) is not used here.",
         "Range constraints (migd <= 0.5; -1e-07 <= mhvd <= 3; x >= 0.1) do not apply on "
@@ -144,3 +144,9 @@ def test_no_context_changes_nothing(settings):
     dmop = open_dataset("dmop", settings)
     state = rankings_state.parse_query({"dataset": "dmop"})
     assert rankings_state.apply_context(state, None, dmop) == (state, None)
+
+
+def test_constraints_alone_are_said_as_such():
+    used = WorkingContext(sets=(("t", ("x",)),))
+    assert context_notes("Explore", used, used=used) == [
+        "Opened with your working context: constraints t in {x}."]

@@ -159,12 +159,12 @@ def context_notes(page: str, context: WorkingContext, *, used: WorkingContext,
     why_no_constraints, why_no_ranges : str
         Why the page uses no constraints / no ranges (empty: it uses them).
     """
-    notes = []
+    parts = []
     if used.objectives:
-        notes.append(f"From your working context: objectives {', '.join(used.objective_names)}")
+        parts.append(f"objectives {', '.join(used.objective_names)}")
     if used.constraints:
-        notes.append(f"constraints {describe_constraints(used)}")
-    notes = ["; ".join(notes) + "."] if notes else []
+        parts.append(f"constraints {describe_constraints(used)}")
+    notes = [f"Opened with your working context: {'; '.join(parts)}."] if parts else []
     if table_directions:
         flipped = [f"{n} ({d})" for n, d in context.objectives
                    if n in table_directions and table_directions[n] != d]
