@@ -21,8 +21,10 @@ from copa_dash.ui.common.working_context import (
     fit_context,
     parse_context_query,
     read_context,
+    without_context,
 )
 from copa_dash.ui.features.explore import state as explore_state
+from copa_dash.ui.features.explore.link_check import link_notes
 from copa_dash.ui.features.generalization import state as generalization_state
 from copa_dash.ui.features.posets import state as posets_state
 from copa_dash.ui.features.rankings import state as rankings_state
@@ -150,3 +152,11 @@ def test_constraints_alone_are_said_as_such():
     used = WorkingContext(sets=(("t", ("x",)),))
     assert context_notes("Explore", used, used=used) == [
         "Opened with your working context: constraints t in {x}."]
+
+
+def test_explores_link_check_does_not_call_the_context_keys_unknown(settings):
+    dmop = open_dataset("dmop", settings)
+    query = {"dataset": "dmop", "ctx_obj": ["migd:min", "mhvd:min"]}
+    state = explore_state.with_defaults(explore_state.parse_query(query), dmop, given=set(query))
+    assert link_notes(without_context(query), state, dmop.table.objective_names) == []
+    assert link_notes(query, state, dmop.table.objective_names) != []

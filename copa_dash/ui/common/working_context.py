@@ -80,6 +80,11 @@ def read_context(query: dict) -> WorkingContext | None:
                           sets=value_sets(query.get(PREFIX + "in")))
 
 
+def without_context(query: dict) -> dict:
+    """``query`` without its ``ctx_`` keys (what the link itself asked for)."""
+    return {key: value for key, value in query.items() if not key.startswith(PREFIX)}
+
+
 def context_query(context: WorkingContext) -> str:
     """The ``ctx_`` keys of ``context`` as a query string (without ``?``)."""
     pairs = [(PREFIX + "obj", item) for item in objective_items(context.objectives)]

@@ -11,7 +11,7 @@ from copa_dash.ui.common.html_block import HtmlBlock
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
-from copa_dash.ui.common.working_context import read_context
+from copa_dash.ui.common.working_context import read_context, without_context
 from copa_dash.ui.features.explore import choose_panel, panels, report_panel, table_query
 from copa_dash.ui.features.explore import controls as components
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
@@ -34,7 +34,7 @@ def layout(**query):
         return why_not
     state = with_defaults(state, opened, given=set(query))
     state, context_notes = apply_context(state, read_context(query), opened, given=set(query))
-    notes = link_notes(query, state, opened.table.objective_names)
+    notes = link_notes(without_context(query), state, opened.table.objective_names)
     options = [{"label": e.title, "value": e.ref} for e in entries]
     if not any(o["value"] == opened.ref for o in options):
         options.append({"label": opened.title, "value": opened.ref})
