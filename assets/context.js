@@ -8,6 +8,20 @@
 (function () {
     const state = {config: null, written: null, key: null, timer: null};
 
+    // dcc.Store (storage_type "local") keeps its data as JSON under its id; on a page's first
+    // load the initial callbacks may run before the store has read it back, so the follower
+    // reads it itself rather than reset the context to nothing
+    function remembered(stored, config) {
+        if (stored !== null && stored !== undefined) {
+            return stored;
+        }
+        try {
+            return JSON.parse(window.localStorage.getItem(config.store));
+        } catch (error) {
+            return null;
+        }
+    }
+
     function normalise(stored) {
         // a plain string: the store of an older version, which kept the dataset alone
         if (typeof stored === 'string') {
@@ -40,7 +54,7 @@
         if (!config.pages.includes(page)) {
             return [nu, nu, hidden, '', ''];
         }
-        const context = normalise(stored);
+        const context = normalise(remembered(stored, config));
         const params = new URLSearchParams(search || '');
         const named = params.get('dataset');
         const own = ownSettings(params, config);
@@ -69,7 +83,7 @@
     // stored, ids, config -> the header links' hrefs
     function navHrefs(stored, ids, config) {
         state.config = config;
-        const context = normalise(stored);
+        const context = normalise(remembered(stored, config));
         return ids.map(id => {
             if (!context.dataset || !config.pages.includes(id.path)) {
                 return id.path;

@@ -78,6 +78,13 @@ def test_explore_settings_follow_to_the_other_pages_and_a_link_wins(dash_duo, ap
                and "validation" in dash_duo.find_element("#_pages_content").text.lower(),
                timeout=60)
 
+    # Explore opened on the same dataset with no settings of its own (the Datasets page's
+    # link) comes back with the context, and its link check calls nothing unknown
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset={DATASET}", timeout=30)
+    wait_until(lambda: _query(dash_duo).get("obj") == ["migd:min", "migd_stage1:min", "mhvd:max"]
+               and _query(dash_duo).get("range") == ["migd::0.5"], timeout=60)
+    assert "not a setting of this page" not in dash_duo.find_element("#_pages_content").text
+
     # a shared link with its own settings wins over the remembered context
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/rankings?dataset={DATASET}"
                                "&obj=migd&obj=migd_stage2", timeout=30)

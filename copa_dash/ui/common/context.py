@@ -54,7 +54,10 @@ def context_bar() -> list:
     """The shell's pieces: location, the browser-local last dataset, the dataset bar and
     the compile-progress line."""
     return [
-        dcc.Location(id=ContextIds.URL, refresh=False),
+        # "callback-nav": when the follower adds the dataset (and the context) to the link,
+        # the page is drawn again from it (with refresh=False Dash only pushes the address,
+        # and the page, drawn from the link as it was, replaced it again)
+        dcc.Location(id=ContextIds.URL, refresh="callback-nav"),
         dcc.Store(id=ContextIds.LAST, storage_type="local"),
         dcc.Store(id=ContextIds.CONFIG, data=_config()),
         html.Div(id=ContextIds.BAR, className="context-bar", style={"display": "none"},
