@@ -25,6 +25,10 @@
         if (page(link.pathname) !== page(window.location.pathname)) {
             return;
         }
+        // Explore's view is the working context the other pages open with (assets/context.js)
+        if (window.copaContext) {
+            window.copaContext.capture(link);
+        }
         if (link.search !== window.location.search) {
             window.history.replaceState(window.history.state, '',
                                         window.location.pathname + link.search);

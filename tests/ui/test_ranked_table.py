@@ -3,10 +3,13 @@ same rows, and the Markdown page checked for what it shows (and what it must not
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import numpy as np
 import pandas as pd
 import pytest
 
+from copa_dash.ui.common.table_ids import ID_CLASS, id_cell_html, id_tooltips
 from copa_dash.ui.features.explore import panels, table_query
 from copa_dash.ui.features.explore.callbacks import TABLE_PAGE_SIZE, _table_page
 
@@ -171,3 +174,39 @@ def test_the_csv_holds_every_row_the_search_finds_in_the_tables_sort_order():
     assert 15 < len(found) == len(expected)          # more than the table's one page
     assert found["co2_cost"].tolist() == sorted(expected["co2_cost"])
     assert set(found["id"]) == set(expected["id"])
+
+
+def test_an_id_cell_is_one_line_with_the_full_escaped_name_as_its_title():
+    """ui/common/table_ids: the cell carries the class the stylesheet cuts to one line and
+    the full name (escaped, quotes too) in its title."""
+    name = 'org/"quoted" <model>\nwith a break & more'
+    cell = id_cell_html(name, "<code>x</code>")
+    assert cell == (f'<td class="{ID_CLASS}" title="org/&quot;quoted&quot; &lt;model&gt; with a '
+                    'break &amp; more"><code>x</code></td>')
+    tips = id_tooltips([{"id": "a" * 25, "n": 1}, {"id": "short"}], "id",
+                       tooltips=[{"n": {"value": "why", "type": "text"}}, {}])
+    assert tips == [{"n": {"value": "why", "type": "text"}, "id": {"value": "a" * 25, "type": "text"}},
+                    {}]
+
+
+class _Titles(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.cells: list[tuple[str, str]] = []       # (class, title) of every td
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "td":
+            found = dict(attrs)
+            self.cells.append((found.get("class") or "", found.get("title") or ""))
+
+
+def test_the_html_pages_id_cells_carry_the_full_name_as_title():
+    frame = _frame()
+    frame.loc[1, "id"] = 'org/a-very-long-model-name "v2" <instruct>'
+    columns = [{"name": "rank", "id": "rank", "type": "numeric"},
+               {"name": "id", "id": "id", "type": "text"}]
+    parser = _Titles()
+    parser.feed(panels.table_html(frame, columns))
+    ids = [title for cls, title in parser.cells if cls == ID_CLASS]
+    assert ids == [str(v) for v in frame["id"]]            # read back exactly, quotes and all
+    assert [cls for cls, _ in parser.cells[::2]] == ["n"] * len(frame)

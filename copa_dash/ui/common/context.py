@@ -1,12 +1,17 @@
 """One working context across pages, and the first start's compile progress, in the shell.
 
-The dataset follows the user. The shell keeps, in the browser (``localStorage``), the last
-dataset a page's link named (``dataset=``). A dataset page (:data:`DATASET_PAGES`) opened
-with no dataset in its link (the navigation links, a typed address) gets the last one added
-to its link, and so draws it; every dataset page shows a bar under the header naming the
-dataset, with a link to switch; the header's links to dataset pages carry it too. Done in
-the browser (a clientside callback) so a move
-between pages costs no extra request.
+The dataset follows the user, and with it the working context: the objectives, directions
+and constraints chosen on Explore (:mod:`copa_dash.ui.common.working_context` holds their
+codec and says how they travel). The shell keeps, in the browser (``localStorage``), the last
+dataset a page's link named (``dataset=``) and Explore's settings for it. A dataset page
+(:data:`DATASET_PAGES`) opened with no dataset in its link (the navigation links, a typed
+address) gets the last one added to its link, and so draws it; a link with no settings of
+its own gets the context too (``ctx_`` keys), which the page's ``state.apply_context``
+takes what it can use of. Every dataset page shows a bar under the header naming the
+dataset, with a link to switch and the page's notes on the context (what it applied, what it
+could not and why); the header's links to dataset pages carry it too. Done in the browser
+(``assets/context.js``, clientside callbacks) so a move between pages costs no extra
+request.
 
 While numba kernels compile (the first start on an empty cache, see
 :mod:`copa_dash.core.jit`), a line under the header says so, polled every two seconds
@@ -15,11 +20,14 @@ until nothing compiles.
 
 from __future__ import annotations
 
-from dash import ALL, Input, Output, State, dcc, html
+from dash import ALL, ClientsideFunction, Input, Output, State, dcc, html
 
 from copa_dash.services.warmup import compile_progress
+from copa_dash.ui.common.page_frame import PAGE_NOTES
+from copa_dash.ui.common.working_context import KEYS, PREFIX
 
 DATASET_PAGES = ("/explore", "/rankings", "/systems", "/generalization", "/posets")
+CONTEXT_SOURCE = "/explore"     # the page whose objectives and constraints are the context
 
 
 class ContextIds:
@@ -29,6 +37,9 @@ class ContextIds:
     LAST = "context-last-dataset"
     BAR = "context-bar"
     NAME = "context-dataset-name"
+    CONFIG = "context-config"
+    LINK_NOTE = "context-link-note"
+    PAGE_NOTES = "context-page-notes-text"
     COMPILE = "context-compile"
     COMPILE_POLL = "context-compile-poll"
     NAV = "nav-link"
@@ -43,62 +54,52 @@ def context_bar() -> list:
     """The shell's pieces: location, the browser-local last dataset, the dataset bar and
     the compile-progress line."""
     return [
-        dcc.Location(id=ContextIds.URL, refresh=False),
+        # "callback-nav": when the follower adds the dataset (and the context) to the link,
+        # the page is drawn again from it (with refresh=False Dash only pushes the address,
+        # and the page, drawn from the link as it was, replaced it again)
+        dcc.Location(id=ContextIds.URL, refresh="callback-nav"),
         dcc.Store(id=ContextIds.LAST, storage_type="local"),
+        dcc.Store(id=ContextIds.CONFIG, data=_config()),
         html.Div(id=ContextIds.BAR, className="context-bar", style={"display": "none"},
                  children=[
                      html.Span("Dataset: "), html.Strong(id=ContextIds.NAME),
-                     html.Span(" - it stays with you on every page. "),
+                     html.Span(" - it stays with you on every page, and so do the objectives "
+                               "and constraints you choose on Explore, where a page can use "
+                               "them. "),
                      dcc.Link("Switch dataset", href="/", className="context-switch"),
+                     html.Div(className="context-notes", children=[
+                         html.Span(id=ContextIds.LINK_NOTE),
+                         html.Span(id=ContextIds.PAGE_NOTES)]),
                  ]),
         html.Div(id=ContextIds.COMPILE, className="context-compile", role="status"),
         dcc.Interval(id=ContextIds.COMPILE_POLL, interval=2000, n_intervals=0),
     ]
 
 
-# pathname, search, last -> (search, last, bar style, dataset name)
-_FOLLOW_DATASET = """
-function (pathname, search, last) {
-    const pages = PAGES;
-    const params = new URLSearchParams(search || '');
-    const named = params.get('dataset');
-    const hidden = {display: 'none'};
-    if (!pages.includes(pathname)) {
-        return [window.dash_clientside.no_update, window.dash_clientside.no_update, hidden, ''];
-    }
-    if (named) {
-        return [window.dash_clientside.no_update, named, {}, named];
-    }
-    if (last) {
-        params.set('dataset', last);
-        return ['?' + params.toString(), window.dash_clientside.no_update, {}, last];
-    }
-    return [window.dash_clientside.no_update, window.dash_clientside.no_update,
-            {}, 'the page\\'s example (pick another on the Datasets page)'];
-}
-""".replace("PAGES", str(list(DATASET_PAGES)))
-
-
-_NAV_HREFS = """
-function (last, ids) {
-    const pages = PAGES;
-    return ids.map(id => (last && pages.includes(id.path))
-        ? id.path + '?dataset=' + encodeURIComponent(last) : id.path);
-}
-""".replace("PAGES", str(list(DATASET_PAGES)))
+def _config() -> dict:
+    """What ``assets/context.js`` needs of the codec, handed over so it is written once."""
+    return {"pages": list(DATASET_PAGES), "prefix": PREFIX, "keys": list(KEYS),
+            "source": CONTEXT_SOURCE, "store": ContextIds.LAST}
 
 
 def register_context_callbacks(app) -> None:
-    """The clientside dataset follower, the header links and the compile-progress poll."""
+    """The clientside dataset and context follower, the header links, the bar's notes and
+    the compile-progress poll (the first three are functions of ``assets/context.js``)."""
     app.clientside_callback(
-        _NAV_HREFS, Output({"type": ContextIds.NAV, "path": ALL}, "href"),
-        Input(ContextIds.LAST, "data"), State({"type": ContextIds.NAV, "path": ALL}, "id"))
+        ClientsideFunction("copa_context", "navHrefs"),
+        Output({"type": ContextIds.NAV, "path": ALL}, "href"),
+        Input(ContextIds.LAST, "data"), State({"type": ContextIds.NAV, "path": ALL}, "id"),
+        State(ContextIds.CONFIG, "data"))
     app.clientside_callback(
-        _FOLLOW_DATASET,
+        ClientsideFunction("copa_context", "follow"),
         Output(ContextIds.URL, "search"), Output(ContextIds.LAST, "data"),
         Output(ContextIds.BAR, "style"), Output(ContextIds.NAME, "children"),
+        Output(ContextIds.LINK_NOTE, "children"),
         Input(ContextIds.URL, "pathname"), Input(ContextIds.URL, "search"),
-        State(ContextIds.LAST, "data"))
+        State(ContextIds.LAST, "data"), State(ContextIds.CONFIG, "data"))
+    app.clientside_callback(
+        ClientsideFunction("copa_context", "pageNotes"),
+        Output(ContextIds.PAGE_NOTES, "children"), Input(PAGE_NOTES, "data"))
 
     @app.callback(Output(ContextIds.COMPILE, "children"),
                   Output(ContextIds.COMPILE_POLL, "disabled"),

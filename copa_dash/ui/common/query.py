@@ -36,3 +36,72 @@ def number(text, default: float, low: float = -math.inf, high: float = math.inf)
     if math.isnan(value) or math.isinf(value):
         return default
     return min(high, max(low, value))
+
+
+# The three kinds of setting every page may share (the working context, see
+# ``ui/common/working_context.py``) are written the explorer's way, read here once:
+# ``obj=NAME:min|max``, ``range=NAME:LOW:HIGH`` (either bound may be empty) and
+# ``in=NAME:VALUE|VALUE``.
+
+
+def exact_number(value: float) -> str:
+    """The shortest text that reads back as exactly ``value`` (1.0 -> "1", 0.1 -> "0.1")."""
+    value = float(value)
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+
+
+def _loose_float(text, default):
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return default
+    return value if not math.isnan(value) else default
+
+
+def objective_pairs(values) -> tuple[tuple[str, str], ...]:
+    """``["acc:max", "co2:min"]`` -> ``(("acc", "max"), ("co2", "min"))``; items without a
+    direction are left out."""
+    out = []
+    for item in as_list(values):
+        name, sep, direction = item.rpartition(":")
+        if sep and name and direction in ("min", "max"):
+            out.append((name, direction))
+    return tuple(out)
+
+
+def range_triples(values) -> tuple[tuple[str, float | None, float | None], ...]:
+    """``["co2:0:5", "params::10"]`` -> ``(("co2", 0.0, 5.0), ("params", None, 10.0))``."""
+    out = []
+    for item in as_list(values):
+        head, _, high = item.rpartition(":")
+        name, _, low = head.rpartition(":")
+        if name:
+            out.append((name, _loose_float(low, None) if low else None,
+                        _loose_float(high, None) if high else None))
+    return tuple(out)
+
+
+def value_sets(values) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``["type:chat|base"]`` -> ``(("type", ("chat", "base")),)``."""
+    out = []
+    for item in as_list(values):
+        name, sep, allowed = item.partition(":")
+        if sep and name:
+            out.append((name, tuple(v for v in allowed.split("|") if v != "")))
+    return tuple(out)
+
+
+def objective_items(pairs) -> list[str]:
+    """The inverse of :func:`objective_pairs`."""
+    return [f"{name}:{direction}" for name, direction in pairs]
+
+
+def range_items(triples) -> list[str]:
+    """The inverse of :func:`range_triples`."""
+    return [f"{name}:{'' if low is None else exact_number(low)}:"
+            f"{'' if high is None else exact_number(high)}" for name, low, high in triples]
+
+
+def set_items(sets) -> list[str]:
+    """The inverse of :func:`value_sets`."""
+    return [f"{name}:{'|'.join(values)}" for name, values in sets]

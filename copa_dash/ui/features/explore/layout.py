@@ -11,11 +11,12 @@ from copa_dash.ui.common.html_block import HtmlBlock
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
-from copa_dash.ui.features.explore import controls as components
+from copa_dash.ui.common.working_context import read_context, without_context
 from copa_dash.ui.features.explore import choose_panel, panels, report_panel, table_query
+from copa_dash.ui.features.explore import controls as components
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
 from copa_dash.ui.features.explore.link_check import link_notes
-from copa_dash.ui.features.explore.state import parse_query, to_query, with_defaults
+from copa_dash.ui.features.explore.state import apply_context, parse_query, to_query, with_defaults
 
 DEFAULT_DATASET = "open-llm-leaderboard-v2"
 PATH = "/explore"
@@ -32,12 +33,13 @@ def layout(**query):
     if opened is None:
         return why_not
     state = with_defaults(state, opened, given=set(query))
-    notes = link_notes(query, state, opened.table.objective_names)
+    state, context_notes = apply_context(state, read_context(query), opened, given=set(query))
+    notes = link_notes(without_context(query), state, opened.table.objective_names)
     options = [{"label": e.title, "value": e.ref} for e in entries]
     if not any(o["value"] == opened.ref for o in options):
         options.append({"label": opened.title, "value": opened.ref})
     table = opened.table
-    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
+    return view_page(ID.NAV, ID.QUERY, to_query(state), context_notes=context_notes, children=[
         dcc.Store(id=ID.DRAWN),
         dcc.Store(id=ID.REF, data=opened.ref),
         html.Aside(className="controls", children=[

@@ -15,6 +15,7 @@ from copa_dash.services.method_limits import PLAIN_NAMES
 from copa_dash.services.pick_tie import pick_tie
 from copa_dash.ui.common.glossary import info_html
 from copa_dash.ui.common.html_block import HtmlBlock
+from copa_dash.ui.common.table_ids import id_cell_html
 
 RUNNERS_UP = 5
 
@@ -167,8 +168,14 @@ def table_html(frame, columns: list[dict]) -> str:
                    for c, n in zip(columns, numeric))
     cells = [[_cell(value, c) for value in frame[c["id"]].tolist()] for c in columns]
     opens = ['<td class="n">' if n else "<td>" for n in numeric]
-    body = "".join("<tr>" + "".join(f"{o}{v}</td>" for o, v in zip(opens, row)) + "</tr>"
-                   for row in zip(*cells))
+    texts = [c["type"] == "text" for c in columns]
+    raw = [frame[c["id"]].tolist() if t else None for c, t in zip(columns, texts)]
+    rows = []
+    for r, row in enumerate(zip(*cells)):
+        # an id: one line, ellipsised, the full name on hover (ui/common/table_ids)
+        rows.append("<tr>" + "".join(id_cell_html(raw[k][r], v) if texts[k] else f"{o}{v}</td>"
+                                     for k, (o, v) in enumerate(zip(opens, row))) + "</tr>")
+    body = "".join(rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 

@@ -14,6 +14,16 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 from copa_dash.ui.common.query import as_list as _as_list
+from copa_dash.ui.common.query import (
+    exact_number,
+    objective_items,
+    objective_pairs,
+    range_items,
+    range_triples,
+    set_items,
+    value_sets,
+)
+from copa_dash.ui.common.working_context import WorkingContext, context_notes, fit_context
 from copa_dash.ui.features.explore.log_default import default_log_axes
 
 AXES_MODES = ("raw", "cdf", "summary")
@@ -66,10 +76,7 @@ def format_p(p: float) -> str:
     return "inf" if math.isinf(p) else _exact(p)
 
 
-def _exact(value: float) -> str:
-    """The shortest text that round-trips ``value`` exactly (1.0 -> "1", 0.1 -> "0.1")."""
-    value = float(value)
-    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+_exact = exact_number
 
 
 def _float(text: str, default: float) -> float:
@@ -83,42 +90,25 @@ def _float(text: str, default: float) -> float:
 def parse_query(query: dict) -> ExploreState:
     """Read the state from a parsed query (``{key: str | list[str]}``); unknown keys are kept
     aside and malformed values fall back to defaults, so a hand-edited link never crashes."""
-    objectives = []
-    for item in _as_list(query.get("obj")):
-        name, sep, direction = item.rpartition(":")
-        if sep and name and direction in ("min", "max"):
-            objectives.append((name, direction))
     weights = []
     for item in _as_list(query.get("w")):
         name, sep, value = item.rpartition(":")
         if sep and name:
             weights.append((name, max(0.0, _float(value, 0.0))))
-    ranges = []
-    for item in _as_list(query.get("range")):
-        head, _, high = item.rpartition(":")
-        name, _, low = head.rpartition(":")
-        if name:
-            ranges.append((name, _float(low, None) if low else None,
-                           _float(high, None) if high else None))
-    sets = []
-    for item in _as_list(query.get("in")):
-        name, sep, values = item.partition(":")
-        if sep and name:
-            sets.append((name, tuple(v for v in values.split("|") if v != "")))
     p_text = (_as_list(query.get("p")) or ["inf"])[0]
     p = math.inf if p_text.lower() in ("inf", "infinity") else max(1.0, _float(p_text, math.inf))
     axes = (_as_list(query.get("axes")) or ["raw"])[0]
     population = (_as_list(query.get("pop")) or ["all"])[0]
     return ExploreState(
         dataset=(_as_list(query.get("dataset")) or [""])[0],
-        objectives=tuple(objectives),
+        objectives=objective_pairs(query.get("obj")),
         focus=tuple(_as_list(query.get("focus"))),
         alpha=min(1.0, max(0.0, _float((_as_list(query.get("alpha")) or ["0.5"])[0], 0.5))),
         weights=tuple(weights),
         p=p,
         population=population if population in ("all", "filtered") else "all",
-        ranges=tuple(ranges),
-        sets=tuple(sets),
+        ranges=range_triples(query.get("range")),
+        sets=value_sets(query.get("in")),
         axes=axes if axes in AXES_MODES else "raw",
         x=(_as_list(query.get("x")) or [""])[0],
         y=(_as_list(query.get("y")) or [""])[0],
@@ -131,7 +121,7 @@ def parse_query(query: dict) -> ExploreState:
 def to_query(state: ExploreState) -> str:
     """The readable query string (without the leading ``?``) that reproduces ``state``."""
     pairs: list[tuple[str, str]] = [("dataset", state.dataset)]
-    pairs += [("obj", f"{n}:{d}") for n, d in state.objectives]
+    pairs += [("obj", item) for item in objective_items(state.objectives)]
     if state.weights:
         pairs += [("w", f"{n}:{_exact(w)}") for n, w in state.weights]
     else:
@@ -140,11 +130,8 @@ def to_query(state: ExploreState) -> str:
     pairs.append(("p", format_p(state.p)))
     if state.population != "all":
         pairs.append(("pop", state.population))
-    for name, low, high in state.ranges:
-        low_text = "" if low is None else _exact(low)
-        high_text = "" if high is None else _exact(high)
-        pairs.append(("range", f"{name}:{low_text}:{high_text}"))
-    pairs += [("in", f"{name}:{'|'.join(values)}") for name, values in state.sets]
+    pairs += [("range", item) for item in range_items(state.ranges)]
+    pairs += [("in", item) for item in set_items(state.sets)]
     pairs.append(("axes", state.axes))
     if state.x:
         pairs.append(("x", state.x))
@@ -204,3 +191,18 @@ def _canonical(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def apply_context(state: ExploreState, context: WorkingContext | None, opened, given=()):
+    """The working context on the explorer (a hook, see ``ui/common/working_context``): its
+    objectives, directions and constraints replace the default view's, the rest of the
+    default view (focus, alpha, p) stays. Returns the state and the context bar's notes
+    (None when the link carried no context)."""
+    if context is None:
+        return state, None
+    table = opened.table
+    fitted, left_out = fit_context(context, table.objective_names, table.frame.columns)
+    changed = replace(state, ranges=fitted.ranges, sets=fitted.sets,
+                      objectives=fitted.objectives or state.objectives)
+    state = with_defaults(changed, opened, given=given)
+    return state, context_notes("Explore", context, used=fitted, left_out=left_out)

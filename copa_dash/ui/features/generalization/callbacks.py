@@ -11,6 +11,7 @@ from copa_dash.services.generalization import dataset_report, label_text, pair_c
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.settings_access import current_cache, current_settings
+from copa_dash.ui.common.table_ids import id_tooltips
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 from copa_dash.ui.features.generalization import figures
 from copa_dash.ui.features.generalization.ids import ID
@@ -71,7 +72,7 @@ def register_callbacks(app) -> None:
     @app.callback(Output(ID.ALERT, "children"), Output(ID.SEARCH_TITLE, "children"),
                   Output(ID.PANELS, "figure"), Output(ID.PANELS_HELP, "children"),
                   Output(ID.FRONT_TABLE, "data"),
-                  Output(ID.FRONT_TABLE, "columns"),
+                  Output(ID.FRONT_TABLE, "columns"), Output(ID.FRONT_TABLE, "tooltip_data"),
                   *METRIC_INPUTS, Input(ID.SYSTEM, "value"), Input(ID.BUDGET, "value"),
                   Input(ID.SEED, "value"), *CONTEXT)
     def update_search(metrics, ref_text, system, budget, seed, dataset, directions):
@@ -80,12 +81,13 @@ def register_callbacks(app) -> None:
             report = _report(metrics, ref_text, dataset, directions)
             search = report.search(system, budget, seed)
         except InvalidInputError as exc:
-            return alert(str(exc)), "", EMPTY, "", [], []
+            return alert(str(exc)), "", EMPTY, "", [], [], []
         two = len(report.spec.metrics) == 2
         figure = figures.search_panels(report, search) if two else figures.parallel_front(report, search)
         data, columns = figures.front_table(report, search)
         notes = [alert(n, "info") for n in report.notes]
-        return notes, _title(search), figure, HELP_TWO if two else HELP_MORE, data, columns
+        return (notes, _title(search), figure, HELP_TWO if two else HELP_MORE, data, columns,
+                id_tooltips(data, "id"))
 
     @app.callback(Output(ID.VERDICTS, "children"), Output(ID.SYSTEMS, "figure"),
                   Output(ID.SYSTEMS, "style"), *METRIC_INPUTS, Input(ID.BUDGET, "value"),
@@ -106,15 +108,15 @@ def register_callbacks(app) -> None:
         return _verdicts(report, comparisons, budget, seed), figures.systems_fronts(report, *shown), {}
 
     @app.callback(Output(ID.SUMMARY, "data"), Output(ID.SUMMARY, "columns"),
-                  Output(ID.BUDGET_CHART, "figure"), *METRIC_INPUTS, *CONTEXT)
+                  Output(ID.SUMMARY, "tooltip_data"), Output(ID.BUDGET_CHART, "figure"), *METRIC_INPUTS, *CONTEXT)
     def update_summary(metrics, ref_text, dataset, directions):
         """The per-system table and the hypervolumes against budget (paper's Table 1)."""
         try:
             report = _report(metrics, ref_text, dataset, directions)
         except InvalidInputError:
-            return [], [], EMPTY
+            return [], [], [], EMPTY
         data, columns = figures.summary_table(report)
-        return data, columns, figures.budget_figure(report)
+        return data, columns, id_tooltips(data, "system"), figures.budget_figure(report)
 
     @app.callback(*view_link_outputs(ID.QUERY, ID.SHARE), *METRIC_INPUTS, Input(ID.SYSTEM, "value"),
                   Input(ID.BUDGET, "value"), Input(ID.SEED, "value"), Input(ID.A, "value"),

@@ -17,11 +17,15 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.catalog import bundled_datasets, open_dataset
 from copa_dash.services.generalization import dataset_report, label_text, metric_choices
 from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.job_result import DIMS_WHILE_LOADING, MARK, loading_note
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_cache, current_settings
+from copa_dash.ui.common.table_ids import TOOLTIP_ARGS, id_cell_styles
 from copa_dash.ui.common.url_sync import share_box
+from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.features.generalization.ids import ID
 from copa_dash.ui.features.generalization.state import (
+    apply_context,
     format_ref,
     parse_query,
     to_query,
@@ -32,7 +36,8 @@ PATH = "/generalization"
 DEFAULT_DATASET = "breast-cancer-val-test"
 TABLE_STYLE = {"style_table": {"overflowX": "auto"},
                "style_cell": {"fontFamily": "inherit", "fontSize": 13, "maxWidth": 260,
-                              "overflow": "hidden", "textOverflow": "ellipsis"}}
+                              "overflow": "hidden", "textOverflow": "ellipsis"},
+               "style_cell_conditional": id_cell_styles("id", "system"), **TOOLTIP_ARGS}
 
 
 HELP_TWO = ("The axes zoom on the fronts; the steps run on to the reference point, so the areas "
@@ -79,6 +84,7 @@ def layout(**query):
     except InvalidInputError as exc:
         return _error_page(str(exc), ref)
     choices = metric_choices(opened)
+    state, context_notes = apply_context(state, read_context(query), choices)
     try:
         report = dataset_report(opened, metrics=state.metrics or None, ref=state.ref or None,
                                 cache=current_cache())
@@ -87,7 +93,7 @@ def layout(**query):
     state = with_defaults(replace(state, dataset=opened.ref), report)
     directions = dict(choices) | dict(state.metrics)
     chosen = [m for m, _ in state.metrics]
-    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
+    return view_page(ID.NAV, ID.QUERY, to_query(state), context_notes=context_notes, children=[
         dcc.Store(id=ID.REF_STORE, data=opened.ref),
         dcc.Store(id=ID.DIRECTIONS, data=directions),
         html.Aside(className="controls", children=[
@@ -115,9 +121,10 @@ def layout(**query):
             html.Label("B"), _picker(ID.B, report.systems, state.b, none_label="all rows"),
             html.P("At the budget and seed of the search drawn.", className="help"),
         ]),
-        html.Main(className="results", children=[
+        html.Main(className=f"results {DIMS_WHILE_LOADING}", children=[
+            loading_note(),
             html.Div(id=ID.ALERT),
-            html.H3(id=ID.SEARCH_TITLE),
+            html.H3(id=ID.SEARCH_TITLE, className=MARK),
             dcc.Graph(id=ID.PANELS, config={"displaylogo": False}),
             html.P(id=ID.PANELS_HELP, className="help"),
             html.H4("The validation front of this search on test"),

@@ -7,8 +7,9 @@ from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.services.generalization import label_text
+from copa_dash.services.generalization import TEST_PREFIX, VAL_PREFIX, label_text
 from copa_dash.ui.common.query import first as _first
+from copa_dash.ui.common.working_context import WorkingContext, context_notes
 
 
 @dataclass(frozen=True)
@@ -89,3 +90,28 @@ def with_defaults(state: GapViewState, report) -> GapViewState:
         (s for s in systems if s != a), a)
     metrics = tuple(zip(report.spec.metrics, report.spec.directions))
     return replace(state, metrics=metrics, system=system, budget=budget, seed=seed, a=a, b=b)
+
+
+def apply_context(state: GapViewState, context: WorkingContext | None, choices):
+    """The working context on the validation -> test page (a hook, see
+    ``ui/common/working_context``): an objective ``val_m`` or ``test_m`` (or ``m`` of a long
+    table) chooses the metric ``m`` with the objective's direction; constraints cannot apply
+    here. ``choices`` are the page's (metric, direction) pairs. Call it before the report.
+    Returns the state and the notes (None without a context)."""
+    if context is None:
+        return state, None
+    known = dict(choices)
+    metrics, left_out = {}, []
+    for name, direction in context.objectives:
+        metric = next((m for m in (name, name.removeprefix(VAL_PREFIX),
+                                   name.removeprefix(TEST_PREFIX)) if m in known), None)
+        if metric is None:
+            left_out.append(f"objective {name}: no validation/test metric of this dataset, "
+                            "left out")
+        else:
+            metrics.setdefault(metric, direction)
+    used = WorkingContext(objectives=tuple(metrics.items()))
+    state = replace(state, metrics=used.objectives or state.metrics)
+    return state, context_notes(
+        "Val -> test", context, used=used, left_out=left_out,
+        why_no_constraints="it compares every validation and test row of each search")

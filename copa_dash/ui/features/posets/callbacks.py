@@ -10,6 +10,7 @@ from copa_dash.services import posets
 from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.job_result import dim_while_running
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 from copa_dash.ui.features.posets import figures
 from copa_dash.ui.features.posets import layout as page
@@ -70,7 +71,8 @@ def register_callbacks(app) -> None:
         Output(ID.RESULT, "data"), Output(ID.ALERT, "children"), inputs=COMPUTE_INPUTS,
         background=True, interval=400, progress=[Output(ID.PROGRESS, "value")],
         running=[(Output(ID.PROGRESS_ROW, "style"), {"display": "flex", "alignItems": "center"},
-                  {"display": "none"}), (Output(ID.CANCEL, "disabled"), False, True)],
+                  {"display": "none"}), (Output(ID.CANCEL, "disabled"), False, True),
+                 dim_while_running(ID.RESULTS, "results")],
         cancel=[Input(ID.CANCEL, "n_clicks")])
     def compute(set_progress, ref, method, task, criteria, ties, missing, mode, tolerance):
         """Compute (or fetch) the depth; hand the view's arguments to the drawing callback."""

@@ -29,6 +29,7 @@ class PosetsIds(ViewPageIds, prefix="posets"):
     HASSE_OUTLYING: str
     BEATS: str
     AGREEMENT: str
+    RESULTS: str
 
 
 ID = PosetsIds

@@ -18,11 +18,19 @@ from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.glossary import info
 from copa_dash.ui.common.help import help_text
+from copa_dash.ui.common.job_result import LIVE, MARK, result_class
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
+from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.features.posets.ids import ID
-from copa_dash.ui.features.posets.state import PosetsState, parse_query, to_query, with_defaults
+from copa_dash.ui.features.posets.state import (
+    PosetsState,
+    apply_context,
+    parse_query,
+    to_query,
+    with_defaults,
+)
 
 PATH = "/posets"
 EMPTY_FIGURE = empty_figure(120)
@@ -87,21 +95,22 @@ def layout(**query):
     opened, why_not = open_or_explain(state.dataset or DEFAULT_DATASET, current_settings(), "Posets")
     if opened is None:
         return why_not
+    state, context_notes = apply_context(state, read_context(query), opened)
     state = with_defaults(state, opened)
     graph = {"config": {"displaylogo": False}, "figure": EMPTY_FIGURE}
-    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
+    return view_page(ID.NAV, ID.QUERY, to_query(state), context_notes=context_notes, children=[
         dcc.Store(id=ID.REF, data=opened.ref),
         dcc.Store(id=ID.RESULT),
         _controls(opened, state),
-        html.Main(className="results", children=[
-            html.Div(id=ID.PROGRESS_ROW, style={"display": "none"}, children=[
+        html.Main(id=ID.RESULTS, className=result_class("results"), children=[
+            html.Div(id=ID.PROGRESS_ROW, className=LIVE, style={"display": "none"}, children=[
                 html.Span("Computing the depth; share of the subsets settled: "),
                 html.Progress(id=ID.PROGRESS, value="0", max="100", style={"width": "240px"}),
                 html.Button("Cancel", id=ID.CANCEL, className="button",
                             style={"marginLeft": "10px"}),
             ]),
             html.Div(id=ID.ALERT),
-            html.Div(id=ID.HEADLINE),
+            html.Div(id=ID.HEADLINE, className=MARK),
             html.Div(id=ID.TIED),
             html.H4(["Depth of each task's poset ", info("ufg_depth"), " ", info("ufg")]),
             dcc.Graph(id=ID.DEPTH, **graph),

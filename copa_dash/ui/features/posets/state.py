@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from copa_dash.services.posets import MISSING, TIES, default_criteria
 from copa_dash.ui.common.query import first as _first
 from copa_dash.ui.common.query import number as _number
+from copa_dash.ui.common.working_context import WorkingContext, context_notes, fit_context
 
 MODES = ("exact", "approx")
 
@@ -62,3 +63,20 @@ def with_defaults(state: PosetsState, opened) -> PosetsState:
     method = state.method if state.method in columns else (table.roles.system or "")
     task = state.task if state.task in columns else (table.roles.task or "")
     return replace(state, dataset=opened.ref, criteria=criteria, method=method, task=task)
+
+
+def apply_context(state: PosetsState, context: WorkingContext | None, opened):
+    """The working context on the posets page (a hook, see ``ui/common/working_context``):
+    its objectives become the criteria the methods are ordered by; constraints and flipped
+    directions cannot apply here, and the notes say so. Call it before
+    :func:`with_defaults`. Returns the state and the notes (None without a context)."""
+    if context is None:
+        return state, None
+    table = opened.table
+    fitted, left_out = fit_context(context, table.objective_names, table.frame.columns)
+    fitted = WorkingContext(objectives=fitted.objectives)
+    state = replace(state, criteria=fitted.objective_names or state.criteria)
+    return state, context_notes(
+        "Posets", context, used=fitted, left_out=left_out,
+        table_directions=dict(zip(table.objective_names, table.directions)),
+        why_no_constraints="it orders the methods on every task")

@@ -14,6 +14,7 @@ from copa_dash.services.inputs import RowFilter
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.settings_access import current_cache, current_settings
+from copa_dash.ui.common.table_ids import id_tooltips
 from copa_dash.ui.features.rankings import figures as figures_rankings
 from copa_dash.ui.features.rankings import figures_benchmark
 from copa_dash.ui.features.rankings import panels as panels_rankings
@@ -67,6 +68,7 @@ def register_callbacks(app) -> None:
                 "headline": Output(ID.HEADLINE, "children"),
                 "note": Output(ID.CHART_NOTE, "children"), "bump": Output(ID.BUMP, "figure"),
                 "data": Output(ID.TABLE, "data"), "columns": Output(ID.TABLE, "columns"),
+                "tooltips": Output(ID.TABLE, "tooltip_data"),
                 "by_options": Output(ID.BY, "options"),
                 "query": view_link_outputs(ID.QUERY, ID.SHARE)},
         inputs=STATE)
@@ -85,13 +87,14 @@ def register_callbacks(app) -> None:
                                        pinned=state.pins)
         except InvalidInputError as exc:
             return {"alert": alert(str(exc)), "headline": None, "note": "", "bump": EMPTY,
-                    "data": [], "columns": [], "by_options": options,
+                    "data": [], "columns": [], "tooltips": [], "by_options": options,
                     "query": view_link(PATH, to_query(state))}
         data, columns = panels_rankings.table_rows(view, ties=state.ties)
         return {"alert": [alert(n, "info") for n in view.notes],
                 "headline": panels_rankings.headline(view, ties=state.ties), "note": rows.note,
                 "bump": figures_rankings.bump_figure(view, rows, ties=state.ties),
-                "data": data, "columns": columns, "by_options": options,
+                "data": data, "columns": columns, "tooltips": id_tooltips(data, "entry"),
+                "by_options": options,
                 "query": view_link(PATH, to_query(state))}
 
     @app.callback(

@@ -19,9 +19,17 @@ from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.common.table_ids import TOOLTIP_ARGS, id_cell_styles
 from copa_dash.ui.common.url_sync import share_box
+from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.features.rankings.ids import ID
-from copa_dash.ui.features.rankings.state import RankingsState, parse_query, to_query, with_defaults
+from copa_dash.ui.features.rankings.state import (
+    RankingsState,
+    apply_context,
+    parse_query,
+    to_query,
+    with_defaults,
+)
 
 PATH = "/rankings"
 DEFAULT_DATASET = "decodingtrust"
@@ -121,10 +129,10 @@ def layout(**query):
     opened, why_not = open_or_explain(ref, settings, "Rankings")
     if opened is None:
         return why_not
-    state = with_defaults(state, opened)
+    state, context_notes = apply_context(with_defaults(state, opened), read_context(query), opened)
     entries = entry_names(opened.table, group=state.group)
     long_table = bool(opened.table.roles.system and opened.table.roles.task)
-    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
+    return view_page(ID.NAV, ID.QUERY, to_query(state), context_notes=context_notes, children=[
         dcc.Store(id=ID.REF, data=opened.ref),
         _controls(opened, state, entries),
         html.Main(className="results", children=[
@@ -167,8 +175,7 @@ def _ranks_panel(state: RankingsState, entries) -> html.Div:
                              filter_action="native", style_table={"overflowX": "auto"},
                              style_cell={"fontFamily": "inherit", "fontSize": 13, "maxWidth": 320,
                                          "overflow": "hidden", "textOverflow": "ellipsis"},
-                             style_cell_conditional=[{"if": {"column_id": "entry"},
-                                                      "textAlign": "left"}]),
+                             style_cell_conditional=id_cell_styles("entry"), **TOOLTIP_ARGS),
     ])
 
 

@@ -16,6 +16,7 @@ from copa_dash.ui.common.query import as_list as _list
 from copa_dash.ui.common.query import first as _first
 from copa_dash.ui.common.query import number as _number
 from copa_dash.ui.common.tabbed_view import TabbedView
+from copa_dash.ui.common.working_context import WorkingContext, context_notes, fit_context
 
 DEFAULT_TOP = 25
 MAX_TOP = 200
@@ -120,3 +121,22 @@ def _text(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def apply_context(state: RankingsState, context: WorkingContext | None, opened):
+    """The working context on the rankings page (a hook, see ``ui/common/working_context``):
+    its objectives and its sets of values replace the default view's; ranges and flipped
+    directions cannot apply here, and the notes say so. Returns the state and the notes
+    (None when the link carried no context)."""
+    if context is None:
+        return state, None
+    table = opened.table
+    fitted, left_out = fit_context(context, table.objective_names, table.frame.columns)
+    objectives = fitted.objective_names or state.objectives
+    used = WorkingContext(objectives=fitted.objectives, sets=fitted.sets)
+    state = replace(state, objectives=objectives, sets=fitted.sets,
+                    focus=tuple(f for f in state.focus if f in objectives))
+    return state, context_notes(
+        "Rankings", context, used=used, left_out=left_out,
+        table_directions=dict(zip(table.objective_names, table.directions)),
+        why_no_ranges="it chooses the rows taking part by sets of values only")

@@ -11,7 +11,9 @@ from copa_dash.services import systems
 from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.job_result import dim_while_running
 from copa_dash.ui.common.settings_access import current_cache, current_settings
+from copa_dash.ui.common.table_ids import id_tooltips
 from copa_dash.ui.features.systems import figures, report_panel
 from copa_dash.ui.features.systems.ids import SystemsIds as ID
 from copa_dash.ui.features.systems.layout import PATH, result_panel
@@ -106,7 +108,7 @@ def register_callbacks(app) -> None:
                     "radar": figures.EMPTY}
         data, columns, tooltips = figures.indicator_rows(view)
         return {"alert": [alert(n, "info") for n in view.notes], "data": data,
-                "columns": columns, "tooltips": tooltips,
+                "columns": columns, "tooltips": id_tooltips(data, "system", tooltips=tooltips),
                 "radar": figures.radar_figure(view, shown or ())}
 
     @app.callback(
@@ -154,7 +156,7 @@ def register_callbacks(app) -> None:
         running=[(Output(ID.RUN, "disabled"), True, False),
                  (Output(ID.CANCEL, "disabled"), False, True),
                  (Output(ID.PROGRESS_ROW, "style"), {"display": "flex", "alignItems": "center"},
-                  HIDDEN)],
+                  HIDDEN), dim_while_running(ID.RESULT)],
         cancel=[Input(ID.CANCEL, "n_clicks")],
         prevent_initial_call=True)
     def run_test(set_progress, n_clicks, ref, objectives, baseline, candidate, permutations,

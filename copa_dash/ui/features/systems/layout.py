@@ -22,12 +22,15 @@ from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.glossary import indicator_terms
 from copa_dash.ui.common.help import help_text
+from copa_dash.ui.common.job_result import result_class
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.common.table_ids import id_cell_styles
 from copa_dash.ui.common.url_sync import share_box
+from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.features.systems import report_panel
 from copa_dash.ui.features.systems.ids import ID
-from copa_dash.ui.features.systems.state import parse_query, to_query, with_defaults
+from copa_dash.ui.features.systems.state import apply_context, parse_query, to_query, with_defaults
 
 PATH = "/systems"
 DEFAULT_DATASET = "fairness-adult-sex"
@@ -108,10 +111,11 @@ def layout(**query):
     if opened is None:
         return why_not
     systems = system_names(opened.table)
+    state, context_notes = apply_context(state, read_context(query), opened)
     state = with_defaults(state, opened, systems)
     if not systems:
         return _no_systems_page(opened, state)
-    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
+    return view_page(ID.NAV, ID.QUERY, to_query(state), context_notes=context_notes, children=[
         dcc.Store(id=ID.REF, data=opened.ref),
         _controls(opened, state, systems),
         html.Main(className="results", children=[
@@ -162,8 +166,8 @@ def _indicators_panel(state) -> html.Div:
             tooltip_delay=200, tooltip_duration=None,
             style_cell={"fontFamily": "inherit", "fontSize": 13, "maxWidth": 360,
                         "whiteSpace": "normal", "height": "auto"},
-            style_cell_conditional=[{"if": {"column_id": c}, "textAlign": "left"}
-                                    for c in ("system", "why")],
+            style_cell_conditional=[{"if": {"column_id": "why"}, "textAlign": "left"},
+                                    *id_cell_styles("system")],
             style_data_conditional=[{"if": {"filter_query": f"{{{c}}} = 'undefined'",
                                             "column_id": c},
                                      "color": "#9a6700", "fontStyle": "italic"}
@@ -224,7 +228,7 @@ def _significance_panel(table, state, systems) -> html.Div:
             ]),
         ]),
         html.Div(id=ID.TEST_ALERT),
-        html.Div(id=ID.RESULT),
+        html.Div(id=ID.RESULT, className=result_class()),
         html.H4("Power of a design: how many seeds does a claim need?"),
         help_text(HELP_POWER),
         html.Div(className="axes-row", children=[

@@ -17,6 +17,7 @@ from copa_dash.ui.common.query import as_list as _list
 from copa_dash.ui.common.query import first as _first
 from copa_dash.ui.common.query import number as _number
 from copa_dash.ui.common.tabbed_view import TabbedView
+from copa_dash.ui.common.working_context import WorkingContext, context_notes, fit_context
 
 NORMALIZATIONS = ("minmax", "cdf")
 REF_RULES = ("range", "worst-multiple")
@@ -112,3 +113,24 @@ def with_defaults(state: SystemsState, opened, systems: list[str]) -> SystemsSta
     return replace(state, dataset=opened.ref, objectives=objectives, shown=shown,
                    baseline=baseline, candidate=candidate, x=x, y=y, z=z,
                    three_d=state.three_d and bool(z))
+
+
+def apply_context(state: SystemsState, context: WorkingContext | None, opened):
+    """The working context on the systems page (a hook, see ``ui/common/working_context``):
+    its objectives, when at least two of them are the dataset's; constraints and flipped
+    directions cannot apply here, and the notes say so. Call it before
+    :func:`with_defaults`. Returns the state and the notes (None without a context)."""
+    if context is None:
+        return state, None
+    table = opened.table
+    fitted, left_out = fit_context(context, table.objective_names, table.frame.columns)
+    fitted = WorkingContext(objectives=fitted.objectives)
+    if len(fitted.objectives) < 2:
+        left_out.append("Systems compares at least two objectives, so it shows the dataset's "
+                        "default ones")
+        fitted = WorkingContext()
+    state = replace(state, objectives=fitted.objective_names or state.objectives)
+    return state, context_notes(
+        "Systems", context, used=fitted, left_out=left_out,
+        table_directions=dict(zip(table.objective_names, table.directions)),
+        why_no_constraints="it compares every row of each system")

@@ -7,6 +7,7 @@ from dash import dash_table, dcc, html
 
 from copa_dash.ui.common.my_uploads import my_uploads_store
 from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.common.table_ids import TOOLTIP_ARGS, id_tooltips
 from copa_dash.ui.features.upload.ids import UploadIds, UploadReadIds
 from copa_dash.ui.features.upload.owner_panel import owner_panel
 from copa_dash.ui.features.upload.paste_box import paste_box
@@ -45,8 +46,10 @@ def layout(**_query):
 def preview_table(frame) -> dash_table.DataTable:
     """The first rows of the upload, rendered as text."""
     head = frame.head(8).astype(str)
+    records = head.to_dict("records")
     return dash_table.DataTable(
-        data=head.to_dict("records"), columns=[{"name": str(c), "id": str(c)} for c in head.columns],
+        data=records, columns=[{"name": str(c), "id": str(c)} for c in head.columns],
+        tooltip_data=id_tooltips(records, *map(str, head.columns), longer_than=20), **TOOLTIP_ARGS,
         style_table={"overflowX": "auto"}, style_cell={"fontSize": 12, "maxWidth": 180,
                                                         "overflow": "hidden", "textOverflow": "ellipsis"})
 

@@ -1,0 +1,74 @@
+"""A running job dims the result it replaces (issue 19), in headless Chromium: a permutation
+test on the Systems page gives a verdict; a second run, made slow on purpose (a million
+permutations, about 3 s of work), dims that verdict and labels it "from the previous settings"
+while it runs; cancelled, the verdict is bright again. Screenshot:
+tests/e2e/screenshots/job-dimmed.png."""
+
+from __future__ import annotations
+
+import pytest
+from selenium.webdriver.common.keys import Keys
+
+from tests.e2e.app_under_test import make_app, screenshot, wait_until
+
+pytestmark = pytest.mark.browser
+QUERY = ("dataset=fairness-adult-sex&tab=significance&base=SVM&cand=Feldman-SVM&perms=200"
+         "&seed=11")
+
+
+@pytest.fixture(scope="module")
+def app():
+    return make_app()
+
+
+def _look(dash_duo) -> dict:
+    """The result container's class, its first child's opacity and its label."""
+    return dash_duo.driver.execute_script(
+        "const box = document.getElementById('systems-result');"
+        "const child = box.firstElementChild;"
+        "return {cls: box.className, opacity: parseFloat(getComputedStyle(child).opacity),"
+        "        label: getComputedStyle(box, '::before').content};")
+
+
+def test_a_running_test_dims_the_previous_verdict(dash_duo, app):
+    dash_duo.start_server(app)
+    dash_duo.driver.set_window_size(1400, 1000)
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?{QUERY}", timeout=30)
+    dash_duo.wait_for_element("#systems-run", timeout=30).click()
+    dash_duo.wait_for_element("#systems-verdict", timeout=60)
+    wait_until(lambda: dash_duo.find_element("#systems-run").is_enabled(), timeout=30)
+    before = _look(dash_duo)
+    assert "job-stale" not in before["cls"] and before["opacity"] == 1
+    verdict = dash_duo.find_element("#systems-verdict").text
+
+    box = dash_duo.find_element("#systems-permutations")
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys("1000000", Keys.TAB)
+    dash_duo.find_element("#systems-run").click()
+    dash_duo.wait_for_contains_text("#systems-progress-text", "% of 1,000,000", timeout=30)
+    running = _look(dash_duo)
+    assert "job-stale" in running["cls"]
+    assert running["opacity"] < 0.5
+    assert "from the previous settings" in running["label"].lower()
+    assert dash_duo.find_element("#systems-verdict").text == verdict   # still the old one
+    screenshot(dash_duo, "job-dimmed")
+
+    dash_duo.find_element("#systems-cancel").click()
+    wait_until(lambda: dash_duo.find_element("#systems-run").is_enabled(), timeout=30)
+    after = _look(dash_duo)
+    assert "job-stale" not in after["cls"] and after["opacity"] == 1
+    assert after["label"] in ("none", "normal")
+
+
+def test_the_first_run_dims_nothing(dash_duo, app):
+    """Before any result there is nothing from previous settings: no label."""
+    dash_duo.start_server(app)
+    query = QUERY.replace("perms=200", "perms=1000000").replace("seed=11", "seed=12")
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?{query}", timeout=30)
+    dash_duo.wait_for_element("#systems-run", timeout=30).click()
+    dash_duo.wait_for_contains_text("#systems-progress-text", "% of", timeout=30)
+    label = dash_duo.driver.execute_script(
+        "return getComputedStyle(document.getElementById('systems-result'), '::before').content;")
+    assert label in ("none", "normal")
+    dash_duo.find_element("#systems-cancel").click()
+    wait_until(lambda: dash_duo.find_element("#systems-run").is_enabled(), timeout=30)
