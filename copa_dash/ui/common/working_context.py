@@ -23,14 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode
 
-from copa_dash.ui.common.query import (
-    objective_items,
-    objective_pairs,
-    range_items,
-    range_triples,
-    set_items,
-    value_sets,
-)
+from copa_dash.ui.common import query as codec  # the one query codec every page's state uses
 
 PREFIX = "ctx_"
 # the explorer's query keys the context carries (assets/context.js copies the same three)
@@ -75,9 +68,9 @@ def read_context(query: dict) -> WorkingContext | None:
     """
     if has_own_settings(query) or not any(PREFIX + key in query for key in KEYS):
         return None
-    return WorkingContext(objectives=objective_pairs(query.get(PREFIX + "obj")),
-                          ranges=range_triples(query.get(PREFIX + "range")),
-                          sets=value_sets(query.get(PREFIX + "in")))
+    return WorkingContext(objectives=codec.objective_pairs(query.get(PREFIX + "obj")),
+                          ranges=codec.range_triples(query.get(PREFIX + "range")),
+                          sets=codec.value_sets(query.get(PREFIX + "in")))
 
 
 def without_context(query: dict) -> dict:
@@ -87,9 +80,9 @@ def without_context(query: dict) -> dict:
 
 def context_query(context: WorkingContext) -> str:
     """The ``ctx_`` keys of ``context`` as a query string (without ``?``)."""
-    pairs = [(PREFIX + "obj", item) for item in objective_items(context.objectives)]
-    pairs += [(PREFIX + "range", item) for item in range_items(context.ranges)]
-    pairs += [(PREFIX + "in", item) for item in set_items(context.sets)]
+    pairs = [(PREFIX + "obj", item) for item in codec.objective_items(context.objectives)]
+    pairs += [(PREFIX + "range", item) for item in codec.range_items(context.ranges)]
+    pairs += [(PREFIX + "in", item) for item in codec.set_items(context.sets)]
     return urlencode(pairs, safe=":|,")
 
 
@@ -126,6 +119,21 @@ def fit_context(context: WorkingContext, objectives, columns=()) -> tuple[Workin
         objectives=tuple((n, d) for n, d in context.objectives if n in names),
         ranges=tuple(r for r in context.ranges if r[0] in allowed),
         sets=tuple(s for s in context.sets if s[0] in allowed)), notes
+
+
+def fit_to_table(context: WorkingContext, table, *, objectives_only: bool = False):
+    """:func:`fit_context` against a dataset's table (its objectives, and its columns for
+    constraints); ``objectives_only`` keeps just the objectives, for pages that take no
+    constraints. Returns the fitted context and the notes."""
+    fitted, notes = fit_context(context, table.objective_names, table.frame.columns)
+    if objectives_only:
+        fitted = WorkingContext(objectives=fitted.objectives)
+    return fitted, notes
+
+
+def directions_of(table) -> dict[str, str]:
+    """The dataset's own direction of each objective (what a flipped direction is told against)."""
+    return dict(zip(table.objective_names, table.directions))
 
 
 def describe_constraints(context: WorkingContext) -> str:

@@ -23,7 +23,7 @@ from copa_dash.ui.common.query import (
     set_items,
     value_sets,
 )
-from copa_dash.ui.common.working_context import WorkingContext, context_notes, fit_context
+from copa_dash.ui.common.working_context import WorkingContext, context_notes, fit_to_table
 from copa_dash.ui.features.explore.log_default import default_log_axes
 
 AXES_MODES = ("raw", "cdf", "summary")
@@ -201,7 +201,7 @@ def apply_context(state: ExploreState, context: WorkingContext | None, opened, g
     if context is None:
         return state, None
     table = opened.table
-    fitted, left_out = fit_context(context, table.objective_names, table.frame.columns)
+    fitted, left_out = fit_to_table(context, table)
     changed = replace(state, ranges=fitted.ranges, sets=fitted.sets,
                       objectives=fitted.objectives or state.objectives)
     state = with_defaults(changed, opened, given=given)

@@ -8,7 +8,12 @@ from urllib.parse import urlencode
 from copa_dash.services.posets import MISSING, TIES, default_criteria
 from copa_dash.ui.common.query import first as _first
 from copa_dash.ui.common.query import number as _number
-from copa_dash.ui.common.working_context import WorkingContext, context_notes, fit_context
+from copa_dash.ui.common.working_context import (
+    WorkingContext,
+    context_notes,
+    directions_of,
+    fit_to_table,
+)
 
 MODES = ("exact", "approx")
 
@@ -66,17 +71,15 @@ def with_defaults(state: PosetsState, opened) -> PosetsState:
 
 
 def apply_context(state: PosetsState, context: WorkingContext | None, opened):
-    """The working context on the posets page (a hook, see ``ui/common/working_context``):
-    its objectives become the criteria the methods are ordered by; constraints and flipped
-    directions cannot apply here, and the notes say so. Call it before
-    :func:`with_defaults`. Returns the state and the notes (None without a context)."""
+    """Posets' hook for the working context (``ui/common/working_context``), called before
+    :func:`with_defaults`: the context's objectives become the criteria the methods are
+    ordered by. Returns the state and the bar's notes, which say that constraints and flipped
+    directions have no meaning here (None when the link carried no context)."""
     if context is None:
         return state, None
-    table = opened.table
-    fitted, left_out = fit_context(context, table.objective_names, table.frame.columns)
-    fitted = WorkingContext(objectives=fitted.objectives)
+    fitted, left_out = fit_to_table(context, opened.table, objectives_only=True)
     state = replace(state, criteria=fitted.objective_names or state.criteria)
     return state, context_notes(
         "Posets", context, used=fitted, left_out=left_out,
-        table_directions=dict(zip(table.objective_names, table.directions)),
+        table_directions=directions_of(opened.table),
         why_no_constraints="it orders the methods on every task")

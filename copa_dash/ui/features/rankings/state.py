@@ -16,7 +16,12 @@ from copa_dash.ui.common.query import as_list as _list
 from copa_dash.ui.common.query import first as _first
 from copa_dash.ui.common.query import number as _number
 from copa_dash.ui.common.tabbed_view import TabbedView
-from copa_dash.ui.common.working_context import WorkingContext, context_notes, fit_context
+from copa_dash.ui.common.working_context import (
+    WorkingContext,
+    context_notes,
+    directions_of,
+    fit_to_table,
+)
 
 DEFAULT_TOP = 25
 MAX_TOP = 200
@@ -131,12 +136,12 @@ def apply_context(state: RankingsState, context: WorkingContext | None, opened):
     if context is None:
         return state, None
     table = opened.table
-    fitted, left_out = fit_context(context, table.objective_names, table.frame.columns)
+    fitted, left_out = fit_to_table(context, table)
     objectives = fitted.objective_names or state.objectives
     used = WorkingContext(objectives=fitted.objectives, sets=fitted.sets)
     state = replace(state, objectives=objectives, sets=fitted.sets,
                     focus=tuple(f for f in state.focus if f in objectives))
     return state, context_notes(
         "Rankings", context, used=used, left_out=left_out,
-        table_directions=dict(zip(table.objective_names, table.directions)),
+        table_directions=directions_of(opened.table),
         why_no_ranges="it chooses the rows taking part by sets of values only")

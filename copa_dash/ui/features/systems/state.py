@@ -17,7 +17,12 @@ from copa_dash.ui.common.query import as_list as _list
 from copa_dash.ui.common.query import first as _first
 from copa_dash.ui.common.query import number as _number
 from copa_dash.ui.common.tabbed_view import TabbedView
-from copa_dash.ui.common.working_context import WorkingContext, context_notes, fit_context
+from copa_dash.ui.common.working_context import (
+    WorkingContext,
+    context_notes,
+    directions_of,
+    fit_to_table,
+)
 
 NORMALIZATIONS = ("minmax", "cdf")
 REF_RULES = ("range", "worst-multiple")
@@ -122,9 +127,7 @@ def apply_context(state: SystemsState, context: WorkingContext | None, opened):
     :func:`with_defaults`. Returns the state and the notes (None without a context)."""
     if context is None:
         return state, None
-    table = opened.table
-    fitted, left_out = fit_context(context, table.objective_names, table.frame.columns)
-    fitted = WorkingContext(objectives=fitted.objectives)
+    fitted, left_out = fit_to_table(context, opened.table, objectives_only=True)
     if len(fitted.objectives) < 2:
         left_out.append("Systems compares at least two objectives, so it shows the dataset's "
                         "default ones")
@@ -132,5 +135,5 @@ def apply_context(state: SystemsState, context: WorkingContext | None, opened):
     state = replace(state, objectives=fitted.objective_names or state.objectives)
     return state, context_notes(
         "Systems", context, used=fitted, left_out=left_out,
-        table_directions=dict(zip(table.objective_names, table.directions)),
+        table_directions=directions_of(opened.table),
         why_no_constraints="it compares every row of each system")
