@@ -30,12 +30,15 @@ inlined into the driver at numba's IR level: 10% less CPU time at 7-D and 8-D.
 
 The last three slicing steps (frames of 6, 5 and 4 objectives: at 8-D x 150 about 2
 million limit sets of two to six rows) run in :func:`_hv6_frame`, :func:`_hv5_frame` and
-:func:`_hv4_frame`, the same steps with the objective count written out (the compiler unrolls the loops over
-objectives) and the closed forms for up to four rows written into their loops, not
-called: every call of a compiled function, inlined or not, with array arguments costs
-two atomic reference-count updates per array (measured with perf: 11-14% of the CPU
-time in ``NRT_incref``/``NRT_decref``). Same sums in the same order, so the volumes
-are bit-identical to the generic driver's.
+:func:`_hv4_frame`, the same steps with the objective count written out (the compiler
+unrolls the loops over objectives) and the closed forms for up to four rows written into
+their loops, not called: every call of a compiled function, inlined or not, with array
+arguments costs two atomic reference-count updates per array (measured with perf: 11-14%
+of the CPU time in ``NRT_incref``/``NRT_decref``). Same sums in the same order, so the
+volumes are bit-identical to the generic driver's. The cost: the kernel's cold compile
+went from about 11 s to 17 s of CPU (fresh ``NUMBA_CACHE_DIR``); a leaf for 7 objectives,
+branch-free dominance tests and a written-out three-row closed form were measured and
+gave nothing.
 
 Memory: one (K, N, K) float64 frame stack plus a few length-N buffers, allocated once.
 The twin is :func:`copa_dash.core._kernels.hypervolume.hv_slices` (the same recurrence
