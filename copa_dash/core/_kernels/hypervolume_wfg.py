@@ -28,6 +28,18 @@ this kernel from 6 objectives up (``benchmarks/bench_hypervolume.py``).
 The two helpers called millions of times (the limit set and the closed forms) are
 inlined into the driver at numba's IR level: 10% less CPU time at 7-D and 8-D.
 
+The last three slicing steps (frames of 6, 5 and 4 objectives: at 8-D x 150 about 2
+million limit sets of two to six rows) run in :func:`_hv6_frame`, :func:`_hv5_frame` and
+:func:`_hv4_frame`, the same steps with the objective count written out (the compiler
+unrolls the loops over objectives) and the closed forms for up to four rows written into
+their loops, not called: every call of a compiled function, inlined or not, with array
+arguments costs two atomic reference-count updates per array (measured with perf: 11-14%
+of the CPU time in ``NRT_incref``/``NRT_decref``). Same sums in the same order, so the
+volumes are bit-identical to the generic driver's. The cost: the kernel's cold compile
+went from about 11 s to 17 s of CPU (fresh ``NUMBA_CACHE_DIR``); a leaf for 7 objectives,
+branch-free dominance tests and a written-out three-row closed form were measured and
+gave nothing.
+
 Memory: one (K, N, K) float64 frame stack plus a few length-N buffers, allocated once.
 The twin is :func:`copa_dash.core._kernels.hypervolume.hv_slices` (the same recurrence
 without the frame reuse, online filter and inclusion-exclusion shortcuts) and the
@@ -37,8 +49,8 @@ inclusion-exclusion / grid references in :mod:`copa_dash.core._reference.hypervo
 from __future__ import annotations
 
 import numpy as np
-from ..jit import njit
 
+from ..jit import njit
 from .hypervolume import box_volume, staircase_insert
 
 _INSERTION_SORT_MAX = 24
@@ -140,6 +152,319 @@ def _hv3d_frame(frame, m, ref, xs, ys, scratch):
 
 
 @njit(cache=True)
+def _hv4_frame(frame, m, ref, lim, xs, ys, scratch, corners):
+    """WFG's last slicing step, written for 4 objectives: volume of ``frame[:m, :4]``.
+
+    What the driver would do one level down (sort by the 4th objective, then for each
+    row its 3-D limit set and that set's volume), with the objective count a constant:
+    at 8-D x 150 this level runs about a million limit sets of two or three rows, and
+    the generic loops over a run-time dimension count cost more than the work in them.
+    ``lim`` is an (m, 3) buffer.
+    """
+    _sort_rows(frame, m, 4, 3, scratch)
+    r0 = ref[0]
+    r1 = ref[1]
+    r2 = ref[2]
+    r3 = ref[3]
+    total = 0.0
+    for i in range(m):
+        p0 = frame[i, 0]
+        p1 = frame[i, 1]
+        p2 = frame[i, 2]
+        n = 0
+        dominated = False
+        for j in range(i - 1, -1, -1):
+            a0 = frame[j, 0]
+            a1 = frame[j, 1]
+            a2 = frame[j, 2]
+            if a0 <= p0 and a1 <= p1 and a2 <= p2:
+                dominated = True
+                break
+            c0 = max(a0, p0)
+            c1 = max(a1, p1)
+            c2 = max(a2, p2)
+            covered = False
+            for q in range(n - 1, -1, -1):
+                if lim[q, 0] <= c0 and lim[q, 1] <= c1 and lim[q, 2] <= c2:
+                    covered = True
+                    break
+            if covered:
+                continue
+            kept = 0
+            for q in range(n):
+                if not (lim[q, 0] >= c0 and lim[q, 1] >= c1 and lim[q, 2] >= c2):
+                    if kept < q:
+                        lim[kept, 0] = lim[q, 0]
+                        lim[kept, 1] = lim[q, 1]
+                        lim[kept, 2] = lim[q, 2]
+                    kept += 1
+            lim[kept, 0] = c0
+            lim[kept, 1] = c1
+            lim[kept, 2] = c2
+            n = kept + 1
+        if dominated:
+            continue
+        if n == 0:
+            value = 0.0
+        elif n == 1:
+            value = (r0 - lim[0, 0]) * (r1 - lim[0, 1]) * (r2 - lim[0, 2])
+        elif n == 2:
+            both = ((r0 - max(lim[0, 0], lim[1, 0])) * (r1 - max(lim[0, 1], lim[1, 1]))
+                    * (r2 - max(lim[0, 2], lim[1, 2])))
+            value = ((r0 - lim[0, 0]) * (r1 - lim[0, 1]) * (r2 - lim[0, 2])
+                     + (r0 - lim[1, 0]) * (r1 - lim[1, 1]) * (r2 - lim[1, 2]) - both)
+        elif n <= 4:
+            union = 0.0
+            for mask in range(1, 1 << n):
+                low = mask & -mask
+                row = 0
+                while (1 << row) != low:
+                    row += 1
+                rest = mask ^ low
+                x0 = lim[row, 0]
+                x1 = lim[row, 1]
+                x2 = lim[row, 2]
+                if rest:
+                    x0 = max(x0, corners[rest, 0])
+                    x1 = max(x1, corners[rest, 1])
+                    x2 = max(x2, corners[rest, 2])
+                corners[mask, 0] = x0
+                corners[mask, 1] = x1
+                corners[mask, 2] = x2
+                volume = (r0 - x0) * (r1 - x1) * (r2 - x2)
+                bits = 0
+                t = mask
+                while t:
+                    bits += 1
+                    t &= t - 1
+                union += volume if bits & 1 else -volume
+            value = union
+        else:
+            value = _hv3d_frame(lim, n, ref, xs, ys, scratch)
+        total += (r3 - frame[i, 3]) * ((r0 - p0) * (r1 - p1) * (r2 - p2) - value)
+    return total
+
+
+@njit(cache=True)
+def _hv5_frame(frame, m, ref, lim4, lim3, xs, ys, scratch, corners):
+    """As :func:`_hv4_frame` for 5 objectives: 4-D limit sets, closed forms, then 4-D frames.
+
+    ``lim4`` is an (m, 4) buffer, ``lim3`` an (m, 3) one.
+    """
+    _sort_rows(frame, m, 5, 4, scratch)
+    r0 = ref[0]
+    r1 = ref[1]
+    r2 = ref[2]
+    r3 = ref[3]
+    r4 = ref[4]
+    total = 0.0
+    for i in range(m):
+        p0 = frame[i, 0]
+        p1 = frame[i, 1]
+        p2 = frame[i, 2]
+        p3 = frame[i, 3]
+        n = 0
+        dominated = False
+        for j in range(i - 1, -1, -1):
+            a0 = frame[j, 0]
+            a1 = frame[j, 1]
+            a2 = frame[j, 2]
+            a3 = frame[j, 3]
+            if a0 <= p0 and a1 <= p1 and a2 <= p2 and a3 <= p3:
+                dominated = True
+                break
+            c0 = max(a0, p0)
+            c1 = max(a1, p1)
+            c2 = max(a2, p2)
+            c3 = max(a3, p3)
+            covered = False
+            for q in range(n - 1, -1, -1):
+                if (lim4[q, 0] <= c0 and lim4[q, 1] <= c1 and lim4[q, 2] <= c2
+                        and lim4[q, 3] <= c3):
+                    covered = True
+                    break
+            if covered:
+                continue
+            kept = 0
+            for q in range(n):
+                if not (lim4[q, 0] >= c0 and lim4[q, 1] >= c1 and lim4[q, 2] >= c2
+                        and lim4[q, 3] >= c3):
+                    if kept < q:
+                        lim4[kept, 0] = lim4[q, 0]
+                        lim4[kept, 1] = lim4[q, 1]
+                        lim4[kept, 2] = lim4[q, 2]
+                        lim4[kept, 3] = lim4[q, 3]
+                    kept += 1
+            lim4[kept, 0] = c0
+            lim4[kept, 1] = c1
+            lim4[kept, 2] = c2
+            lim4[kept, 3] = c3
+            n = kept + 1
+        if dominated:
+            continue
+        if n == 0:
+            value = 0.0
+        elif n == 1:
+            value = (r0 - lim4[0, 0]) * (r1 - lim4[0, 1]) * (r2 - lim4[0, 2]) * (r3 - lim4[0, 3])
+        elif n == 2:
+            both = ((r0 - max(lim4[0, 0], lim4[1, 0])) * (r1 - max(lim4[0, 1], lim4[1, 1]))
+                    * (r2 - max(lim4[0, 2], lim4[1, 2])) * (r3 - max(lim4[0, 3], lim4[1, 3])))
+            value = ((r0 - lim4[0, 0]) * (r1 - lim4[0, 1]) * (r2 - lim4[0, 2]) * (r3 - lim4[0, 3])
+                     + (r0 - lim4[1, 0]) * (r1 - lim4[1, 1]) * (r2 - lim4[1, 2]) * (r3 - lim4[1, 3])
+                     - both)
+        elif n <= 4:
+            union = 0.0
+            for mask in range(1, 1 << n):
+                low = mask & -mask
+                row = 0
+                while (1 << row) != low:
+                    row += 1
+                rest = mask ^ low
+                x0 = lim4[row, 0]
+                x1 = lim4[row, 1]
+                x2 = lim4[row, 2]
+                x3 = lim4[row, 3]
+                if rest:
+                    x0 = max(x0, corners[rest, 0])
+                    x1 = max(x1, corners[rest, 1])
+                    x2 = max(x2, corners[rest, 2])
+                    x3 = max(x3, corners[rest, 3])
+                corners[mask, 0] = x0
+                corners[mask, 1] = x1
+                corners[mask, 2] = x2
+                corners[mask, 3] = x3
+                volume = (r0 - x0) * (r1 - x1) * (r2 - x2) * (r3 - x3)
+                bits = 0
+                t = mask
+                while t:
+                    bits += 1
+                    t &= t - 1
+                union += volume if bits & 1 else -volume
+            value = union
+        else:
+            value = _hv4_frame(lim4, n, ref, lim3, xs, ys, scratch, corners)
+        total += (r4 - frame[i, 4]) * ((r0 - p0) * (r1 - p1) * (r2 - p2) * (r3 - p3) - value)
+    return total
+
+
+@njit(cache=True)
+def _hv6_frame(frame, m, ref, lim5, lim4, lim3, xs, ys, scratch, corners):
+    """As :func:`_hv4_frame` for 6 objectives: 5-D limit sets, closed forms, then 5-D frames.
+
+    ``lim5`` is an (m, 5) buffer, ``lim4`` an (m, 4), ``lim3`` an (m, 3) one.
+    """
+    _sort_rows(frame, m, 6, 5, scratch)
+    r0 = ref[0]
+    r1 = ref[1]
+    r2 = ref[2]
+    r3 = ref[3]
+    r4 = ref[4]
+    r5 = ref[5]
+    total = 0.0
+    for i in range(m):
+        p0 = frame[i, 0]
+        p1 = frame[i, 1]
+        p2 = frame[i, 2]
+        p3 = frame[i, 3]
+        p4 = frame[i, 4]
+        n = 0
+        dominated = False
+        for j in range(i - 1, -1, -1):
+            a0 = frame[j, 0]
+            a1 = frame[j, 1]
+            a2 = frame[j, 2]
+            a3 = frame[j, 3]
+            a4 = frame[j, 4]
+            if a0 <= p0 and a1 <= p1 and a2 <= p2 and a3 <= p3 and a4 <= p4:
+                dominated = True
+                break
+            c0 = max(a0, p0)
+            c1 = max(a1, p1)
+            c2 = max(a2, p2)
+            c3 = max(a3, p3)
+            c4 = max(a4, p4)
+            covered = False
+            for q in range(n - 1, -1, -1):
+                if (lim5[q, 0] <= c0 and lim5[q, 1] <= c1 and lim5[q, 2] <= c2
+                        and lim5[q, 3] <= c3 and lim5[q, 4] <= c4):
+                    covered = True
+                    break
+            if covered:
+                continue
+            kept = 0
+            for q in range(n):
+                if not (lim5[q, 0] >= c0 and lim5[q, 1] >= c1 and lim5[q, 2] >= c2
+                        and lim5[q, 3] >= c3 and lim5[q, 4] >= c4):
+                    if kept < q:
+                        lim5[kept, 0] = lim5[q, 0]
+                        lim5[kept, 1] = lim5[q, 1]
+                        lim5[kept, 2] = lim5[q, 2]
+                        lim5[kept, 3] = lim5[q, 3]
+                        lim5[kept, 4] = lim5[q, 4]
+                    kept += 1
+            lim5[kept, 0] = c0
+            lim5[kept, 1] = c1
+            lim5[kept, 2] = c2
+            lim5[kept, 3] = c3
+            lim5[kept, 4] = c4
+            n = kept + 1
+        if dominated:
+            continue
+        if n == 0:
+            value = 0.0
+        elif n == 1:
+            value = ((r0 - lim5[0, 0]) * (r1 - lim5[0, 1]) * (r2 - lim5[0, 2])
+                     * (r3 - lim5[0, 3]) * (r4 - lim5[0, 4]))
+        elif n == 2:
+            both = ((r0 - max(lim5[0, 0], lim5[1, 0])) * (r1 - max(lim5[0, 1], lim5[1, 1]))
+                    * (r2 - max(lim5[0, 2], lim5[1, 2]))
+                    * (r3 - max(lim5[0, 3], lim5[1, 3]))
+                    * (r4 - max(lim5[0, 4], lim5[1, 4])))
+            first = ((r0 - lim5[0, 0]) * (r1 - lim5[0, 1]) * (r2 - lim5[0, 2])
+                     * (r3 - lim5[0, 3]) * (r4 - lim5[0, 4]))
+            second = ((r0 - lim5[1, 0]) * (r1 - lim5[1, 1]) * (r2 - lim5[1, 2])
+                      * (r3 - lim5[1, 3]) * (r4 - lim5[1, 4]))
+            value = first + second - both
+        elif n <= 4:
+            union = 0.0
+            for mask in range(1, 1 << n):
+                low = mask & -mask
+                row = 0
+                while (1 << row) != low:
+                    row += 1
+                rest = mask ^ low
+                x0 = lim5[row, 0]
+                x1 = lim5[row, 1]
+                x2 = lim5[row, 2]
+                x3 = lim5[row, 3]
+                x4 = lim5[row, 4]
+                if rest:
+                    x0 = max(x0, corners[rest, 0])
+                    x1 = max(x1, corners[rest, 1])
+                    x2 = max(x2, corners[rest, 2])
+                    x3 = max(x3, corners[rest, 3])
+                    x4 = max(x4, corners[rest, 4])
+                corners[mask, 0] = x0
+                corners[mask, 1] = x1
+                corners[mask, 2] = x2
+                corners[mask, 3] = x3
+                corners[mask, 4] = x4
+                volume = (r0 - x0) * (r1 - x1) * (r2 - x2) * (r3 - x3) * (r4 - x4)
+                bits = 0
+                t = mask
+                while t:
+                    bits += 1
+                    t &= t - 1
+                union += volume if bits & 1 else -volume
+            value = union
+        else:
+            value = _hv5_frame(lim5, n, ref, lim4, lim3, xs, ys, scratch, corners)
+        box = (r0 - p0) * (r1 - p1) * (r2 - p2) * (r3 - p3) * (r4 - p4)
+        total += (r5 - frame[i, 5]) * (box - value)
+    return total
+
+
+@njit(cache=True)
 def _inclusion_exclusion(frame, m, k, ref, corners):
     """Union of m <= 4 boxes by inclusion-exclusion (2^m - 1 products; cheaper than slicing).
 
@@ -170,7 +495,7 @@ def _inclusion_exclusion(frame, m, k, ref, corners):
 
 
 @njit(cache=True, inline="always")  # hot: millions of calls at 8-D
-def _direct(frame, m, k, ref, xs, ys, scratch, corners):
+def _direct(frame, m, k, ref, xs, ys, scratch, corners, lim5, lim4, lim3):
     """Volume of ``frame[:m, :k]`` when no slicing is needed (m <= 4 or k == 3), else -1."""
     if m == 0:
         return 0.0
@@ -185,18 +510,24 @@ def _direct(frame, m, k, ref, xs, ys, scratch, corners):
         return _inclusion_exclusion(frame, m, k, ref, corners)
     if k == 3:
         return _hv3d_frame(frame, m, ref, xs, ys, scratch)
+    if k == 4:
+        return _hv4_frame(frame, m, ref, lim3, xs, ys, scratch, corners)
+    if k == 5:
+        return _hv5_frame(frame, m, ref, lim4, lim3, xs, ys, scratch, corners)
+    if k == 6:
+        return _hv6_frame(frame, m, ref, lim5, lim4, lim3, xs, ys, scratch, corners)
     return -1.0
 
 
 @njit(cache=True)
-def _wfg(frames, m, k, ref, xs, ys, scratch, corners):
+def _wfg(frames, m, k, ref, xs, ys, scratch, corners, lim5, lim4, lim3):
     """Hypervolume of ``frames[0, :m, :k]`` (non-dominated rows inside ``ref``).
 
     The recursion ``HV_k -> HV_{k-1}`` runs on an explicit stack of levels (level L
     slices objective k - L) because numba's on-disk cache cannot reload a recursive
     function (the reloaded code crashes).
     """
-    value = _direct(frames[0], m, k, ref, xs, ys, scratch, corners)
+    value = _direct(frames[0], m, k, ref, xs, ys, scratch, corners, lim5, lim4, lim3)
     if value >= 0.0:
         return value
     sizes = np.zeros(k, dtype=np.int64)
@@ -225,7 +556,8 @@ def _wfg(frames, m, k, ref, xs, ys, scratch, corners):
         if kept < 0:
             cursor[level] = i + 1
             continue
-        value = _direct(frames[level + 1], kept, dims - 1, ref, xs, ys, scratch, corners)
+        value = _direct(frames[level + 1], kept, dims - 1, ref, xs, ys, scratch, corners,
+                        lim5, lim4, lim3)
         if value >= 0.0:
             volumes[level] += (ref[dims - 1] - frame[i, dims - 1]) * (
                 box_volume(frame, i, dims - 1, ref) - value)
@@ -255,4 +587,7 @@ def hv_wfg(front, ref):
     ys = np.empty(n + 1, dtype=np.float64)
     scratch = np.empty((n, k), dtype=np.float64)
     corners = np.empty((16, k), dtype=np.float64)
-    return _wfg(frames, n, k, ref, xs, ys, scratch, corners)
+    lim5 = np.empty((n, 5), dtype=np.float64)
+    lim4 = np.empty((n, 4), dtype=np.float64)
+    lim3 = np.empty((n, 3), dtype=np.float64)
+    return _wfg(frames, n, k, ref, xs, ys, scratch, corners, lim5, lim4, lim3)
