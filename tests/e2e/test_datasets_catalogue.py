@@ -66,6 +66,9 @@ def test_search_sort_and_a_row_click_open_the_explorer(dash_duo, app):
 
     first = _column(dash_duo, "title")[0]
     ref = next(e.ref for e in catalog() if e.title == first)
+    link = dash_duo.find_element(f"{TABLE} td[data-dash-column='title'] a")  # keyboard users
+    assert link.text == first and link.get_attribute("target") == "_self"
+    assert link.get_attribute("href").endswith(f"/explore?dataset={ref}")
     dash_duo.find_element(f"{TABLE} td[data-dash-column='domain']").click()  # any cell of it
     wait_until(lambda: dash_duo.driver.current_url.endswith(f"/explore?dataset={ref}")
                or f"/explore?dataset={ref}&" in dash_duo.driver.current_url, timeout=30)

@@ -28,12 +28,25 @@ FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'  # the app's (
 
 def rows(entries: list[CatalogEntry]) -> tuple[list[dict], list[dict]]:
     """The table's ``data`` (``id`` is the dataset reference) and ``tooltip_data``."""
-    data = [{"id": e.ref, "title": e.title, "learn": e.learn, "domain": e.domain,
+    data = [{"id": e.ref, "title": _title_link(e), "learn": e.learn, "domain": e.domain,
              "n_rows": e.n_rows, "n_objectives": e.n_objectives, "source": e.source,
              "date": e.date, "origin": e.origin} for e in entries]
     tips = [{"title": {"value": f"{e.ref}: {e.description}", "type": "text"}}
             for e in entries]
     return data, tips
+
+
+def _title_link(entry: CatalogEntry) -> str:
+    """The dataset's name as a Markdown link to the explorer: a real link, so keyboard users
+    reach it with Tab and Enter (a row click only works with a pointer) and it can be opened
+    in a new tab."""
+    title = entry.title.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    return f"[{title}]({explore_href(entry.ref)})"
+
+
+def explore_href(ref: str) -> str:
+    """The explorer's address for dataset ``ref``."""
+    return f"/explore?dataset={quote(str(ref))}"
 
 
 def count_text(shown: int, total: int, query: str | None) -> str:
@@ -60,10 +73,15 @@ def catalogue_section() -> html.Div:
         dash_table.DataTable(
             id=ID.TABLE, data=data, tooltip_data=tips, sort_action="native",
             columns=[{"id": c, "name": name, **({"type": "numeric", "format": {
-                "specifier": ",d"}} if c in numeric else {})} for c, name, _ in COLUMNS],
+                "specifier": ",d"}} if c in numeric else {}),
+                **({"presentation": "markdown"} if c == "title" else {})}
+                for c, name, _ in COLUMNS],
+            markdown_options={"link_target": "_self"},
             tooltip_delay=400, tooltip_duration=None, cell_selectable=True,
             style_table={"overflowX": "auto"}, css=[{
-                "selector": "tr:hover td", "rule": "background-color: #eef4fb !important;"}],
+                "selector": "tr:hover td", "rule": "background-color: #eef4fb !important;"}, {
+                # the Markdown cell wraps its link in a <p>: no paragraph margins in a row
+                "selector": ".dash-cell-value p", "rule": "margin: 0;"}],
             style_header={"fontWeight": 600, "backgroundColor": "#f4f6f9"},
             style_cell={"fontFamily": FONT, "fontSize": 13, "textAlign": "left",
                         "whiteSpace": "normal", "height": "auto", "padding": "4px 8px",
@@ -98,4 +116,4 @@ def register_catalogue(app) -> None:
         """One click on any cell of a row opens the explorer on that row's dataset."""
         if not cell or not cell.get("row_id"):
             raise PreventUpdate
-        return f"/explore?dataset={quote(str(cell['row_id']))}"
+        return explore_href(cell["row_id"])
