@@ -45,6 +45,17 @@
         return Array.from(params.keys()).some(k => k.startsWith(config.prefix));
     }
 
+    // The link completed in place (history.replaceState), not as a new history entry: pushed,
+    // Back would land on the bare link, which is completed again - the user could never leave
+    // the page by Back. Dash's dcc.Location only pushes, so the address is replaced here and
+    // the Locations told to read it, with the event a callback navigation sends them.
+    function completeLink(search) {
+        const url = window.location.pathname + search + window.location.hash;
+        window.history.replaceState(window.history.state, '', url);
+        window.dispatchEvent(new CustomEvent('_dashprivate_pushstate'));
+        return window.dash_clientside.no_update;
+    }
+
     // pathname, search, stored, config -> [search, stored, bar style, dataset name, link note]
     function follow(pathname, search, stored, config) {
         state.config = config;
@@ -68,14 +79,14 @@
                 ? 'This link carries its own settings: they are shown here instead of your ' +
                   'working context.' : '';
             if (!own && !carriesContext(params, config) && context.query) {
-                return ['?' + params.toString() + '&' + context.query, nu, {}, named, ''];
+                return [completeLink('?' + params.toString() + '&' + context.query), nu, {}, named, ''];
             }
             return [nu, nu, {}, named, note];
         }
         if (context.dataset) {
             params.set('dataset', context.dataset);
             const extra = (!own && context.query) ? '&' + context.query : '';
-            return ['?' + params.toString() + extra, nu, {}, context.dataset, ''];
+            return [completeLink('?' + params.toString() + extra), nu, {}, context.dataset, ''];
         }
         return [nu, nu, {}, 'the page\'s example (pick another on the Datasets page)', ''];
     }

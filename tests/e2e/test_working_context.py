@@ -91,3 +91,19 @@ def test_explore_settings_follow_to_the_other_pages_and_a_link_wins(dash_duo, ap
     wait_until(lambda: _query(dash_duo).get("obj") == ["migd", "migd_stage2"], timeout=60)
     assert _query(dash_duo)["in"] == ["problem:FDA1"]      # the dataset's default, not the context's
     wait_until(lambda: "This link carries its own settings" in _notes(dash_duo))
+
+
+def test_back_leaves_a_page_whose_bare_link_was_completed(dash_duo, app):
+    """A bare link (``/rankings``) completed with the remembered dataset replaces the address
+    instead of adding to the history, so Back goes to the page before it; pushed, Back landed
+    on the bare link, which was completed again, and the user could not leave by Back."""
+    dash_duo.start_server(app)
+    dash_duo.driver.set_window_size(1400, 1000)
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset={DATASET}", timeout=30)
+    dash_duo.wait_for_contains_text("#context-dataset-name", DATASET, timeout=30)
+    dash_duo.driver.get(dash_duo.server_url + "/rankings")
+    wait_until(lambda: _query(dash_duo).get("dataset") == [DATASET], timeout=60)
+    dash_duo.wait_for_contains_text("#context-dataset-name", DATASET, timeout=30)
+    dash_duo.driver.back()
+    wait_until(lambda: urlsplit(dash_duo.driver.current_url).path == "/explore", timeout=30)
+    dash_duo.wait_for_contains_text("#context-dataset-name", DATASET, timeout=30)
