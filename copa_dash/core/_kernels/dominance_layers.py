@@ -37,12 +37,58 @@ import numpy as np
 from ..jit import njit
 
 from .dominance import dominates, nondominated_mask
-from .dominance_sorting import lexicographic_order, stable_argsort
+from .dominance_sorting import distinct_sorted_rows, lexicographic_order, stable_argsort
 
 # Most remaining rows that Best Order Sort ranks at once, by K (K >= 8 uses the last);
 # measured crossovers with peeling on uniform random rows (module notes).
 BEST_ORDER_MAX_ROWS = np.array([0, 0, 0, 0, 20_000, 12_000, 6_000, 4_000, 4_000],
                                dtype=np.int64)
+
+
+# Best Order Sort on all rows at once, without peeling the front first (module notes):
+# for K >= 7 up to DIRECT_ALWAYS_ROWS rows, else for at most DIRECT_MAX_ROWS rows whose
+# sample of DIRECT_SAMPLE_ROWS rows has at most DIRECT_MAX_FRONT_SHARE[K] non-dominated
+# rows (K >= 8 uses the last).
+DIRECT_ALWAYS_ROWS = 1_000
+DIRECT_MAX_ROWS = 2_000
+DIRECT_SAMPLE_ROWS = 64
+DIRECT_MAX_FRONT_SHARE = np.array([0.0, 0.0, 0.0, 0.0, 0.6, 0.75, 0.85, 0.97, 0.97])
+
+
+@njit(cache=True)
+def sample_front_share(points, s):
+    """Share of non-dominated rows among ``s`` rows of ``points`` taken at an even stride.
+
+    O(s^2 K) (5-15 microseconds for s = 64): a cheap look at how front-heavy the
+    table is. Equal rows count as non-dominated.
+    """
+    n, k = points.shape
+    s = min(s, n)
+    step = n // s
+    kept = 0
+    for a in range(s):
+        i = a * step
+        dominated = False
+        for b in range(s):
+            j = b * step
+            if j != i and dominates(points[j], points[i]):
+                dominated = True
+                break
+        if not dominated:
+            kept += 1
+    return kept / s
+
+
+@njit(cache=True)
+def _best_order_at_once(points):
+    """Should Best Order Sort rank all rows of ``points`` (K >= 4) without peeling?"""
+    n, k = points.shape
+    if k >= 7 and n <= DIRECT_ALWAYS_ROWS:
+        return True
+    if n > DIRECT_MAX_ROWS:
+        return False
+    limit = DIRECT_MAX_FRONT_SHARE[min(k, DIRECT_MAX_FRONT_SHARE.shape[0] - 1)]
+    return sample_front_share(points, DIRECT_SAMPLE_ROWS) <= limit
 
 
 @njit(cache=True)
@@ -227,25 +273,8 @@ def best_order_layers(points):
     row in every objective. O(K N log N) sorting plus O(K N^2) comparisons at worst.
     """
     n, k = points.shape
-    order = lexicographic_order(points)
-    y = np.empty((n, k), dtype=np.float64)
-    distinct = np.empty(n, dtype=np.int64)  # distinct row of each sorted row
-    m = 0
-    for t in range(n):
-        i = order[t]
-        if m > 0:
-            same = True
-            for d in range(k):
-                if points[i, d] != y[m - 1, d]:
-                    same = False
-                    break
-            if same:
-                distinct[t] = m - 1
-                continue
-        for d in range(k):
-            y[m, d] = points[i, d] + 0.0  # -0.0 becomes 0.0: the radix sort orders them
-        distinct[t] = m
-        m += 1
+    order, y, distinct = distinct_sorted_rows(points)
+    m = y.shape[0]
     lists = np.empty((k, m), dtype=np.int64)
     for t in range(m):
         lists[0, t] = t  # already in lexicographic order
@@ -310,6 +339,11 @@ def nondominated_layers(points):
             if t > 0 and points[order[t], 0] != points[order[t - 1], 0]:
                 layer += 1
             layers[order[t]] = layer
+        return layers
+    if k >= 4 and _best_order_at_once(points):
+        layer_of = best_order_layers(points)
+        for t in range(n):
+            layers[t] = layer_of[t] + 1
         return layers
     remaining = np.arange(n)
     layer = 0
