@@ -107,6 +107,18 @@ def test_layers_on_many_layers(k, shape):
     assert np.array_equal(dominance.nondominated_layers(points), expected)
 
 
+@pytest.mark.parametrize("levels", [4, 40, 0])
+def test_3d_layers_agree_with_moocore_on_ties_and_growing_staircases(levels):
+    """ENS-BS with the staircase written into its loop: ties in every objective, equal
+    (y1, y2) with different y0, -0.0, and layers outgrowing their pool blocks."""
+    rng = np.random.default_rng(levels)
+    points = (rng.random((4_000, 3)) if levels == 0
+              else rng.integers(-levels // 2, levels // 2, (4_000, 3)).astype(np.float64))
+    points[rng.random(points.shape) < 0.05] = -0.0
+    assert np.array_equal(dominance.nondominated_layers(points),
+                          moocore.pareto_rank(points) + 1)
+
+
 def tie_heavy_points(seed: int, k: int) -> np.ndarray:
     """Rows with few levels per objective (ties, duplicates) or continuous, signed zeros."""
     rng = np.random.default_rng(1000 + seed)
