@@ -34,8 +34,8 @@ where Best Order Sort would be quadratic in that layer.
 from __future__ import annotations
 
 import numpy as np
-from ..jit import njit
 
+from ..jit import njit
 from .dominance import dominates, nondominated_mask
 from .dominance_sorting import distinct_sorted_rows, lexicographic_order, stable_argsort
 
@@ -62,8 +62,10 @@ def sample_front_share(points, s):
     O(s^2 K) (5-15 microseconds for s = 64): a cheap look at how front-heavy the
     table is. Equal rows count as non-dominated.
     """
-    n, k = points.shape
+    n = points.shape[0]
     s = min(s, n)
+    if s == 0:
+        return 0.0
     step = n // s
     kept = 0
     for a in range(s):

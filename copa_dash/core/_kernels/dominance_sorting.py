@@ -8,6 +8,7 @@ floats (8-bit digits, passes whose digit is constant are skipped).
 from __future__ import annotations
 
 import numpy as np
+
 from ..jit import njit
 
 RADIX_MIN_SIZE = 48
