@@ -31,8 +31,9 @@ half-of-the-rows condition keeps a large layer (a front-heavy table) on the peel
 where Best Order Sort would be quadratic in that layer.
 
 Small tables skip step 1 (:func:`_best_order_at_once`): peeling the front first cost as
-much as Best Order Sort of the whole table on random rows (8-D x 1,000: the mask alone
-0.83 ms, Best Order Sort of all rows 0.85 ms, moocore 1.25 ms). So up to
+much as Best Order Sort of the whole table on random rows (8-D x 1,000, interleaved: the
+mask alone 0.83 ms of the driver's 1.19 ms, moocore 1.36 ms; in another run Best Order
+Sort of all rows 0.85 ms, moocore 1.25 ms). So up to
 ``DIRECT_MAX_ROWS`` rows (K >= 4) Best Order Sort ranks every row at once, unless a
 sample of 64 evenly spaced rows is front-heavy (more than ``DIRECT_MAX_FRONT_SHARE[K]``
 non-dominated: above the 95th-99th percentile of uniform random rows, measured; a
