@@ -107,6 +107,18 @@ def test_layers_on_many_layers(k, shape):
     assert np.array_equal(dominance.nondominated_layers(points), expected)
 
 
+@pytest.mark.parametrize("levels", [4, 40, 0])
+def test_3d_layers_agree_with_moocore_on_ties_and_growing_staircases(levels):
+    """ENS-BS with the staircase written into its loop: ties in every objective, equal
+    (y1, y2) with different y0, -0.0, and layers outgrowing their pool blocks."""
+    rng = np.random.default_rng(levels)
+    points = (rng.random((4_000, 3)) if levels == 0
+              else rng.integers(-levels // 2, levels // 2, (4_000, 3)).astype(np.float64))
+    points[rng.random(points.shape) < 0.05] = -0.0
+    assert np.array_equal(dominance.nondominated_layers(points),
+                          moocore.pareto_rank(points) + 1)
+
+
 def tie_heavy_points(seed: int, k: int) -> np.ndarray:
     """Rows with few levels per objective (ties, duplicates) or continuous, signed zeros."""
     rng = np.random.default_rng(1000 + seed)
@@ -147,6 +159,41 @@ def test_layers_switch_from_peeling_to_best_order_sort(k, n):
                               moocore.pareto_rank(points) + 1)
     assert np.array_equal(dominance.nondominated_layers(two_layers),
                           np.repeat([1, 2], n))
+
+
+@pytest.mark.parametrize("k", [4, 5, 6, 8])
+def test_small_tables_are_ranked_by_best_order_sort_at_once_unless_front_heavy(k):
+    """Up to 2,000 rows, random-like tables skip peeling; a front keeps it; same layers."""
+    rng = np.random.default_rng(100 + k)
+    for n in (300, 1_000, 1_800):
+        random_rows = rng.random((n, k))
+        x = np.abs(rng.standard_normal((n, k)))
+        sphere = x / np.linalg.norm(x, axis=1, keepdims=True)
+        assert layer_kernels._best_order_at_once(random_rows)
+        assert layer_kernels._best_order_at_once(sphere) == (k >= 7 and n <= 1_000)
+        for points in (random_rows, sphere, np.round(random_rows * 3) / 3):
+            assert np.array_equal(dominance.nondominated_layers(points),
+                                  moocore.pareto_rank(points) + 1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sample_front_share_counts_the_sampled_rows_nobody_dominates(seed):
+    points = integer_points(seed + 1, n_max=300, k_min=2)
+    if points.shape[0] == 0:
+        return
+    s = min(64, points.shape[0])
+    sample = points[:: points.shape[0] // s][:s]
+    assert layer_kernels.sample_front_share(points, 64) == twins.nondominated_mask(sample).mean()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_distinct_sorted_rows_are_numpys_unique_rows_with_a_map_back(seed):
+    points = integer_points(seed, k_min=1)
+    order, rows, distinct = sorting.distinct_sorted_rows(points)
+    assert np.array_equal(order, reference.lexicographic_order(points))
+    assert np.array_equal(rows, np.unique(points, axis=0).reshape(-1, points.shape[1]))
+    assert np.array_equal(rows[distinct], points[order])
+    assert not (np.signbit(rows) & (rows == 0)).any()  # -0.0 stored as 0.0
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -8,6 +8,7 @@ floats (8-bit digits, passes whose digit is constant are skipped).
 from __future__ import annotations
 
 import numpy as np
+
 from ..jit import njit
 
 RADIX_MIN_SIZE = 48
@@ -147,3 +148,37 @@ def lexicographic_order(points):
             order[start:stop] = merge_sort_rows(points, order[start:stop], 1)
         start = stop
     return order
+
+
+@njit(cache=True)
+def distinct_sorted_rows(points):
+    """The distinct rows of ``points`` (N, K) in lexicographic order, and where each went.
+
+    Returns ``(order, rows, distinct)``: ``order`` the stable lexicographic row order
+    (:func:`lexicographic_order`), ``rows`` (m, K) the distinct rows in that order, the
+    first copy of each kept, -0.0 stored as 0.0 (equal values, one bit pattern: the radix
+    sort orders -0.0 before 0.0), and ``distinct[t]`` the index in ``rows`` of the sorted
+    row ``points[order[t]]``. Shared by Best Order Sort and the hypervolume's
+    ``unique_front``. O(N log N + N K).
+    """
+    n, k = points.shape
+    order = lexicographic_order(points)
+    rows = np.empty((n, k), dtype=np.float64)
+    distinct = np.empty(n, dtype=np.int64)
+    m = 0
+    for t in range(n):
+        i = order[t]
+        if m > 0:
+            same = True
+            for d in range(k):
+                if points[i, d] != rows[m - 1, d]:
+                    same = False
+                    break
+            if same:
+                distinct[t] = m - 1
+                continue
+        for d in range(k):
+            rows[m, d] = points[i, d] + 0.0  # -0.0 + 0.0 is 0.0
+        distinct[t] = m
+        m += 1
+    return order, rows[:m], distinct

@@ -9,10 +9,10 @@ kernels can be called on any rows from other compiled code.
 from __future__ import annotations
 
 import numpy as np
-from ..jit import njit
 
+from ..jit import njit
 from .dominance import nondominated_mask
-from .dominance_sorting import lexicographic_order, stable_argsort
+from .dominance_sorting import distinct_sorted_rows, stable_argsort
 from .dominance_tree import build_kdtree, orthant_has_other
 
 
@@ -156,23 +156,7 @@ def unique_front(points):
             m += 1
     if m < 2:
         return front
-    order = lexicographic_order(front)
-    out = np.empty((m, k), dtype=np.float64)
-    u = 0
-    for t in range(m):
-        i = order[t]
-        if u > 0:
-            same = True
-            for d in range(k):
-                if front[i, d] != out[u - 1, d]:
-                    same = False
-                    break
-            if same:
-                continue
-        for d in range(k):
-            out[u, d] = front[i, d]
-        u += 1
-    return out[:u].copy()
+    return distinct_sorted_rows(front)[1]
 
 
 @njit(cache=True)
