@@ -83,6 +83,8 @@ def main(argv=None) -> int:
     parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
     if from_shell:
+        # here, not at the top: core.jit loads numpy and numba (~0.43 s CPU), which --help
+        # must not pay (tests/cli/test_cli_startup.py)
         from ..core import jit
 
         jit.configure(mode=os.environ.get("COPA_JIT_MODE") or "deferred", progress=True)
@@ -98,6 +100,8 @@ def main(argv=None) -> int:
         return 0
     finally:
         if from_shell:
+            # here, not at the top: kernel_compile imports core.jit (numpy, numba), which
+            # --help must not load; --help never reaches this line
             from .kernel_compile import compile_pending_later
 
             compile_pending_later()
