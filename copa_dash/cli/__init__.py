@@ -34,8 +34,8 @@ COMMANDS = {
     "gap": ("generalization",
             "validation front, optimistic/pessimistic test fronts and the gap per system"),
     "depth": ("posets", "ufg depth of each task's partial ranking of the methods (long table)"),
-    "inspect": ("inspect", "what the upload page would propose for a table: roles, directions, "
-                           "units and what was adjusted"),
+    "inspect": ("inspect", ("what the upload page would propose for a table: roles, directions, "
+                            "units and what was adjusted")),
     "elicit": ("elicit",
                'learn weights and p from answers to "this model or that one?" (stdin/stdout)'),
     "report": ("report", "write the decision report of a view (HTML or PDF)"),
