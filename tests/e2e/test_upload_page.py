@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import make_app, screenshot, wait_until
+from tests.e2e.app_under_test import screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -44,11 +44,6 @@ BROKEN = {
     "latin.csv": ("model,accuracy\nmod\xe8le,0.9\nb,0.8\n".encode("latin-1"), "not UTF-8"),
     "one-row.csv": (b"model,accuracy\nm1,0.9\n", "only 1 data row"),
 }
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _upload(dash_duo, path: Path) -> None:
