@@ -68,11 +68,11 @@ def main() -> None:
     for n in args.rows:
         result = _exploration(n)
         timings, results = interleaved({
-            "layers, ours": lambda: _layers(result),
-            "layers, fixed_range": lambda: _peer_layers(result),
-            "pick card (with the tie)": lambda: panels.pick_card_text(result),
-            "pick_tie alone": lambda: pick_tie.pick_tie(result.problem, result.scores,
-                                                        result.pick),
+            # each lambda binds this n's result (r=result): B023, no late binding
+            "layers, ours": lambda r=result: _layers(r),
+            "layers, fixed_range": lambda r=result: _peer_layers(r),
+            "pick card (with the tie)": lambda r=result: panels.pick_card_text(r),
+            "pick_tie alone": lambda r=result: pick_tie.pick_tie(r.problem, r.scores, r.pick),
         }, repeats=9)
         same = json.dumps(results["layers, ours"], sort_keys=True) == \
             json.dumps(results["layers, fixed_range"], sort_keys=True)

@@ -25,9 +25,9 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_upload import make_csv  # noqa: E402
+from bench_upload import make_csv
 
-from copa_dash.data.io import read_table_report  # noqa: E402
+from copa_dash.data.io import read_table_report
 
 
 def eu_version(data: bytes) -> bytes:
@@ -63,9 +63,11 @@ def main() -> None:
     for name, (data, options, column) in cases.items():
         ours, peer = [], []
         for _ in range(args.repeat):
-            read, wall, cpu = timed(lambda: read_table_report(data, filename="t.csv"))
+            # the lambdas bind this case's data and options (B023: no late binding)
+            read, wall, cpu = timed(lambda d=data: read_table_report(d, filename="t.csv"))
             ours.append((wall, cpu))
-            frame, wall, cpu = timed(lambda: pd.read_csv(io.BytesIO(data), **options))
+            frame, wall, cpu = timed(
+                lambda d=data, o=options: pd.read_csv(io.BytesIO(d), **o))
             peer.append((wall, cpu))
         for col in (column, "obj0") if "obj0" in frame else (column,):
             expected = frame[col]

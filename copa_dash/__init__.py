@@ -10,6 +10,8 @@ def __getattr__(name):
     """The notebook API (:mod:`copa_dash.notebook`), imported on first use so that
     ``import copa_dash`` stays fast."""
     if name in _NOTEBOOK:
+        # PEP 562 lazy attribute: copa_dash.notebook loads numba, pandas and plotly (~3.6 s
+        # CPU), which `import copa_dash` (every CLI start) must not pay
         from . import notebook
 
         return getattr(notebook, name)

@@ -58,7 +58,11 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from . import __version__
 from .core.errors import InvalidInputError
+from .data.bundled import list_datasets as bundled_datasets
+from .data.io import Limits
+from .data.proposal import prepare_frame
 from .data.read_limits import UploadTooLargeError, check_json_depth, uncompressed_bound
+from .data.schema import Roles
 from .services.cache import AnalysisCache, get_cache
 from .services.export import safe_csv
 from .services.store import (
@@ -69,6 +73,7 @@ from .services.store import (
     clean_name,
     open_store,
 )
+from .services.uploads import dataset_name_from, read_and_propose, with_units
 
 logger = logging.getLogger(__name__)
 
@@ -160,8 +165,6 @@ def healthz():
     A damaged or unavailable cache makes the instance slower, not wrong (every result is
     recomputed), so it is reported as "degraded" with a 200.
     """
-    from .data.bundled import list_datasets
-
     services = _services()
     try:
         datasets = services.store.count()
@@ -177,7 +180,7 @@ def healthz():
     status = "ok" if store_state == cache_state == "ok" else "degraded"
     response = jsonify(status=status, store=store_state, cache=cache_state,
                        version=__version__, datasets=datasets,
-                       bundled_datasets=len(list_datasets()))
+                       bundled_datasets=len(bundled_datasets()))
     response.status_code = 200 if store_state == "ok" else 503
     return response
 
@@ -207,8 +210,6 @@ def _parse_roles(text):
 
 
 def _roles_from_json(text):
-    from .data.schema import Roles
-
     check_json_depth(text, MAX_JSON_DEPTH, what="'roles'")
     try:
         data = json.loads(text)
@@ -261,8 +262,6 @@ def _read_upload(limit: int):
 
 
 def _limits(settings):
-    from .data.io import Limits
-
     return Limits(max_bytes=settings.max_upload_bytes, max_rows=settings.max_rows,
                   max_columns=settings.max_columns,
                   max_memory_bytes=settings.max_upload_memory_bytes,
@@ -271,9 +270,6 @@ def _limits(settings):
 
 @api_blueprint.post("/api/datasets")
 def upload_dataset():
-    from .data.proposal import prepare_frame
-    from .services.uploads import dataset_name_from, read_and_propose, with_units
-
     services = _services()
     settings = services.settings
     filename, data, form = _read_upload(settings.max_upload_bytes)
@@ -296,8 +292,6 @@ def upload_dataset():
 
 @api_blueprint.get("/api/datasets")
 def list_datasets():
-    from .data.bundled import list_datasets as bundled_datasets
-
     shared = [{key: entry.get(key) for key in ("id", "name", "n_rows", "created")}
               for entry in _services().store.list(shared_only=True)]
     bundled = [{"name": info.name, "title": info.title} for info in bundled_datasets()]

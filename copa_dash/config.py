@@ -99,7 +99,7 @@ class Settings:
         return bool(self.auth_user and self.auth_password)
 
     @classmethod
-    def from_env(cls, env=None) -> "Settings":
+    def from_env(cls, env=None) -> Settings:
         """Read the settings from ``env`` (default: ``os.environ``)."""
         env = os.environ if env is None else env
         return cls(

@@ -394,7 +394,7 @@ def hypervolume(data, objectives=None, *, id=None, ref=None, where=(), isin=None
 # --- systems -------------------------------------------------------------------------------
 
 def _systems_table(data, objectives, id, system, seed, config):
-    table, info, name = _table(data, objectives, id, system=system, seed=seed, config=config)
+    table, info, _name = _table(data, objectives, id, system=system, seed=seed, config=config)
     names = None
     if not objectives and info is not None and info.default_view is not None:
         chosen = [n for n in info.default_view.objectives if n in table.objective_names]

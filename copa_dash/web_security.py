@@ -35,6 +35,7 @@ from __future__ import annotations
 import logging
 from urllib.parse import urlsplit
 
+import dash.exceptions
 from flask import Response, jsonify, request
 
 logger = logging.getLogger(__name__)
@@ -131,8 +132,6 @@ def apply_web_security(app, settings) -> None:
     settings : copa_dash.config.Settings
         ``trusted_origins`` lists other origins allowed to send state-changing requests.
     """
-    import dash.exceptions
-
     server = app.server
     trusted = frozenset(origin_of(o) for o in settings.trusted_origins if origin_of(o))
     policy: list[str] = []

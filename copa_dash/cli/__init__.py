@@ -34,8 +34,8 @@ COMMANDS = {
     "gap": ("generalization",
             "validation front, optimistic/pessimistic test fronts and the gap per system"),
     "depth": ("posets", "ufg depth of each task's partial ranking of the methods (long table)"),
-    "inspect": ("inspect", "what the upload page would propose for a table: roles, directions, "
-                           "units and what was adjusted"),
+    "inspect": ("inspect", ("what the upload page would propose for a table: roles, directions, "
+                            "units and what was adjusted")),
     "elicit": ("elicit",
                'learn weights and p from answers to "this model or that one?" (stdin/stdout)'),
     "report": ("report", "write the decision report of a view (HTML or PDF)"),
@@ -83,6 +83,8 @@ def main(argv=None) -> int:
     parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
     if from_shell:
+        # here, not at the top: core.jit loads numpy and numba (~0.43 s CPU), which --help
+        # must not pay (tests/cli/test_cli_startup.py)
         from ..core import jit
 
         jit.configure(mode=os.environ.get("COPA_JIT_MODE") or "deferred", progress=True)
@@ -98,6 +100,8 @@ def main(argv=None) -> int:
         return 0
     finally:
         if from_shell:
+            # here, not at the top: kernel_compile imports core.jit (numpy, numba), which
+            # --help must not load; --help never reaches this line
             from .kernel_compile import compile_pending_later
 
             compile_pending_later()

@@ -14,7 +14,10 @@ and ``seeds`` the value of each; verdicts are per (budget, seed).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..core.errors import InvalidInputError
+from ..data.bundled import load_bundled
 from ..services import generalization as gap_service
 from ._common import add_table_arguments, emit, format_table, guessed_frame, parse_objective
 
@@ -47,10 +50,6 @@ def build_spec(args):
     if args.dataset and args.table:
         raise InvalidInputError("give either a TABLE file or --dataset NAME, not both")
     if args.dataset:
-        from dataclasses import replace
-
-        from ..data.bundled import load_bundled
-
         table, info = load_bundled(args.dataset)
         spec = gap_service.spec_from_roles(table.roles, list(table.frame.columns),
                                            paired_metrics=info.paired_metrics,

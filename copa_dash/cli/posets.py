@@ -11,6 +11,7 @@ and the criteria its default view's objectives, unless given.
 from __future__ import annotations
 
 from ..core.errors import InvalidInputError
+from ..data.bundled import load_bundled
 from ..services import posets
 from ._common import emit, format_table, guessed_frame, parse_objective, say
 
@@ -28,8 +29,6 @@ def _load(args):
     if args.dataset and args.table:
         raise InvalidInputError("give either a TABLE file or --dataset NAME, not both")
     if args.dataset:
-        from ..data.bundled import load_bundled
-
         table, info = load_bundled(args.dataset)
         method, task = posets.long_columns(table, method=args.method, task=args.task)
         return (table.frame, method, task,

@@ -25,8 +25,10 @@ from ..core.validate import check_p
 from ..data.filters import filter_from_view, filter_from_where, value_sets_from_in
 from ..reports import view as views
 from ..services import systems as systems_service
+from ..services.catalog import open_dataset
 from ._common import add_table_arguments, load_table
 from .preferences import add_preference_arguments
+from .systems import _table
 
 
 def _output(args) -> tuple[Path, str]:
@@ -68,8 +70,6 @@ def _write(path: Path, data: bytes) -> None:
 
 def _opened(args, table, info):
     if info is not None:
-        from ..services.catalog import open_dataset
-
         return replace(open_dataset(args.dataset), table=table)
     return reports.opened_table(table, name=Path(args.table).name,
                                 source=f"the file {Path(args.table).name}")
@@ -160,8 +160,6 @@ def run_report(args) -> int:
 
 def run_systems_report(args) -> int:
     """Write the systems report."""
-    from .systems import _table
-
     path, fmt = _output(args)
     moment = _timestamp(args.timestamp)
     table, objectives = _table(args)

@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from ..core.errors import InvalidInputError
 from ..core.significance import REF_RULES
+from ..data.io import build_eval_table
 from ..services import systems
 from ..services.significance_verdict import verdict
 from ._common import add_table_arguments, emit, format_table, load_table
@@ -36,8 +37,6 @@ def _table(args):
     overrides = {k: getattr(args, k) for k in ("system", "seed", "config")
                  if getattr(args, k, None) and getattr(args, k) != getattr(table.roles, k)}
     if overrides:
-        from ..data.io import build_eval_table
-
         table = build_eval_table(table.frame, replace(table.roles, **overrides))
     objectives = None
     if not args.objective and info is not None and info.default_view is not None:

@@ -267,8 +267,8 @@ def njit(*args, **options):
 # ---------------------------------------------------------------- internals
 
 def _twins_module():
-    # imported here, not at the top: _twins reads constants of kernel modules, which
-    # import this module
+    # imported here, not at the top: an import cycle, _twins reads constants of the
+    # kernel modules (core._kernels.*), which import this module
     from . import _twins
 
     return _twins

@@ -461,6 +461,8 @@ def power_estimate(*, n_seeds: int, points_per_run: int, effect: float, noise_sd
     >>> est.power
     1.0
     """
+    # here, not at the top: scipy.stats costs ~1.1 s CPU, which the indicators and report
+    # commands (that import this module but never call this) would pay at start-up
     from scipy.stats import binomtest
 
     n_seeds = _positive_int(n_seeds, "n_seeds")

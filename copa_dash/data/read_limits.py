@@ -30,8 +30,12 @@ from __future__ import annotations
 
 import io
 import re
+import zipfile
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from ..core.errors import InvalidInputError
 
@@ -178,10 +182,6 @@ def check_json_depth(text, max_depth: int, *, what: str = "the JSON text") -> No
 # ---- Parquet ---------------------------------------------------------------------------
 
 def _check_parquet(data: bytes, filename: str, limits, cap: int) -> None:
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
     try:
         parquet = pq.ParquetFile(pa.BufferReader(data))
         meta, schema = parquet.metadata, parquet.schema_arrow
@@ -239,8 +239,6 @@ def _check_parquet(data: bytes, filename: str, limits, cap: int) -> None:
 
 def _is_text(arrow_type) -> bool:
     """Text or bytes, also dictionary-encoded (how pandas categoricals are stored)."""
-    import pyarrow as pa
-
     if pa.types.is_dictionary(arrow_type):
         arrow_type = arrow_type.value_type
     return (pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type)
@@ -256,8 +254,6 @@ def _has_text(arrow_type) -> bool:
 # ---- Excel ------------------------------------------------------------------------------
 
 def _check_xlsx(data: bytes, filename: str, cap: int) -> None:
-    import zipfile
-
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             expanded = sum(member.file_size for member in archive.infolist())

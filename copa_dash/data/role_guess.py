@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import InvalidInputError
+from .cell_marks import header_unit
 from .cell_parsing import id_values
 
 MINIMISED = frozenset({
@@ -164,8 +165,6 @@ def guess_direction(column_name: str, unit: str | None = None) -> str | None:
 
 def direction_reason(column_name: str, unit: str | None = None) -> tuple[str | None, str]:
     """:func:`guess_direction` and the reason in plain words (empty when there is no guess)."""
-    from .cell_marks import header_unit  # rules on cells and headers live there
-
     name = str(column_name)
     if any(a in name for a in _UP) or "higher is better" in name.lower():
         return "max", "the header says higher is better"

@@ -14,10 +14,15 @@ import decimal
 import io
 import itertools
 import json
+import pyexpat
 import re
 import warnings
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
 
 from ..core.errors import InvalidInputError
 from .cell_parsing import text_column, values_column
@@ -71,10 +76,6 @@ def read_delimited(text: str, fmt: str, filename: str, limits: Limits,
     hold delimiters and newlines. Blank lines are skipped; lines with at most one value
     and the wrong number of fields (notes, section titles) are dropped and said.
     """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.csv as pacsv
-
     log = ReadLog() if log is None else log
     if not text.strip():
         raise InvalidInputError(f"{filename}: the file holds only blank space")
@@ -361,12 +362,12 @@ def read_xlsx(data: bytes, filename: str, limits: Limits,
     runs read-only, data-only, without external links or VBA. Leading empty rows are
     skipped; the first non-empty row is the header; trailing empty rows are dropped.
     """
-    import pyexpat
-
     check_zip(data, filename, limits)
     if pyexpat.version_info < (2, 4, 1):  # older expat has no entity-expansion guard
         raise InvalidInputError(
             f"{filename}: this server cannot read Excel files safely; upload CSV instead")
+    # here, not at the top: openpyxl costs 0.16 s CPU at the import of every reader
+    # (python -c, after copa_dash.data.io), and only Excel uploads use it
     import openpyxl
 
     with warnings.catch_warnings():
@@ -393,7 +394,7 @@ def read_xlsx(data: bytes, filename: str, limits: Limits,
 
 
 def _sheet_frame(book, filename: str, limits: Limits, log: ReadLog) -> pd.DataFrame:
-    from openpyxl.utils import get_column_letter
+    from openpyxl.utils import get_column_letter  # see read_xlsx: Excel uploads only
 
     if not book.worksheets:
         raise InvalidInputError(f"{filename}: the workbook has no worksheet")
@@ -443,9 +444,6 @@ def _sheet_frame(book, filename: str, limits: Limits, log: ReadLog) -> pd.DataFr
 def read_parquet(data: bytes, filename: str, limits: Limits,
                  log: ReadLog | None = None) -> pd.DataFrame:
     """Parquet via pyarrow; rows, columns and uncompressed size checked from the footer."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     try:
         parquet = pq.ParquetFile(pa.BufferReader(data))
         meta = parquet.metadata

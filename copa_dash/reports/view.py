@@ -196,8 +196,8 @@ def explore_query(view: DecisionView) -> tuple[str, tuple[str, ...]]:
     if view.population != "all":
         pairs.append(("pop", view.population))
     for column, low, high in view.ranges:
-        pairs.append(("range", f"{column}:{'' if low is None else _number(low)}:"
-                               f"{'' if high is None else _number(high)}"))
+        pairs.append(("range", (f"{column}:{'' if low is None else _number(low)}:"
+                                f"{'' if high is None else _number(high)}")))
     pairs += [("in", f"{column}:{'|'.join(values)}") for column, values in view.sets]
     if view.axes:
         pairs.append(("axes", view.axes))

@@ -37,10 +37,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+import diskcache
 import numpy as np
 
+from ..config import Settings
 from . import codec
 from .core_version import core_version
+from .jobs import redis_client  # bounded timeouts: a stopped Redis answers at once
 
 try:  # POSIX; elsewhere a rebuild is not serialised between processes
     import fcntl
@@ -108,8 +111,6 @@ class DiskBackend:
     """
 
     def __init__(self, directory: Path, *, size_limit: int):
-        import diskcache
-
         self.directory = Path(directory)
         self.size_limit = int(size_limit)
         self._errors = (diskcache.Timeout, OSError)
@@ -122,8 +123,6 @@ class DiskBackend:
             self._rebuild("the cache database cannot be opened")
 
     def _open(self):
-        import diskcache
-
         cache = diskcache.Cache(str(self.directory), size_limit=self.size_limit,
                                 eviction_policy="least-recently-used", tag_index=True)
         self._identity = self._database_identity()
@@ -188,8 +187,6 @@ class DiskBackend:
         self.rebuilds += 1
 
     def get(self, key: str):
-        import diskcache
-
         try:
             return self._current().get(key, default=_MISSING, retry=True)
         except diskcache.Timeout:
@@ -258,8 +255,6 @@ def open_diskcache(directory: Path, **options):
     when a worker starts is moved aside instead of failing every job until someone deletes
     the directory by hand.
     """
-    import diskcache
-
     directory = Path(directory)
     directory.parent.mkdir(parents=True, exist_ok=True)
     with _directory_lock(directory.parent / f".{directory.name}.rebuild.lock"):
@@ -291,15 +286,13 @@ class RedisBackend:
     """Redis with values in :mod:`codec` form and one set of keys per dataset tag."""
 
     def __init__(self, client):
-        import redis
+        import redis  # the redis extra only (pip install "copa-dash[redis]")
 
         self.client = client
         self._errors = (redis.RedisError, OSError)
 
     @classmethod
     def from_url(cls, url: str) -> RedisBackend:
-        from .jobs import redis_client  # bounded timeouts: a stopped Redis answers at once
-
         return cls(redis_client(url))
 
     @property
@@ -473,8 +466,6 @@ def get_cache(settings=None) -> AnalysisCache:
         if settings is None:
             if _default and _default[0][0] == os.getpid():
                 return _default[0][1]
-            from ..config import Settings
-
             settings = Settings.from_env()
         identity = (os.getpid(), str(Path(settings.cache_dir).resolve()),
                     settings.redis_url, settings.cache_size_bytes)

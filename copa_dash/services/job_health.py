@@ -23,7 +23,9 @@ one round trip, which the page's poll every half second can afford.
 from __future__ import annotations
 
 import logging
+import os
 import socket
+import sys
 import threading
 import time
 
@@ -99,7 +101,7 @@ def install_heartbeats(celery_app, client_factory) -> None:
     client_factory : callable
         Returns a redis-py client; called in each process that beats (after the fork).
     """
-    from celery import signals
+    from celery import signals  # the redis extra, not installed by default
 
     beats: dict[str, _Beat] = {}
     clients: list = []
@@ -161,10 +163,7 @@ def main(argv=None) -> int:
     Exit 0 when the worker ``NAME`` sent a heartbeat to ``COPA_REDIS_URL`` recently, else 1
     with one line on stderr.
     """
-    import os
-    import sys
-
-    import redis
+    import redis  # the redis extra (pip install "copa-dash[redis]"), not installed by default
 
     args = sys.argv[1:] if argv is None else argv
     url = os.environ.get("COPA_REDIS_URL")

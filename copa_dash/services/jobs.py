@@ -49,6 +49,7 @@ def redis_client(url: str):
     """A redis-py client on ``url`` with bounded connect and read times and one immediate
     retry (a pooled connection that a Redis restart closed); redis-py's default of three
     retries with backoff makes every call to a stopped Redis take over 3 s."""
+    # redis-py comes with the redis extra only (pip install "copa-dash[redis]")
     import redis
     from redis.backoff import NoBackoff
     from redis.retry import Retry
@@ -73,7 +74,7 @@ def celery_app_for(settings):
     """
     if not settings.redis_url:
         raise ValueError("Celery needs COPA_REDIS_URL (settings.redis_url)")
-    from celery import Celery
+    from celery import Celery  # the redis extra only; ImportError said in the docstring
 
     key = (os.getpid(), settings.redis_url)
     with _lock:

@@ -77,4 +77,4 @@ def pick_tie(problem, scores, pick: int) -> PickTie | None:
                    positions=tuple(others), rule=tie.rule)
 
 
-__all__ = ["PickTie", "RULE_WORDS", "TIE_RTOL", "pick_tie"]
+__all__ = ["RULE_WORDS", "TIE_RTOL", "PickTie", "pick_tie"]

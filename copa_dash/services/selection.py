@@ -10,6 +10,7 @@ problems' rows, u and constraint masks are then also kept in this process's memo
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from ..core import sweep as sweep_core
 from ..core.baselines import baseline_scores
 from ..core.dominance import nondominated_mask
 from ..core.errors import InvalidInputError
+from ..core.validate import check_weights
 from ..data.filters import RowFilter
 from ..data.schema import EvalTable
 from .recent import RecentValues
@@ -65,8 +67,6 @@ class Preferences:
         """Normalised weights, one per objective (sum 1)."""
         k = len(self.objectives)
         if self.weights is not None:
-            from ..core.validate import check_weights
-
             return check_weights(self.weights, k, name="weights")
         if not self.focus:
             return np.full(k, 1.0 / k)
@@ -279,6 +279,4 @@ def front_mask(problem: SelectionProblem, *, cache=None) -> np.ndarray:
 
 
 def _mask_digest(mask: np.ndarray) -> str:
-    import hashlib
-
     return hashlib.sha1(np.packbits(mask).tobytes()).hexdigest()

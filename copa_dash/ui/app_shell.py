@@ -6,8 +6,8 @@ import dash
 from dash import dcc, html
 
 from copa_dash.ui.common import lost_job
-from copa_dash.ui.features.datasets import callbacks as datasets_callbacks
 from copa_dash.ui.common.context import context_bar, nav_link, register_context_callbacks
+from copa_dash.ui.features.datasets import callbacks as datasets_callbacks
 from copa_dash.ui.features.datasets import layout as datasets_layout
 from copa_dash.ui.features.explore import callbacks as explore_callbacks
 from copa_dash.ui.features.explore import layout as explore_layout

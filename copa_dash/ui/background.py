@@ -28,7 +28,7 @@ _LOCAL_MARK = "copa-local-job:"
 
 def _redis_errors() -> tuple:
     """What a failing Redis raises (redis-py is installed with the ``redis`` extra only)."""
-    import redis
+    import redis  # the redis extra only: without it this is never called
 
     return (redis.RedisError, OSError)
 

@@ -53,23 +53,30 @@ def test_unknown_command_is_a_usage_error(capsys):
     assert "invalid choice: 'selekt'" in capsys.readouterr().err
 
 
+def _run_from_shell(tmp_path, code: str):
+    """Run ``code`` after ``import sys; from copa_dash.cli import main`` in a fresh process
+    with an empty numba cache, as the ``copa-dash`` script runs; the compile lock is reported
+    taken, so no detached compile is spawned. Returns (the finished process, the cache dir)."""
+    cache = tmp_path / "numba"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(cache),
+           "TMPDIR": str(tmp_path)}
+    env.pop("COPA_JIT_MODE", None)
+    code = ("import sys\nfrom copa_dash.cli import kernel_compile, main\n"
+            "kernel_compile._take_lock = lambda: False\n" + code)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out, cache
+
+
 def test_first_run_answers_through_twins_and_says_so(tmp_path, capsys):
     """A fresh numba cache: the answer equals the in-process (compiled) one, stderr says
     what compiles in the background. The lock is reported taken, so the test spawns no
     detached compile."""
     assert main(["select", "--dataset", "open-llm-leaderboard-v2", "--json"]) == 0
     expected = json.loads(capsys.readouterr().out)
-    cache = tmp_path / "numba"
-    env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(cache),
-           "TMPDIR": str(tmp_path)}
-    env.pop("COPA_JIT_MODE", None)
-    code = ("import sys\nfrom copa_dash.cli import kernel_compile, main\n"
-            "kernel_compile._take_lock = lambda: False\n"
-            "sys.argv = ['copa-dash', 'select', '--dataset', 'open-llm-leaderboard-v2', "
-            "'--json']\nsys.exit(main())")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
-                         env=env, timeout=300)
-    assert out.returncode == 0, out.stderr
+    out, cache = _run_from_shell(tmp_path, "sys.argv = ['copa-dash', 'select', '--dataset', "
+                                 "'open-llm-leaderboard-v2', '--json']\nsys.exit(main())")
     assert json.loads(out.stdout) == expected
     assert ("copa-dash: first run: answered with numpy while cdf_columns, copa_scores, "
             "copa_select are not compiled" in out.stderr)
@@ -86,20 +93,11 @@ def test_first_indicators_and_significance_compile_nothing(tmp_path, capsys):
     for argv in commands:
         assert main(argv) == 0
         expected.append(json.loads(capsys.readouterr().out))
-    cache = tmp_path / "numba"
-    env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(cache),
-           "TMPDIR": str(tmp_path)}
-    env.pop("COPA_JIT_MODE", None)
     # both commands in one process (one import of the package), each as the shell runs it
-    code = ("import sys\nfrom copa_dash.cli import kernel_compile, main\n"
-            "kernel_compile._take_lock = lambda: False\n"
-            f"for argv in {commands!r}:\n"
-            "    sys.argv = ['copa-dash', *argv]\n"
-            "    assert main() == 0\n"
-            "    print('\\x1e', flush=True)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=False, env=env, timeout=300)
-    assert out.returncode == 0, out.stderr
+    out, cache = _run_from_shell(tmp_path, f"for argv in {commands!r}:\n"
+                                           "    sys.argv = ['copa-dash', *argv]\n"
+                                           "    assert main() == 0\n"
+                                           "    print('\\x1e', flush=True)\n")
     answers = [json.loads(part) for part in out.stdout.split("\x1e")[:2]]
     assert answers == expected
     assert "copa-dash: compiling" not in out.stderr, out.stderr

@@ -59,3 +59,10 @@ def graph_figure(dash_duo, graph_id: str, timeout: float = 30, *, until=None) ->
             return figure
         time.sleep(0.25)
     raise AssertionError(f"{graph_id} never got the expected traces")
+
+
+def open_page(dash_duo, app, path: str, timeout: float = 30) -> None:
+    """Start ``app``, size the window as the UI is checked (1400x1000) and open ``path``."""
+    dash_duo.driver.set_window_size(1400, 1000)
+    dash_duo.start_server(app)
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=timeout)

@@ -15,15 +15,10 @@ from selenium.webdriver.common.by import By
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.services.catalog import catalog, search_catalog
 from copa_dash.services.store import open_store
-from tests.e2e.app_under_test import graph_figure, make_app, screenshot, wait_until
+from tests.e2e.app_under_test import graph_figure, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 TABLE = "#datasets-table"
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _column(dash_duo, column_id: str) -> list[str]:

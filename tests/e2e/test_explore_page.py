@@ -9,6 +9,7 @@ import time
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -33,7 +34,7 @@ def _wait_for_pick_change(dash_duo, before: str, timeout: float = 15) -> str:
     while time.time() < end:
         try:
             now = _pick(dash_duo)
-        except Exception:  # the card is re-rendered while we read it
+        except (NoSuchElementException, StaleElementReferenceException):  # re-rendered card
             now = before
         if now and now != before:
             return now
@@ -145,9 +146,10 @@ def test_unticking_the_objective_on_the_x_axis_moves_the_axis_and_shows_no_error
     focus = _focus_column()
     box = dash_duo.find_element(f'[id*="explore-objectives"][id*="{focus}"] input[type=checkbox]')
     box.click()
-    expected = _cli_select("--all-rows", "--where", "available_on_hub==true", *sum(
-        (["--objective", f"{n}:max"] for n in ("ifeval", "bbh", "math", "gpqa", "musr", "mmlu_pro")),
-        []), "--focus", "ifeval", "--alpha", "0.5", "--p", "inf")
+    objectives = [arg for n in ("ifeval", "bbh", "math", "gpqa", "musr", "mmlu_pro")
+                  for arg in ("--objective", f"{n}:max")]
+    expected = _cli_select("--all-rows", "--where", "available_on_hub==true", *objectives,
+                           "--focus", "ifeval", "--alpha", "0.5", "--p", "inf")
     dash_duo.wait_for_text_to_equal("#pick-id", str(expected["id"]), timeout=30)
     time.sleep(1)
     assert dash_duo.find_element("#global-error").text == ""

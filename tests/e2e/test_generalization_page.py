@@ -11,17 +11,12 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import make_app, screenshot, wait_until
+from tests.e2e.app_under_test import screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "breast-cancer-val-test"
 VIEW = (f"/generalization?dataset={DATASET}&ref=0,0&system=random_forest&budget=200&seed=0"
         "&a=random_forest&b=sgd_linear")
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _cli_gap(*extra) -> dict:

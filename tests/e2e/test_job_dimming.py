@@ -9,16 +9,11 @@ from __future__ import annotations
 import pytest
 from selenium.webdriver.common.keys import Keys
 
-from tests.e2e.app_under_test import make_app, screenshot, wait_until
+from tests.e2e.app_under_test import open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 QUERY = ("dataset=fairness-adult-sex&tab=significance&base=SVM&cand=Feldman-SVM&perms=200"
          "&seed=11")
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _look(dash_duo) -> dict:
@@ -31,9 +26,7 @@ def _look(dash_duo) -> dict:
 
 
 def test_a_running_test_dims_the_previous_verdict(dash_duo, app):
-    dash_duo.start_server(app)
-    dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?{QUERY}", timeout=30)
+    open_page(dash_duo, app, f"/systems?{QUERY}")
     dash_duo.wait_for_element("#systems-run", timeout=30).click()
     dash_duo.wait_for_element("#systems-verdict", timeout=60)
     wait_until(lambda: dash_duo.find_element("#systems-run").is_enabled(), timeout=30)

@@ -7,16 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.app_under_test import graph_figure, make_app, screenshot, wait_until
+from tests.e2e.app_under_test import graph_figure, open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "open-llm-leaderboard-v2"
 OTHER_PAGES = ("/rankings", "/systems", "/generalization", "/posets")
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _top(dash_duo, element_id: str) -> float:
@@ -26,9 +21,7 @@ def _top(dash_duo, element_id: str) -> float:
 
 
 def test_the_dataset_follows_the_user_and_explore_starts_readable(dash_duo, app):
-    dash_duo.start_server(app)
-    dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset={DATASET}", timeout=30)
+    open_page(dash_duo, app, f"/explore?dataset={DATASET}")
     wait_until(lambda: graph_figure(dash_duo, "explore-front")["data"], timeout=60)
     layout = graph_figure(dash_duo, "explore-front")["layout"]
     assert layout["xaxis"]["type"] == "log"
@@ -49,9 +42,7 @@ def test_the_dataset_follows_the_user_and_explore_starts_readable(dash_duo, app)
 
 
 def test_an_info_mark_opens_the_help_page_at_its_term(dash_duo, app):
-    dash_duo.start_server(app)
-    dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset=decodingtrust", timeout=30)
+    open_page(dash_duo, app, "/explore?dataset=decodingtrust")
     mark = dash_duo.wait_for_element("a.term-info[href='/help#term-alpha']", timeout=30)
     assert "alpha:" in mark.get_attribute("title")
     mark.click()
@@ -64,10 +55,7 @@ def test_an_info_mark_opens_the_help_page_at_its_term(dash_duo, app):
 
 
 def test_systems_radar_is_on_the_first_screen(dash_duo, app):
-    dash_duo.start_server(app)
-    dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?dataset=fairness-adult-sex",
-                           timeout=30)
+    open_page(dash_duo, app, "/systems?dataset=fairness-adult-sex")
     wait_until(lambda: graph_figure(dash_duo, "systems-radar")["data"], timeout=60)
     assert _top(dash_duo, "systems-radar") < 1000 - 300
     dash_duo.wait_for_element("a.term-info[href='/help#term-onvgr']", timeout=10)

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import graph_figure, make_app, screenshot
+from tests.e2e.app_under_test import graph_figure, screenshot
 
 pytestmark = pytest.mark.browser
 DATASETS = Path(__file__).resolve().parents[2] / "datasets"
@@ -83,11 +83,6 @@ def _check_against_cli(dash_duo, cli: dict, labels: dict[str, str]):
     assert outlying["layout"]["title"]["text"].startswith(
         f"Most outlying: {name(cli['most_outlying'][-1])}")
     return central, outlying
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def test_deepobs_depths_hasse_beats_and_agreement(dash_duo, app):

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import graph_figure, make_app, screenshot
+from tests.e2e.app_under_test import graph_figure, screenshot
 
 pytestmark = pytest.mark.browser
 CRITERIA = "mean,norm,copa:1,copa:2,copa:4,copa:8,copa:inf"
@@ -62,11 +62,6 @@ def _shot(dash_duo, element_id: str, name: str):
 def _open(dash_duo, path: str, wait_for: str = "#rankings-glance"):
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=30)
     dash_duo.wait_for_element(wait_for, timeout=40)
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def test_decodingtrust_bump_chart_matches_the_cli_and_names_what_the_average_flatters(

@@ -15,14 +15,9 @@ import time
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import make_app, screenshot
+from tests.e2e.app_under_test import screenshot
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _cli(argv) -> dict:

@@ -6,20 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.app_under_test import make_app, screenshot
+from tests.e2e.app_under_test import open_page, screenshot
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
-
-
 def test_no_system_column_shows_the_message_and_no_empty_frames(dash_duo, app):
-    dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.start_server(app)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?dataset=decodingtrust", timeout=30)
+    open_page(dash_duo, app, "/systems?dataset=decodingtrust")
     dash_duo.wait_for_contains_text("#systems-alert", "no system column (the system each row "
                                     "belongs to)", timeout=30)
     assert "role 'system'" in dash_duo.find_element("#systems-alert").text

@@ -13,16 +13,11 @@ import time
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import graph_figure, make_app, screenshot
+from tests.e2e.app_under_test import graph_figure, screenshot
 
 pytestmark = pytest.mark.browser
 DATASET = "fairness-adult-sex"
 BIG = 1_000_000     # about 3 s of permutations: long enough to watch the progress bar
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _cli_p(*extra) -> dict:

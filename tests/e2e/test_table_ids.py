@@ -8,22 +8,15 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from tests.e2e.app_under_test import make_app, screenshot, wait_until
+from tests.e2e.app_under_test import open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "decodingtrust"        # 55 rows, ids up to 81 characters
 LONG = "hf/efficient-llm/llama-2-13b-chat-gptq-larger-caliset-llama2-temp@3bit_128g_1seed"
 
 
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
-
-
 def test_a_long_id_is_one_ellipsised_line_with_its_full_name_on_hover(dash_duo, app):
-    dash_duo.start_server(app)
-    dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset={DATASET}", timeout=30)
+    open_page(dash_duo, app, f"/explore?dataset={DATASET}")
     search = dash_duo.wait_for_element("#explore-table-search", timeout=60)
     search.send_keys("temp@3bit_128g_1seed", Keys.ENTER)
     cell = f"#explore-table td.id-cell[title='{LONG}']"

@@ -13,15 +13,10 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import make_app, screenshot
+from tests.e2e.app_under_test import open_page, screenshot
 
 pytestmark = pytest.mark.browser
 EU_EXPORT = Path(__file__).parents[1] / "data" / "messy" / "imagenet_eu.csv"
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _direction(dash_duo, column: str) -> str | None:
@@ -31,9 +26,7 @@ def _direction(dash_duo, column: str) -> str | None:
 
 
 def test_the_eu_export_lands_in_the_explorer_with_a_sensible_pick(dash_duo, app):
-    dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.start_server(app)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
+    open_page(dash_duo, app, "/upload")
     dash_duo.wait_for_element("#upload-paste-text", timeout=30)
     screenshot(dash_duo, "upload-messy-empty")
     dash_duo.driver.find_element(By.CSS_SELECTOR, "#upload-file input[type=file]").send_keys(
@@ -74,9 +67,7 @@ PASTED = """| model | overall | coding | price ($/M tokens) |
 
 
 def test_a_pasted_table_asks_for_the_directions_nobody_can_guess(dash_duo, app):
-    dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.start_server(app)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
+    open_page(dash_duo, app, "/upload")
     dash_duo.wait_for_element("#upload-paste-text", timeout=30).send_keys(PASTED)
     dash_duo.find_element("#upload-paste-read").click()
     dash_duo.wait_for_contains_text("#upload-read-notes", "Read as a Markdown table", timeout=30)

@@ -11,16 +11,11 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
-from tests.e2e.app_under_test import make_app, screenshot, wait_until
+from tests.e2e.app_under_test import open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 
 CSV = "model,accuracy,training_time\nm1,0.91,120\nm2,0.88,30\nm3,0.93,400\nm4,0.85,10\n"
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _owned(dash_duo) -> dict:
@@ -39,9 +34,7 @@ def _pick(dash_duo, label: str) -> None:
 def test_owner_token_kept_in_the_browser_renames_lists_and_deletes(dash_duo, app, tmp_path):
     path = tmp_path / "sweep.csv"
     path.write_text(CSV)
-    dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.start_server(app)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
+    open_page(dash_duo, app, "/upload")
     dash_duo.wait_for_contains_text("#upload-mine-list", "Nothing uploaded", timeout=30)
     dash_duo.find_element("#upload-file input[type=file]").send_keys(str(path))
     dash_duo.wait_for_element("#upload-save", timeout=30)

@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import make_app, screenshot, wait_until
+from tests.e2e.app_under_test import screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -46,23 +46,23 @@ BROKEN = {
 }
 
 
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
-
-
 def _upload(dash_duo, path: Path) -> None:
     file_input = dash_duo.driver.find_element(By.CSS_SELECTOR, "#upload-file input[type=file]")
     file_input.send_keys(str(path))
 
 
-def test_a_real_table_is_mapped_saved_and_explored(dash_duo, app, tmp_path):
-    path = tmp_path / "sweep.csv"
-    path.write_text(GOOD_CSV)
+def _open_and_upload(dash_duo, app, path: Path) -> None:
+    """Start the app, open the upload page and drop the file ``path`` on it."""
     dash_duo.start_server(app)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
     dash_duo.wait_for_element("#upload-file", timeout=30)
     _upload(dash_duo, path)
+
+
+def test_a_real_table_is_mapped_saved_and_explored(dash_duo, app, tmp_path):
+    path = tmp_path / "sweep.csv"
+    path.write_text(GOOD_CSV)
+    _open_and_upload(dash_duo, app, path)
     dash_duo.wait_for_contains_text("#upload-alert", "6 rows", timeout=30)
     dash_duo.wait_for_element("#upload-save", timeout=10)
     # min/max only on the objectives' rows, not on the id's nor the metadata's
@@ -108,10 +108,7 @@ def test_a_table_no_column_names_gets_row_numbers_and_needs_two_objectives(dash_
                                                                           tmp_path):
     path = tmp_path / "numbers.csv"
     path.write_text(NUMBERS_CSV)
-    dash_duo.start_server(app)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
-    dash_duo.wait_for_element("#upload-file", timeout=30)
-    _upload(dash_duo, path)
+    _open_and_upload(dash_duo, app, path)
     dash_duo.wait_for_contains_text("#upload-id-note", "numbered 'row 1', 'row 2'", timeout=30)
     assert "names made from the rows" in dash_duo.find_element("#upload-id-column").text
     dash_duo.wait_for_contains_text("#upload-check", "2 objectives: accuracy, latency_ms")
@@ -148,10 +145,7 @@ def test_broken_files_each_get_a_message(dash_duo, app, tmp_path, name):
     content, expected = BROKEN[name]
     path = tmp_path / name
     path.write_bytes(content)
-    dash_duo.start_server(app)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
-    dash_duo.wait_for_element("#upload-file", timeout=30)
-    _upload(dash_duo, path)
+    _open_and_upload(dash_duo, app, path)
     dash_duo.wait_for_contains_text("#upload-alert", expected, timeout=30)
     screenshot(dash_duo, f"upload-broken-{name}")
     assert dash_duo.get_logs() == []

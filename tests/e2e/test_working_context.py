@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.e2e.app_under_test import make_app, screenshot, wait_until
+from tests.e2e.app_under_test import open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "dmop"
@@ -17,11 +17,6 @@ DATASET = "dmop"
 EXPLORE = (f"/explore?dataset={DATASET}&obj=migd:min&obj=migd_stage1:min&obj=mhvd:max"
            "&focus=migd&alpha=0.5&p=inf&range=migd::0.5&in=problem:FDA1|FDA2&axes=raw")
 CHOSEN = ["migd", "migd_stage1", "mhvd"]
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _query(dash_duo) -> dict:
@@ -46,9 +41,7 @@ def _visit(dash_duo, path: str, key: str, expected) -> dict:
 
 
 def test_explore_settings_follow_to_the_other_pages_and_a_link_wins(dash_duo, app):
-    dash_duo.start_server(app)
-    dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.wait_for_page(url=dash_duo.server_url + EXPLORE, timeout=30)
+    open_page(dash_duo, app, EXPLORE)
     dash_duo.wait_for_contains_text("#context-dataset-name", DATASET, timeout=30)
     # the header's Rankings link carries the context once Explore's view is drawn
     wait_until(lambda: "ctx_range" in dash_duo.find_element(
@@ -97,9 +90,7 @@ def test_back_leaves_a_page_whose_bare_link_was_completed(dash_duo, app):
     """A bare link (``/rankings``) completed with the remembered dataset replaces the address
     instead of adding to the history, so Back goes to the page before it; pushed, Back landed
     on the bare link, which was completed again, and the user could not leave by Back."""
-    dash_duo.start_server(app)
-    dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset={DATASET}", timeout=30)
+    open_page(dash_duo, app, f"/explore?dataset={DATASET}")
     dash_duo.wait_for_contains_text("#context-dataset-name", DATASET, timeout=30)
     dash_duo.driver.get(dash_duo.server_url + "/rankings")
     wait_until(lambda: _query(dash_duo).get("dataset") == [DATASET], timeout=60)

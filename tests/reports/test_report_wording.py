@@ -32,12 +32,12 @@ def _state(query: str):
 @pytest.fixture(scope="module")
 def llm_page():
     query = f"dataset={LLM}&axes=raw&x=co2_cost&y=ifeval&log=x&choose=ab="
-    page, name = report_panel.report_file(query, "html")
+    page, _name = report_panel.report_file(query, "html")
     return _state(query), _text(page.decode())
 
 
 def test_the_report_uses_names_not_indices(llm_page):
-    (opened, state), text = llm_page
+    _, text = llm_page
     for pattern in INTERNAL:
         assert not re.search(pattern, text), pattern
     # SAW and AHP cannot run: the report says why with the column's name and a row's id
@@ -53,7 +53,7 @@ def test_the_report_states_the_axes_the_page_showed(llm_page):
 
 
 def test_the_report_lists_the_questions_the_panel_asked_and_the_answers(llm_page):
-    (opened, state), text = llm_page
+    (_, state), text = llm_page
     assert 'Answers given in "Help me choose"' in text
     # the panel's own steps, one answer at a time, as the page asks them
     problem = choose_callbacks.problem_of(state)

@@ -244,15 +244,14 @@ def test_a_log_axis_over_zeros_or_outside_the_raw_view_stays_linear_and_says_why
     assert (result.problem.raw[:, k] <= 0).any()            # some models score 0 in math
     assert figures.log_axes(result, "raw", state.x, state.y, state.log) == (True, False)
     notes = figures.log_notes(result, "raw", state.x, state.y, state.log)
-    assert notes == ["math has values of zero or below, which a log axis cannot show: the y "
-                     "axis stays linear."]
+    assert notes == [("math has values of zero or below, which a log axis cannot show: the y "
+                      "axis stays linear.")]
     assert figures.log_axes(result, "cdf", state.x, state.y, state.log) == (False, False)
     assert "raw-values view" in figures.log_notes(result, "cdf", state.x, state.y, state.log)[0]
 
 
 def test_leaving_the_p_box_unchanged_does_nothing_and_a_new_p_does():
     from copa_dash.ui.features.explore.callbacks import _p_box_unchanged
-    from copa_dash.ui.features.explore.state import to_query
 
     _, state = _state()
     blur, enter = f"{ID.P_INPUT}.n_blur", f"{ID.P_INPUT}.n_submit"

@@ -99,7 +99,7 @@ def test_every_label_of_a_real_view_fits_the_plot_and_no_two_overlap(name, chang
         assert box.inside(W, H), (point, box)
     for (_, a), (_, b) in combinations(boxes, 2):
         assert not a.overlaps(b)
-    pick_point, pick_box = boxes[-1]
+    pick_point, _pick_box = boxes[-1]
     assert str(result.problem.ids[result.pick]) in figure["layout"]["annotations"][-1]["text"]
     if changes.get("x") == "ifeval":
         assert pick_point[0] > 0.95 and figure["layout"]["annotations"][-1]["ax"] < 0

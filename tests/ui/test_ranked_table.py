@@ -155,8 +155,8 @@ def test_an_id_with_an_equals_sign_is_found_without_a_note_and_long_searches_are
     start = time.perf_counter()
     found = table_query.search(frame, "x" + " " * 20_000 + "<=", NAMES)
     assert time.perf_counter() - start < 1.0      # no regex backtracking over the spaces
-    assert found.notes == (f"the search was cut to its first {table_query.SEARCH_MAX_CHARS} "
-                           "characters.",)
+    assert found.notes == ((f"the search was cut to its first {table_query.SEARCH_MAX_CHARS} "
+                            "characters."),)
 
 
 def test_the_csv_holds_every_row_the_search_finds_in_the_tables_sort_order():

@@ -10,6 +10,7 @@ from dash import dash_table, dcc
 from copa_dash.services.systems import NO_SYSTEM_COLUMN
 from copa_dash.ui.features.systems import layout as page
 from copa_dash.ui.features.systems.ids import ID
+from tests.ui.dash_tree import text, walk
 
 
 @pytest.fixture(autouse=True)
@@ -18,25 +19,12 @@ def _tmp_store(tmp_path, monkeypatch):
     monkeypatch.setenv("COPA_CACHE_DIR", str(tmp_path / "cache"))
 
 
-def _walk(component):
-    yield component
-    children = getattr(component, "children", None)
-    for child in children if isinstance(children, (list, tuple)) else [children]:
-        if child is not None and not isinstance(child, (str, int, float)):
-            yield from _walk(child)
-
-
-def _text(component) -> str:
-    return " ".join(c for n in _walk(component) for c in (
-        [n.children] if isinstance(getattr(n, "children", None), str) else []))
-
-
 def test_no_system_column_shows_the_message_and_no_figure_frames():
     built = page.layout(dataset="decodingtrust")      # 55 models, no system column
-    nodes = list(_walk(built))
+    nodes = list(walk(built))
     assert not [n for n in nodes if isinstance(n, (dcc.Graph, dcc.Tabs, dash_table.DataTable))]
     alert = next(n for n in nodes if getattr(n, "id", None) == ID.ALERT)
-    said = _text(alert)
+    said = text(alert)
     assert "no system column (the system each row belongs to)" in said
     assert "upload page: role 'system'" in said and "--system COL" in said
     assert said.startswith(NO_SYSTEM_COLUMN[0].upper())
@@ -46,6 +34,6 @@ def test_no_system_column_shows_the_message_and_no_figure_frames():
 
 
 def test_a_table_with_systems_keeps_its_figures():
-    nodes = list(_walk(page.layout(dataset="fairness-adult-sex")))
+    nodes = list(walk(page.layout(dataset="fairness-adult-sex")))
     graphs = {n.id for n in nodes if isinstance(n, dcc.Graph)}
     assert {ID.RADAR, ID.FRONT} <= graphs

@@ -19,6 +19,7 @@ from copa_dash.ui.features.systems import (
     layout as page,  # not test_summary: pytest would collect it
 )
 from copa_dash.ui.features.systems.state import SystemsState, parse_query, to_query, with_defaults
+from tests.ui.dash_tree import find, walk
 
 
 def test_state_round_trips_through_the_query():
@@ -82,15 +83,21 @@ def test_radar_and_table_say_why_a_value_is_undefined():
     assert [c["id"] for c in columns][:3] == ["system", "rows", "hv"]
 
 
+def _significance_view(rows, *, baseline, candidate, n_permutations):
+    """The significance test on (id, system, seed, f1, f2) rows, both objectives minimised."""
+    frame = pd.DataFrame(rows, columns=["id", "system", "seed", "f1", "f2"])
+    roles = Roles("id", (Objective("f1", "min"), Objective("f2", "min")), system="system",
+                  seed="seed")
+    return systems.significance_test(build_eval_table(frame, roles), baseline=baseline,
+                                     candidate=candidate, n_permutations=n_permutations,
+                                     rng_seed=1)
+
+
 def test_test_figures_mark_the_observed_delta():
     rng = np.random.default_rng(0)
     rows = [(f"{s}{k}{j}", s, k, rng.random(), rng.random()) for s in "xy" for k in range(3)
             for j in range(3)]
-    frame = pd.DataFrame(rows, columns=["id", "system", "seed", "f1", "f2"])
-    roles = Roles("id", (Objective("f1", "min"), Objective("f2", "min")), system="system",
-                  seed="seed")
-    view = systems.significance_test(build_eval_table(frame, roles), baseline="x",
-                                     candidate="y", n_permutations=300, rng_seed=1)
+    view = _significance_view(rows, baseline="x", candidate="y", n_permutations=300)
     histogram = figures.null_histogram(view)
     assert len(histogram["data"][0]["x"]) == 300
     assert histogram["layout"]["shapes"][0]["x0"] == pytest.approx(view.test.delta)
@@ -99,43 +106,18 @@ def test_test_figures_mark_the_observed_delta():
     assert spread["data"][0]["hovertext"][0].startswith("run x · 0")
 
 
-def _find(component, component_id):
-    """The component with ``component_id`` in a Dash tree, depth first (None if absent)."""
-    if getattr(component, "id", None) == component_id:
-        return component
-    children = getattr(component, "children", None)
-    for child in children if isinstance(children, list) else [children]:
-        if child is not None and not isinstance(child, str):
-            found = _find(child, component_id)
-            if found is not None:
-                return found
-    return None
-
-
 def test_the_summary_opens_with_the_verdict_in_words():
     rows = [(f"{s}{k}{j}", s, k, j / 3 + (0.5 if s == "old" else 0.0),
              1 - j / 3 + (0.5 if s == "old" else 0.0)) for s in ("old", "new")
             for k in range(5) for j in range(4)]
-    frame = pd.DataFrame(rows, columns=["id", "system", "seed", "f1", "f2"])
-    roles = Roles("id", (Objective("f1", "min"), Objective("f2", "min")), system="system",
-                  seed="seed")
-    view = systems.significance_test(build_eval_table(frame, roles), baseline="old",
-                                     candidate="new", n_permutations=999, rng_seed=1)
+    view = _significance_view(rows, baseline="old", candidate="new", n_permutations=999)
     summary = page.test_summary(view)
     assert summary.children[0].id == page.ID.VERDICT
-    text = _find(summary, page.ID.VERDICT).children.children
+    text = find(summary, page.ID.VERDICT).children.children
     assert text == verdict(view.test, ("old",), ("new",))
     assert text.startswith("At the 5% level, the candidate's front (new) is significantly "
                            "better than the baseline's (old) in hypervolume (p = ")
     assert f"p = {view.test.p_value:.2g}, 999 permutations)" in text
-
-
-def _walk(component):
-    yield component
-    children = getattr(component, "children", None)
-    for child in children if isinstance(children, (list, tuple)) else [children]:
-        if child is not None and not isinstance(child, (str, int, float)):
-            yield from _walk(child)
 
 
 def test_the_side_pickers_are_labelled_as_the_multi_selects_they_are():
@@ -149,7 +131,7 @@ def test_the_side_pickers_are_labelled_as_the_multi_selects_they_are():
                           systems.system_names(opened.table))
     panel = page._significance_panel(opened.table, state, systems.system_names(opened.table))
     for side, values in ((ID.BASELINE, ["SVM", "LR"]), (ID.CANDIDATE, ["Feldman-SVM", "Feldman-LR"])):
-        block = next(c for c in _walk(panel) if isinstance(getattr(c, "children", None), list)
+        block = next(c for c in walk(panel) if isinstance(getattr(c, "children", None), list)
                      and any(getattr(k, "id", None) == side for k in c.children))
         label, picker = block.children
         assert picker.id == side and picker.multi is True and picker.value == values

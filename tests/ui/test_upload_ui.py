@@ -13,22 +13,10 @@ from copa_dash.ui.features.upload.callbacks import objectives_check, roles_from_
 from copa_dash.ui.features.upload.ids import UploadIds, UploadReadIds
 from copa_dash.ui.features.upload.proposal_form import proposal_controls, shows_direction
 from copa_dash.ui.features.upload.read_panel import what_we_read
+from tests.ui.dash_tree import find
 
 FRAME = pd.DataFrame({"score": [0.9, 0.8, 0.7], "loss": [0.3, 0.2, 0.4],
                       "family": ["a", "a", "b"]})
-
-
-def find(component, component_id):
-    """The component with ``component_id`` in a Dash tree (None if absent)."""
-    if getattr(component, "id", None) == component_id:
-        return component
-    children = getattr(component, "children", None)
-    for child in children if isinstance(children, (list, tuple)) else [children]:
-        if child is not None and not isinstance(child, str):
-            found = find(child, component_id)
-            if found is not None:
-                return found
-    return None
 
 
 def _staged(tmp_path, name, text):

@@ -80,10 +80,10 @@ def test_the_notes_say_what_applied_and_why_the_rest_did_not():
                           why_no_ranges="sets only")
     assert notes == [
         "Opened with your working context: objectives migd, mhvd; constraints problem in {FDA1, FDA2}.",
-        "Rankings takes every objective in its dataset's own direction: your direction for "
-        "mhvd (max) is not used here.",
-        "Range constraints (migd <= 0.5; -1e-07 <= mhvd <= 3; x >= 0.1) do not apply on "
-        "Rankings: sets only.",
+        ("Rankings takes every objective in its dataset's own direction: your direction for "
+         "mhvd (max) is not used here."),
+        ("Range constraints (migd <= 0.5; -1e-07 <= mhvd <= 3; x >= 0.1) do not apply on "
+         "Rankings: sets only."),
         "Not here: objective q: gone."]
 
 

@@ -28,20 +28,21 @@ class ReportRowIds:
 
     prefix: str
 
+    # upper-case properties: they read like the pages' id constants (ids.X.FORMAT)
     @property
-    def FORMAT(self) -> str:  # noqa: N802 (read like the pages' id constants)
+    def FORMAT(self) -> str:
         return f"{self.prefix}-report-format"
 
     @property
-    def BUTTON(self) -> str:  # noqa: N802
+    def BUTTON(self) -> str:
         return f"{self.prefix}-report-button"
 
     @property
-    def DOWNLOAD(self) -> str:  # noqa: N802
+    def DOWNLOAD(self) -> str:
         return f"{self.prefix}-report-download"
 
     @property
-    def ALERT(self) -> str:  # noqa: N802
+    def ALERT(self) -> str:
         return f"{self.prefix}-report-alert"
 
 

@@ -14,7 +14,7 @@ import re
 from urllib.parse import urlencode
 
 from dash import Input, Output, State, dcc, get_relative_path, no_update
-from dash.exceptions import PreventUpdate
+from dash.exceptions import PreventUpdate, UnsupportedRelativePath
 from flask import has_request_context, request
 
 # an origin as a browser sends it: scheme, host and an optional port, nothing else
@@ -48,7 +48,9 @@ def _prefixed(path: str) -> str:
 
     try:
         return get_relative_path(path)
-    except Exception:  # no Dash app in this process (a bare Flask request): no prefix
+    # no Dash app in this process (a bare Flask request): dash's CONFIG has no
+    # requests_pathname_prefix (AttributeError); a path without a leading "/": left as given
+    except (AttributeError, UnsupportedRelativePath):
         return path
 
 

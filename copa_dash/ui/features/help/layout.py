@@ -11,40 +11,40 @@ from copa_dash.ui.common.glossary import HELP_PATH, TERMS
 # (page, link to open it on a bundled dataset, the steps of the example)
 EXAMPLES = (
     ("Explore", "/explore?dataset=open-llm-leaderboard-v2", (
-        "The Open LLM Leaderboard lists about 2,900 language models with six benchmark scores "
-        "(higher is better) and their CO2 cost (lower is better).",
-        "The default view puts the focus on co2_cost with alpha = 0.5: CO2 gets half the "
-        "weight, the six benchmarks share the other half. With p = inf, COPA picks the model "
-        "whose worst weighted u is smallest: no objective is allowed to be bad.",
-        "The card names the pick and its u per objective: u = 0.08 on co2_cost means only 8% of "
-        "the models emit less. The scatter shows CO2 on a log axis (it spans several decades); "
-        "the hollow markers are the front, the coloured dots the picks as alpha moves.",
-        "Move alpha towards 1 to care only about CO2, towards 0 to care only about the scores; "
-        "set p = 1 to let a strong benchmark make up for a weak one.")),
+        ("The Open LLM Leaderboard lists about 2,900 language models with six benchmark scores "
+         "(higher is better) and their CO2 cost (lower is better)."),
+        ("The default view puts the focus on co2_cost with alpha = 0.5: CO2 gets half the "
+         "weight, the six benchmarks share the other half. With p = inf, COPA picks the model "
+         "whose worst weighted u is smallest: no objective is allowed to be bad."),
+        ("The card names the pick and its u per objective: u = 0.08 on co2_cost means only 8% of "
+         "the models emit less. The scatter shows CO2 on a log axis (it spans several decades); "
+         "the hollow markers are the front, the coloured dots the picks as alpha moves."),
+        ("Move alpha towards 1 to care only about CO2, towards 0 to care only about the scores; "
+         "set p = 1 to let a strong benchmark make up for a weak one."))),
     ("Rankings", "/rankings?dataset=decodingtrust", (
         "DecodingTrust scores 55 language models on eight trustworthiness tests.",
-        "Each column ranks the models under one criterion: the mean, the norm, and COPA for p in "
-        "1, 2, 4, 8 and inf. The bump chart draws how a model's rank moves between criteria: a "
-        "model that is good on average but poor on one test falls as p grows.")),
+        ("Each column ranks the models under one criterion: the mean, the norm, and COPA for p in "
+         "1, 2, 4, 8 and inf. The bump chart draws how a model's rank moves between criteria: a "
+         "model that is good on average but poor on one test falls as p grows."))),
     ("Systems", "/systems?dataset=fairness-adult-sex", (
-        "Fairness algorithms on the UCI Adult data, each run several times, trade accuracy "
-        "against a disparate-impact distance.",
-        "Per algorithm, the table gives HV, ONVG, ONVG^, ONVGR, UD_bar and OS of its own front, "
-        "and the radar draws the five normalised ones (HV, ONVG^, ONVGR, UD_bar, OS): a larger "
-        "pentagon is a better system.",
-        "The permutation test asks whether one algorithm's front is better than another's by "
-        "more than chance: it shuffles which runs belong to which algorithm.")),
+        ("Fairness algorithms on the UCI Adult data, each run several times, trade accuracy "
+         "against a disparate-impact distance."),
+        ("Per algorithm, the table gives HV, ONVG, ONVG^, ONVGR, UD_bar and OS of its own front, "
+         "and the radar draws the five normalised ones (HV, ONVG^, ONVGR, UD_bar, OS): a larger "
+         "pentagon is a better system."),
+        ("The permutation test asks whether one algorithm's front is better than another's by "
+         "more than chance: it shuffles which runs belong to which algorithm."))),
     ("Val -> test", "/generalization?dataset=breast-cancer-val-test", (
         "Random search on a breast-cancer classifier, measured on validation and on test data.",
-        "The models on the validation front are re-drawn with their test values: the optimistic "
-        "front is their best case, the pessimistic front their worst. The gap between the two "
-        "hypervolumes says how much the validation front can disappoint on test data.")),
+        ("The models on the validation front are re-drawn with their test values: the optimistic "
+         "front is their best case, the pessimistic front their worst. The gap between the two "
+         "hypervolumes says how much the validation front can disappoint on test data."))),
     ("Posets", "/posets?dataset=deepobs", (
         "DeepOBS compares SGD, Momentum and Adam on eight deep-learning test problems.",
-        "Each problem (task) ranks the optimisers partially: one is above another only when it "
-        "is no worse on every criterion. The ufg depth says how typical each problem's ranking "
-        "is among all problems; the Hasse diagrams draw the most central and the most outlying "
-        "ones.")),
+        ("Each problem (task) ranks the optimisers partially: one is above another only when it "
+         "is no worse on every criterion. The ufg depth says how typical each problem's ranking "
+         "is among all problems; the Hasse diagrams draw the most central and the most outlying "
+         "ones."))),
 )
 
 
