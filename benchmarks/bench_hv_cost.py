@@ -129,7 +129,7 @@ def main(argv=None) -> int:
         model = fits.get(k)
         predicted = model[0] * (n / 100.0) ** model[1] if model else float("nan")
         table.append([kind, str(k), f"{m:,}", f"{n:,}", method, f"{seconds * 1e3:.2f}",
-                      str(calls), f"{seconds / predicted:.2f}" if model else "-",
+                      str(calls), f"{seconds / predicted:.2g}" if model else "-",
                       f"{hv.exact_cost_seconds(n, k) * 1e3:.2f}"])
     print(markdown(["data", "K", "rows", "front rows", "method", "CPU ms", "calls",
                     "measured / sphere fit", "model in hypervolume.py, ms"], table))
