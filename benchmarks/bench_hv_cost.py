@@ -78,10 +78,10 @@ def measure(k: int, kind: str, stop_seconds: float, max_rows: int) -> list[tuple
     size = float(START_ROWS[k] if kind == "sphere" else 2 * START_ROWS[k])
     ref = np.full(k, 1.1)
     while size <= max_rows:
-        m = int(round(size))
+        m = round(size)
         front = sphere(m, k) if kind == "sphere" else random_front(m, k)
         n = front.shape[0]
-        seconds, calls = cpu_median(lambda: hv.hypervolume(front, ref))
+        seconds, calls = cpu_median(lambda f=front: hv.hypervolume(f, ref))
         out.append((kind, k, m, n, hv.exact_method(n, k), seconds, calls))
         print(f"  {kind} K={k} rows={m} front={n} {hv.exact_method(n, k)}: "
               f"{seconds * 1e3:.2f} ms ({calls} calls)", file=sys.stderr, flush=True)
