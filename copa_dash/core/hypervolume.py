@@ -40,12 +40,13 @@ __all__ = [
 _SAMPLE_CHUNK = 1 << 16
 # Cost of an exact K >= 4 hypervolume of n distinct front rows: (seconds at 100 rows, growth
 # exponent in n) of ``t = t100 * (n / 100)^e``, fitted by ``benchmarks/bench_hv_cost.py``
-# (least squares in log-log over the sizes of 10 ms to a few seconds; CPU time of
-# ``hypervolume``, so of the method ``exact_method`` picks) on fronts on the positive unit
-# sphere, the slow case at a given front size. Measured 2026-11-25 21:33 UTC, load 4-5 on
-# 2 shared CPUs, with the WFG kernel whose 4-6-objective leaves come from one template
-# (the table before it overestimated the WFG and moocore rows 1.5-3x and, by its n^4 at
-# 9-D, random fronts by 100x and more).
+# (least squares in log-log over the sizes of 10 ms to a few seconds, front sizes growing
+# by sqrt(2); median CPU time of 1-7 calls of ``hypervolume``, so of the method
+# ``exact_method`` picks) on fronts on the positive unit sphere, the slow case at a given
+# front size. Measured 2026-11-25 21:33 UTC, load 2.9 per CPU before and 1.7 after on 2
+# shared CPUs, with the WFG kernel whose 4-6-objective leaves come from one template (the
+# table before it overestimated 4-6-D 1.4-3x, 7-8-D 1.1-1.2x, and random fronts 28x at 7-D
+# to 18,000x at 10-D).
 # Measured / fitted stays within 0.8-1.25 from 15 ms to 1.6 s at every K (4-D 0.5 s at
 # about 32,000 rows, 5-D 5,800, 6-D 1,250, 7-D 350, 8-D 150, 9-D 85, 10-D 60).
 _EXACT_COST = {4: (2.89e-5, 1.69), 5: (1.18e-4, 2.06), 6: (9.3e-3, 1.58), 7: (3.65e-2, 2.10),
@@ -335,8 +336,9 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
     points, ref, directions
         As in :func:`hypervolume`.
     budget_seconds : float, default 0.5
-        Compute exactly when :func:`exact_cost_seconds` of the front predicts at most
-        this; always exact for K <= 3.
+        Compute exactly when :func:`exact_cost_seconds` of the front, or else a timed
+        probe on subsets of the front (Notes), predicts at most this many seconds of CPU
+        time; always exact for K <= 3.
     n_samples, rng, confidence
         As in :func:`hypervolume_mc`, used when the exact value is too costly.
 
