@@ -4,7 +4,8 @@
     python benchmarks/bench_pareto.py --quick    # the grid of benchmarks/run_all.py --quick
 
 Timing, checks and ratios follow ``benchmarks/_harness.py``: ours and the peers interleaved
-in one process, CPU and wall time (median, interquartile spread), masks and layers checked
+in one process (at least 7 rounds and 3 s of measured CPU time per contender, at most 41
+rounds or 40 s a cell), CPU and wall time (median, interquartile spread), masks and layers checked
 exactly against every peer, volumes to 1e-12 relative, and no ratio for a peer whose
 result differs. Data: ``random`` rows uniform in [0, 1]^K (few on the front) and
 ``front`` rows on the positive unit sphere (every row on the front); seeds fixed. A peer
