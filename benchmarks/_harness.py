@@ -6,6 +6,10 @@ Rules (the ones a reviewer checks):
   contender once, in an order rotated each round), so that a burst of load from other
   processes hits all of them alike instead of whichever ran during it;
 - each contender is called once before timing (numba compilation and caches excluded);
+- how many rounds: the same rule for ours and the peers (``interleaved``); the Pareto
+  table asks for at least 7 rounds and 3 s of measured CPU time per contender (up to
+  41 rounds and 40 s of wall time a row), so that a row of half-second calls gets more
+  than three samples, and prints the number of rounds beside the spread;
 - wall time (``perf_counter``) and CPU time of this process (``process_time``) are both
   recorded; tables show the median and the spread (interquartile range over the median);
 - the ratio ours / best peer is on median CPU time, and is printed only when the results
@@ -53,6 +57,16 @@ class Timing:
         q1, _, q3 = statistics.quantiles(values, n=4)
         return (q3 - q1) / med
 
+    @property
+    def rounds(self) -> int:
+        """Number of timed calls."""
+        return len(self.cpu)
+
+    @property
+    def cpu_spread(self) -> float:
+        """Interquartile range of the CPU times over their median."""
+        return self.spread(self.cpu)
+
     def cell(self) -> str:
         """``cpu ms (±spread) / wall ms``, or ``cpu ms (1 call) / wall ms``."""
         spread = ("(1 call)" if len(self.cpu) == 1
@@ -71,14 +85,27 @@ def fmt_ms(seconds: float) -> str:
 
 def interleaved(contenders: dict[str, Callable[[], object]], *, repeats: int = 7,
                 budget_seconds: float = 3.0, single_call_seconds: float = 2.0,
+                min_cpu_seconds: float | None = None, max_rounds: int = 41,
+                max_wall_seconds: float = 40.0,
                 ) -> tuple[dict[str, Timing], dict[str, object]]:
-    """Time every contender ``repeats`` times, interleaved; return timings and results.
+    """Time every contender in interleaved rounds; return timings and results.
 
-    Each contender is called once first (its result is kept for the checks). Fewer
-    repeats are made when one round would exceed ``budget_seconds`` of CPU time (at
-    least 3). A contender whose first call took over ``single_call_seconds`` of CPU time
-    is not repeated: that call is its time (a compiled peer's first call is warm; the
-    table says "1 call").
+    Each contender is called once first (its result is kept for the checks). A
+    contender whose first call took over ``single_call_seconds`` of CPU time is not
+    repeated: that call is its time (a compiled peer's first call is warm; the table
+    says "1 call"). Every other contender runs once per round, in an order rotated
+    each round, so the same rule and the same load apply to ours and the peers.
+
+    Two stopping rules:
+
+    - ``min_cpu_seconds`` None (the default of the older scripts): ``repeats`` rounds,
+      fewer (at least 3) when one round would exceed ``budget_seconds`` of CPU time;
+    - ``min_cpu_seconds`` given (the Pareto table): rounds go on until every repeated
+      contender has at least ``repeats`` rounds AND ``min_cpu_seconds`` of measured
+      CPU time, or ``max_rounds`` rounds were made (fast rows: a few milliseconds of
+      calls, where more rounds only cost time), or ``max_wall_seconds`` of wall time
+      passed (then at least 3 rounds). Slow rows (hundreds of ms a call) thus get
+      enough rounds for a median, which a 3-round sample did not give.
     """
     results, timings, names = {}, {}, []
     for name, func in contenders.items():
@@ -93,10 +120,10 @@ def interleaved(contenders: dict[str, Callable[[], object]], *, repeats: int = 7
         if timings[name].cpu[0] <= single_call_seconds:
             timings[name] = Timing()
             names.append(name)
-    round_seconds = 0.0
-    for r in range(repeats if names else 0):
-        if r >= 3 and round_seconds * (r + 1) > budget_seconds:
-            break
+    started = time.perf_counter()
+    r = 0
+    while names and not _enough(timings, names, r, started, repeats, budget_seconds,
+                                min_cpu_seconds, max_rounds, max_wall_seconds):
         order = names[r % len(names):] + names[:r % len(names)]
         for name in order:
             cpu0 = time.process_time()
@@ -104,8 +131,24 @@ def interleaved(contenders: dict[str, Callable[[], object]], *, repeats: int = 7
             contenders[name]()
             timings[name].wall.append(time.perf_counter() - wall0)
             timings[name].cpu.append(time.process_time() - cpu0)
-        round_seconds = sum(timings[name].cpu[-1] for name in names)
+        r += 1
     return timings, results
+
+
+def _enough(timings: dict[str, Timing], names: list[str], rounds: int, started: float,
+            repeats: int, budget_seconds: float, min_cpu_seconds: float | None,
+            max_rounds: int, max_wall_seconds: float) -> bool:
+    """Whether ``interleaved`` has made enough rounds (its docstring states the rules)."""
+    if min_cpu_seconds is None:
+        if rounds >= repeats:
+            return True
+        round_seconds = sum(timings[n].cpu[-1] for n in names) if rounds else 0.0
+        return rounds >= 3 and round_seconds * (rounds + 1) > budget_seconds
+    if rounds >= max_rounds:
+        return True
+    if rounds >= 3 and time.perf_counter() - started >= max_wall_seconds:
+        return True
+    return rounds >= repeats and all(sum(timings[n].cpu) >= min_cpu_seconds for n in names)
 
 
 def same_mask(a, b) -> str | None:

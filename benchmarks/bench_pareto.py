@@ -4,7 +4,8 @@
     python benchmarks/bench_pareto.py --quick    # the grid of benchmarks/run_all.py --quick
 
 Timing, checks and ratios follow ``benchmarks/_harness.py``: ours and the peers interleaved
-in one process, CPU and wall time (median, interquartile spread), masks and layers checked
+in one process (at least 7 rounds and 3 s of measured CPU time per contender, at most 41
+rounds or 40 s a cell), CPU and wall time (median, interquartile spread), masks and layers checked
 exactly against every peer, volumes to 1e-12 relative, and no ratio for a peer whose
 result differs. Data: ``random`` rows uniform in [0, 1]^K (few on the front) and
 ``front`` rows on the positive unit sphere (every row on the front); seeds fixed. A peer
@@ -19,7 +20,7 @@ import argparse
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -62,6 +63,10 @@ try:
 except ImportError:
     MISSING.append("pymoo")
 
+# Sampling rule of every cell (benchmarks/_harness.py, interleaved): at least `repeats`
+# rounds and this much measured CPU time per contender, at most 41 rounds / 40 s wall.
+MIN_CPU_SECONDS = 3.0
+
 # Peer cells not run because one call takes minutes (measured once, on this machine):
 # moocore's hypervolume at 7-D x 1,000 rows > 60 s, 8-D x 200 rows 28 s.
 TOO_SLOW = {("moocore", 7, 1000), ("moocore", 8, 300), ("moocore", 8, 1000)}
@@ -86,6 +91,7 @@ class Row:
     cells: dict
     ratio: str
     note: str = ""
+    timings: dict = field(default_factory=dict)
 
     def values(self, peers: list[str]) -> list[str]:
         return ([self.task, self.kind, str(self.k), f"{self.n:,}", self.cells["ours"]]
@@ -94,10 +100,11 @@ class Row:
 
 def _run(task, kind, k, n, ours, peers: dict, compare, repeats, note="") -> Row:
     contenders = {"ours": ours, **peers}
-    timings, results = interleaved(contenders, repeats=repeats)
+    timings, results = interleaved(contenders, repeats=repeats,
+                                   min_cpu_seconds=MIN_CPU_SECONDS)
     checks = {name: compare(results["ours"], results[name]) for name in peers}
     cells = {name: t.cell() for name, t in timings.items()}
-    row = Row(task, kind, k, n, cells, ratio_cell(timings, "ours", checks), note)
+    row = Row(task, kind, k, n, cells, ratio_cell(timings, "ours", checks), note, timings)
     print("  ", " | ".join(row.values(list(peers))), file=sys.stderr, flush=True)
     return row
 
@@ -123,7 +130,7 @@ def bench_layers(kind, k, n, repeats=7) -> Row:
                 repeats)
 
 
-def bench_hypervolume(k, n, repeats=5) -> Row:
+def bench_hypervolume(k, n, repeats=7) -> Row:
     x = make_points("front", n, k)
     ref = np.full(k, 1.1)
     peers, skipped = {}, []

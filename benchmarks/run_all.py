@@ -6,7 +6,8 @@
 Runs the grid of ``benchmarks/bench_pareto.py`` (interleaved repeats, CPU beside wall
 time, every result checked against every peer: masks and layers exactly, volumes to
 1e-12 relative) and prints one markdown row per cell: ours and the fastest agreeing peer
-(median CPU ms), the ratio ours / best peer, and whether the results agreed. A cell whose
+(median CPU ms), the number of interleaved rounds, the spread of each (interquartile
+range over the median), the ratio ours / best peer, and whether the results agreed. A cell whose
 peers all disagree shows ``refused`` instead of a ratio. The per-peer tables (wall times,
 spreads, every peer) follow the summary. The other scripts (bench_copa, bench_posets,
 bench_significance, bench_upload, bench_explore_browser) time other parts and are run
@@ -23,18 +24,31 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import bench_pareto
-from benchmarks._harness import load_line, markdown
+from benchmarks._harness import fmt_ms, load_line, markdown
+
+
+def _rounds_and_spread(timing) -> tuple[str, str]:
+    if timing.rounds == 1:
+        return "1 call", "-"
+    return str(timing.rounds), f"{100 * timing.cpu_spread:.0f}%"
 
 
 def summary_row(row: bench_pareto.Row) -> list[str]:
-    ours_cpu = row.cells["ours"].split(" ")[0]
+    ours = row.timings["ours"]
+    ours_cpu = fmt_ms(ours.cpu_median)
+    rounds, spread = _rounds_and_spread(ours)
     if row.ratio.startswith("refused"):
-        return [row.task, row.kind, str(row.k), f"{row.n:,}", ours_cpu, "-", "-", row.ratio]
+        return [row.task, row.kind, str(row.k), f"{row.n:,}", ours_cpu, "-", rounds,
+                f"{spread} / -", "-", row.ratio]
     ratio, _, rest = row.ratio.partition(" (vs ")
     best = rest.split(")")[0]
-    best_cpu = row.cells[best].split(" ")[0]
+    peer = row.timings[best]
+    peer_rounds, peer_spread = _rounds_and_spread(peer)
+    if peer_rounds != rounds:
+        rounds = f"{rounds} / {peer_rounds}"
     checked = "exact" if row.task in ("mask", "layers") else "1e-12 rel."
-    return [row.task, row.kind, str(row.k), f"{row.n:,}", ours_cpu, f"{best} {best_cpu}",
+    return [row.task, row.kind, str(row.k), f"{row.n:,}", ours_cpu,
+            f"{best} {fmt_ms(peer.cpu_median)}", rounds, f"{spread} / {peer_spread}",
             f"**{ratio}**", f"agree ({checked})" + (f"; {row.note}" if row.note else "")]
 
 
@@ -49,8 +63,8 @@ def main(argv=None) -> int:
     print(bench_pareto.header("quick" if args.quick else "full").replace(
         "Pareto benchmarks", "summary: ours / best peer"))
     print(before + " (before)\n")
-    head = ["task", "data", "K", "N", "ours CPU ms", "best peer, CPU ms",
-            "ours / best peer", "results"]
+    head = ["task", "data", "K", "N", "ours CPU ms", "best peer, CPU ms", "rounds",
+            "IQR / median, ours / peer", "ours / best peer", "results"]
     print(markdown(head, [summary_row(r) for r in flat]))
     worse = [f"{r.task} K={r.k} N={r.n:,}" for r in flat
              if not r.ratio.startswith("refused") and float(r.ratio.split()[0]) > 1.0]

@@ -8,6 +8,7 @@ oriented to minimisation first; rows that do not strictly dominate r add 0.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import moocore  # the one place the core uses moocore: its HV4D+-based recursion in C, K = 4..7
@@ -37,13 +38,25 @@ __all__ = [
 ]
 
 _SAMPLE_CHUNK = 1 << 16
-# Rough cost of an exact K >= 4 hypervolume of n front rows: seconds at 100 rows and the
-# growth exponent in n, of the faster exact method, fitted to CPU times of moocore 0.3's
-# recursion (K = 4, 5) and the WFG kernel (K >= 6) on fronts on the unit sphere, 100 to
-# 1,000 rows (2 shared cores): 6-D 4.5 ms / 0.4 s, 7-D 48 ms / 4.5 s, 8-D 0.22 s at 100
-# rows and 4 s at 300, 9-D 59 ms at 50 rows and 1.5 s at 100.
-_EXACT_COST = {4: (1.5e-5, 2.0), 5: (3e-4, 2.0), 6: (4.5e-3, 2.0), 7: (4.8e-2, 2.0),
-               8: (2.2e-1, 2.6), 9: (1.5, 4.0)}
+# Cost of an exact K >= 4 hypervolume of n distinct front rows: (seconds at 100 rows, growth
+# exponent in n) of ``t = t100 * (n / 100)^e``, fitted by ``benchmarks/bench_hv_cost.py``
+# (least squares in log-log over the sizes of 10 ms to a few seconds, front sizes growing
+# by sqrt(2); median CPU time of 1-7 calls of ``hypervolume``, so of the method
+# ``exact_method`` picks) on fronts on the positive unit sphere, the slow case at a given
+# front size. Measured 2026-11-25 21:33 UTC, load 2.9 per CPU before and 1.7 after on 2
+# shared CPUs, with the WFG kernel whose 4-6-objective leaves come from one template (the
+# table before it overestimated 4-6-D 1.4-3x, 7-8-D 1.1-1.2x, and random fronts 28x at 7-D
+# to 18,000x at 10-D).
+# Measured / fitted stays within 0.8-1.25 from 15 ms to 1.6 s at every K (4-D 0.5 s at
+# about 32,000 rows, 5-D 5,800, 6-D 1,250, 7-D 350, 8-D 150, 9-D 85, 10-D 60).
+_EXACT_COST = {4: (2.89e-5, 1.69), 5: (1.18e-4, 2.06), 6: (9.3e-3, 1.58), 7: (3.65e-2, 2.10),
+               8: (0.148, 3.05), 9: (0.897, 3.67), 10: (4.63, 4.26)}
+# The probe of ``hypervolume_auto`` (``_probed_cost_seconds``): its subsets of the front
+# grow from this many rows while the next is predicted to take at most this share of the
+# budget.
+_PROBE_SHARE = 0.125
+_PROBE_MIN_ROWS = 16
+_PROBE_MIN_SECONDS = 0.002
 # Below this many front rows moocore's recursion (HV4D+ base case, O(n^(K-2))) beats the
 # WFG kernel; measured crossovers on sphere fronts (CPU time): 6-D about 200 rows, 7-D
 # about 75, 8-D and up below 20 (WFG from the start).
@@ -252,19 +265,65 @@ def _wilson_interval(hits: int, n: int, confidence: float) -> tuple[float, float
 
 
 def exact_cost_seconds(n_front: int, n_objectives: int) -> float:
-    """Rough seconds an exact hypervolume of ``n_front`` rows takes (a heuristic).
+    """Seconds an exact hypervolume of ``n_front`` front rows takes on a hard front.
 
-    K <= 3 is O(n log n) (microseconds per row); K >= 4 follows measured power laws
-    ``t(100) * (n / 100)^e`` of the method :func:`exact_method` picks, extrapolated by
-    a factor 8 and half a power of n per objective beyond 9.
+    K <= 3 is O(n log n) (microseconds per row); K = 4..10 follow the power laws
+    ``t100 * (n / 100)^e`` measured on sphere fronts (``_EXACT_COST``, see there for when
+    and how); beyond 10 objectives the 9 -> 10 growth of both ``t100`` and ``e`` is
+    extrapolated per objective. An upper-bound-minded heuristic: other fronts of the
+    same size are usually faster (random 7-10-D fronts 2-30x).
     """
     if n_objectives <= 3 or n_front <= 1:
         return 1e-6 * max(n_front, 1)
-    base, exponent = _EXACT_COST.get(min(n_objectives, 9), _EXACT_COST[9])
-    if n_objectives > 9:
-        base *= 8.0 ** (n_objectives - 9)
-        exponent += 0.5 * (n_objectives - 9)
+    base, exponent = _cost_params(n_objectives)
     return base * (n_front / 100.0) ** exponent
+
+
+def _cost_params(n_objectives: int) -> tuple[float, float]:
+    top = max(_EXACT_COST)
+    if n_objectives <= top:
+        return _EXACT_COST[n_objectives]
+    (base9, e9), (base10, e10) = _EXACT_COST[top - 1], _EXACT_COST[top]
+    extra = n_objectives - top
+    return base10 * (base10 / base9) ** extra, e10 + max(e10 - e9, 0.0) * extra
+
+
+def _probed_cost_seconds(front: np.ndarray, r: np.ndarray, budget: float) -> float:
+    """Predicted exact seconds for ``front``, measured on growing subsets of it.
+
+    Used when the sphere-front model predicts over the budget: sphere fronts are the slow
+    case, and a front of real rows is often several times faster. Times the exact volume
+    (CPU time of this thread) of 16, 32, 64, ... rows drawn from the front (a subset of a
+    front is a front), the last of them half the front, doubling while the next subset
+    is predicted to take at most an eighth of the budget; the growth exponent between
+    the last two subsets (kept between the model's minus 1, at least 1, and the
+    model's) carries the last time to all n rows. A last subset under 2 ms is too short
+    to time: the model decides. The subsets together take about a quarter of the budget at most (each at least
+    doubles the time of the one before). A cold numba cache makes the first subset slow
+    and the prediction high: Monte-Carlo, never a surprise wait.
+    """
+    n, k = front.shape
+    _, model_exponent = _cost_params(k)
+    if n < 2 * _PROBE_MIN_ROWS:
+        return exact_cost_seconds(n, k)
+    rows = np.random.default_rng(0).permutation(n)
+    size, previous, growth = _PROBE_MIN_ROWS, None, model_exponent
+    while True:
+        sub = np.ascontiguousarray(front[np.sort(rows[:size])])
+        start = time.thread_time()
+        _exact_front(sub, r)
+        seconds = max(time.thread_time() - start, 1e-7)
+        if previous is not None:
+            growth = math.log(seconds / previous[1]) / math.log(size / previous[0])
+            growth = min(max(growth, model_exponent - 1.0, 1.0), model_exponent)
+        following = min(2 * size, n // 2)
+        if (following <= size
+                or seconds * (following / size) ** growth > budget * _PROBE_SHARE):
+            break
+        previous, size = (size, seconds), following
+    if seconds < _PROBE_MIN_SECONDS:  # too short to time: the model decides
+        return exact_cost_seconds(n, k)
+    return seconds * (n / size) ** growth
 
 
 def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float = 0.5,
@@ -277,8 +336,9 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
     points, ref, directions
         As in :func:`hypervolume`.
     budget_seconds : float, default 0.5
-        Compute exactly when :func:`exact_cost_seconds` of the front predicts at most
-        this; always exact for K <= 3.
+        Compute exactly when :func:`exact_cost_seconds` of the front, or else a timed
+        probe on subsets of the front (Notes), predicts at most this many seconds of CPU
+        time; always exact for K <= 3.
     n_samples, rng, confidence
         As in :func:`hypervolume_mc`, used when the exact value is too costly.
 
@@ -295,12 +355,16 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
 
     Notes
     -----
-    Exact cost, measured for the faster exact method (:func:`exact_method`), grows like
-    n^2 up to K = 7 on sphere fronts and faster beyond (about n^2.6 at K = 8, n^4 at
-    K = 9; the problem is #P-hard in K); the Monte-Carlo error shrinks like
-    ``1/sqrt(n_samples)`` whatever K is. The decision uses the number of distinct
-    non-dominated rows inside the reference box; ``method`` of the result says which
-    computation it shows.
+    The decision uses the number n of distinct non-dominated rows inside the reference
+    box. Exact when :func:`exact_cost_seconds` (power laws measured on sphere fronts, the
+    slow case) predicts at most the budget; otherwise the exact volume of growing subsets
+    of the front (16, 32, ... rows, the largest predicted at an eighth of the budget) is
+    timed and carried to n with the growth observed between the last two, and the value
+    is exact when that predicts at most the budget (random 8-D fronts of a few hundred rows, for instance,
+    take a tenth of what a sphere front of that size takes). Exact cost grows like about
+    n^1.7-2 at K = 4, 5 and steeper with K (the problem is #P-hard in K); the Monte-Carlo
+    error shrinks like ``1/sqrt(n_samples)`` whatever K is. ``method`` of the result says
+    which computation it shows.
 
     Examples
     --------
@@ -316,7 +380,8 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
     if not (math.isfinite(budget) and budget >= 0):
         raise InvalidInputError(f"'budget_seconds' must be finite and >= 0, not {budget}")
     front, _ = _box_and_front(y, r)
-    if y.shape[1] <= 3 or exact_cost_seconds(front.shape[0], y.shape[1]) <= budget:
+    if (y.shape[1] <= 3 or exact_cost_seconds(front.shape[0], y.shape[1]) <= budget
+            or _probed_cost_seconds(front, r, budget) <= budget):
         value, method = _exact_front(front, r)
         return HypervolumeEstimate(value, value, value, 0, exact=True, method=method)
     return hypervolume_mc(front, r, n_samples=n_samples, rng=rng, confidence=confidence)
