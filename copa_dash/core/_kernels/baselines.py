@@ -6,6 +6,7 @@ Inputs are validated by :mod:`copa_dash.core.baselines`; nothing here checks any
 from __future__ import annotations
 
 import numpy as np
+
 from ..jit import njit
 
 _MAX_ITER = 10_000

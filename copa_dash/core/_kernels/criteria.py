@@ -15,6 +15,7 @@ exactly tied rows computed along different float paths (the alpha sweep) stay ti
 from __future__ import annotations
 
 import numpy as np
+
 from ..jit import njit
 
 TIE_RTOL = 1e-12

@@ -23,8 +23,8 @@ Strategy of :func:`nondominated_mask` (no single algorithm wins on every input):
 from __future__ import annotations
 
 import numpy as np
-from ..jit import njit
 
+from ..jit import njit
 from .dominance_sorting import stable_argsort
 from .dominance_tree import nondominated_mask_kdtree
 

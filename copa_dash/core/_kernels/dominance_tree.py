@@ -10,6 +10,7 @@ not <= p is skipped, a node whose upper corner is <= p answers at once. Inputs a
 from __future__ import annotations
 
 import numpy as np
+
 from ..jit import njit
 
 LEAF_SIZE = 16

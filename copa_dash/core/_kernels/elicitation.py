@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from ..jit import njit
 
+from ..jit import njit
 from .criteria import pick_from_band
 
 OUTCOME_A = 0

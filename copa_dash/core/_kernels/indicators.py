@@ -7,6 +7,7 @@ nothing; :mod:`copa_dash.core.indicators` validates. Twins: ``_reference/indicat
 from __future__ import annotations
 
 import numpy as np
+
 from ..jit import njit
 
 

@@ -10,6 +10,7 @@ Twins in ``copa_dash/core/_reference/posets.py`` (the brute-force oracle).
 from __future__ import annotations
 
 import numpy as np
+
 from ..jit import njit
 
 _ONE = np.uint64(1)

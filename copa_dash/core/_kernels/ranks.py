@@ -6,6 +6,7 @@ Inputs are validated by :mod:`copa_dash.core.ranks`; nothing here checks anythin
 from __future__ import annotations
 
 import numpy as np
+
 from ..jit import njit
 
 

@@ -11,8 +11,8 @@ Twins: ``_reference/significance.py``.
 from __future__ import annotations
 
 import numpy as np
-from ..jit import njit
 
+from ..jit import njit
 from .hypervolume import hv2d, hv3d
 
 

@@ -30,8 +30,8 @@ instead (slower, same rule, same pruning done on logarithms).
 from __future__ import annotations
 
 import numpy as np
-from ..jit import njit
 
+from ..jit import njit
 from .criteria import TIE_RTOL, TIEBREAK_P, pick_from_band, row_criterion, row_sum
 
 # (w u)^q above exp(-600) ~ 1e-261 leaves a wide margin above the subnormal range (1e-308).
