@@ -20,7 +20,11 @@ one on the same machine (load 10-17 on two cores, 25 Nov 2026; the README has th
   220 ms, 16.4 ms of CPU per alpha move and 20.0 per p move against 14.1 and 14.2;
 - earlier sessions: a server callback writing the store before three renderers (alpha about
   70 ms slower), and the controls packed into a store in the page with four server callbacks
-  side by side (30-170 ms slower).
+  side by side (30-170 ms slower);
+- that last one again at load 2-7 (branch s8-split: a clientside callback gathers the controls
+  and keeps the p box and slider in step, then the pick card, the figures and the table page
+  side by side): alpha moves later in 7 of 8 alternated rounds, the browser 30-50 ms of CPU
+  more per move (three responses to dispatch instead of one).
 Each extra request on a slider move costs more than the work it splits off (our own work is
 about 8 ms of a move: 3.7 exploring, 2.4 the table page, 1.2 the figures, 0.1 the card).
 """
