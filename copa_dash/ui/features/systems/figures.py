@@ -50,6 +50,9 @@ def indicator_rows(view: SystemsView) -> tuple[list[dict], list[dict], list[dict
     columns = [{"name": "system", "id": "system"}, {"name": "rows", "id": "rows",
                                                      "type": "numeric"}]
     columns += [{"name": LABELS[k], "id": k, "type": "numeric"} for k in INDICATORS]
+    estimated = bool(view.hv_estimated_systems())
+    if estimated:  # beside HV, only when some HV is a Monte-Carlo estimate
+        columns.insert(3, {"name": "HV 95% interval", "id": "hv_ci"})
     columns.append({"name": "undefined because", "id": "why"})
     data, tooltips = [], []
     for s, record in enumerate(view.records()):
@@ -60,6 +63,10 @@ def indicator_rows(view: SystemsView) -> tuple[list[dict], list[dict], list[dict
             row[key] = "undefined" if value is None else value
             if key in record["reasons"]:
                 tips[key] = {"value": record["reasons"][key], "type": "text"}
+        if estimated:
+            row["hv_ci"], tip = _hv_interval(record)
+            if tip:
+                tips["hv"] = tips["hv_ci"] = {"value": tip, "type": "text"}
         by_reason: dict[str, list[str]] = {}
         for key, reason in record["reasons"].items():
             by_reason.setdefault(reason, []).append(LABELS[key])
@@ -68,6 +75,18 @@ def indicator_rows(view: SystemsView) -> tuple[list[dict], list[dict], list[dict
         data.append(row)
         tooltips.append(tips)
     return data, columns, tooltips
+
+
+def _hv_interval(record: dict) -> tuple[str, str | None]:
+    """The HV interval cell ("exact" or "[low, high]") and its tooltip, from a record."""
+    if math.isnan(record["hv"]):
+        return "undefined", None
+    if record["hv_exact"]:
+        return "exact", None
+    low, high = record["hv_ci95"]
+    return (f"[{low:.4f}, {high:.4f}]",
+            f"Monte-Carlo estimate from {record['hv_samples']:,} random points: the exact "
+            f"HV lies in [{low:.4g}, {high:.4g}] with 95% confidence")
 
 
 def radar_figure(view: SystemsView, shown) -> dict:
