@@ -84,9 +84,9 @@ def _hv_interval(record: dict) -> tuple[str, str | None]:
     if record["hv_exact"]:
         return "exact", None
     low, high = record["hv_ci95"]
-    return (f"[{low:.4f}, {high:.4f}]",
-            f"Monte-Carlo estimate from {record['hv_samples']:,} random points: the exact "
-            f"HV lies in [{low:.4g}, {high:.4g}] with 95% confidence")
+    tip = (f"Monte-Carlo estimate from {record['hv_samples']:,} random points: the exact "
+           f"HV lies in [{low:.4g}, {high:.4g}] with 95% confidence")
+    return f"[{low:.4f}, {high:.4f}]", tip
 
 
 def radar_figure(view: SystemsView, shown) -> dict:
