@@ -14,7 +14,6 @@ import pytest
 from copa_dash.cli import main
 from copa_dash.core import hypervolume as hv
 
-
 OBJECTIVES = [arg for k in range(6) for arg in ("--objective", f"f{k}:min")]
 
 
