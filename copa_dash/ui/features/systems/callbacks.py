@@ -103,6 +103,7 @@ def register_callbacks(app) -> None:
     @app.callback(
         output={"alert": Output(ID.ALERT, "children"), "data": Output(ID.TABLE, "data"),
                 "columns": Output(ID.TABLE, "columns"),
+                "hv_note": Output(ID.HV_NOTE, "children"),
                 "tooltips": Output(ID.TABLE, "tooltip_data"),
                 "radar": Output(ID.RADAR, "figure")},
         inputs={"ref": State(ID.REF, "data"), "objectives": Input(ID.OBJECTIVES, "value"),
@@ -113,11 +114,12 @@ def register_callbacks(app) -> None:
             view = _indicators_view(ref, objectives, normalize, sigma)
         except InvalidInputError as exc:
             return {"alert": alert(str(exc)), "data": [], "columns": [], "tooltips": [],
+                    "hv_note": None,
                     "radar": figures.EMPTY}
         data, columns, tooltips = figures.indicator_rows(view)
         estimated = view.hv_estimate_note(current_settings().hv_budget_seconds)
-        notes = [alert(n, "info") for n in view.notes] + ([alert(estimated)] if estimated else [])
-        return {"alert": notes, "data": data,
+        return {"alert": [alert(n, "info") for n in view.notes], "data": data,
+                "hv_note": alert(estimated) if estimated else None,
                 "columns": columns, "tooltips": id_tooltips(data, "system", tooltips=tooltips),
                 "radar": figures.radar_figure(view, shown or ())}
 
