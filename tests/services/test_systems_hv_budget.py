@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from copa_dash.config import Settings
 from copa_dash.core import hypervolume as hv
+from copa_dash.core.errors import InvalidInputError
 from copa_dash.core.indicators import system_indicators
 from copa_dash.data.io import build_eval_table
 from copa_dash.data.schema import Objective, Roles
@@ -90,3 +92,11 @@ def test_service_note_names_the_estimated_system(two_systems, big_fronts_cost_to
     exact_view = systems.systems_view(build_eval_table(frame.iloc[60:], roles),
                                       hv_budget_seconds=0.25)
     assert exact_view.hv_estimate_note(0.25) is None
+
+
+def test_budget_setting_from_the_environment():
+    assert Settings.from_env({}).hv_budget_seconds == 0.5
+    assert Settings.from_env({"COPA_HV_BUDGET_SECONDS": "0.05"}).hv_budget_seconds == 0.05
+    for bad in ("soon", "-1", "inf"):
+        with pytest.raises(InvalidInputError, match="COPA_HV_BUDGET_SECONDS"):
+            Settings.from_env({"COPA_HV_BUDGET_SECONDS": bad})
