@@ -1,5 +1,5 @@
-"""The systems table shows an "HV 95% interval" column, with a tooltip in plain words, only
-when some system's HV is a Monte-Carlo estimate."""
+"""The systems table shows an "HV 95% interval" column, with a tooltip in plain words, and
+the radar's HV hover the interval, only when some system's HV is a Monte-Carlo estimate."""
 
 from __future__ import annotations
 
@@ -40,3 +40,7 @@ def test_interval_column_only_for_estimates(monkeypatch):
     assert tooltips[0]["hv"]["value"].startswith("Monte-Carlo estimate from 100,000 random")
     assert "hv" not in tooltips[1]
     assert low - 5e-5 <= big["hv"] <= high + 5e-5  # the cell is rounded to 4 digits
+    radar = figures.radar_figure(view, ["big", "small"])
+    assert f"(Monte-Carlo estimate, 95% interval [{low:.4g}, {high:.4g}])" in \
+        radar["data"][0]["hovertext"][0]
+    assert "Monte-Carlo" not in radar["data"][1]["hovertext"][0]

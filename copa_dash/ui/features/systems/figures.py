@@ -102,6 +102,9 @@ def radar_figure(view: SystemsView, shown) -> dict:
         for axis, label, value in zip(RADAR_AXES, RADAR_LABELS, values):
             reason = view.indicators.reason(s, axis)
             text = f"undefined ({reason}); plotted as 0" if reason else f"{value:.4g}"
+            if axis == "hv" and view.indicators.hv_is_estimate(s):
+                text += (f" (Monte-Carlo estimate, 95% interval "
+                         f"[{view.indicators.hv_ci_low[s]:.4g}, {view.indicators.hv_ci_high[s]:.4g}])")
             hover.append(f"<b>{plot_text(name)}</b><br>{label}: {plot_text(text)}")
         area = view.indicators.area[s]
         color = _color(n)
