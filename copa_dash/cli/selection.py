@@ -92,7 +92,7 @@ def run_hypervolume(args) -> int:
     rows = problem.raw[problem.eligible]
     if args.exact:
         value = hypervolume(rows, ref, directions=directions)
-        result = {"hypervolume": float(value), "exact": True, "method": "exact",
+        result = {"hypervolume": float(value), "exact": True, "method": "exact (--exact)",
                   "ci95": [float(value), float(value)], "n_samples": 0}
     else:
         if not (args.hv_budget >= 0 and np.isfinite(args.hv_budget)):
@@ -114,7 +114,7 @@ def run_hypervolume(args) -> int:
 def hypervolume_kind_line(result: dict, budget: float) -> str:
     """One plain line saying whether the hypervolume is exact or a Monte-Carlo estimate."""
     if result["exact"]:
-        return f"exact ({result['method']})"
+        return "exact" if result["method"] == "exact (--exact)" else f"exact ({result['method']})"
     low, high = result["ci95"]
     return (f"Monte-Carlo estimate: 95% interval [{low:.6g}, {high:.6g}] from "
             f"{result['n_samples']:,} samples (exact predicted to take over {budget:g} s; "
