@@ -31,11 +31,17 @@ COPA_JIT_MODE              first use of an uncompiled numba kernel:      backgro
                            ``background`` (numpy answers, the kernel
                            compiles in a thread) or ``foreground``
                            (compile before answering); see core/jit.py
+COPA_HV_BUDGET_SECONDS     Systems page: a system's HV is exact when     0.5
+                           the measured cost model predicts at most
+                           this many seconds, else a Monte-Carlo
+                           estimate with its 95% interval (said on
+                           the page)
 =========================  ============================================  =====================
 """
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +87,7 @@ class Settings:
     debug: bool = False
     # an app built in code (tests) compiles as numba does; from_env defaults to background
     jit_mode: str = "foreground"
+    hv_budget_seconds: float = 0.5
 
     def __post_init__(self):
         # accept plain strings for the directories (tests, scripts)
@@ -125,7 +132,22 @@ class Settings:
             workers=_int_env(env, "COPA_WORKERS", 2),
             debug=(env.get("COPA_DEBUG") or "0").lower() in ("1", "true", "yes"),
             jit_mode=_jit_mode(env),
+            hv_budget_seconds=_seconds_env(env, "COPA_HV_BUDGET_SECONDS", 0.5),
         )
+
+
+def _seconds_env(env, name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise InvalidInputError(f"environment variable {name} must be a number of seconds, "
+                                f"not {raw!r}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise InvalidInputError(f"environment variable {name} must be finite and >= 0, not {raw!r}")
+    return value
 
 
 def _jit_mode(env) -> str:

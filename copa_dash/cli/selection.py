@@ -77,7 +77,7 @@ def run_front(args) -> int:
 def run_hypervolume(args) -> int:
     # here, not at the top: core.hypervolume loads moocore, 66 ms CPU more on the start of
     # every select/rank/sweep/front (python -c, after build_parser("select"))
-    from ..core.hypervolume import default_reference_point, hypervolume
+    from ..core.hypervolume import default_reference_point, hypervolume, hypervolume_auto
 
     table, prefs, row_filter = build(args)
     problem = selection.build_problem(table, prefs, row_filter)
@@ -89,9 +89,36 @@ def run_hypervolume(args) -> int:
             raise InvalidInputError(f"--ref {args.ref!r}: write numbers separated by commas") from None
     else:
         ref = default_reference_point(problem.raw[problem.eligible], directions)
-    value = hypervolume(problem.raw[problem.eligible], ref, directions=directions)
-    emit({"hypervolume": float(value), "ref": [float(r) for r in ref]}, args)
+    rows = problem.raw[problem.eligible]
+    if args.exact:
+        value = hypervolume(rows, ref, directions=directions)
+        result = {"hypervolume": float(value), "exact": True, "method": "exact (--exact)",
+                  "ci95": [float(value), float(value)], "n_samples": 0}
+    else:
+        if not (args.hv_budget >= 0 and np.isfinite(args.hv_budget)):
+            raise InvalidInputError(f"--budget {args.hv_budget}: give a number of seconds >= 0")
+        # seeded: the same table gives the same estimate on every run
+        est = hypervolume_auto(rows, ref, directions=directions, budget_seconds=args.hv_budget, rng=0)
+        result = {"hypervolume": est.value, "exact": est.exact, "method": est.method,
+                  "ci95": [est.ci_low, est.ci_high], "n_samples": est.n_samples}
+    result["ref"] = [float(r) for r in ref]
+    if args.json:
+        emit(result, args)
+    else:
+        print(f"hypervolume: {result['hypervolume']:.10g}")
+        print(hypervolume_kind_line(result, args.hv_budget))
+        print(f"ref: {result['ref']}")
     return 0
+
+
+def hypervolume_kind_line(result: dict, budget: float) -> str:
+    """One plain line saying whether the hypervolume is exact or a Monte-Carlo estimate."""
+    if result["exact"]:
+        return "exact" if result["method"] == "exact (--exact)" else f"exact ({result['method']})"
+    low, high = result["ci95"]
+    return (f"Monte-Carlo estimate: 95% interval [{low:.6g}, {high:.6g}] from "
+            f"{result['n_samples']:,} samples (exact predicted to take over {budget:g} s; "
+            f"--exact forces it, --budget SECONDS raises the limit)")
 
 
 def _add_row_filter_arguments(parser: argparse.ArgumentParser) -> None:
@@ -142,9 +169,18 @@ def register(subparsers) -> None:
     _add_row_filter_arguments(front)
     front.set_defaults(run=run_front, focus=[], alpha=None, weights=[], p=None, method="copa",
                        cdf_population="all")
-    hv = subparsers.add_parser("hypervolume", help="exact hypervolume of the rows")
+    hv = subparsers.add_parser(
+        "hypervolume", help="hypervolume of the rows: exact, or a Monte-Carlo estimate when exact "
+                            "is predicted to take longer than --budget")
     add_table_arguments(hv)
     hv.add_argument("--ref", help="reference point V,V,... in raw units (default: nadir + 10%% of the range)")
+    hv.add_argument("--exact", action="store_true",
+                    help="always compute the exact value, however long it takes")
+    # dest: args.budget is the table's budget column (load_table)
+    hv.add_argument("--budget", dest="hv_budget", type=float, default=0.5, metavar="SECONDS",
+                    help="compute exactly when a measured cost model predicts at most this many "
+                         "seconds, else a seeded Monte-Carlo estimate with its 95%% interval "
+                         "(default 0.5)")
     _add_row_filter_arguments(hv)
     hv.set_defaults(run=run_hypervolume, focus=[], alpha=None, weights=[], p=None, method="copa",
                     cdf_population="all")

@@ -51,11 +51,21 @@ def run_indicators(args) -> int:
     if args.normalize not in systems.NORMALIZATIONS:
         raise InvalidInputError(f"--normalize must be minmax or cdf, not {args.normalize!r}")
     table, objectives = _table(args)
+    budget = None if args.exact_hv else args.hv_budget
+    if budget is not None and not (math.isfinite(budget) and budget >= 0):
+        raise InvalidInputError(f"--hv-budget {budget}: give a number of seconds >= 0")
     view = systems.systems_view(table, objectives=objectives, normalize=args.normalize,
-                                sigma=args.sigma)
+                                sigma=args.sigma, hv_budget_seconds=budget)
     records = view.records()
     if args.json:
-        emit({"systems": [{k: r[k] for k in INDICATOR_COLUMNS} for r in records]}, args)
+        # the estimated HVs apart and only when there are some, so an all-exact output
+        # and each system's record keep their documented shape
+        result = {"systems": [{k: r[k] for k in INDICATOR_COLUMNS} for r in records]}
+        estimates = [{"system": r["system"], "hv": r["hv"], "ci95": r["hv_ci95"],
+                      "n_samples": r["hv_samples"]} for r in records if not r["hv_exact"]]
+        if estimates:
+            result.update(hv_estimates=estimates, hv_budget_seconds=budget)
+        emit(result, args)
         return 0
     print(f"{len(records)} systems on {', '.join(view.objectives)} "
           f"({'min-max' if args.normalize == 'minmax' else 'CDF (u)'} scale, r = 1, "
@@ -66,6 +76,15 @@ def run_indicators(args) -> int:
             print(f"  {record['system']}: {name} undefined: {reason}")
     for note in view.notes:
         print(note)
+    estimated = view.hv_estimate_note(budget)
+    if estimated:
+        print(estimated.replace("in the 'HV 95% interval' column", "below"))
+        for r in records:
+            if not r["hv_exact"]:
+                low, high = r["hv_ci95"]
+                print(f"  {r['system']}: HV {r['hv']:.6g}, 95% interval [{low:.6g}, {high:.6g}] "
+                      f"from {r['hv_samples']:,} samples")
+        print("(--exact-hv computes every HV exactly, --hv-budget SECONDS raises the limit)")
     return 0
 
 
@@ -121,6 +140,13 @@ def register(subparsers) -> None:
                      help="scale of the objectives over all rows (default minmax)")
     sub.add_argument("--sigma", type=float, default=0.1,
                      help="niche radius of UD in normalised units (default 0.1)")
+    sub.add_argument("--hv-budget", type=float, default=0.5, metavar="SECONDS",
+                     help="a system's HV is exact when a measured cost model predicts at most "
+                          "this many seconds, else a seeded Monte-Carlo estimate with its 95%% "
+                          "interval, said in the output (--json: an \"hv_estimates\" list "
+                          "beside \"systems\", only when some HV is estimated; default 0.5)")
+    sub.add_argument("--exact-hv", action="store_true",
+                     help="every system's HV exact, however long it takes")
     sub.set_defaults(run=run_indicators)
 
     sub = subparsers.add_parser(

@@ -346,7 +346,7 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
     -------
     HypervolumeEstimate
         ``exact=True`` with ``ci_low == ci_high == value`` and ``n_samples == 0`` for an
-        exact value; otherwise the Monte-Carlo estimate with ``exact=False``.
+        exact value (bit-identical to :func:`hypervolume`); otherwise the Monte-Carlo estimate with ``exact=False``.
 
     Raises
     ------
@@ -382,8 +382,11 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
     front, _ = _box_and_front(y, r)
     if (y.shape[1] <= 3 or exact_cost_seconds(front.shape[0], y.shape[1]) <= budget
             or _probed_cost_seconds(front, r, budget) <= budget):
-        value, method = _exact_front(front, r)
-        return HypervolumeEstimate(value, value, value, 0, exact=True, method=method)
+        # the same computation as hypervolume(), so an exact value here is bit-identical
+        # to it (K = 4, 5 hand all rows to moocore, which may sum in another order)
+        value = _exact(y, r)
+        return HypervolumeEstimate(value, value, value, 0, exact=True,
+                                   method=exact_method(front.shape[0], y.shape[1]))
     return hypervolume_mc(front, r, n_samples=n_samples, rng=rng, confidence=confidence)
 
 

@@ -8,14 +8,14 @@ Formulas and decided choices: METHODS.md, "Per-system indicators and radar".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ._kernels import indicators as _kernels
 from .dominance import nondominated_mask
 from .errors import InvalidInputError
-from .hypervolume import hypervolume
+from .hypervolume import hypervolume, hypervolume_auto
 from .ranks import cdf_transform
 from .validate import as_points, check_mask, oriented_points
 
@@ -53,6 +53,11 @@ class SystemIndicators:
         ``"minmax"`` or ``"cdf"``.
     sigma : float
         Niche radius of UD.
+    hv_ci_low, hv_ci_high : ndarray, shape (S,)
+        95% interval of ``hv``: equal to ``hv`` where it is exact, the Monte-Carlo
+        interval where ``hv_samples > 0``.
+    hv_samples : ndarray of int, shape (S,)
+        0 where ``hv`` is exact, else the number of Monte-Carlo samples behind it.
     """
 
     hv: np.ndarray
@@ -68,6 +73,13 @@ class SystemIndicators:
     normalized: np.ndarray
     normalize: str
     sigma: float
+    hv_ci_low: np.ndarray = field(default=None)
+    hv_ci_high: np.ndarray = field(default=None)
+    hv_samples: np.ndarray = field(default=None)
+
+    def hv_is_estimate(self, system: int, /) -> bool:
+        """True when ``hv[system]`` is a Monte-Carlo estimate, not the exact volume."""
+        return self.hv_samples is not None and bool(self.hv_samples[system] > 0)
 
     def radar_values(self, system: int, /) -> np.ndarray:
         """The five radar values of ``system`` in :data:`RADAR_AXES` order (NaN kept)."""
@@ -148,7 +160,8 @@ def _check_system_index(system_index, n_rows: int, n_systems) -> tuple[np.ndarra
 
 
 def system_indicators(points, /, directions=None, *, system_index, n_systems,
-                      normalize: str = "minmax", sigma: float = 0.1) -> SystemIndicators:
+                      normalize: str = "minmax", sigma: float = 0.1,
+                      hv_budget_seconds: float | None = None) -> SystemIndicators:
     """HV, ONVG, ONVG^, ONVGR, UD_bar, OS and radar area of every system.
 
     Parameters
@@ -165,6 +178,12 @@ def system_indicators(points, /, directions=None, *, system_index, n_systems,
         Scale of the objectives, computed over all used rows (:func:`normalized_objectives`).
     sigma : float
         Niche radius of UD in normalised units (default 0.1), > 0.
+    hv_budget_seconds : float, optional
+        None (default): every system's HV is exact. A number: each system's HV is exact
+        when :func:`copa_dash.core.hypervolume.hypervolume_auto`'s measured cost model
+        predicts at most this many seconds for its front (then bit-identical to the
+        exact value), else a seeded Monte-Carlo estimate (100,000 samples) with its 95%
+        interval in ``hv_ci_low``/``hv_ci_high`` and ``hv_samples > 0``.
 
     Returns
     -------
@@ -190,7 +209,8 @@ def system_indicators(points, /, directions=None, *, system_index, n_systems,
       and P spread in every objective. It exceeds 1 when X reaches past P's nadir.
     - ``area`` = :func:`radar_area` of the five radar values, undefined ones as 0.
 
-    Cost: the fronts O(N log N) for K <= 3; HV per system (exact); UD O(|X|^2 K).
+    Cost: the fronts O(N log N) for K <= 3; HV per system (exact, or bounded by
+    ``hv_budget_seconds`` per system); UD O(|X|^2 K).
 
     Examples
     --------
@@ -220,19 +240,21 @@ def system_indicators(points, /, directions=None, *, system_index, n_systems,
     span_p = np.ptp(front_points, axis=0)
 
     values = {name: np.full(n_systems, np.nan) for name in
-              ("hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os", "area")}
+              ("hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os", "area",
+               "hv_ci_low", "hv_ci_high")}
+    values["hv_samples"] = np.zeros(n_systems, dtype=np.int64)
     reasons = tuple({} for _ in range(n_systems))
     front_mask = np.zeros(raw.shape[0], dtype=bool)
     for s in range(n_systems):
         rows = np.flatnonzero(idx == s)
         if rows.size == 0:
-            for name in values:
+            for name in ("hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os", "area"):
                 reasons[s][name] = "the system has no rows"
             continue
         own_front = rows[nondominated_mask(z[rows])]
         front_mask[own_front] = True
         x = np.ascontiguousarray(z[own_front])
-        values["hv"][s] = hypervolume(x, ref)
+        _system_hv(values, s, x, ref, hv_budget_seconds)
         values["onvg"][s] = x.shape[0]
         values["onvgr"][s] = x.shape[0] / rows.size
         if x.shape[0] < 2:
@@ -257,6 +279,19 @@ def system_indicators(points, /, directions=None, *, system_index, n_systems,
     return SystemIndicators(
         **values, reasons=reasons, front_mask=front_mask, global_front_mask=global_front,
         normalized=z, normalize=normalize, sigma=sigma)
+
+
+def _system_hv(values: dict, s: int, x: np.ndarray, ref: np.ndarray, budget) -> None:
+    """Fill ``hv``, its interval and sample count of system ``s`` from its front ``x``."""
+    if budget is None:
+        value = low = high = hypervolume(x, ref)
+        samples = 0
+    else:
+        # seeded per system: the same table shows the same estimate on every visit
+        est = hypervolume_auto(x, ref, budget_seconds=budget, rng=s)
+        value, low, high, samples = est.value, est.ci_low, est.ci_high, est.n_samples
+    values["hv"][s], values["hv_ci_low"][s], values["hv_ci_high"][s] = value, low, high
+    values["hv_samples"][s] = samples
 
 
 def radar_area(values, /) -> float:

@@ -42,8 +42,13 @@ class SystemsFacts:
 
 def systems_facts(opened, *, objectives=None, normalize: str = "minmax", sigma: float = 0.1,
                   baseline=(), candidate=(), permutations: int = 5000, rng_seed: int = 0,
-                  ref_rule: str = "range", shown=(), cache=None) -> SystemsFacts:
+                  ref_rule: str = "range", shown=(), hv_budget_seconds: float | None = None,
+                  cache=None) -> SystemsFacts:
     """Compute the systems report's content (the test only when both sides are given).
+
+    ``hv_budget_seconds`` as in :func:`copa_dash.services.systems.systems_view` (None: every
+    HV exact); the Systems page passes its own, so its report shows the page's numbers, and
+    a note names the systems whose HV is a Monte-Carlo estimate.
 
     Raises
     ------
@@ -56,6 +61,7 @@ def systems_facts(opened, *, objectives=None, normalize: str = "minmax", sigma: 
         names = [n for n in opened.default_view.objectives if n in table.objective_names]
         objectives = names if len(names) >= 2 else None
     view = systems.systems_view(table, objectives=objectives, normalize=normalize, sigma=sigma,
+                                hv_budget_seconds=hv_budget_seconds,
                                 dataset_id=opened.cache_id, cache=cache)
     records = []
     for record, rows in zip(view.records(), view.n_rows):
@@ -64,6 +70,12 @@ def systems_facts(opened, *, objectives=None, normalize: str = "minmax", sigma: 
     test = None
     text = relative = ref = ""
     notes = list(view.notes)
+    estimated = view.hv_estimate_note(hv_budget_seconds)
+    if estimated:
+        intervals = "; ".join(f"{r['system']} [{r['hv_ci95'][0]:.4g}, {r['hv_ci95'][1]:.4g}]"
+                              for r in records if not r["hv_exact"])
+        notes.append(estimated.replace("is in the 'HV 95% interval' column",
+                                       f"is: {intervals}"))
     if base or cand:
         significance = systems.significance_test(
             table, baseline=base, candidate=cand, objectives=list(view.objectives),
@@ -84,7 +96,7 @@ def systems_facts(opened, *, objectives=None, normalize: str = "minmax", sigma: 
         baseline=base, candidate=cand, test=test, verdict=text, delta_relative=relative,
         ref=ref, notes=tuple(notes), view=view,
         settings={"permutations": int(permutations), "rng_seed": int(rng_seed),
-                  "ref_rule": ref_rule})
+                  "ref_rule": ref_rule, "hv_budget_seconds": hv_budget_seconds})
 
 
 def systems_cli(facts: SystemsFacts, source: list[str]) -> list[list[str]]:
@@ -92,8 +104,10 @@ def systems_cli(facts: SystemsFacts, source: list[str]) -> list[list[str]]:
     objectives = []
     for name, direction in facts.objectives:
         objectives += ["--objective", f"{name}:{direction}"]
+    budget = facts.settings.get("hv_budget_seconds")
+    hv_option = ["--exact-hv"] if budget is None else ["--hv-budget", _number(budget)]
     commands = [["copa-dash", "indicators", *source, *objectives, "--normalize", facts.normalize,
-                 "--sigma", _number(facts.sigma)]]
+                 "--sigma", _number(facts.sigma), *hv_option]]
     if facts.test is not None:
         commands.append(["copa-dash", "significance", *source, *objectives,
                          "--baseline", ",".join(facts.baseline),

@@ -97,9 +97,30 @@ class SystemsView:
         for s, name in enumerate(self.systems):
             record = {"system": str(name)}
             record.update({key: float(getattr(self.indicators, key)[s]) for key in INDICATORS})
+            record["hv_exact"] = not self.indicators.hv_is_estimate(s)
+            record["hv_ci95"] = [float(self.indicators.hv_ci_low[s]),
+                                 float(self.indicators.hv_ci_high[s])]
+            record["hv_samples"] = int(self.indicators.hv_samples[s])
             record["reasons"] = dict(self.indicators.reasons[s])
             out.append(record)
         return out
+
+    def hv_estimated_systems(self) -> list[str]:
+        """Names of the systems whose HV is a Monte-Carlo estimate (empty: all exact)."""
+        return [str(name) for s, name in enumerate(self.systems)
+                if self.indicators.hv_is_estimate(s)]
+
+    def hv_estimate_note(self, budget_seconds: float | None) -> str | None:
+        """A plain sentence naming the systems whose HV is estimated, or None."""
+        names = self.hv_estimated_systems()
+        if not names:
+            return None
+        samples = int(self.indicators.hv_samples.max())
+        return (f"HV of {', '.join(names)} is a Monte-Carlo estimate (the share of "
+                f"{samples:,} random points of the box that the front dominates), not the "
+                f"exact volume: with {len(self.objectives)} objectives the exact computation "
+                f"was predicted to take over {budget_seconds:g} s per system. Its 95% "
+                f"interval is in the 'HV 95% interval' column; every other HV is exact.")
 
 
 @dataclass(frozen=True)
@@ -156,7 +177,8 @@ def _usable_rows(table: EvalTable, names, notes: list) -> tuple[np.ndarray, np.n
 
 
 def systems_view(table: EvalTable, *, objectives=None, normalize: str = "minmax",
-                 sigma: float = 0.1, dataset_id: str = "", cache=None) -> SystemsView:
+                 sigma: float = 0.1, hv_budget_seconds: float | None = None,
+                 dataset_id: str = "", cache=None) -> SystemsView:
     """Per-system indicators of ``table`` on the chosen objectives (memoised per dataset).
 
     Parameters
@@ -170,6 +192,11 @@ def systems_view(table: EvalTable, *, objectives=None, normalize: str = "minmax"
         COPA's u.
     sigma : float
         Niche radius of UD in normalised units.
+    hv_budget_seconds : float, optional
+        None: every HV exact. A number: a system's HV is a Monte-Carlo estimate when its
+        exact computation is predicted to take longer than this (per system; see
+        :func:`copa_dash.core.indicators.system_indicators`);
+        :meth:`SystemsView.hv_estimate_note` says which.
 
     Raises
     ------
@@ -193,7 +220,7 @@ def systems_view(table: EvalTable, *, objectives=None, normalize: str = "minmax"
     def compute() -> SystemsView:
         indicators = system_indicators(raw[used], directions, system_index=system_of_row,
                                        n_systems=len(systems), normalize=normalize,
-                                       sigma=sigma)
+                                       sigma=sigma, hv_budget_seconds=hv_budget_seconds)
         return SystemsView(
             systems=tuple(systems), objectives=tuple(names), directions=tuple(directions),
             indicators=indicators, system_of_row=system_of_row,
@@ -203,7 +230,8 @@ def systems_view(table: EvalTable, *, objectives=None, normalize: str = "minmax"
     if cache is None:
         return compute()
     key = {"objectives": names, "directions": directions, "normalize": normalize,
-           "sigma": float(sigma) if isinstance(sigma, (int, float)) else str(sigma)}
+           "sigma": float(sigma) if isinstance(sigma, (int, float)) else str(sigma),
+           "hv_budget_seconds": hv_budget_seconds}
     return cache.memoize("systems_view", dataset_id, key, compute)
 
 

@@ -84,6 +84,17 @@ def power_text(estimate, *, n_seeds: int, effect: float, k_used: int, k_asked: i
     return [html.P(lines, id="systems-power-text")]
 
 
+def _indicators_view(ref, objectives, normalize, sigma):
+    """The dataset's systems view under the instance's HV budget (one cache entry for both
+    callbacks that read it)."""
+    settings = current_settings()
+    opened = open_dataset(ref, settings)
+    return systems.systems_view(opened.table, objectives=objectives or [], normalize=normalize,
+                                sigma=_real(sigma, float("nan")),
+                                hv_budget_seconds=settings.hv_budget_seconds,
+                                dataset_id=opened.cache_id, cache=current_cache())
+
+
 def register_callbacks(app) -> None:
     """Attach the systems page's callbacks to ``app``."""
     settings = app.server.config.get("COPA_SETTINGS")
@@ -92,6 +103,7 @@ def register_callbacks(app) -> None:
     @app.callback(
         output={"alert": Output(ID.ALERT, "children"), "data": Output(ID.TABLE, "data"),
                 "columns": Output(ID.TABLE, "columns"),
+                "hv_note": Output(ID.HV_NOTE, "children"),
                 "tooltips": Output(ID.TABLE, "tooltip_data"),
                 "radar": Output(ID.RADAR, "figure")},
         inputs={"ref": State(ID.REF, "data"), "objectives": Input(ID.OBJECTIVES, "value"),
@@ -99,15 +111,15 @@ def register_callbacks(app) -> None:
                 "shown": Input(ID.SHOWN, "value")})
     def update_indicators(ref, objectives, normalize, sigma, shown):
         try:
-            opened = open_dataset(ref, current_settings())
-            view = systems.systems_view(opened.table, objectives=objectives or [],
-                                        normalize=normalize, sigma=_real(sigma, float("nan")),
-                                        dataset_id=opened.cache_id, cache=current_cache())
+            view = _indicators_view(ref, objectives, normalize, sigma)
         except InvalidInputError as exc:
             return {"alert": alert(str(exc)), "data": [], "columns": [], "tooltips": [],
+                    "hv_note": None,
                     "radar": figures.EMPTY}
         data, columns, tooltips = figures.indicator_rows(view)
+        estimated = view.hv_estimate_note(current_settings().hv_budget_seconds)
         return {"alert": [alert(n, "info") for n in view.notes], "data": data,
+                "hv_note": alert(estimated) if estimated else None,
                 "columns": columns, "tooltips": id_tooltips(data, "system", tooltips=tooltips),
                 "radar": figures.radar_figure(view, shown or ())}
 
@@ -121,10 +133,7 @@ def register_callbacks(app) -> None:
         if len(set(names)) != len(names) or len(names) < 2:
             return figures.EMPTY
         try:
-            opened = open_dataset(ref, current_settings())
-            view = systems.systems_view(opened.table, objectives=objectives or [],
-                                        normalize=normalize, sigma=_real(sigma, float("nan")),
-                                        dataset_id=opened.cache_id, cache=current_cache())
+            view = _indicators_view(ref, objectives, normalize, sigma)
             mask = view.front_in(names)
         except InvalidInputError:
             return figures.EMPTY

@@ -50,6 +50,9 @@ def indicator_rows(view: SystemsView) -> tuple[list[dict], list[dict], list[dict
     columns = [{"name": "system", "id": "system"}, {"name": "rows", "id": "rows",
                                                      "type": "numeric"}]
     columns += [{"name": LABELS[k], "id": k, "type": "numeric"} for k in INDICATORS]
+    estimated = bool(view.hv_estimated_systems())
+    if estimated:  # beside HV, only when some HV is a Monte-Carlo estimate
+        columns.insert(3, {"name": "HV 95% interval", "id": "hv_ci"})
     columns.append({"name": "undefined because", "id": "why"})
     data, tooltips = [], []
     for s, record in enumerate(view.records()):
@@ -60,6 +63,10 @@ def indicator_rows(view: SystemsView) -> tuple[list[dict], list[dict], list[dict
             row[key] = "undefined" if value is None else value
             if key in record["reasons"]:
                 tips[key] = {"value": record["reasons"][key], "type": "text"}
+        if estimated:
+            row["hv_ci"], tip = _hv_interval(record)
+            if tip:
+                tips["hv"] = tips["hv_ci"] = {"value": tip, "type": "text"}
         by_reason: dict[str, list[str]] = {}
         for key, reason in record["reasons"].items():
             by_reason.setdefault(reason, []).append(LABELS[key])
@@ -68,6 +75,18 @@ def indicator_rows(view: SystemsView) -> tuple[list[dict], list[dict], list[dict
         data.append(row)
         tooltips.append(tips)
     return data, columns, tooltips
+
+
+def _hv_interval(record: dict) -> tuple[str, str | None]:
+    """The HV interval cell ("exact" or "[low, high]") and its tooltip, from a record."""
+    if math.isnan(record["hv"]):
+        return "undefined", None
+    if record["hv_exact"]:
+        return "exact", None
+    low, high = record["hv_ci95"]
+    tip = (f"Monte-Carlo estimate from {record['hv_samples']:,} random points: the exact "
+           f"HV lies in [{low:.4g}, {high:.4g}] with 95% confidence")
+    return f"[{low:.4f}, {high:.4f}]", tip
 
 
 def radar_figure(view: SystemsView, shown) -> dict:
@@ -83,6 +102,9 @@ def radar_figure(view: SystemsView, shown) -> dict:
         for axis, label, value in zip(RADAR_AXES, RADAR_LABELS, values):
             reason = view.indicators.reason(s, axis)
             text = f"undefined ({reason}); plotted as 0" if reason else f"{value:.4g}"
+            if axis == "hv" and view.indicators.hv_is_estimate(s):
+                text += (f" (Monte-Carlo estimate, 95% interval "
+                         f"[{view.indicators.hv_ci_low[s]:.4g}, {view.indicators.hv_ci_high[s]:.4g}])")
             hover.append(f"<b>{plot_text(name)}</b><br>{label}: {plot_text(text)}")
         area = view.indicators.area[s]
         color = _color(n)

@@ -15,6 +15,7 @@ class SystemsIds(ViewPageIds, prefix="systems"):
     SHOWN: str
     ALERT: str
     TABLE: str
+    HV_NOTE: str                 # which HVs are Monte-Carlo estimates, above the table
     RADAR: str
     X: str
     Y: str

@@ -161,6 +161,7 @@ def _indicators_panel(state) -> html.Div:
         dcc.Graph(id=ID.RADAR, config={"displaylogo": False}),
         help_text(HELP_INDICATORS),
         indicator_terms(),
+        html.Div(id=ID.HV_NOTE),  # right above the HV column it explains
         dash_table.DataTable(
             id=ID.TABLE, page_size=25, sort_action="native", style_table={"overflowX": "auto"},
             tooltip_delay=200, tooltip_duration=None,

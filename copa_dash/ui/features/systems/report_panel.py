@@ -45,7 +45,8 @@ def report_file(query: str, fmt: str, *, share_base: str = "") -> tuple[bytes, s
         objectives=list(state.objectives), normalize=state.normalize, sigma=state.sigma,
         baseline=state.baseline if testable else (),
         candidate=state.candidate if testable else (), permutations=state.permutations,
-        rng_seed=state.seed, ref_rule=state.ref_rule, shown=state.shown)
+        rng_seed=state.seed, ref_rule=state.ref_rule, shown=state.shown,
+        hv_budget_seconds=settings.hv_budget_seconds)  # the page's numbers
     return data, name
 
 
