@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import graph_figure, screenshot
+from tests.e2e.app_under_test import graph_figure, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASETS = Path(__file__).resolve().parents[2] / "datasets"
@@ -38,6 +38,7 @@ def _figure(dash_duo, graph_id: str, *, after: str | None = None) -> dict:
 def _open(dash_duo, path: str):
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=30)
     dash_duo.wait_for_contains_text("#posets-headline", "Most central", timeout=60)
+    wait_until(lambda: dash_duo.find_element("#posets-figures").is_displayed(), timeout=30)
 
 
 def _shot(dash_duo, element_id: str, name: str):
@@ -171,6 +172,8 @@ def test_ties_flagged_and_a_bad_choice_shows_a_message(dash_duo, app):
                                "&method=problem&task=problem", timeout=30)
     dash_duo.wait_for_contains_text("#posets-alert", "columns must differ", timeout=60)
     assert "Traceback" not in dash_duo.find_element("#posets-alert").text
+    # the message alone: no empty figure frames under it
+    wait_until(lambda: not dash_duo.find_element("#posets-figures").is_displayed(), timeout=30)
 
 
 def _upload_synthetic(app, n_methods=12, n_tasks=30) -> str:
@@ -201,6 +204,7 @@ def test_a_long_exact_run_shows_progress_and_can_be_cancelled(dash_duo, app):
             dash_duo.find_element("#posets-progress").get_attribute("value") or 0)) > 0):
         time.sleep(0.2)
     assert row.is_displayed(), "the progress bar never showed"
+    assert not dash_duo.find_element("#posets-figures").is_displayed()   # no empty frames
     screenshot(dash_duo, "posets-progress")
     dash_duo.find_element("#posets-cancel").click()
     end = time.time() + 20

@@ -44,11 +44,13 @@ def _view(state: PosetsState, settings, *, progress=None):
 
 def _empty(query) -> dict:
     figures_off = {name: figures.EMPTY for name in ("depth", "central", "outlying", "beats")}
-    return {**{name: None for name in VIEWS}, **figures_off, "query": query}
+    return {**{name: None for name in VIEWS}, **figures_off, "shown": page.HIDDEN,
+            "query": query}
 
 
 def _views(view, k: int) -> dict:
-    """Every output of the drawing callback but the query, from one DepthView."""
+    """Every output of the drawing callback but the query, from one DepthView (the figures'
+    box shown)."""
     central, outlying = posets.extreme_tasks(view)
     order = posets.depth_order(view)
     hasse = {}
@@ -60,7 +62,7 @@ def _views(view, k: int) -> dict:
     return {"headline": page.headline(view, central, outlying), "tied": page.tied_panel(view),
             "depth": figures.depth_figure(view), **hasse, "beats": figures.beats_figure(view),
             "agreement": page.agreement_panel(posets.agreement(view, k=k)),
-            "notes": [alert(n, "info") for n in view.notes]}
+            "notes": [alert(n, "info") for n in view.notes], "shown": {}}
 
 
 def register_callbacks(app) -> None:
@@ -100,6 +102,7 @@ def register_callbacks(app) -> None:
             "depth": (ID.DEPTH, "figure"), "central": (ID.HASSE_CENTRAL, "figure"),
             "outlying": (ID.HASSE_OUTLYING, "figure"), "beats": (ID.BEATS, "figure"),
             "agreement": (ID.AGREEMENT, "children"), "notes": (ID.NOTES, "children"),
+            "shown": (ID.FIGURES, "style"),
         }.items()}, "query": view_link_outputs(ID.QUERY, ID.SHARE)},
         inputs={"result": Input(ID.RESULT, "data"), "k": Input(ID.K, "value")})
     def draw(result, k):

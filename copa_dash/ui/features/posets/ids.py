@@ -30,6 +30,7 @@ class PosetsIds(ViewPageIds, prefix="posets"):
     BEATS: str
     AGREEMENT: str
     RESULTS: str
+    FIGURES: str
 
 
 ID = PosetsIds

@@ -34,6 +34,9 @@ from copa_dash.ui.features.posets.state import (
 
 PATH = "/posets"
 EMPTY_FIGURE = empty_figure(120)
+# hidden but laid out at the page's width (not display: none), so the figures drawn in it
+# get their real width, not Plotly's default 700 px, before they are shown
+HIDDEN = {"visibility": "hidden", "height": 0, "overflow": "hidden"}
 DEFAULT_DATASET = "deepobs"
 # radio buttons beside their labels: the shared "rankings-radio" rule of assets/rankings.css
 
@@ -112,31 +115,39 @@ def layout(**query):
             html.Div(id=ID.ALERT),
             html.Div(id=ID.HEADLINE, className=MARK),
             html.Div(id=ID.TIED),
-            html.H4(["Depth of each task's poset ", info("ufg_depth"), " ", info("ufg")]),
-            dcc.Graph(id=ID.DEPTH, **graph),
-            html.Div(style={"display": "grid", "gridTemplateColumns": "1fr 1fr", "gap": "12px"},
-                     children=[dcc.Graph(id=ID.HASSE_CENTRAL, **graph),
-                               dcc.Graph(id=ID.HASSE_OUTLYING, **graph)]),
-            help_text("Hasse diagrams: an edge means the upper method is above the lower one "
-                      "with no method in between; methods on one level, or not linked by an "
-                      "upward path, are incomparable."),
-            html.Div(style={"display": "grid", "gridTemplateColumns": "1fr 1fr", "gap": "12px"},
-                     children=[
-                         dcc.Graph(id=ID.BEATS, **graph),
-                         html.Div([
-                             html.Div(className="axes-row", children=[
-                                 html.Span("What the"),
-                                 dcc.Input(id=ID.K, type="number", min=1, max=50, step=1,
-                                           value=state.k, debounce=True,
-                                           style={"width": "60px"}),
-                                 html.Span("most central posets agree on")]),
-                             html.Div(id=ID.AGREEMENT)]),
-                     ]),
+            _figures(state, graph),
             html.Div(id=ID.NOTES),
             html.Div(className="share-row", children=[
                 html.Span("Share this view: "),
                 *share_box(ID.SHARE, PATH, to_query(state)),
             ]),
+        ]),
+    ])
+
+
+def _figures(state, graph: dict) -> html.Div:
+    """The depth bars, the two Hasse diagrams, the beats matrix and the agreement: hidden until
+    there is a depth to show, so a table that cannot be read as partial rankings, or a first
+    result still computing, shows its message alone, not empty frames."""
+    # minmax(0, 1fr): a column never grows to a wider figure than its share
+    grid = {"display": "grid", "gridTemplateColumns": "repeat(2, minmax(0, 1fr))", "gap": "12px"}
+    return html.Div(id=ID.FIGURES, style=HIDDEN, children=[
+        html.H4(["Depth of each task's poset ", info("ufg_depth"), " ", info("ufg")]),
+        dcc.Graph(id=ID.DEPTH, **graph),
+        html.Div(style=grid, children=[dcc.Graph(id=ID.HASSE_CENTRAL, **graph),
+                                       dcc.Graph(id=ID.HASSE_OUTLYING, **graph)]),
+        help_text("Hasse diagrams: an edge means the upper method is above the lower one "
+                  "with no method in between; methods on one level, or not linked by an "
+                  "upward path, are incomparable."),
+        html.Div(style=grid, children=[
+            dcc.Graph(id=ID.BEATS, **graph),
+            html.Div([
+                html.Div(className="axes-row", children=[
+                    html.Span("What the"),
+                    dcc.Input(id=ID.K, type="number", min=1, max=50, step=1, value=state.k,
+                              debounce=True, style={"width": "60px"}),
+                    html.Span("most central posets agree on")]),
+                html.Div(id=ID.AGREEMENT)]),
         ]),
     ])
 
