@@ -26,8 +26,8 @@ COMMANDS = {
     "rank": ("selection", "all eligible rows, best first"),
     "sweep": ("selection", "the rows selected as alpha sweeps [0, 1], with their alpha ranges"),
     "front": ("selection", "ids of the non-dominated rows (among those passing --where)"),
-    "hypervolume": ("selection", "hypervolume of the rows: exact, or a Monte-Carlo estimate "
-                                 "when exact is predicted to take longer than --budget"),
+    "hypervolume": ("selection", ("hypervolume of the rows: exact, or a Monte-Carlo estimate "
+                                  "when exact is predicted to take longer than --budget")),
     "datasets": ("datasets", "list the bundled datasets"),
     "benchmark": ("rankings", "compare the methods of a long table (method x task) on one metric"),
     "indicators": ("systems", "per-system HV, ONVG, ONVG^, ONVGR, UD_bar, OS and radar area"),

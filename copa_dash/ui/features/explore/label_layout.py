@@ -40,7 +40,7 @@ class Box:
     right: float
     bottom: float
 
-    def overlaps(self, other: "Box") -> bool:
+    def overlaps(self, other: Box) -> bool:
         return (self.left < other.right and other.left < self.right
                 and self.top < other.bottom and other.top < self.bottom)
 

@@ -71,8 +71,8 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
     runners = "".join(f"<li>{code_html(problem.ids[j])} (criterion {_fmt(exploration.scores[j])})</li>"
                       for j in exploration.runners_up[:RUNNERS_UP])
     body = "".join([
-        f"<p>criterion C {info_html('criterion')} = {_fmt(exploration.scores[i])} (smaller is "
-        f"better); {alpha_text}.</p>", tie_html(exploration),
+        (f"<p>criterion C {info_html('criterion')} = {_fmt(exploration.scores[i])} (smaller is "
+         f"better); {alpha_text}.</p>"), tie_html(exploration),
         ("<table><thead><tr><th>objective</th><th>dir.</th><th>value</th>"
          "<th>top x% (95% CI)</th></tr></thead><tbody>"), *rows, "</tbody></table>",
         (f"<p><em>u {info_html('u')} over {problem.n_population} rows. In brackets: a 95% "
