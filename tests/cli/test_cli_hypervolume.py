@@ -13,6 +13,7 @@ import pytest
 
 from copa_dash.cli import main
 from copa_dash.core import hypervolume as hv
+from tests.hv_budget import big_fronts_cost_too_much, sphere
 
 OBJECTIVES = [arg for k in range(6) for arg in ("--objective", f"f{k}:min")]
 
@@ -26,9 +27,7 @@ def _run(capsys, *argv):
 @pytest.fixture()
 def sphere_csv(tmp_path):
     """60 rows on the positive unit sphere in 6 objectives, all minimised, ref 1.1."""
-    rng = np.random.default_rng(3)
-    y = np.abs(rng.standard_normal((60, 6)))
-    y /= np.linalg.norm(y, axis=1, keepdims=True)
+    y = sphere(60, 6, 3)
     frame = pd.DataFrame(y, columns=[f"f{k}" for k in range(6)])
     frame.insert(0, "name", [f"m{i}" for i in range(60)])
     path = tmp_path / "sphere.csv"
@@ -109,9 +108,7 @@ def systems_csv(tmp_path, sphere_csv):
     """The 60 sphere rows as system "big", plus 12 more as system "small"."""
     frame = pd.read_csv(sphere_csv[0])
     frame["family"] = "big"
-    extra = np.abs(np.random.default_rng(4).standard_normal((12, 6)))
-    extra /= np.linalg.norm(extra, axis=1, keepdims=True)
-    more = pd.DataFrame(extra, columns=[f"f{k}" for k in range(6)])
+    more = pd.DataFrame(sphere(12, 6, 4), columns=[f"f{k}" for k in range(6)])
     more.insert(0, "name", [f"s{i}" for i in range(12)])
     more["family"] = "small"
     out = tmp_path / "systems.csv"
@@ -124,19 +121,8 @@ def _indicator_args(path):
             *OBJECTIVES]
 
 
-def _big_fronts_never_exact(monkeypatch):
-    monkeypatch.setattr(hv, "exact_cost_seconds", lambda n, k: 1e9 if n > 30 else 0.0)
-    monkeypatch.setattr(hv, "_probed_cost_seconds", lambda front, r, budget: 1e9)
-    exact = hv._exact
-
-    def guarded(y, r):
-        assert y.shape[0] <= 30, "the exact hypervolume of a big front ran"
-        return exact(y, r)
-    monkeypatch.setattr(hv, "_exact", guarded)
-
-
 def test_indicators_json_lists_the_estimated_hv(capsys, systems_csv, monkeypatch):
-    _big_fronts_never_exact(monkeypatch)
+    big_fronts_cost_too_much(monkeypatch, above=30)
     status, out, err = _run(capsys, *_indicator_args(systems_csv), "--json")
     assert status == 0, err
     result = json.loads(out)
@@ -147,7 +133,7 @@ def test_indicators_json_lists_the_estimated_hv(capsys, systems_csv, monkeypatch
 
 
 def test_indicators_text_says_which_hv_is_estimated(capsys, systems_csv, monkeypatch):
-    _big_fronts_never_exact(monkeypatch)
+    big_fronts_cost_too_much(monkeypatch, above=30)
     status, out, _ = _run(capsys, *_indicator_args(systems_csv))
     assert status == 0
     assert "HV of big is a Monte-Carlo estimate" in out

@@ -5,13 +5,13 @@ the small system's HV stays exact. No patching: the measured cost model decides.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import pytest
 
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.services.store import DatasetStore
 from tests.e2e.app_under_test import open_page, screenshot
+from tests.hv_budget import sphere
 
 pytestmark = pytest.mark.browser
 K = 9
@@ -20,9 +20,7 @@ K = 9
 def _table() -> pd.DataFrame:
     """150 runs of 'big-search' on the unit sphere (one front, about 4 s exact at 9-D by the
     cost model) and 12 of 'small-search' (well under a millisecond)."""
-    rng = np.random.default_rng(7)
-    y = np.abs(rng.standard_normal((162, K)))
-    y /= np.linalg.norm(y, axis=1, keepdims=True)
+    y = sphere(162, K, 7)
     frame = pd.DataFrame(y.round(6), columns=[f"metric_{k}" for k in range(K)])
     frame.insert(0, "system", ["big-search"] * 150 + ["small-search"] * 12)
     frame.insert(0, "run", [f"run-{i}" for i in range(162)])

@@ -3,24 +3,16 @@ in the report's notes, and its reproduce command carries the same budget (or --e
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-
 from copa_dash.config import Settings
-from copa_dash.core import hypervolume as hv
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.reports.systems_facts import systems_cli, systems_facts
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.store import DatasetStore
+from tests.hv_budget import big_and_small_systems, big_fronts_cost_too_much
 
 
 def _opened(tmp_path):
-    rng = np.random.default_rng(9)
-    y = np.abs(rng.standard_normal((50, 5)))
-    y /= np.linalg.norm(y, axis=1, keepdims=True)
-    frame = pd.DataFrame(y, columns=[f"f{k}" for k in range(5)])
-    frame["system"] = ["big"] * 40 + ["small"] * 10
-    frame["run"] = [f"r{i}" for i in range(50)]
+    frame = big_and_small_systems(9, "run", "r")
     roles = Roles("run", tuple(Objective(f"f{k}", "min") for k in range(5)), system="system")
     settings = Settings(data_dir=tmp_path / "data", cache_dir=tmp_path / "cache")
     ref = DatasetStore(settings.data_dir).save(frame, roles, name="five").id
@@ -28,8 +20,7 @@ def _opened(tmp_path):
 
 
 def test_report_names_the_estimated_hv_and_reproduces_the_budget(tmp_path, monkeypatch):
-    monkeypatch.setattr(hv, "exact_cost_seconds", lambda n, k: 1e9 if n > 20 else 0.0)
-    monkeypatch.setattr(hv, "_probed_cost_seconds", lambda front, r, b: 1e9)
+    big_fronts_cost_too_much(monkeypatch, above=20)
     facts = systems_facts(_opened(tmp_path), hv_budget_seconds=0.5)
     (note,) = [n for n in facts.notes if "Monte-Carlo" in n]
     big = next(r for r in facts.records if r["system"] == "big")

@@ -11,43 +11,31 @@ import pandas as pd
 import pytest
 
 from copa_dash.config import Settings
-from copa_dash.core import hypervolume as hv
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.core.indicators import system_indicators
 from copa_dash.data.io import build_eval_table
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.services import systems
+from tests.hv_budget import big_fronts_cost_too_much, sphere
 
 BIG = 30  # fronts with more distinct rows than this "cost too much" in these tests
-
-
-def _sphere(n, k, seed):
-    y = np.abs(np.random.default_rng(seed).standard_normal((n, k)))
-    return y / np.linalg.norm(y, axis=1, keepdims=True)
 
 
 @pytest.fixture()
 def two_systems():
     """6 objectives: system 0 has 60 rows on the sphere (all on its front), system 1 has 12."""
-    points = np.vstack([_sphere(60, 6, 1), _sphere(12, 6, 2)])
+    points = np.vstack([sphere(60, 6, 1), sphere(12, 6, 2)])
     index = np.repeat([0, 1], [60, 12])
     return points, index
 
 
 @pytest.fixture()
-def big_fronts_cost_too_much(monkeypatch):
+def big_fronts(monkeypatch):
     """Fronts above BIG rows are predicted over any budget; running them exactly fails."""
-    monkeypatch.setattr(hv, "exact_cost_seconds", lambda n, k: 1e9 if n > BIG else 0.0)
-    monkeypatch.setattr(hv, "_probed_cost_seconds", lambda front, r, b: 1e9)
-    exact = hv._exact
-
-    def guarded(y, r):
-        assert y.shape[0] <= BIG, "the exact hypervolume of a big front ran"
-        return exact(y, r)
-    monkeypatch.setattr(hv, "_exact", guarded)
+    big_fronts_cost_too_much(monkeypatch, above=BIG)
 
 
-def test_costly_system_is_estimated_and_small_stays_exact(two_systems, big_fronts_cost_too_much):
+def test_costly_system_is_estimated_and_small_stays_exact(two_systems, big_fronts):
     points, index = two_systems
     res = system_indicators(points, system_index=index, n_systems=2, hv_budget_seconds=0.5)
     assert res.hv_is_estimate(0) and not res.hv_is_estimate(1)
@@ -74,7 +62,7 @@ def test_exact_systems_are_bit_identical_to_no_budget(two_systems):
     assert not plain.hv_is_estimate(0) and plain.hv_samples.tolist() == [0, 0]
 
 
-def test_service_note_names_the_estimated_system(two_systems, big_fronts_cost_too_much):
+def test_service_note_names_the_estimated_system(two_systems, big_fronts):
     points, index = two_systems
     frame = pd.DataFrame(points, columns=[f"f{k}" for k in range(6)])
     frame["system"] = np.where(index == 0, "big-search", "small-search")

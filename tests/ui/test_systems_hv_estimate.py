@@ -3,23 +3,15 @@ the radar's HV hover the interval, only when some system's HV is a Monte-Carlo e
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-
-from copa_dash.core import hypervolume as hv
 from copa_dash.data.io import build_eval_table
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.services import systems
 from copa_dash.ui.features.systems import figures
+from tests.hv_budget import big_and_small_systems, big_fronts_cost_too_much
 
 
 def _table():
-    rng = np.random.default_rng(5)
-    y = np.abs(rng.standard_normal((50, 5)))
-    y /= np.linalg.norm(y, axis=1, keepdims=True)
-    frame = pd.DataFrame(y, columns=[f"f{k}" for k in range(5)])
-    frame["system"] = ["big"] * 40 + ["small"] * 10
-    frame["id"] = [f"m{i}" for i in range(50)]
+    frame = big_and_small_systems(5, "id", "m")
     roles = Roles("id", tuple(Objective(f"f{k}", "min") for k in range(5)), system="system")
     return build_eval_table(frame, roles)
 
@@ -28,8 +20,7 @@ def test_interval_column_only_for_estimates(monkeypatch):
     data, columns, _ = figures.indicator_rows(systems.systems_view(_table(), hv_budget_seconds=5))
     assert "hv_ci" not in [c["id"] for c in columns]
 
-    monkeypatch.setattr(hv, "exact_cost_seconds", lambda n, k: 1e9 if n > 20 else 0.0)
-    monkeypatch.setattr(hv, "_probed_cost_seconds", lambda front, r, b: 1e9)
+    big_fronts_cost_too_much(monkeypatch, above=20)
     view = systems.systems_view(_table(), hv_budget_seconds=5)
     data, columns, tooltips = figures.indicator_rows(view)
     ids = [c["id"] for c in columns]
