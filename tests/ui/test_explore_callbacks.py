@@ -10,6 +10,7 @@ from contextvars import copy_context
 from dataclasses import replace
 
 import dash
+import pytest
 from dash._callback_context import context_value
 from dash._utils import AttributeDict
 
@@ -65,7 +66,9 @@ def test_the_table_steps_with_the_pager_restarts_on_a_search_and_stays_otherwise
     assert callbacks.table_page_asked([f"{ID.QUERY}.data"], None) == 0
 
 
-def test_a_view_is_explored_once_and_its_callers_share_the_result(monkeypatch):
+@pytest.fixture()
+def explore_calls(monkeypatch) -> list:
+    """The explorations computed while a test runs (one item each), the view memo empty first."""
     calls = []
 
     def counted(*args, **kwargs):
@@ -74,6 +77,11 @@ def test_a_view_is_explored_once_and_its_callers_share_the_result(monkeypatch):
 
     monkeypatch.setattr(view_memo, "explore", counted)
     view_memo._recent_views.clear()
+    return calls
+
+
+def test_a_view_is_explored_once_and_its_callers_share_the_result(explore_calls):
+    calls = explore_calls
     state = _state(alpha=0.37)
     query = to_query(state)
     assert view_memo.state_of(query) == state          # the store gives the state back
@@ -118,15 +126,8 @@ def _fired(prop_id: str, render, *args):
 
 
 def test_the_pager_renders_the_table_page_of_the_view_in_the_store_from_the_views_exploration(
-        monkeypatch):
-    calls = []
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return explorer.explore(*args, **kwargs)
-
-    monkeypatch.setattr(view_memo, "explore", counted)
-    view_memo._recent_views.clear()
+        explore_calls):
+    calls = explore_calls
     state = _state(alpha=0.63)
     shown = view_memo.exploration(state)               # what the view callback draws from
     callbacks.figure_outputs(shown, state, None)
