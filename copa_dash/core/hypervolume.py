@@ -298,9 +298,9 @@ def _probed_cost_seconds(front: np.ndarray, r: np.ndarray, budget: float) -> flo
     is predicted to take at most an eighth of the budget; the growth exponent between
     the last two subsets (kept between the model's minus 1, at least 1, and the
     model's) carries the last time to all n rows. A last subset under 2 ms is too short
-    to time: the model decides. The subsets together take about a quarter of the budget at most (each at least
-    doubles the time of the one before). A cold numba cache makes the first subset slow
-    and the prediction high: Monte-Carlo, never a surprise wait.
+    to time: the model decides. The subsets together take about a quarter of the budget
+    at most (each at least doubles the time of the one before). A cold numba cache makes
+    the first subset slow and the prediction high: Monte-Carlo, never a surprise wait.
     """
     n, k = front.shape
     _, model_exponent = _cost_params(k)
@@ -346,7 +346,8 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
     -------
     HypervolumeEstimate
         ``exact=True`` with ``ci_low == ci_high == value`` and ``n_samples == 0`` for an
-        exact value (bit-identical to :func:`hypervolume`); otherwise the Monte-Carlo estimate with ``exact=False``.
+        exact value (bit-identical to :func:`hypervolume`); otherwise the Monte-Carlo
+        estimate with ``exact=False``.
 
     Raises
     ------
@@ -360,11 +361,11 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
     slow case) predicts at most the budget; otherwise the exact volume of growing subsets
     of the front (16, 32, ... rows, the largest predicted at an eighth of the budget) is
     timed and carried to n with the growth observed between the last two, and the value
-    is exact when that predicts at most the budget (random 8-D fronts of a few hundred rows, for instance,
-    take a tenth of what a sphere front of that size takes). Exact cost grows like about
-    n^1.7-2 at K = 4, 5 and steeper with K (the problem is #P-hard in K); the Monte-Carlo
-    error shrinks like ``1/sqrt(n_samples)`` whatever K is. ``method`` of the result says
-    which computation it shows.
+    is exact when that predicts at most the budget (random 8-D fronts of a few hundred
+    rows, for instance, take a tenth of what a sphere front of that size takes). Exact
+    cost grows like about n^1.7-2 at K = 4, 5 and steeper with K (the problem is #P-hard
+    in K); the Monte-Carlo error shrinks like ``1/sqrt(n_samples)`` whatever K is.
+    ``method`` of the result says which computation it shows.
 
     Examples
     --------

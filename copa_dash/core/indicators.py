@@ -33,6 +33,9 @@ RADAR_AXES = ("hv", "onvg_hat", "onvgr", "ud_bar", "os")
 NORMALIZATIONS = ("minmax", "cdf")
 
 
+# the values of every system, each NaN with a reason where it is undefined
+_INDICATORS = ("hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os", "area")
+
 @dataclass(frozen=True)
 class SystemIndicators:
     """Indicators of ``n_systems`` systems; arrays are indexed by system.
@@ -239,16 +242,15 @@ def system_indicators(points, /, directions=None, *, system_index, n_systems,
     front_points = z[global_front]
     span_p = np.ptp(front_points, axis=0)
 
-    values = {name: np.full(n_systems, np.nan) for name in
-              ("hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os", "area",
-               "hv_ci_low", "hv_ci_high")}
+    values = {name: np.full(n_systems, np.nan)
+              for name in (*_INDICATORS, "hv_ci_low", "hv_ci_high")}
     values["hv_samples"] = np.zeros(n_systems, dtype=np.int64)
     reasons = tuple({} for _ in range(n_systems))
     front_mask = np.zeros(raw.shape[0], dtype=bool)
     for s in range(n_systems):
         rows = np.flatnonzero(idx == s)
         if rows.size == 0:
-            for name in ("hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os", "area"):
+            for name in _INDICATORS:
                 reasons[s][name] = "the system has no rows"
             continue
         own_front = rows[nondominated_mask(z[rows])]
