@@ -36,6 +36,7 @@ NORMALIZATIONS = ("minmax", "cdf")
 # the values of every system, each NaN with a reason where it is undefined
 _INDICATORS = ("hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os", "area")
 
+
 @dataclass(frozen=True)
 class SystemIndicators:
     """Indicators of ``n_systems`` systems; arrays are indexed by system.
