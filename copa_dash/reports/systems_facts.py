@@ -70,12 +70,11 @@ def systems_facts(opened, *, objectives=None, normalize: str = "minmax", sigma: 
     test = None
     text = relative = ref = ""
     notes = list(view.notes)
-    estimated = view.hv_estimate_note(hv_budget_seconds)
+    intervals = "; ".join(f"{r['system']} [{r['hv_ci95'][0]:.4g}, {r['hv_ci95'][1]:.4g}]"
+                          for r in records if not r["hv_exact"])
+    estimated = view.hv_estimate_note(hv_budget_seconds, interval_where=f"is: {intervals}")
     if estimated:
-        intervals = "; ".join(f"{r['system']} [{r['hv_ci95'][0]:.4g}, {r['hv_ci95'][1]:.4g}]"
-                              for r in records if not r["hv_exact"])
-        notes.append(estimated.replace("is in the 'HV 95% interval' column",
-                                       f"is: {intervals}"))
+        notes.append(estimated)
     if base or cand:
         significance = systems.significance_test(
             table, baseline=base, candidate=cand, objectives=list(view.objectives),

@@ -110,8 +110,14 @@ class SystemsView:
         return [str(name) for s, name in enumerate(self.systems)
                 if self.indicators.hv_is_estimate(s)]
 
-    def hv_estimate_note(self, budget_seconds: float | None) -> str | None:
-        """A plain sentence naming the systems whose HV is estimated, or None."""
+    def hv_estimate_note(self, budget_seconds: float | None,
+                         interval_where: str = "is in the 'HV 95% interval' column"
+                         ) -> str | None:
+        """A plain sentence naming the systems whose HV is estimated, or None.
+
+        ``interval_where`` ends "Its 95% interval ...": where the reader finds the
+        intervals (the page's column by default; the CLI prints them below, the report
+        inline)."""
         names = self.hv_estimated_systems()
         if not names:
             return None
@@ -120,7 +126,7 @@ class SystemsView:
                 f"{samples:,} random points of the box that the front dominates), not the "
                 f"exact volume: with {len(self.objectives)} objectives the exact computation "
                 f"was predicted to take over {budget_seconds:g} s per system. Its 95% "
-                f"interval is in the 'HV 95% interval' column; every other HV is exact.")
+                f"interval {interval_where}; every other HV is exact.")
 
 
 @dataclass(frozen=True)
