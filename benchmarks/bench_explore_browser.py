@@ -65,20 +65,40 @@ from copa_dash.ui.features.explore.state import P_STOPS, format_p
 
 # The first figure is in when the pick is named, the front figure has drawn its traces (SVG
 # points or a WebGL canvas) and nothing waits for a callback; timed at the next painted frame.
+# The page is checked whenever the document changes (a MutationObserver: its callback runs
+# right after the change, inside the task that made it) and every 20 ms: a timer alone can
+# fire only after whatever the page queued meanwhile (a below-the-screen figure drawn after
+# the first paint, assets/plotly_offscreen.js), and would time that too.
 FIRST_FIGURE = """
 const done = arguments[arguments.length - 1];
 const start = performance.now();
+let state = 'waiting';          // then 'painting' (the frame is on its way), then 'done'
 function drawn() {
   const pick = document.getElementById('pick-id');
   const plot = document.querySelector('#explore-front .js-plotly-plot');
   return pick && pick.textContent && plot && plot._fullData && plot._fullData.length
-    && (plot.querySelectorAll('.scatterlayer .trace .point').length > 0
-        || plot.querySelector('canvas.gl-canvas-context'))
+    && (plot.querySelector('.scatterlayer .trace .point') || plot.querySelector('canvas.gl-canvas-context'))
     && !document.querySelector('[data-dash-is-loading="true"]');
 }
+function finish(value) {
+  if (state === 'done') { return; }
+  state = 'done';
+  observer.disconnect();
+  done(value);
+}
+function check() {
+  if (state === 'waiting' && drawn()) {
+    state = 'painting';
+    requestAnimationFrame(() => finish(performance.timeOrigin + performance.now()));
+  }
+}
+const observer = new MutationObserver(check);
+observer.observe(document.documentElement, {childList: true, subtree: true, characterData: true,
+                                            attributes: true, attributeFilter: ['data-dash-is-loading']});
 (function poll() {
-  if (drawn()) { requestAnimationFrame(() => done(performance.timeOrigin + performance.now())); return; }
-  if (performance.now() - start > 300000) { done(-1); return; }
+  if (state !== 'waiting') { return; }
+  check();
+  if (performance.now() - start > 300000) { finish(-1); return; }
   setTimeout(poll, 20);
 }());
 """
