@@ -19,7 +19,7 @@ ENTRY = ROOT / "tools" / "plotly_bundle" / "entry.js"
 
 def bundled_trace_types() -> set[str]:
     """The trace modules entry.js registers, and scatter (plotly.js's core always has it)."""
-    registered = re.search(r"Plotly\.register\(\[(.*?)\]\);", ENTRY.read_text(), re.S).group(1)
+    registered = re.search(r"Plotly\.register\(\[(.*?)\]\);", ENTRY.read_text(), re.DOTALL).group(1)
     return {"scatter", *re.findall(r"require\('plotly\.js/lib/(\w+)'\)", registered)}
 
 
