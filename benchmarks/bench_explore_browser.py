@@ -31,8 +31,10 @@ quality, so the front is a small share of the rows) is generated in memory, uplo
 through the upload service as the upload page does (stage, the proposed roles, save), and
 ``/explore?dataset=ID`` is opened. The time to the first figure is then reported too: from
 the page load (``driver.get``) to the first frame painted with the pick shown and the front
-figure drawn, for the cold first open (the server computes ranks and the front) and for a
-warm reload.
+figure drawn, for the cold first open (the app just started: the server computes the ranks
+and the front, the browser has nothing cached), for warm reloads, and for first opens in a
+browser started for each (``--fresh-opens``; nothing cached, no script compiled before: a
+teammate opening a shared link) against the warm server.
 
 Usage::
 
@@ -65,20 +67,40 @@ from copa_dash.ui.features.explore.state import P_STOPS, format_p
 
 # The first figure is in when the pick is named, the front figure has drawn its traces (SVG
 # points or a WebGL canvas) and nothing waits for a callback; timed at the next painted frame.
+# The page is checked whenever the document changes (a MutationObserver: its callback runs
+# right after the change, inside the task that made it) and every 20 ms: a timer alone can
+# fire only after whatever the page queued meanwhile (a below-the-screen figure drawn after
+# the first paint, assets/plotly_offscreen.js), and would time that too.
 FIRST_FIGURE = """
 const done = arguments[arguments.length - 1];
 const start = performance.now();
+let state = 'waiting';          // then 'painting' (the frame is on its way), then 'done'
 function drawn() {
   const pick = document.getElementById('pick-id');
   const plot = document.querySelector('#explore-front .js-plotly-plot');
   return pick && pick.textContent && plot && plot._fullData && plot._fullData.length
-    && (plot.querySelectorAll('.scatterlayer .trace .point').length > 0
-        || plot.querySelector('canvas.gl-canvas-context'))
+    && (plot.querySelector('.scatterlayer .trace .point') || plot.querySelector('canvas.gl-canvas-context'))
     && !document.querySelector('[data-dash-is-loading="true"]');
 }
+function finish(value) {
+  if (state === 'done') { return; }
+  state = 'done';
+  observer.disconnect();
+  done(value);
+}
+function check() {
+  if (state === 'waiting' && drawn()) {
+    state = 'painting';
+    requestAnimationFrame(() => finish(performance.timeOrigin + performance.now()));
+  }
+}
+const observer = new MutationObserver(check);
+observer.observe(document.documentElement, {childList: true, subtree: true, characterData: true,
+                                            attributes: true, attributeFilter: ['data-dash-is-loading']});
 (function poll() {
-  if (drawn()) { requestAnimationFrame(() => done(performance.timeOrigin + performance.now())); return; }
-  if (performance.now() - start > 300000) { done(-1); return; }
+  if (state !== 'waiting') { return; }
+  check();
+  if (performance.now() - start > 300000) { finish(-1); return; }
   setTimeout(poll, 20);
 }());
 """
@@ -266,6 +288,30 @@ def _check_pick(driver, settings, where: str) -> str:
     return f"{where}: page, explorer service and copa_select all pick {shown!r}"
 
 
+def _timed_open(driver, meters: Meters, url: str, label: str) -> tuple[str, float, float, float]:
+    """Open ``url`` in ``driver`` and time it to the first figure: (label, wall s, server CPU s,
+    browser CPU s)."""
+    cpu = meters.read()
+    started = time.time()
+    driver.get(url)
+    painted = driver.execute_async_script(FIRST_FIGURE)
+    if painted < 0:
+        raise SystemExit("the explorer did not draw the front figure within 5 minutes")
+    server, browser = meters.since(cpu)
+    return label, painted / 1000.0 - started, server, browser
+
+
+def _fresh_browser_open(app: RunningApp, url: str) -> tuple[str, float, float, float]:
+    """:func:`_timed_open` in a browser started for it (nothing cached, no script compiled
+    before: a teammate opening a shared link), against the warm server."""
+    driver = headless_chromium(1440, 1100)
+    try:
+        driver.set_script_timeout(320)
+        return _timed_open(driver, Meters(app, driver), url, "first open (warm server, fresh browser)")
+    finally:
+        driver.quit()
+
+
 def _spread(values) -> str:
     """Interquartile range over the median, in percent (min-max below 4 values)."""
     med = statistics.median(values)
@@ -313,6 +359,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--reloads", type=int, default=3,
                         help="warm reloads timed after the cold first open")
+    parser.add_argument("--fresh-opens", type=int, default=3,
+                        help="first opens in a newly started browser, after the reloads")
     parser.add_argument("--app-dir", type=Path, default=ROOT,
                         help="the checkout whose app.py runs (default: this one)")
     args = parser.parse_args(argv)
@@ -339,15 +387,11 @@ def main(argv=None) -> int:
             if n == 1:      # the reloads time the page, not the app's background compiles
                 checks.append(f"waited {_wait_until_quiet(app):.0f} s after the first open "
                               "for the app's background work to finish")
-            cpu = meters.read()
-            started = time.time()
-            driver.get(url)
-            painted = driver.execute_async_script(FIRST_FIGURE)
-            if painted < 0:
-                raise SystemExit("the explorer did not draw the front figure within 5 minutes")
-            server, browser = meters.since(cpu)
-            first.append(("first open (cold server)" if n == 0 else "reload (warm server)",
-                          painted / 1000.0 - started, server, browser))
+            first.append(_timed_open(driver, meters, url,
+                                     "first open (cold server, fresh browser)" if n == 0
+                                     else "reload (warm server, warm browser)"))
+        for _ in range(args.fresh_opens):
+            first.append(_fresh_browser_open(app, url))
         size = driver.execute_script(
             "const p = document.querySelector('#explore-front .js-plotly-plot');"
             "return [p._fullData.map(t => t.type + ':' + (t.x ? t.x.length : 0)).join(' '),"
