@@ -1,0 +1,295 @@
+"""The server's share of the first open of a freshly uploaded big table on a warm app.
+
+Starts the app (``python app.py``, :class:`benchmarks._app.RunningApp`) and waits until it
+is quiet (numba kernels loaded, warm-up steps done). Then:
+
+1. records, once, the callback requests a page load of ``/explore?dataset=ID&alpha=1``
+   sends: headless Chromium opens the page of a first uploaded table with a fetch hook
+   installed before the page's scripts run (``Page.addScriptToEvaluateOnNewDocument``), and
+   waits until the front figure is drawn;
+2. per repeat, uploads a NEW synthetic table through the app's own HTTP path
+   (``POST /api/datasets``, as a script would; the upload page's "Save" calls the same
+   service) and replays that page load over HTTP for the new dataset id (the page's GET,
+   then each recorded ``_dash-update-component`` request in the order the browser sent
+   them, one after the other), three ways, interleaved in each round:
+
+   ``immediate``  the first open sent as soon as the upload answered (the upload page's
+                  "Save and explore");
+   ``later``      the first open after the app went quiet again (a link opened later: any
+                  work started by the upload is done);
+   ``reload``     the same page load again on a dataset already open (the warm floor).
+
+   Each table has the same numbers (one seed) and its own row names, so every upload is a
+   new file and a new dataset: nothing of an earlier repeat is reused.
+
+For each open it reads the app's CPU time from ``/proc`` (process and threads) before and
+after, beside the wall time, and checks the answer before printing anything: every request
+answers 200 with a response and no error alert, and the pick the replayed page names is the
+pick the explorer service and ``copa_select`` over every row compute in this process for the
+view the share link holds.
+
+``--profile`` instead builds the app in this process (same settings) and runs one cold
+replay under cProfile, printing the functions with the most cumulative time (where the
+first open's server time goes).
+
+Usage::
+
+    python benchmarks/bench_first_open_server.py --rows 100000 --objectives 8 --repeats 5
+    python benchmarks/bench_first_open_server.py --rows 1000000 --objectives 4 --repeats 3
+    python benchmarks/bench_first_open_server.py --rows 100000 --objectives 8 --profile
+
+``--app-dir DIR`` runs another checkout's ``app.py`` (e.g. ``git archive`` of the commit
+before a change), to compare two versions with one script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import requests
+
+from benchmarks._app import RunningApp, app_env, free_port, headless_chromium
+from benchmarks._harness import load_line
+from benchmarks.bench_explore_browser import (
+    FIRST_FIGURE,
+    _wait_until_quiet,
+    service_pick,
+    synthetic_table,
+)
+
+# Installed before the page's own scripts: records every callback request of the page load.
+RECORD_REQUESTS = """
+window.__copaRequests = [];
+window.__copaFetch = window.fetch;
+window.fetch = function(url, options) {
+  if (String(url).includes('_dash-update-component') && options && options.body) {
+    window.__copaRequests.push({url: String(url), body: options.body});
+  }
+  return window.__copaFetch.apply(this, arguments);
+};
+"""
+ERROR_ALERT = "global-error"
+PICK = re.compile(r'"id":\s*"pick-id".{0,200}?"(?:html|children)":\s*"([^"]*)"', re.S)
+
+
+def table_bytes(rows: int, objectives: int, prefix: str) -> bytes:
+    """A synthetic table (``synthetic_table``, seed 23) as Parquet, its row names prefixed
+    by ``prefix`` so that every repeat uploads a different file."""
+    frame = synthetic_table(rows, objectives, 23)
+    frame["model"] = prefix + frame["model"]
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    return buffer.getvalue()
+
+
+def upload(base_url: str, data: bytes, name: str) -> str:
+    """POST the table to the app's API (shared, the proposed roles); the new dataset id."""
+    response = requests.post(f"{base_url}/api/datasets", files={"file": ("big.parquet", data)},
+                             data={"name": name, "shared": "true"}, timeout=600)
+    if response.status_code != 201:
+        raise SystemExit(f"upload failed: HTTP {response.status_code} {response.text[:300]}")
+    return response.json()["id"]
+
+
+def record_page_load(base_url: str, dataset: str) -> list[dict]:
+    """The callback requests the browser sends to open ``/explore?dataset=ID&alpha=1``."""
+    driver = headless_chromium(1400, 1000)
+    try:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_REQUESTS})
+        driver.set_script_timeout(320)
+        driver.get(f"{base_url}/explore?dataset={dataset}&alpha=1")
+        if driver.execute_async_script(FIRST_FIGURE) < 0:
+            raise SystemExit("the explorer did not draw the front figure within 5 minutes")
+        time.sleep(3)                   # callbacks the first figure does not wait for
+        recorded = driver.execute_script("return window.__copaRequests;")
+    finally:
+        driver.quit()
+    if not recorded:
+        raise SystemExit("the page load sent no callback request")
+    return [{"path": "/" + r["url"].split("/", 3)[-1] if r["url"].startswith("http")
+             else r["url"], "body": r["body"]} for r in recorded]
+
+
+def replay(session: requests.Session, base_url: str, recorded: list[dict], old: str,
+           new: str) -> tuple[float, list[str]]:
+    """Open the page of dataset ``new`` as the recorded load of ``old`` did; returns the wall
+    seconds and the answers' texts. Stops the run on any failed answer."""
+    started = time.perf_counter()
+    page = session.get(f"{base_url}/explore?dataset={new}&alpha=1", timeout=600)
+    if page.status_code != 200:
+        raise SystemExit(f"the page answered HTTP {page.status_code}")
+    answers = []
+    for request in recorded:
+        body = request["body"].replace(old, new)
+        response = session.post(base_url + request["path"], data=body, timeout=600,
+                                headers={"Content-Type": "application/json"})
+        if response.status_code == 204:         # PreventUpdate: nothing to change
+            continue
+        if response.status_code != 200 or "response" not in response.json():
+            raise SystemExit(f"a callback answered HTTP {response.status_code}: "
+                             f"{response.text[:300]}")
+        if ERROR_ALERT in response.text:
+            raise SystemExit(f"a callback answered with the error alert: {response.text[:300]}")
+        answers.append(response.text)
+    return time.perf_counter() - started, answers
+
+
+def check_pick(settings, answers: list[str], dataset: str) -> str:
+    """The pick the replayed page names against the explorer service and ``copa_select``."""
+    links = [m for text in answers
+             for m in re.findall(r'"explore-share":\s*\{"value":\s*"([^"]+)"', text)]
+    if not links:
+        raise SystemExit("no answer holds the share link")
+    link = links[-1]
+    if f"dataset={dataset}" not in link:
+        raise SystemExit(f"the share link {link!r} is not of dataset {dataset}")
+    via_service, direct = service_pick(settings, link)
+    if via_service != direct:
+        raise SystemExit(f"the explorer service picks {via_service!r}, copa_select {direct!r}")
+    if not any(f">{via_service}<" in text or f'"{via_service}"' in text for text in answers):
+        raise SystemExit(f"the replayed page does not name the pick {via_service!r}")
+    return via_service
+
+
+def _session(base_url: str) -> requests.Session:
+    session = requests.Session()
+    session.headers.update({"Origin": base_url, "Referer": f"{base_url}/explore"})
+    return session
+
+
+def measure(args) -> int:
+    from copa_dash.config import Settings
+
+    print(f"app: {args.app_dir.resolve()}; table {args.rows:,} x {args.objectives}, "
+          f"{args.repeats} rounds")
+    print("before: " + load_line())
+    port = free_port()
+    root = Path(tempfile.mkdtemp(prefix="copa-first-open-"))
+    settings = Settings.from_env(app_env(port, root, args.app_dir))
+    results = {"immediate": [], "later": [], "reload": []}
+    uploads = []
+    checks = set()
+    with RunningApp(port, state=root, app_dir=args.app_dir) as app:
+        print(f"waited {_wait_until_quiet(app):.0f} s for the app's start-up work")
+        first = upload(app.url, table_bytes(args.rows, args.objectives, "rec-"), "recorded")
+        recorded = record_page_load(app.url, first)
+        print(f"recorded {len(recorded)} callback requests of one page load: "
+              + ", ".join(json.loads(r["body"])["output"][:60] for r in recorded))
+        _wait_until_quiet(app)
+        session = _session(app.url)
+        for round_ in range(args.repeats):
+            order = ("immediate", "later") if round_ % 2 == 0 else ("later", "immediate")
+            for kind in order:
+                data = table_bytes(args.rows, args.objectives, f"r{round_}{kind[0]}-")
+                _wait_until_quiet(app)
+                cpu = app.cpu_seconds()
+                started = time.perf_counter()
+                dataset = upload(app.url, data, f"{kind} {round_}")
+                uploads.append((time.perf_counter() - started, app.cpu_seconds() - cpu))
+                if kind == "later":
+                    _wait_until_quiet(app)
+                cpu = app.cpu_seconds()
+                wall, answers = replay(session, app.url, recorded, first, dataset)
+                results[kind].append((wall, app.cpu_seconds() - cpu))
+                checks.add(check_pick(settings, answers, dataset))
+                if kind == "immediate":     # the warm floor on the same dataset
+                    _wait_until_quiet(app)
+                    cpu = app.cpu_seconds()
+                    wall, answers = replay(session, app.url, recorded, first, dataset)
+                    results["reload"].append((wall, app.cpu_seconds() - cpu))
+                    check_pick(settings, answers, dataset)
+    print("after: " + load_line())
+    print(f"checked: every answer 200, no error alert; the page's pick equals the explorer "
+          f"service's and copa_select's over every row (picks: {', '.join(sorted(checks))})")
+    print(f"upload (POST /api/datasets, answer): wall median {statistics.median(u[0] for u in uploads):.2f} s, "
+          f"app CPU {statistics.median(u[1] for u in uploads):.2f} s")
+    print("\n| open of /explore?dataset=ID&alpha=1 | n | server CPU median s (min-max) | "
+          "wall median s (min-max) |")
+    print("|---|---|---|---|")
+    labels = {"immediate": "first open, right after the upload answered",
+              "later": "first open, app quiet after the upload",
+              "reload": "reload (dataset already open)"}
+    for kind, label in labels.items():
+        runs = results[kind]
+        cpu = [r[1] for r in runs]
+        wall = [r[0] for r in runs]
+        print(f"| {label} | {len(runs)} | {statistics.median(cpu):.2f} ({min(cpu):.2f}-"
+              f"{max(cpu):.2f}) | {statistics.median(wall):.2f} ({min(wall):.2f}-{max(wall):.2f}) |")
+    return 0
+
+
+def profile(args) -> int:
+    """One cold replay inside this process under cProfile (the app built here, Flask's test
+    client speaking for the browser)."""
+    import cProfile
+    import pstats
+
+    from copa_dash.app_factory import create_app
+    from copa_dash.config import Settings
+    from copa_dash.services.warmup import warm_up_kernels
+
+    port = free_port()
+    root = Path(tempfile.mkdtemp(prefix="copa-first-open-"))
+    with RunningApp(port, state=root, app_dir=args.app_dir) as app:
+        _wait_until_quiet(app)
+        first = upload(app.url, table_bytes(args.rows, args.objectives, "rec-"), "recorded")
+        recorded = record_page_load(app.url, first)
+    settings = Settings.from_env(app_env(port, root, args.app_dir))
+    dash_app = create_app(settings)
+    client = dash_app.server.test_client()
+    warm_up_kernels()                              # the kernels loaded, as in a warm app
+    headers = {"Origin": "http://localhost", "Referer": "http://localhost/explore"}
+
+    def open_page(dataset: str) -> None:
+        client.get(f"/explore?dataset={dataset}&alpha=1", headers=headers)
+        for request in recorded:
+            response = client.post(request["path"], data=request["body"].replace(first, dataset),
+                                   headers={**headers, "Content-Type": "application/json"})
+            if response.status_code not in (200, 204) or ERROR_ALERT in response.get_data(True):
+                raise SystemExit(f"a callback failed: {response.status_code}")
+
+    for n in range(2):           # the first call imports and fills per-process memos
+        response = client.post("/api/datasets", headers=headers, data={
+            "file": (io.BytesIO(table_bytes(args.rows, args.objectives, f"p{n}-")), "big.parquet"),
+            "shared": "true"}, content_type="multipart/form-data")
+        dataset = response.get_json()["id"]
+        if n == 0:
+            open_page(dataset)
+            continue
+        time.sleep(5)            # anything the upload started in the background is done
+        profiler = cProfile.Profile()
+        profiler.enable()
+        open_page(dataset)
+        profiler.disable()
+    stats = pstats.Stats(profiler)
+    stats.sort_stats("cumulative").print_stats(45)
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--objectives", type=int, default=8)
+    parser.add_argument("--repeats", type=int, default=5, help="rounds (each: every kind once)")
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--app-dir", type=Path, default=ROOT)
+    args = parser.parse_args(argv)
+    if args.rows < 10 or not 2 <= args.objectives <= 16 or not 1 <= args.repeats <= 50:
+        print("--rows >= 10, --objectives 2..16, --repeats 1..50", file=sys.stderr)
+        return 2
+    return profile(args) if args.profile else measure(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
