@@ -80,7 +80,7 @@ window.fetch = function(url, options) {
 };
 """
 ERROR_ALERT = "global-error"
-PICK = re.compile(r'"id":\s*"pick-id".{0,200}?"(?:html|children)":\s*"([^"]*)"', re.S)
+PICK = re.compile(r'"id":\s*"pick-id".{0,200}?"(?:html|children)":\s*"([^"]*)"', re.DOTALL)
 
 
 def table_bytes(rows: int, objectives: int, prefix: str) -> bytes:

@@ -65,6 +65,7 @@ from .data.read_limits import UploadTooLargeError, check_json_depth, uncompresse
 from .data.schema import Roles
 from .services.cache import AnalysisCache, get_cache
 from .services.export import safe_csv
+from .services.first_view import prepare_in_background
 from .services.store import (
     DatasetDamagedError,
     DatasetNotFoundError,
@@ -280,6 +281,7 @@ def upload_dataset():
     roles = with_units(roles if roles is not None else proposal.roles(), read)
     frame = prepare_frame(read.frame, proposal, roles)
     saved = services.store.save(frame, roles, name=name, shared=shared)
+    prepare_in_background(settings, saved.id)     # its first Explore view, before it is asked
     info = services.store.info(saved.id)
     # The owner token is in this answer and nowhere else: the store keeps only its hash.
     response = jsonify(id=saved.id, owner_token=saved.owner_token, name=info.get("name"),
