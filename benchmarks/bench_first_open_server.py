@@ -38,8 +38,10 @@ Usage::
     python benchmarks/bench_first_open_server.py --rows 1000000 --objectives 4 --repeats 3
     python benchmarks/bench_first_open_server.py --rows 100000 --objectives 8 --profile
 
-``--app-dir DIR`` runs another checkout's ``app.py`` (e.g. ``git archive`` of the commit
-before a change), to compare two versions with one script.
+``--app-dir DIR`` runs another checkout's ``app.py``; ``--compare-dir DIR`` runs a second
+one (e.g. ``git archive`` of the commit before a change) beside it, both apps started at
+once and their rounds interleaved (order rotated per round), so that load from elsewhere on
+the machine hits both alike; the run stops unless both pick the same row.
 """
 
 from __future__ import annotations
@@ -168,64 +170,103 @@ def _session(base_url: str) -> requests.Session:
     return session
 
 
-def measure(args) -> int:
-    from copa_dash.config import Settings
+class Contender:
+    """One running app (a checkout's ``app.py``) with its recorded page load and results."""
 
-    print(f"app: {args.app_dir.resolve()}; table {args.rows:,} x {args.objectives}, "
-          f"{args.repeats} rounds")
+    def __init__(self, label: str, app_dir: Path, rows: int, objectives: int):
+        from copa_dash.config import Settings
+
+        self.label = label
+        port = free_port()
+        root = Path(tempfile.mkdtemp(prefix="copa-first-open-"))
+        self.settings = Settings.from_env(app_env(port, root, app_dir))
+        self.app = RunningApp(port, state=root, app_dir=app_dir)
+        self.rows, self.objectives = rows, objectives
+        self.results = {"immediate": [], "later": [], "reload": []}
+        self.uploads = []
+        self.picks = set()
+
+    def record(self) -> None:
+        _wait_until_quiet(self.app)
+        self.first = upload(self.app.url, table_bytes(self.rows, self.objectives, "rec-"),
+                            "recorded")
+        self.recorded = record_page_load(self.app.url, self.first)
+        self.session = _session(self.app.url)
+        print(f"{self.label}: recorded {len(self.recorded)} callback requests of one page "
+              "load: " + ", ".join(json.loads(r["body"])["output"][:40] for r in self.recorded))
+
+    def _open(self, dataset: str) -> tuple[float, float]:
+        cpu = self.app.cpu_seconds()
+        wall, answers = replay(self.session, self.app.url, self.recorded, self.first, dataset)
+        spent = self.app.cpu_seconds() - cpu
+        self.picks.add(check_pick(self.settings, answers, dataset).split("-", 1)[1])
+        return wall, spent
+
+    def round(self, number: int) -> None:
+        """Each kind of open once (immediate and later in an order alternated per round)."""
+        order = ("immediate", "later") if number % 2 == 0 else ("later", "immediate")
+        for kind in order:
+            data = table_bytes(self.rows, self.objectives, f"r{number}{kind[0]}-")
+            _wait_until_quiet(self.app)
+            cpu = self.app.cpu_seconds()
+            started = time.perf_counter()
+            dataset = upload(self.app.url, data, f"{kind} {number}")
+            self.uploads.append((time.perf_counter() - started, self.app.cpu_seconds() - cpu))
+            if kind == "later":
+                _wait_until_quiet(self.app)
+            self.results[kind].append(self._open(dataset))
+            if kind == "immediate":         # the warm floor on the same dataset
+                _wait_until_quiet(self.app)
+                self.results["reload"].append(self._open(dataset))
+
+
+LABELS = {"immediate": "first open, right after the upload answered",
+          "later": "first open, app quiet after the upload",
+          "reload": "reload (dataset already open)"}
+
+
+def measure(args) -> int:
+    dirs = [("this checkout" if args.app_dir.resolve() == ROOT else str(args.app_dir),
+             args.app_dir)]
+    if args.compare_dir:
+        dirs.append((f"{args.compare_dir}", args.compare_dir))
+    print(f"table {args.rows:,} x {args.objectives}, {args.repeats} rounds; apps: "
+          + "; ".join(f"{label} ({path.resolve()})" for label, path in dirs))
     print("before: " + load_line())
-    port = free_port()
-    root = Path(tempfile.mkdtemp(prefix="copa-first-open-"))
-    settings = Settings.from_env(app_env(port, root, args.app_dir))
-    results = {"immediate": [], "later": [], "reload": []}
-    uploads = []
-    checks = set()
-    with RunningApp(port, state=root, app_dir=args.app_dir) as app:
-        print(f"waited {_wait_until_quiet(app):.0f} s for the app's start-up work")
-        first = upload(app.url, table_bytes(args.rows, args.objectives, "rec-"), "recorded")
-        recorded = record_page_load(app.url, first)
-        print(f"recorded {len(recorded)} callback requests of one page load: "
-              + ", ".join(json.loads(r["body"])["output"][:60] for r in recorded))
-        _wait_until_quiet(app)
-        session = _session(app.url)
-        for round_ in range(args.repeats):
-            order = ("immediate", "later") if round_ % 2 == 0 else ("later", "immediate")
-            for kind in order:
-                data = table_bytes(args.rows, args.objectives, f"r{round_}{kind[0]}-")
-                _wait_until_quiet(app)
-                cpu = app.cpu_seconds()
-                started = time.perf_counter()
-                dataset = upload(app.url, data, f"{kind} {round_}")
-                uploads.append((time.perf_counter() - started, app.cpu_seconds() - cpu))
-                if kind == "later":
-                    _wait_until_quiet(app)
-                cpu = app.cpu_seconds()
-                wall, answers = replay(session, app.url, recorded, first, dataset)
-                results[kind].append((wall, app.cpu_seconds() - cpu))
-                checks.add(check_pick(settings, answers, dataset))
-                if kind == "immediate":     # the warm floor on the same dataset
-                    _wait_until_quiet(app)
-                    cpu = app.cpu_seconds()
-                    wall, answers = replay(session, app.url, recorded, first, dataset)
-                    results["reload"].append((wall, app.cpu_seconds() - cpu))
-                    check_pick(settings, answers, dataset)
+    contenders = []
+    try:
+        for label, path in dirs:
+            contenders.append(Contender(label, path, args.rows, args.objectives))
+        for contender in contenders:
+            contender.record()
+        for number in range(args.repeats):     # the apps' rounds interleaved, order rotated
+            for contender in contenders[number % len(contenders):] + \
+                    contenders[:number % len(contenders)]:
+                contender.round(number)
+    finally:
+        for contender in contenders:
+            contender.app.stop()
     print("after: " + load_line())
-    print(f"checked: every answer 200, no error alert; the page's pick equals the explorer "
-          f"service's and copa_select's over every row (picks: {', '.join(sorted(checks))})")
-    print(f"upload (POST /api/datasets, answer): wall median {statistics.median(u[0] for u in uploads):.2f} s, "
-          f"app CPU {statistics.median(u[1] for u in uploads):.2f} s")
-    print("\n| open of /explore?dataset=ID&alpha=1 | n | server CPU median s (min-max) | "
-          "wall median s (min-max) |")
-    print("|---|---|---|---|")
-    labels = {"immediate": "first open, right after the upload answered",
-              "later": "first open, app quiet after the upload",
-              "reload": "reload (dataset already open)"}
-    for kind, label in labels.items():
-        runs = results[kind]
-        cpu = [r[1] for r in runs]
-        wall = [r[0] for r in runs]
-        print(f"| {label} | {len(runs)} | {statistics.median(cpu):.2f} ({min(cpu):.2f}-"
-              f"{max(cpu):.2f}) | {statistics.median(wall):.2f} ({min(wall):.2f}-{max(wall):.2f}) |")
+    picks = {c.label: sorted(c.picks) for c in contenders}
+    if len({tuple(p) for p in picks.values()}) != 1 or len(contenders[0].picks) != 1:
+        raise SystemExit(f"the apps pick different rows of the same table: {picks}")
+    print("checked: every answer 200, no error alert; on every open the page's pick equals "
+          "the explorer service's and copa_select's over every row, and every app and "
+          f"repeat picks the same row of the table ({contenders[0].picks.pop()})")
+    print("\n| app | open of /explore?dataset=ID&alpha=1 | n | server CPU median s (min-max) "
+          "| wall median s (min-max) |")
+    print("|---|---|---|---|---|")
+    for contender in contenders:
+        for kind, label in LABELS.items():
+            runs = contender.results[kind]
+            cpu = [r[1] for r in runs]
+            wall = [r[0] for r in runs]
+            print(f"| {contender.label} | {label} | {len(runs)} | {statistics.median(cpu):.2f} "
+                  f"({min(cpu):.2f}-{max(cpu):.2f}) | {statistics.median(wall):.2f} "
+                  f"({min(wall):.2f}-{max(wall):.2f}) |")
+        print(f"| {contender.label} | the upload itself (POST /api/datasets until it answered) | "
+              f"{len(contender.uploads)} | {statistics.median(u[1] for u in contender.uploads):.2f} | "
+              f"{statistics.median(u[0] for u in contender.uploads):.2f} |")
     return 0
 
 
@@ -284,6 +325,8 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="rounds (each: every kind once)")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--app-dir", type=Path, default=ROOT)
+    parser.add_argument("--compare-dir", type=Path, default=None,
+                        help="a second checkout whose app.py is measured in the same rounds")
     args = parser.parse_args(argv)
     if args.rows < 10 or not 2 <= args.objectives <= 16 or not 1 <= args.repeats <= 50:
         print("--rows >= 10, --objectives 2..16, --repeats 1..50", file=sys.stderr)
