@@ -65,6 +65,7 @@ from benchmarks._app import RunningApp, app_env, free_port, headless_chromium
 from benchmarks._harness import load_line
 from benchmarks.bench_explore_browser import (
     FIRST_FIGURE,
+    _check_pick,
     _wait_until_quiet,
     service_pick,
     synthetic_table,
@@ -182,7 +183,8 @@ class Contender:
         self.settings = Settings.from_env(app_env(port, root, app_dir))
         self.app = RunningApp(port, state=root, app_dir=app_dir)
         self.rows, self.objectives = rows, objectives
-        self.results = {"immediate": [], "later": [], "reload": []}
+        self.results = {"immediate": [], "later": [], "reload": [], "browser immediate": [],
+                        "browser later": []}
         self.uploads = []
         self.picks = set()
 
@@ -220,9 +222,34 @@ class Contender:
                 self.results["reload"].append(self._open(dataset))
 
 
+    def browser_round(self, driver, number: int) -> None:
+        """The first open in headless Chromium, right after the upload answered and after
+        the app went quiet: from ``driver.get`` to the first figure drawn (as
+        ``bench_explore_browser`` times it), with the server's CPU over that time."""
+        order = ("immediate", "later") if number % 2 == 0 else ("later", "immediate")
+        for kind in order:
+            data = table_bytes(self.rows, self.objectives, f"b{number}{kind[0]}-")
+            _wait_until_quiet(self.app)
+            dataset = upload(self.app.url, data, f"browser {kind} {number}")
+            if kind == "later":
+                _wait_until_quiet(self.app)
+            cpu = self.app.cpu_seconds()
+            started = time.time()
+            driver.get(f"{self.app.url}/explore?dataset={dataset}&alpha=1")
+            painted = driver.execute_async_script(FIRST_FIGURE)
+            if painted < 0:
+                raise SystemExit("the explorer did not draw the front figure within 5 minutes")
+            self.results["browser " + kind].append((painted / 1000.0 - started,
+                                                    self.app.cpu_seconds() - cpu))
+            time.sleep(1)
+            _check_pick(driver, self.settings, f"{self.label}, browser {kind}")
+
+
 LABELS = {"immediate": "first open, right after the upload answered",
           "later": "first open, app quiet after the upload",
-          "reload": "reload (dataset already open)"}
+          "reload": "reload (dataset already open)",
+          "browser immediate": "in Chromium: first open right after the upload, to first figure",
+          "browser later": "in Chromium: first open, app quiet after the upload, to first figure"}
 
 
 def measure(args) -> int:
@@ -243,6 +270,19 @@ def measure(args) -> int:
             for contender in contenders[number % len(contenders):] + \
                     contenders[:number % len(contenders)]:
                 contender.round(number)
+        if args.browser_rounds:
+            driver = headless_chromium(1400, 1000)
+            try:
+                driver.set_script_timeout(320)
+                for contender in contenders:       # the browser caches the page's scripts
+                    driver.get(f"{contender.app.url}/explore?dataset={contender.first}&alpha=1")
+                    driver.execute_async_script(FIRST_FIGURE)
+                for number in range(args.browser_rounds):
+                    for contender in contenders[number % len(contenders):] + \
+                            contenders[:number % len(contenders)]:
+                        contender.browser_round(driver, number)
+            finally:
+                driver.quit()
     finally:
         for contender in contenders:
             contender.app.stop()
@@ -259,6 +299,8 @@ def measure(args) -> int:
     for contender in contenders:
         for kind, label in LABELS.items():
             runs = contender.results[kind]
+            if not runs:
+                continue
             cpu = [r[1] for r in runs]
             wall = [r[0] for r in runs]
             print(f"| {contender.label} | {label} | {len(runs)} | {statistics.median(cpu):.2f} "
@@ -323,6 +365,8 @@ def main(argv=None) -> int:
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--objectives", type=int, default=8)
     parser.add_argument("--repeats", type=int, default=5, help="rounds (each: every kind once)")
+    parser.add_argument("--browser-rounds", type=int, default=0,
+                        help="rounds of first opens in headless Chromium after the replays")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--app-dir", type=Path, default=ROOT)
     parser.add_argument("--compare-dir", type=Path, default=None,
