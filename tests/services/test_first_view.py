@@ -248,3 +248,26 @@ def test_an_upload_through_the_api_starts_the_work(settings):
 
     cached = get_cache(settings).memoize("cdf_transform", dataset, problem.cache_key, missing)
     assert np.array_equal(cached, problem.u)
+
+
+def test_saving_on_the_upload_page_starts_the_work(settings, monkeypatch):
+    from copa_dash.services.uploads import stage_upload
+    from copa_dash.ui.features.upload import callbacks as upload_callbacks
+
+    started = []
+    monkeypatch.setattr(upload_callbacks, "prepare_in_background",
+                        lambda s, dataset: started.append((s, dataset)))
+    app = dash.Dash(__name__)
+    app.server.config["COPA_SETTINGS"] = settings
+    upload_callbacks.register_callbacks(app)
+    save = next(spec["callback"] for spec in app.callback_map.values()
+                if spec["callback"].__wrapped__.__name__ == "save")
+    staged = stage_upload(settings, "t.csv", _frame(8).to_csv(index=False).encode())
+    columns = ["model", "acc", "cost", "co2", "f1"]
+    with app.server.test_request_context():
+        save.__wrapped__(1, {"token": staged.token, "filename": "t.csv"}, "model",
+                         ["id", "objective", "objective", "objective", "objective"],
+                         [{"column": c} for c in columns], [None, "max", "min", "min", "max"],
+                         "t", True, None, {})
+    assert len(started) == 1 and started[0][0] is settings
+    assert open_store(settings).exists(started[0][1])
