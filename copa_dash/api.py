@@ -63,6 +63,7 @@ from .data.io import Limits
 from .data.proposal import prepare_frame
 from .data.read_limits import UploadTooLargeError, check_json_depth, uncompressed_bound
 from .data.schema import Roles
+from .services import pending_work
 from .services.cache import AnalysisCache, get_cache
 from .services.export import safe_csv
 from .services.first_view import prepare_in_background
@@ -352,6 +353,7 @@ def update_dataset(dataset_id: str):
 def delete_dataset(dataset_id: str):
     services = _services()
     services.store.delete(dataset_id, owner_token=_owner_token())
+    pending_work.wait_for(dataset_id)   # its first view's results, if being computed, go too
     try:
         services.cache.evict_dataset(dataset_id)
     except Exception:  # the dataset is gone; stale entries are unreachable and age out

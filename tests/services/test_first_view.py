@@ -271,3 +271,22 @@ def test_saving_on_the_upload_page_starts_the_work(settings, monkeypatch):
                          "t", True, None, {})
     assert len(started) == 1 and started[0][0] is settings
     assert open_store(settings).exists(started[0][1])
+
+
+def test_deleting_an_upload_during_the_work_leaves_none_of_its_results(settings, counted):
+    from copa_dash.services.uploads import delete_upload
+
+    count, _ = counted
+    saved = open_store(settings).save(_frame(9), ROLES, name="t9", shared=True)
+    gate = threading.Event()
+    u, _, _ = _count_all(count, gate)
+    job = first_view.prepare_in_background(settings, saved.id)
+    assert u.entered.wait(60)                    # the work has read the table, computes u
+    deleting = threading.Thread(target=delete_upload,
+                                args=(settings, saved.id, saved.owner_token))
+    deleting.start()
+    gate.set()
+    deleting.join(120)
+    assert not deleting.is_alive() and job.done()
+    assert not open_store(settings).exists(saved.id)
+    assert get_cache(settings).evict_dataset(saved.id) == 0    # nothing of it was left
