@@ -353,7 +353,8 @@ def update_dataset(dataset_id: str):
 def delete_dataset(dataset_id: str):
     services = _services()
     services.store.delete(dataset_id, owner_token=_owner_token())
-    pending_work.wait_for(dataset_id)   # its first view's results, if being computed, go too
+    # its first view's results, if being computed, go too
+    pending_work.wait_for(dataset_id, lock_dir=pending_work.lock_dir(services.settings))
     try:
         services.cache.evict_dataset(dataset_id)
     except Exception:  # the dataset is gone; stale entries are unreachable and age out

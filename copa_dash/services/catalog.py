@@ -133,7 +133,7 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
             raise InvalidInputError("uploaded datasets need the instance's settings")
         # a just-saved upload's first view may be being computed (services/first_view.py):
         # take its results rather than compute them a second time
-        pending_work.wait_for(ref)
+        pending_work.wait_for(ref, lock_dir=pending_work.lock_dir(settings))
         store = open_store(settings)
         table = store.load(ref)
         info = store.info(ref)

@@ -55,4 +55,5 @@ def prepare(settings, dataset_id: str) -> Exploration:
 def prepare_in_background(settings, dataset_id: str):
     """Queue :func:`prepare` for a just-saved upload; returns its future (see
     :func:`pending_work.submit`)."""
-    return pending_work.submit(dataset_id, lambda: prepare(settings, dataset_id))
+    return pending_work.submit(dataset_id, lambda: prepare(settings, dataset_id),
+                               lock_dir=pending_work.lock_dir(settings))

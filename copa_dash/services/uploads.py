@@ -244,7 +244,8 @@ def rename_upload(settings, dataset_id: str, owner_token: str, name: str | None)
 def delete_upload(settings, dataset_id: str, owner_token: str) -> dict:
     """Delete an upload with its owner token, and its cached results; returns its fields."""
     removed = open_store(settings).delete(dataset_id, owner_token=owner_token)
-    pending_work.wait_for(dataset_id)   # its first view's results, if being computed, go too
+    # its first view's results, if being computed, go too
+    pending_work.wait_for(dataset_id, lock_dir=pending_work.lock_dir(settings))
     try:
         get_cache(settings).evict_dataset(dataset_id)
     except Exception:

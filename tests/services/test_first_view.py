@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import dash
@@ -150,10 +153,10 @@ def test_an_open_during_the_work_waits_for_it_and_nothing_is_computed_twice(
     waiting = threading.Event()
     wait_for = pending_work.wait_for
 
-    def noted_wait(key, timeout=pending_work.WAIT_SECONDS):
+    def noted_wait(key, *args, **kwargs):
         if threading.current_thread().name.startswith("opener"):
             waiting.set()
-        return wait_for(key, timeout)
+        return wait_for(key, *args, **kwargs)
 
     monkeypatch.setattr(catalog.pending_work, "wait_for", noted_wait)
     job = first_view.prepare_in_background(settings, dataset)
@@ -290,3 +293,29 @@ def test_deleting_an_upload_during_the_work_leaves_none_of_its_results(settings,
     assert not deleting.is_alive() and job.done()
     assert not open_store(settings).exists(saved.id)
     assert get_cache(settings).evict_dataset(saved.id) == 0    # nothing of it was left
+
+
+WAITER = """
+import sys
+from copa_dash.services import pending_work
+print("waiting", flush=True)
+pending_work.wait_for(sys.argv[1], lock_dir=sys.argv[2])
+print("done", flush=True)
+"""
+
+
+def test_another_worker_process_waits_for_the_running_work(tmp_path):
+    key = "a" * 64
+    with pending_work._announced(tmp_path, key):          # the work runs in this process
+        waiter = subprocess.Popen([sys.executable, "-c", WAITER, key, str(tmp_path)],
+                                  stdout=subprocess.PIPE, text=True)
+        assert waiter.stdout.readline().strip() == "waiting"
+        time.sleep(0.5)
+        assert waiter.poll() is None                      # still waiting for it
+    assert waiter.stdout.readline().strip() == "done"     # released when the work ended
+    assert waiter.wait(30) == 0
+    assert not list(tmp_path.iterdir())                   # the lock file went with it
+    # nothing announced: no wait at all
+    assert subprocess.run([sys.executable, "-c", WAITER, key, str(tmp_path)],
+                          check=True, capture_output=True, text=True, timeout=30).stdout.split() == \
+        ["waiting", "done"]
