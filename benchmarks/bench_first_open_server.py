@@ -28,9 +28,11 @@ answers 200 with a response and no error alert, and the pick the replayed page n
 pick the explorer service and ``copa_select`` over every row compute in this process for the
 view the share link holds.
 
-``--profile`` instead builds the app in this process (same settings) and runs one cold
-replay under cProfile, printing the functions with the most cumulative time (where the
-first open's server time goes).
+``--profile`` instead builds the app in this process (same settings), uploads a table
+through its API, waits 5 s and replays the first open under cProfile, printing the
+functions with the most cumulative time (where the first open's server time goes; with the
+upload's background first view, what is left of it once that work ended; ``--app-dir`` of
+a checkout before it profiles the whole computation).
 
 Usage::
 
