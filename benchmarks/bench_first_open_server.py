@@ -31,8 +31,8 @@ view the share link holds.
 ``--profile`` instead builds the app in this process (same settings), uploads a table
 through its API, waits 5 s and replays the first open under cProfile, printing the
 functions with the most cumulative time (where the first open's server time goes; with the
-upload's background first view, what is left of it once that work ended; ``--app-dir`` of
-a checkout before it profiles the whole computation).
+upload's background first view, what is left of it once that work ended; run the script
+with ``PYTHONPATH`` set to a checkout before it to profile the whole computation).
 
 Usage::
 
