@@ -63,8 +63,10 @@ from .data.io import Limits
 from .data.proposal import prepare_frame
 from .data.read_limits import UploadTooLargeError, check_json_depth, uncompressed_bound
 from .data.schema import Roles
+from .services import pending_work
 from .services.cache import AnalysisCache, get_cache
 from .services.export import safe_csv
+from .services.first_view import prepare_in_background
 from .services.store import (
     DatasetDamagedError,
     DatasetNotFoundError,
@@ -280,6 +282,7 @@ def upload_dataset():
     roles = with_units(roles if roles is not None else proposal.roles(), read)
     frame = prepare_frame(read.frame, proposal, roles)
     saved = services.store.save(frame, roles, name=name, shared=shared)
+    prepare_in_background(settings, saved.id)     # its first Explore view, before it is asked
     info = services.store.info(saved.id)
     # The owner token is in this answer and nowhere else: the store keeps only its hash.
     response = jsonify(id=saved.id, owner_token=saved.owner_token, name=info.get("name"),
@@ -350,6 +353,8 @@ def update_dataset(dataset_id: str):
 def delete_dataset(dataset_id: str):
     services = _services()
     services.store.delete(dataset_id, owner_token=_owner_token())
+    # its first view's results, if being computed, go too
+    pending_work.wait_for(dataset_id, lock_dir=pending_work.lock_dir(services.settings))
     try:
         services.cache.evict_dataset(dataset_id)
     except Exception:  # the dataset is gone; stale entries are unreachable and age out

@@ -16,6 +16,7 @@ from ..core.errors import InvalidInputError
 from ..data.bundled import list_datasets, load_bundled
 from ..data.catalog_texts import catalog_texts
 from ..data.schema import DefaultView, EvalTable
+from . import pending_work
 from .recent import RecentValues
 from .store import open_store
 
@@ -130,7 +131,9 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
     if is_upload_id(ref):
         if settings is None:
             raise InvalidInputError("uploaded datasets need the instance's settings")
-
+        # a just-saved upload's first view may be being computed (services/first_view.py):
+        # take its results rather than compute them a second time
+        pending_work.wait_for(ref, lock_dir=pending_work.lock_dir(settings))
         store = open_store(settings)
         table = store.load(ref)
         info = store.info(ref)

@@ -23,6 +23,7 @@ from ..data.proposal import Proposal, prepare_frame, propose
 from ..data.read_limits import uncompressed_bound
 from ..data.runs import average_runs
 from ..data.schema import Objective, Roles
+from . import pending_work
 from .cache import get_cache
 from .objectives import TWO_OBJECTIVES
 from .store import SavedDataset, open_store
@@ -243,6 +244,8 @@ def rename_upload(settings, dataset_id: str, owner_token: str, name: str | None)
 def delete_upload(settings, dataset_id: str, owner_token: str) -> dict:
     """Delete an upload with its owner token, and its cached results; returns its fields."""
     removed = open_store(settings).delete(dataset_id, owner_token=owner_token)
+    # its first view's results, if being computed, go too
+    pending_work.wait_for(dataset_id, lock_dir=pending_work.lock_dir(settings))
     try:
         get_cache(settings).evict_dataset(dataset_id)
     except Exception:

@@ -8,6 +8,7 @@ from dash import ALL, Input, Output, State, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
+from copa_dash.services.first_view import prepare_in_background
 from copa_dash.services.inputs import Objective, Roles
 from copa_dash.services.objectives import TWO_OBJECTIVES
 from copa_dash.services.uploads import (
@@ -151,6 +152,7 @@ def register_callbacks(app) -> None:
                                 average=runs == "average")
         except InvalidInputError as exc:  # nothing was stored; an earlier link stays shown
             return no_update, alert(str(exc)), no_update, no_update
+        prepare_in_background(current_settings(), saved.id)   # its first Explore view
         link = f"/explore?dataset={quote(saved.id)}"
         return html.Div(className="alert alert-info", children=[
             "Saved. Its link (keep it: the dataset is private to whoever holds it): ",
