@@ -19,8 +19,15 @@ seen (the request then computes, and the job later finds its results in the anal
 
 Why not the app's other machinery: the JIT queue (``core.jit``) compiles kernels and runs
 only warm-up steps; Dash's background callbacks (``services.jobs``) run a callback for a
-page that polls it; this is work a later request joins, which :mod:`concurrent.futures`
-gives directly (a future that can be cancelled while queued, and waited on).
+page that polls it; this is work a later request joins, which a
+:class:`concurrent.futures.Future` gives directly (cancelled while queued, waited on).
+
+Why a thread per job behind one lock, not a one-thread ``ThreadPoolExecutor``: the executor
+never replaces a worker thread that died (it counts the dead thread as idle and queues every
+later job behind it for good), and threads do get killed from outside: Dash's test runner
+stops an app by raising ``SystemExit`` in every thread started since the app started. Here a
+job whose thread dies still ends its future (with None), so nothing waits on it, and the
+next job has a thread of its own.
 """
 
 from __future__ import annotations
@@ -45,8 +52,7 @@ logger = logging.getLogger(__name__)
 #: Seconds a request waits for a running job before it goes on (and computes what it lacks).
 WAIT_SECONDS = 120.0
 
-_executor = concurrent.futures.ThreadPoolExecutor(max_workers=1,
-                                                  thread_name_prefix="copa-dataset-prep")
+_one_at_a_time = threading.Lock()     # the machine's cores serve requests first
 _jobs: dict[str, concurrent.futures.Future] = {}
 _guard = threading.Lock()
 _inside = threading.local()
@@ -69,24 +75,32 @@ def submit(key: str, work: Callable[[], object], *,
     concurrent.futures.Future
         Done when the work ended (its result is ``work()``'s, or None after a failure).
     """
+    future: concurrent.futures.Future = concurrent.futures.Future()
+
     def run():
-        _inside.key = key
+        result = None
         try:
-            with _announced(lock_dir, key):
-                return work()
-        except Exception:
-            logger.warning("background work on dataset %s failed; its first request "
-                           "computes it", key, exc_info=True)
-            return None
-        finally:
+            with _one_at_a_time:
+                if not future.set_running_or_notify_cancel():   # cancelled while queued
+                    return
+                _inside.key = key
+                try:
+                    with _announced(lock_dir, key):
+                        result = work()
+                except Exception:
+                    logger.warning("background work on dataset %s failed; its first request "
+                                   "computes it", key, exc_info=True)
+        finally:            # also when the thread is killed: nobody waits for a dead job
             _inside.key = None
             with _guard:
                 if _jobs.get(key) is future:
                     del _jobs[key]
+            if not future.done():
+                future.set_result(result)
 
     with _guard:
-        future = _executor.submit(run)
         _jobs[key] = future
+    threading.Thread(target=run, name="copa-dataset-prep", daemon=True).start()
     return future
 
 

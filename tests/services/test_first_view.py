@@ -3,6 +3,7 @@ same results as computing them fresh, an open meanwhile waits for them, nothing 
 
 from __future__ import annotations
 
+import ctypes
 import io
 import json
 import subprocess
@@ -319,3 +320,29 @@ def test_another_worker_process_waits_for_the_running_work(tmp_path):
     assert subprocess.run([sys.executable, "-c", WAITER, key, str(tmp_path)],
                           check=True, capture_output=True, text=True, timeout=30).stdout.split() == \
         ["waiting", "done"]
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # the kill
+def test_a_job_whose_thread_is_killed_ends_and_later_jobs_still_run():
+    """Dash's test runner stops an app by raising SystemExit in every thread started since
+    (``PyThreadState_SetAsyncExc``); a one-thread executor never replaced its killed worker
+    and every later job waited for good. Here the killed job's future ends (None) and the
+    next job runs on a thread of its own."""
+    started, release = threading.Event(), threading.Event()
+
+    def blocked():
+        started.set()
+        while not release.wait(0.01):      # Python bytecode runs, so the exception lands
+            pass
+        return "never"
+
+    killed = pending_work.submit("killed-job", blocked)
+    assert started.wait(10)
+    thread = next(t for t in threading.enumerate() if t.name == "copa-dataset-prep" and t.is_alive())
+    assert ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                                      ctypes.py_object(SystemExit)) == 1
+    assert killed.result(timeout=10) is None
+    release.set()
+    assert not pending_work.running("killed-job")
+    pending_work.wait_for("killed-job", timeout=1)    # nothing left to wait for
+    assert pending_work.submit("next-job", lambda: 42).result(timeout=10) == 42
