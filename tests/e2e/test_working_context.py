@@ -81,7 +81,9 @@ def test_explore_settings_follow_to_the_other_pages_and_a_link_wins(dash_duo, ap
     # a shared link with its own settings wins over the remembered context
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/rankings?dataset={DATASET}"
                                "&obj=migd&obj=migd_stage2", timeout=30)
-    wait_until(lambda: _query(dash_duo).get("obj") == ["migd", "migd_stage2"], timeout=60)
+    # the address already holds obj as typed: wait for the page to write its view (with "in")
+    wait_until(lambda: "in" in _query(dash_duo), timeout=60)
+    assert _query(dash_duo).get("obj") == ["migd", "migd_stage2"]
     assert _query(dash_duo)["in"] == ["problem:FDA1"]      # the dataset's default, not the context's
     wait_until(lambda: "This link carries its own settings" in _notes(dash_duo))
 
