@@ -146,23 +146,30 @@ def app():
     return make_app()
 
 
-def test_the_page_trim_is_the_built_in_trim_and_a_same_size_resize_redraws_nothing(dash_duo, app):
+def _open_explorer(dash_duo, app, graph: str):
+    """Start the app, open the leaderboard's explorer and wait until the figure in ``graph``
+    (a CSS selector) is drawn; the driver, with a 30 s script timeout."""
     dash_duo.start_server(app)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset=open-llm-leaderboard-v2",
                            timeout=30)
     dash_duo.wait_for_element("#pick-id", timeout=30)
     driver = dash_duo.driver
+    wait_until(lambda: driver.execute_script(
+        "const gd = document.querySelector(arguments[0] + ' .js-plotly-plot');"
+        "return gd && gd._fullLayout && gd.querySelector('.scatterlayer .trace') !== null"
+        " && !gd.classList.contains('dash-graph--pending');", graph), timeout=30)
+    driver.set_script_timeout(30)
+    return driver
+
+
+def test_the_page_trim_is_the_built_in_trim_and_a_same_size_resize_redraws_nothing(dash_duo, app):
+    driver = _open_explorer(dash_duo, app, "#explore-front")
     trim = driver.execute_script(COMPARE_TRIM)
     assert trim["count"] == 0, f"trim differs from the built-in at code units {trim['differ']}"
     assert trim["threw"] == "TypeError"
     assert (trim["boxed"], trim["numeric"], trim["empty"], trim["spaces"]) == ("x y", "12.5", "", "")
     assert trim["u180e"] == 1     # not white space since Unicode 6.3: the built-in keeps it
 
-    wait_until(lambda: driver.execute_script(
-        "const gd = document.querySelector('#explore-front .js-plotly-plot');"
-        "return gd && gd._fullLayout && gd.querySelectorAll('.scatterlayer .point').length > 0"
-        " && !gd.classList.contains('dash-graph--pending');"), timeout=30)
-    driver.set_script_timeout(30)
     resized = driver.execute_async_script(RESIZE)
     assert "error" not in resized, resized
     assert resized["same"], "a resize at the drawn size redrew the figure"
@@ -171,21 +178,8 @@ def test_the_page_trim_is_the_built_in_trim_and_a_same_size_resize_redraws_nothi
     assert dash_duo.get_logs() == []
 
 
-def _open_explorer(dash_duo, app):
-    dash_duo.start_server(app)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset=open-llm-leaderboard-v2",
-                           timeout=30)
-    dash_duo.wait_for_element("#pick-id", timeout=30)
-    driver = dash_duo.driver
-    wait_until(lambda: driver.execute_script(
-        "const gd = document.querySelector('#explore-parallel .js-plotly-plot');"
-        "return gd && gd._fullLayout && !gd.classList.contains('dash-graph--pending');"), timeout=30)
-    driver.set_script_timeout(30)
-    return driver
-
-
 def test_the_partial_bundle_draws_css_colours_and_graphs_below_the_screen_wait_a_paint(dash_duo, app):
-    driver = _open_explorer(dash_duo, app)
+    driver = _open_explorer(dash_duo, app, "#explore-parallel")
     bundle = driver.execute_script(BUNDLE)
     assert bundle["version"] == get_plotlyjs_version()
     assert bundle["traces"] == sorted(bundled_trace_types())
