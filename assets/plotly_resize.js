@@ -8,15 +8,14 @@
  * 1.66 s of 4.9 s of Plotly's time under that relayout), and the sizes were equal (the graph
  * 1003 px wide before and after, headless Chromium at 1440 x 1000).
  *
- * This wraps Plots.resize when plotly.js arrives (dcc loads it on demand and reads
- * window.Plotly, which a property with a setter lets us see being set): a graph whose
- * computed size is within a pixel of the size it was drawn at (the test Plotly's own
- * plotAutoSize applies before it changes the size) resolves at once; any other call goes to
- * Plotly as before, so a real change of the window or the page still redraws at the new size.
+ * This wraps Plots.resize of window.Plotly (the bundle in assets/, plotly-*-copa.min.js,
+ * loaded before this file): a graph whose computed size is within a pixel of the size it was
+ * drawn at (the test Plotly's own plotAutoSize applies before it changes the size) resolves
+ * at once; any other call goes to Plotly as before, so a real change of the window or the
+ * page still redraws at the new size. Without window.Plotly nothing is wrapped.
  */
 (function () {
     'use strict';
-    let plotly;
 
     function sameSize(gd) {
         const full = gd && gd._fullLayout;
@@ -46,14 +45,5 @@
         plots.resize = skipping;
     }
 
-    if (window.Plotly) {
-        wrapResize(window.Plotly);
-        return;
-    }
-    Object.defineProperty(window, 'Plotly', {
-        configurable: true,
-        enumerable: true,
-        get: function () { return plotly; },
-        set: function (value) { plotly = value; wrapResize(value); },
-    });
+    wrapResize(window.Plotly);
 }());
