@@ -23,19 +23,22 @@ from copa_dash.ui.features.systems import layout as systems_layout
 from copa_dash.ui.features.upload import callbacks as upload_callbacks
 from copa_dash.ui.features.upload import layout as upload_layout
 
-NAV_LINKS = (("Datasets", "/"), ("Explore", "/explore"))
-
-# (layout module, callbacks module or None), in navigation order; a new page is one line here
+# (layout module, callbacks module or None), in the order of the work (pick a table, bring your
+# own, explore it, then the deeper views, help last): the menu follows this order; a new page is
+# one line here
 PAGES = (
     (datasets_layout, datasets_callbacks),
+    (upload_layout, upload_callbacks),
     (explore_layout, explore_callbacks),
     (rankings_layout, rankings_callbacks),
     (systems_layout, systems_callbacks),
     (generalization_layout, generalization_callbacks),
     (posets_layout, posets_callbacks),
-    (upload_layout, upload_callbacks),
     (help_layout, None),
 )
+# pages in the menu even though they do not register with nav=True (the landing page's and
+# Explore's register_page predate the flag)
+ALWAYS_IN_MENU = ("/", "/explore")
 
 
 def shell() -> html.Div:
@@ -43,7 +46,7 @@ def shell() -> html.Div:
     return html.Div(className="shell", children=[
         html.Header(className="header", children=[
             dcc.Link("copa-dash", href="/", className="brand"),
-            html.Nav([nav_link(label, href) for label, href in NAV_LINKS + tuple(_extra_links())]),
+            html.Nav([nav_link(label, href) for label, href in menu_links()]),
         ]),
         *context_bar(),
         html.Div(id="global-error"),
@@ -51,9 +54,20 @@ def shell() -> html.Div:
     ])
 
 
-def _extra_links():
-    return [(page["name"], page["path"]) for page in dash.page_registry.values()
-            if page.get("nav") and page["path"] not in ("/", "/explore")]
+def menu_links() -> list[tuple[str, str]]:
+    """(label, path) of the menu, in the order of :data:`PAGES`.
+
+    Dash's page registry is ordered by module name (Datasets, Explore, Val -> test, Help, ...),
+    which is not the order anyone works in, so the order is taken from ``PAGES``: each page is
+    found in the registry by its layout function.
+    """
+    links = []
+    for layout_module, _ in PAGES:
+        page = next((page for page in dash.page_registry.values()
+                     if page.get("layout") is getattr(layout_module, "layout", None)), None)
+        if page is not None and (page.get("nav") or page["path"] in ALWAYS_IN_MENU):
+            links.append((page["name"], page["path"]))
+    return links
 
 
 def register_pages(app: dash.Dash, settings) -> None:
