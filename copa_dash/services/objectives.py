@@ -9,6 +9,24 @@ from ..data.schema import EvalTable
 TWO_OBJECTIVES = "choose at least two objectives: a Pareto front needs something to trade off"
 
 
+def rows_left_out_note(n_missing: int, *, hint: str = "") -> str:
+    """The one wording of "rows without a chosen objective are left out" (explorer, rankings,
+    systems), with the count's grammar right: "1 row is left out", "3 rows are left out".
+
+    >>> rows_left_out_note(1)
+    '1 row is left out because a chosen objective is missing for it.'
+    >>> rows_left_out_note(3, hint="drop that objective to include them")
+    '3 rows are left out because a chosen objective is missing for them; drop that objective to include them.'
+    """
+    one = n_missing == 1
+    text = (f"{n_missing} {'row is' if one else 'rows are'} left out because a chosen objective "
+            f"is missing for {'it' if one else 'them'}")
+    if hint:
+        hint = hint.replace("include them", "include it") if one else hint
+        return f"{text}; {hint}."
+    return f"{text}."
+
+
 def resolve_objectives(table: EvalTable, objectives, *, at_least: int = 1
                        ) -> tuple[list[str], list[str]]:
     """Names and directions of the chosen objectives (default: every objective of the table).

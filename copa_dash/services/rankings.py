@@ -23,7 +23,7 @@ from ..core.rank_tables import Criterion, rank_rows, rank_spread
 from ..core.validate import check_p, check_weights
 from ..data.filters import RowFilter
 from ..data.schema import EvalTable
-from .objectives import resolve_objectives
+from .objectives import resolve_objectives, rows_left_out_note
 
 DEFAULT_CRITERIA = ("mean", "norm", "copa:1", "copa:2", "copa:4", "copa:8", "copa:inf")
 GROUP_MODES = ("system", "rows")   # system: by the system column when the table has one
@@ -134,8 +134,7 @@ def _entries(table: EvalTable, objectives, row_filter: RowFilter, group: str):
     notes = []
     n_missing = int((passes & ~complete).sum())
     if n_missing:
-        notes.append(f"{n_missing} rows are left out because a chosen objective is missing "
-                     "for them.")
+        notes.append(rows_left_out_note(n_missing))
     if keep.sum() < 2:
         raise InvalidInputError(
             "fewer than 2 rows pass the filters with every chosen objective: widen the filters "

@@ -29,7 +29,7 @@ from ..core.significance import (
     power_estimate,
 )
 from ..data.schema import EvalTable
-from .objectives import resolve_objectives
+from .objectives import resolve_objectives, rows_left_out_note
 from .significance_verdict import SIGNIFICANCE_LEVEL
 
 __all__ = [
@@ -177,8 +177,7 @@ def _usable_rows(table: EvalTable, names, notes: list) -> tuple[np.ndarray, np.n
     complete = ~np.isnan(raw).any(axis=1)
     n_missing = int((has_system & ~complete).sum())
     if n_missing:
-        notes.append(f"{n_missing} rows are left out because a chosen objective is missing "
-                     "for them.")
+        notes.append(rows_left_out_note(n_missing))
     return has_system & complete, raw
 
 

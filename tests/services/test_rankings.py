@@ -128,7 +128,7 @@ def test_missing_values_are_left_out_and_said():
     roles = Roles("model", (Objective("f1", "min"), Objective("f2", "min")))
     view = rankings.rank_view(build_eval_table(frame, roles), criteria="mean")
     assert "C" not in list(view.ids)
-    assert "1 rows are left out" in view.notes[0]
+    assert "1 row is left out because a chosen objective is missing for it" in view.notes[0]
 
 
 def test_rank_view_is_memoised_per_dataset(tmp_path):
