@@ -56,7 +56,8 @@
         return window.dash_clientside.no_update;
     }
 
-    // pathname, search, stored, config -> [search, stored, bar style, dataset name, link note]
+    // pathname, search, stored, config -> [search, stored, bar style, dataset ref, link note]; the
+    // server names the dataset from its ref (context.py: a title, never an upload's hex id)
     function follow(pathname, search, stored, config) {
         state.config = config;
         const nu = window.dash_clientside.no_update;
@@ -88,7 +89,8 @@
             const extra = (!own && context.query) ? '&' + context.query : '';
             return [completeLink('?' + params.toString() + extra), nu, {}, context.dataset, ''];
         }
-        return [nu, nu, {}, 'the page\'s example (pick another on the Datasets page)', ''];
+        // no dataset: the server's callback names the page's example (context.py)
+        return [nu, nu, {}, '', ''];
     }
 
     // stored, ids, config -> the header links' hrefs

@@ -145,6 +145,33 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
     return _bundled(ref)
 
 
+def dataset_label(ref: str, settings=None) -> str | None:
+    """How pages name dataset ``ref`` to a person, or None when no such dataset exists (any
+    more): a bundled table's title with its name (the name is what links and the CLI take),
+    an upload's own name (never its 32-character id), a notebook table's title.
+
+    Cheap: reads the bundled manifest or the upload's record, never the table.
+    """
+    if not ref:
+        return None
+    if ref in _IN_MEMORY:
+        return _IN_MEMORY[ref].title
+    if is_upload_id(ref):
+        if settings is None:
+            return None
+        store = open_store(settings)
+        if not store.exists(ref):
+            return None
+        try:
+            info = store.info(ref)
+        except InvalidInputError:       # a damaged record: the dataset cannot be opened either
+            return None
+        name = info.get("name") if isinstance(info, dict) else getattr(info, "name", None)
+        return name or f"upload {ref[:8]}"
+    title = next((d.title for d in list_datasets() if d.name == ref), None)
+    return None if title is None else f"{title} ({ref})"
+
+
 def bundled_datasets() -> list:
     """The manifest entries of the bundled tables (name, title, roles, paired metrics), for
     pages that offer only the tables they can show."""

@@ -20,10 +20,12 @@ until nothing compiles.
 
 from __future__ import annotations
 
-from dash import ALL, ClientsideFunction, Input, Output, State, dcc, html
+from dash import ALL, ClientsideFunction, Input, Output, State, dcc, html, no_update
 
+from copa_dash.services.catalog import dataset_label
 from copa_dash.services.warmup import compile_progress
 from copa_dash.ui.common.page_frame import PAGE_NOTES
+from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.working_context import KEYS, PREFIX
 
 DATASET_PAGES = ("/explore", "/rankings", "/systems", "/generalization", "/posets")
@@ -37,6 +39,7 @@ class ContextIds:
     LAST = "context-last-dataset"
     BAR = "context-bar"
     NAME = "context-dataset-name"
+    REF = "context-dataset-ref"
     CONFIG = "context-config"
     LINK_NOTE = "context-link-note"
     PAGE_NOTES = "context-page-notes-text"
@@ -60,6 +63,7 @@ def context_bar() -> list:
         dcc.Location(id=ContextIds.URL, refresh="callback-nav"),
         dcc.Store(id=ContextIds.LAST, storage_type="local"),
         dcc.Store(id=ContextIds.CONFIG, data=_config()),
+        dcc.Store(id=ContextIds.REF),
         html.Div(id=ContextIds.BAR, className="context-bar", style={"display": "none"},
                  children=[
                      html.Span("Dataset: "), html.Strong(id=ContextIds.NAME),
@@ -74,6 +78,19 @@ def context_bar() -> list:
         html.Div(id=ContextIds.COMPILE, className="context-compile", role="status"),
         dcc.Interval(id=ContextIds.COMPILE_POLL, interval=2000, n_intervals=0),
     ]
+
+
+def dataset_name_and_memory(ref, settings):
+    """(what the bar calls dataset ``ref``, what the browser should remember): its name
+    (:func:`~copa_dash.services.catalog.dataset_label`), and, for a dataset that no longer
+    exists (a deleted upload, a mistyped name), a plain word while the browser forgets it, so
+    no other page is sent to it again."""
+    if not ref:
+        return "the page's example (pick another on the Datasets page)", no_update
+    label = dataset_label(ref, settings)
+    if label is None:
+        return "a dataset that is not on this instance (any more)", {}
+    return label, no_update
 
 
 def _config() -> dict:
@@ -93,13 +110,19 @@ def register_context_callbacks(app) -> None:
     app.clientside_callback(
         ClientsideFunction("copa_context", "follow"),
         Output(ContextIds.URL, "search"), Output(ContextIds.LAST, "data"),
-        Output(ContextIds.BAR, "style"), Output(ContextIds.NAME, "children"),
+        Output(ContextIds.BAR, "style"), Output(ContextIds.REF, "data"),
         Output(ContextIds.LINK_NOTE, "children"),
         Input(ContextIds.URL, "pathname"), Input(ContextIds.URL, "search"),
         State(ContextIds.LAST, "data"), State(ContextIds.CONFIG, "data"))
     app.clientside_callback(
         ClientsideFunction("copa_context", "pageNotes"),
         Output(ContextIds.PAGE_NOTES, "children"), Input(PAGE_NOTES, "data"))
+
+    @app.callback(Output(ContextIds.NAME, "children"),
+                  Output(ContextIds.LAST, "data", allow_duplicate=True),
+                  Input(ContextIds.REF, "data"), prevent_initial_call=True)
+    def name_the_dataset(ref):
+        return dataset_name_and_memory(ref, current_settings())
 
     @app.callback(Output(ContextIds.COMPILE, "children"),
                   Output(ContextIds.COMPILE_POLL, "disabled"),
