@@ -189,9 +189,18 @@ def _upload_entry(info, *, mine: bool) -> CatalogEntry:
         int(get("n_rows") or 0), n_objectives=len(objectives) if objectives else None,
         domain="your table" if mine else "shared table", source="upload",
         date=str(get("created") or "")[:10],
-        learn=("Your own table: only this browser lists it." if mine else
-               "A table its owner listed for everyone on this instance."),
+        learn=_upload_learn(mine=mine, shared=bool(get("shared"))),
         mine=mine)
+
+
+def _upload_learn(*, mine: bool, shared: bool) -> str:
+    """What the catalogue says of an upload: who sees it in the list (a shared upload of one's
+    own is listed for everyone, not only for its owner)."""
+    if mine and shared:
+        return "Your own table, listed for everyone on this instance."
+    if mine:
+        return "Your own table: listed for you only (anyone you send its link to can open it)."
+    return "A table its owner listed for everyone on this instance."
 
 
 def catalog(settings=None, *, include_shared: bool = True) -> list[CatalogEntry]:

@@ -106,3 +106,19 @@ def test_an_own_upload_is_marked_and_deleting_it_asks_first(dash_duo, app):
     dash_duo.wait_for_contains_text("#datasets-mine", "None yet", timeout=30)
     assert requests.get(api, timeout=10).status_code == 404
     wait_until(lambda: "catalogue sweep" not in _column(dash_duo, "title"))
+
+
+def test_a_click_on_a_header_name_sorts_not_only_its_icon(dash_duo, app):
+    dash_duo.driver.set_window_size(1400, 1000)
+    dash_duo.start_server(app)
+    wait_until(lambda: len(_column(dash_duo, "title")) == len(catalog()), timeout=30)
+    before = [int(v.replace(",", "")) for v in _column(dash_duo, "n_rows")]
+    header = dash_duo.find_element(f"{TABLE} th[data-dash-column='n_rows']")
+    name = header.find_element(By.CSS_SELECTOR, ".column-header-name")
+    assert "pointer" in name.value_of_css_property("cursor")
+    name.click()
+    wait_until(lambda: [int(v.replace(",", "")) for v in _column(dash_duo, "n_rows")]
+               == sorted(before))
+    name.click()                                    # again: descending, as with the icon
+    wait_until(lambda: [int(v.replace(",", "")) for v in _column(dash_duo, "n_rows")]
+               == sorted(before, reverse=True))

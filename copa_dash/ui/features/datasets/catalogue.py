@@ -62,7 +62,8 @@ def catalogue_section() -> html.Div:
     """Search box, count line and the table (filled in by :func:`register_catalogue`)."""
     data, tips = rows(catalog(current_settings()))
     numeric = {"n_rows", "n_objectives"}
-    return html.Div(className="catalogue", children=[
+    # "sort-by-header": a click anywhere on a header sorts (assets/header_sort.js)
+    return html.Div(className="catalogue sort-by-header", children=[
         dcc.Location(id=ID.NAV, refresh="callback-nav"),
         html.Div(className="catalogue-search", children=[
             dcc.Input(id=ID.SEARCH, type="search", debounce=0.25, autoFocus=True,
