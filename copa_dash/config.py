@@ -36,6 +36,10 @@ COPA_HV_BUDGET_SECONDS     Systems page: a system's HV is exact when     0.5
                            this many seconds, else a Monte-Carlo
                            estimate with its 95% interval (said on
                            the page)
+COPA_DEPTH_EXACT_BUDGET    Posets page and CLI: the default ufg depth    2097152
+                           is exact when it examines at most this many
+                           sets of posets (an upper bound known before
+                           it starts), else approximate (said there)
 =========================  ============================================  =====================
 """
 
@@ -88,6 +92,7 @@ class Settings:
     # an app built in code (tests) compiles as numba does; from_env defaults to background
     jit_mode: str = "foreground"
     hv_budget_seconds: float = 0.5
+    depth_exact_budget: int = 2 ** 21
 
     def __post_init__(self):
         # accept plain strings for the directories (tests, scripts)
@@ -133,6 +138,7 @@ class Settings:
             debug=(env.get("COPA_DEBUG") or "0").lower() in ("1", "true", "yes"),
             jit_mode=_jit_mode(env),
             hv_budget_seconds=_seconds_env(env, "COPA_HV_BUDGET_SECONDS", 0.5),
+            depth_exact_budget=_int_env(env, "COPA_DEPTH_EXACT_BUDGET", 2 ** 21),
         )
 
 

@@ -10,10 +10,15 @@ and the criteria its default view's objectives, unless given.
 
 from __future__ import annotations
 
+from ..config import Settings
 from ..core.errors import InvalidInputError
 from ..data.bundled import load_bundled
 from ..services import posets
 from ._common import emit, format_table, guessed_frame, parse_objective, say
+
+#: the longest a depth runs without --exact or --max-seconds: the answer then comes with its
+#: error bound (the notes say so)
+DEFAULT_SECONDS = 30.0
 
 
 def _parse_criterion(text: str) -> tuple[str, str]:
@@ -57,10 +62,19 @@ def run_depth(args) -> int:
     frame, method, task, criteria = _load(args)
     if args.tolerance is not None and not 0 < args.tolerance < 1:
         raise InvalidInputError("--tolerance must be in (0, 1)")
+    if args.exact and args.tolerance is not None:
+        raise InvalidInputError("give either --exact or --tolerance, not both")
     data = posets.poset_table(frame, method=method, task=task, criteria=criteria)
+    # default: exact when its predicted work is within the budget, else approximate, and at
+    # most DEFAULT_SECONDS either way; --exact insists (no time limit unless --max-seconds)
+    exact = True if args.exact else (False if args.tolerance is not None else None)
+    max_seconds = args.max_seconds
+    if max_seconds is None and not args.exact:
+        max_seconds = DEFAULT_SECONDS
     view = posets.compute_depth_view(
-        data, ties=args.ties, missing=args.missing, exact=args.tolerance is None,
-        tolerance=args.tolerance or 0.01, max_seconds=args.max_seconds)
+        data, ties=args.ties, missing=args.missing, exact=exact,
+        tolerance=args.tolerance or 0.01, max_seconds=max_seconds,
+        exact_budget=Settings.from_env().depth_exact_budget)
     central, outlying = posets.extreme_tasks(view)
     result = {
         "tasks": posets.depth_records(view), "ufg_sets": view.n_ufg_sets,
@@ -101,9 +115,14 @@ def register(subparsers) -> None:
     sub.add_argument("--missing", choices=posets.MISSING, default="drop",
                      help="a missing criterion value: drop the task (default) or count it as "
                           "worse than every observed value")
+    sub.add_argument("--exact", action="store_true",
+                     help="the exact depth whatever its cost (default: exact when its predicted "
+                          "work is within COPA_DEPTH_EXACT_BUDGET sets, else approximate "
+                          "within 0.01)")
     sub.add_argument("--tolerance", type=float, default=None,
                      help="approximate: stop when every depth is within this of the exact one")
     sub.add_argument("--max-seconds", type=float, default=None,
-                     help="stop after about this long and report the error bound")
+                     help="stop after about this long and report the error bound (default "
+                          f"{DEFAULT_SECONDS:g} s unless --exact)")
     sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
     sub.set_defaults(run=run_depth)

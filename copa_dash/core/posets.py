@@ -17,7 +17,13 @@ import numpy as np
 
 from ._kernels.posets import dominance_relations
 from .errors import InvalidInputError
-from .poset_relations import DistinctPosets, as_relations, distinct_posets, max_ufg_size
+from .poset_relations import (
+    DistinctPosets,
+    as_relations,
+    distinct_posets,
+    exact_depth_work,
+    max_ufg_size,
+)
 from .ufg_depth import DepthCancelled, UfgDepthResult, ufg_depth
 from .validate import as_points, orient, parse_directions
 
@@ -30,6 +36,7 @@ __all__ = [
     "beats_matrix",
     "cover_relation",
     "distinct_posets",
+    "exact_depth_work",
     "max_ufg_size",
     "task_posets",
     "top_k_agreement",

@@ -23,6 +23,12 @@ from ..core.errors import InvalidInputError
 
 TIES = ("drop", "incomparable")
 MISSING = ("drop", "worst")
+#: "auto" (the default): exact when its predicted work is within the budget, else approximate
+MODES = ("auto", "exact", "approx")
+#: the most sets of posets an automatic depth lets the exact enumeration examine (an upper
+#: bound, :func:`copa_dash.core.posets.exact_depth_work`): 2**21, a few seconds at most here
+#: (2**19 took 1.1 s); Settings.depth_exact_budget (COPA_DEPTH_EXACT_BUDGET) overrides it
+DEFAULT_EXACT_BUDGET = 2 ** 21
 
 
 @dataclass(frozen=True)
@@ -171,11 +177,17 @@ def _fill_worst(values: np.ndarray, directions: Sequence[str]) -> np.ndarray:
 
 
 def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "drop",
-                       exact: bool = True, tolerance: float = 0.01,
+                       exact: bool | None = True, tolerance: float = 0.01,
+                       exact_budget: int = DEFAULT_EXACT_BUDGET,
                        max_seconds: float | None = None,
                        progress: Callable[[float], object] | None = None,
                        cancel: Callable[[], bool] | None = None) -> DepthView:
     """Task posets and their ufg depth (no cache).
+
+    ``exact``: True examines every set that can be ufg, False stops within ``tolerance``;
+    None (automatic) is exact when :func:`~copa_dash.core.posets.exact_depth_work` of the
+    distinct posets is at most ``exact_budget`` and approximate otherwise, and a note says
+    which and why.
 
     ``missing``: "drop" leaves out a task where some method has no value on a criterion;
     "worst" counts a missing value as worse than every observed one (a method with no row
@@ -219,9 +231,12 @@ def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "
     if tp.relations.shape[0] == 0:
         raise InvalidInputError("no task is left: " + "; ".join(
             f"{data.tasks[t]}: {r}" for t, r in sorted(reasons.items())))
+    notes = list(data.notes)
+    if exact is None:
+        exact, why = _automatic_exact(tp.relations, len(data.methods), exact_budget)
+        notes.append(why)
     result = core.ufg_depth(tp.relations, exact=exact, tolerance=tolerance,
                             max_seconds=max_seconds, progress=progress, cancel=cancel)
-    notes = list(data.notes)
     if reasons:
         notes.append(f"{len(reasons)} of {len(data.tasks)} tasks are left out: " + "; ".join(
             f"{data.tasks[t]} ({r})" for t, r in sorted(reasons.items())) + ".")
@@ -250,6 +265,19 @@ def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "
                          for t, i, j in tp.tied_pairs.tolist()),
         dropped=tuple((data.tasks[t], r) for t, r in sorted(reasons.items())),
         notes=tuple(notes))
+
+
+def _automatic_exact(relations: np.ndarray, n_methods: int, budget: int) -> tuple[bool, str]:
+    """Whether an automatic depth is exact, and the note that says why."""
+    n_distinct = core.distinct_posets(relations).counts.size
+    work = core.exact_depth_work(n_distinct, n_methods)
+    if work <= budget:
+        return True, (f"Exact depth: with {n_distinct} distinct posets it examines at most "
+                      f"{work:,} sets, within the budget of {budget:,}.")
+    return False, (f"Approximate depth by default: with {n_distinct} distinct posets the exact "
+                   f"depth could have to examine {work:.3g} sets (budget {budget:,}), which can "
+                   "take minutes or more. Choose 'exact' under Depth (the CLI: --exact) to "
+                   "insist.")
 
 
 TASK_LABEL_SEP = " · "
@@ -281,7 +309,8 @@ def task_labels(frame: pd.DataFrame, task: str, names: str | None) -> dict[str, 
 
 def depth_view(table, *, criteria: Sequence[tuple[str, str]],
                method: str | None = None, task: str | None = None, ties: str = "drop",
-               missing: str = "drop", exact: bool = True, tolerance: float = 0.01,
+               missing: str = "drop", exact: bool | None = True, tolerance: float = 0.01,
+               exact_budget: int = DEFAULT_EXACT_BUDGET,
                progress: Callable[[float], object] | None = None,
                cancel: Callable[[], bool] | None = None,
                dataset_id: str = "", cache=None, task_names: str | None = None) -> DepthView:
@@ -297,8 +326,9 @@ def depth_view(table, *, criteria: Sequence[tuple[str, str]],
     criteria = tuple((str(c), str(d)) for c, d in criteria)
     labels = task_labels(table.frame, task, task_names)
     arguments = {"method": method, "task": task, "criteria": criteria, "ties": ties,
-                 "missing": missing, "exact": bool(exact),
+                 "missing": missing, "exact": "auto" if exact is None else bool(exact),
                  "tolerance": None if exact else float(tolerance),
+                 "budget": int(exact_budget) if exact is None else None,
                  "task_names": task_names if labels else None}
 
     def compute() -> DepthView:
@@ -308,7 +338,8 @@ def depth_view(table, *, criteria: Sequence[tuple[str, str]],
             frame = frame.assign(**{task: named})
         data = poset_table(frame, method=method, task=task, criteria=criteria)
         return compute_depth_view(data, ties=ties, missing=missing, exact=exact,
-                                  tolerance=tolerance, progress=progress, cancel=cancel)
+                                  tolerance=tolerance, exact_budget=exact_budget,
+                                  progress=progress, cancel=cancel)
 
     if cache is None or not dataset_id:
         return compute()

@@ -133,3 +133,23 @@ def test_dataset_and_file_together_or_neither(capsys, b2_csv):
     assert "not both" in capsys.readouterr().err
     assert main(["depth"]) == 2
     assert "TABLE file or --dataset" in capsys.readouterr().err
+
+
+def test_default_depth_is_bounded_and_exact_insists(capsys, monkeypatch):
+    """Issue 33: without --exact the depth is exact only when its predicted work fits the
+    budget (COPA_DEPTH_EXACT_BUDGET), else approximate with its bound, and says so."""
+    monkeypatch.setenv("COPA_DEPTH_EXACT_BUDGET", "1000")
+    auto = _json(capsys, "--dataset", "bbob")
+    assert not auto["exact"] and 0 < auto["error_bound"] <= 0.01
+    insisted = _json(capsys, "--dataset", "bbob", "--exact")
+    assert insisted["exact"] and insisted["error_bound"] == 0
+    exact = {t["task"]: t["depth"] for t in insisted["tasks"]}
+    assert all(abs(t["depth"] - exact[t["task"]]) <= auto["error_bound"] + 1e-12
+               for t in auto["tasks"])
+    monkeypatch.setenv("COPA_DEPTH_EXACT_BUDGET", str(10**7))
+    assert _json(capsys, "--dataset", "bbob")["exact"]
+
+
+def test_exact_and_tolerance_together_exit_2(capsys):
+    assert main(["depth", "--dataset", "bbob", "--exact", "--tolerance", "0.1"]) == 2
+    assert "either --exact or --tolerance" in capsys.readouterr().err

@@ -15,7 +15,7 @@ from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link
 from copa_dash.ui.features.posets import figures
 from copa_dash.ui.features.posets import layout as page
 from copa_dash.ui.features.posets.ids import PosetsIds as ID
-from copa_dash.ui.features.posets.state import PosetsState, to_query
+from copa_dash.ui.features.posets.state import EXACT_OF_MODE, PosetsState, to_query
 
 COMPUTE_INPUTS = [Input(ID.REF, "data"), Input(ID.METHOD, "value"), Input(ID.TASK, "value"),
                   Input(ID.CRITERIA, "value"), Input(ID.TIES, "value"),
@@ -37,7 +37,8 @@ def _view(state: PosetsState, settings, *, progress=None):
     return posets.depth_view(
         opened.table, criteria=page.criteria_pairs(opened.table, state.criteria),
         method=state.method or None, task=state.task or None, ties=state.ties,
-        missing=state.missing, exact=state.mode == "exact", tolerance=state.tolerance,
+        missing=state.missing, exact=EXACT_OF_MODE[state.mode], tolerance=state.tolerance,
+        exact_budget=settings.depth_exact_budget,
         progress=progress, dataset_id=opened.cache_id, cache=get_cache(settings),
         task_names=names)  # "P3 · fmnist_2c2d", never P3 alone (datasets/catalog.json)
 
@@ -82,7 +83,7 @@ def register_callbacks(app) -> None:
             else 0.01
         result = {"dataset": ref, "method": method or "", "task": task or "",
                   "criteria": list(criteria or ()), "ties": ties or "drop",
-                  "missing": missing or "drop", "mode": mode or "exact", "tolerance": tol}
+                  "missing": missing or "drop", "mode": mode or "auto", "tolerance": tol}
         last = [-1]
 
         def progress(fraction):

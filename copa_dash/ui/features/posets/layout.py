@@ -16,7 +16,7 @@ from dash import dcc, html
 from copa_dash.services.catalog import catalog
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.empty import empty_figure
-from copa_dash.ui.common.glossary import info
+from copa_dash.ui.common.glossary import term
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.job_result import LIVE, MARK, result_class
 from copa_dash.ui.common.page_frame import view_page
@@ -82,13 +82,17 @@ def _controls(opened, state: PosetsState) -> html.Aside:
             {"label": "count as worst", "value": "worst"}]),
         html.H4("Depth"),
         dcc.RadioItems(id=ID.MODE, className="rankings-radio", value=state.mode, options=[
-            {"label": "exact", "value": "exact"},
-            {"label": "approximate, error at most", "value": "approx"}]),
+            {"label": "automatic: exact when quick, else approximate", "value": "auto"},
+            {"label": "exact (can take long)", "value": "exact"},
+            {"label": "approximate", "value": "approx"}]),
+        html.Label("error at most (approximate)", htmlFor=ID.TOLERANCE, className="help"),
         dcc.Input(id=ID.TOLERANCE, type="number", min=0.001, max=0.5, step="any",
                   value=state.tolerance, debounce=True, style={"width": "90px"}),
         help_text("Exact depth examines every set of observed posets that can be union-free "
-                  "generic; with many distinct posets that can take long: the approximate mode "
-                  "stops once every depth is within the stated error. A run can be cancelled."),
+                  "generic; with many distinct posets that can take minutes or more. Automatic "
+                  "predicts that work before it starts and, past this instance's budget, "
+                  "stops once every depth is within the stated error (the notes say which it "
+                  "did). A run can be cancelled."),
     ])
 
 
@@ -132,7 +136,8 @@ def _figures(state, graph: dict) -> html.Div:
     # minmax(0, 1fr): a column never grows to a wider figure than its share
     grid = {"display": "grid", "gridTemplateColumns": "repeat(2, minmax(0, 1fr))", "gap": "12px"}
     return html.Div(id=ID.FIGURES, style=HIDDEN, children=[
-        html.H4(["Depth of each task's poset ", info("ufg_depth"), " ", info("ufg")]),
+        html.H4([term("ufg_depth", "Depth"), " of each task's poset (",
+                 term("ufg", "union-free generic"), ")"]),
         dcc.Graph(id=ID.DEPTH, **graph),
         html.Div(style=grid, children=[dcc.Graph(id=ID.HASSE_CENTRAL, **graph),
                                        dcc.Graph(id=ID.HASSE_OUTLYING, **graph)]),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
-from copa_dash.services.posets import MISSING, TIES, default_criteria
+from copa_dash.services.posets import MISSING, MODES, TIES, default_criteria
 from copa_dash.ui.common.query import first as _first
 from copa_dash.ui.common.query import number as _number
 from copa_dash.ui.common.working_context import (
@@ -15,7 +15,9 @@ from copa_dash.ui.common.working_context import (
     fit_to_table,
 )
 
-MODES = ("exact", "approx")
+# what the page's mode asks of the service's ``exact`` (None: exact when its predicted work is
+# within the instance's budget, else approximate)
+EXACT_OF_MODE = {"auto": None, "exact": True, "approx": False}
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,7 @@ class PosetsState:
     criteria: tuple[str, ...] = ()
     ties: str = "drop"
     missing: str = "drop"
-    mode: str = "exact"
+    mode: str = "auto"
     tolerance: float = 0.01
     k: int = 3
 
@@ -36,13 +38,13 @@ class PosetsState:
 def parse_query(query: dict) -> PosetsState:
     """Read the state from a parsed query; malformed values fall back to defaults."""
     ties, missing, mode = (_first(query, "ties", "drop"), _first(query, "missing", "drop"),
-                           _first(query, "mode", "exact"))
+                           _first(query, "mode", "auto"))
     return PosetsState(
         dataset=_first(query, "dataset"), method=_first(query, "method"),
         task=_first(query, "task"),
         criteria=tuple(dict.fromkeys(c for c in _first(query, "crit").split("|") if c)),
         ties=ties if ties in TIES else "drop", missing=missing if missing in MISSING else "drop",
-        mode=mode if mode in MODES else "exact",
+        mode=mode if mode in MODES else "auto",
         tolerance=min(0.5, max(0.001, _number(_first(query, "tol"), 0.01))),
         k=int(min(50, max(1, _number(_first(query, "k"), 3)))))
 
@@ -52,7 +54,7 @@ def to_query(state: PosetsState) -> str:
     pairs = [("dataset", state.dataset), ("method", state.method), ("task", state.task),
              ("crit", "|".join(state.criteria)), ("ties", state.ties),
              ("missing", state.missing), ("mode", state.mode)]
-    if state.mode == "approx":
+    if state.mode != "exact":
         pairs.append(("tol", f"{state.tolerance:g}"))
     pairs.append(("k", str(state.k)))
     return urlencode(pairs, safe="|")
