@@ -37,3 +37,22 @@ def test_a_table_with_systems_keeps_its_figures():
     nodes = list(walk(page.layout(dataset="fairness-adult-sex")))
     graphs = {n.id for n in nodes if isinstance(n, dcc.Graph)}
     assert {ID.RADAR, ID.FRONT} <= graphs
+
+
+def test_val_test_and_systems_empty_states_share_one_shape():
+    """Issue 33: the Val -> test empty state looked unlike the other pages'; both are now
+    ui/common/page_frame.empty_state_page (dataset switcher beside the message)."""
+    from copa_dash.app_factory import create_app
+    from copa_dash.ui.features.generalization import layout as generalization
+    from copa_dash.ui.features.systems import layout as systems
+
+    create_app()
+    shapes = []
+    for drawn in (generalization.layout(dataset="dmop"),
+                  systems.layout(dataset="decodingtrust")):
+        children = drawn.children
+        aside = next(c for c in children if type(c).__name__ == "Aside")
+        main = next(c for c in children if type(c).__name__ == "Main")
+        shapes.append((aside.className, main.className,
+                       [type(c).__name__ for c in aside.children]))
+    assert shapes[0] == shapes[1]

@@ -22,3 +22,20 @@ def view_page(nav: str, query_store: str, query: str, children: list,
         dcc.Store(id=PAGE_NOTES, data=context_notes or []),
         *children,
     ])
+
+
+def empty_state_page(nav: str, query_store: str, query: str, *, stores: list,
+                     picker, title: str, description: str, message,
+                     links: list = ()) -> html.Div:
+    """A page whose dataset cannot be shown (no systems, no validation/test pairs, ...), in
+    one shape for every page: the controls column with the dataset ``picker`` and what the
+    dataset is, and beside it the ``message`` (an alert saying why and what to do) with
+    optional ``links``; no tabs, tables or empty figure frames under it."""
+    return view_page(nav, query_store, query, children=[
+        *stores,
+        html.Aside(className="controls", children=[
+            html.H4("Dataset"), picker,
+            html.Details([html.Summary(f"About: {title}"), html.P(description)]),
+        ]),
+        html.Main(className="results", children=[message, *links]),
+    ])

@@ -18,7 +18,7 @@ from copa_dash.services.catalog import bundled_datasets, open_dataset
 from copa_dash.services.generalization import dataset_report, label_text, metric_choices
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.job_result import DIMS_WHILE_LOADING, MARK, loading_note
-from copa_dash.ui.common.page_frame import view_page
+from copa_dash.ui.common.page_frame import empty_state_page, view_page
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.table_ids import TOOLTIP_ARGS, id_cell_styles
 from copa_dash.ui.common.url_sync import share_box
@@ -62,16 +62,17 @@ def _picker(component_id: str, values: list, value: str, *, none_label: str) -> 
                         disabled=len(options) < 2)
 
 
-def _error_page(message: str, ref: str, title: str = "") -> html.Div:
-    return html.Div(className="page", children=[
-        html.H2("Validation → test"),
-        dcc.Location(id=ID.NAV, refresh="callback-nav"),
-        dcc.Store(id=ID.REF_STORE, data=ref),
-        dcc.Dropdown(id=ID.DATASET, options=_dataset_options(ref, title) if ref else [],
-                     value=ref or None, clearable=False),
-        alert(message, "warning"),
-        dcc.Link("Open the shipped example", href=f"{PATH}?dataset={DEFAULT_DATASET}"),
-    ])
+def _error_page(message: str, ref: str, title: str = "", description: str = "") -> html.Div:
+    """A dataset this page cannot show, in the pages' shared empty state: the dataset
+    switcher, what the dataset is, the reason and a link to the shipped example."""
+    return empty_state_page(
+        ID.NAV, ID.QUERY, to_query(parse_query({"dataset": ref} if ref else {})),
+        stores=[dcc.Store(id=ID.REF_STORE, data=ref)],
+        picker=dcc.Dropdown(id=ID.DATASET, options=_dataset_options(ref, title) if ref else [],
+                            value=ref or None, clearable=False),
+        title=title or ref, description=description, message=alert(message[:1].upper() + message[1:], "warning"),
+        links=[dcc.Link("Open the shipped example of validation and test results",
+                        href=f"{PATH}?dataset={DEFAULT_DATASET}")])
 
 
 def layout(**query):
@@ -89,7 +90,7 @@ def layout(**query):
         report = dataset_report(opened, metrics=state.metrics or None, ref=state.ref or None,
                                 cache=current_cache())
     except InvalidInputError as exc:
-        return _error_page(str(exc), opened.ref, opened.title)
+        return _error_page(str(exc), opened.ref, opened.title, opened.description)
     state = with_defaults(replace(state, dataset=opened.ref), report)
     directions = dict(choices) | dict(state.metrics)
     chosen = [m for m, _ in state.metrics]

@@ -23,7 +23,7 @@ from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.glossary import indicator_terms
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.job_result import result_class
-from copa_dash.ui.common.page_frame import view_page
+from copa_dash.ui.common.page_frame import empty_state_page, view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.table_ids import id_cell_styles
 from copa_dash.ui.common.url_sync import share_box
@@ -137,20 +137,14 @@ def layout(**query):
 
 def _no_systems_page(opened, state) -> html.Div:
     """A table without systems: the dataset switcher and the message that says what a system
-    column is and how to give one; no tabs, tables or empty figure frames under it."""
-    return view_page(ID.NAV, ID.QUERY, to_query(state), children=[
-        dcc.Store(id=ID.REF, data=opened.ref),
-        html.Aside(className="controls", children=[
-            html.H4("Dataset"),
-            dcc.Dropdown(id=ID.DATASET, options=dataset_options(current_settings(), opened),
-                         value=opened.ref, clearable=False),
-            html.Details([html.Summary(f"About: {opened.title}"), html.P(opened.description)]),
-        ]),
-        html.Main(className="results", children=[
-            html.Div(id=ID.ALERT, children=alert(
-                NO_SYSTEM_COLUMN[0].upper() + NO_SYSTEM_COLUMN[1:] + ".")),
-        ]),
-    ])
+    column is and how to give one (the shared empty state of ui/common/page_frame)."""
+    return empty_state_page(
+        ID.NAV, ID.QUERY, to_query(state), stores=[dcc.Store(id=ID.REF, data=opened.ref)],
+        picker=dcc.Dropdown(id=ID.DATASET, options=dataset_options(current_settings(), opened),
+                            value=opened.ref, clearable=False),
+        title=opened.title, description=opened.description,
+        message=html.Div(id=ID.ALERT, children=alert(
+            NO_SYSTEM_COLUMN[0].upper() + NO_SYSTEM_COLUMN[1:] + ".")))
 
 
 def _indicators_panel(state) -> html.Div:
