@@ -233,3 +233,42 @@ def test_the_default_depth_of_a_long_table_is_approximate_and_says_why(dash_duo,
     assert dash_duo.find_element("#posets-mode input[value='auto']").is_selected()
     assert dash_duo.find_element("#posets-mode input[value='exact']").is_enabled()
     screenshot(dash_duo, "posets-default-approximate")
+
+
+def test_hasse_labels_of_ten_methods_on_a_level_do_not_overlap(dash_duo, app):
+    """Issue 33: with 10 methods on one level the Hasse labels ran into each other."""
+    from copa_dash.data.schema import Objective, Roles
+    from copa_dash.services.store import DatasetStore
+
+    names = ["AutoGluon(B)", "AutoGluon(HQ)", "AutoGluon(HQIL)", "FEDOT", "GAMA(B)",
+             "H2OAutoML", "LightAutoML", "MLJAR(B)", "MLJAR(P)", "TPOT"]
+    # a trade-off on every task: no method is above another, all ten on one level
+    rows = [(f"{m}|t{t}", m, f"t{t}", float(i), float(-i + t % 2 * 0.5))
+            for t in range(3) for i, m in enumerate(names)]
+    frame = pd.DataFrame(rows, columns=["id", "method", "task", "a", "b"])
+    roles = Roles(id="id", objectives=(Objective("a", "min"), Objective("b", "min")),
+                  system="method", task="task")
+    ref = DatasetStore(app.server.config["COPA_SETTINGS"].data_dir).save(
+        frame, roles, name="ten on a level").id
+    dash_duo.driver.set_window_size(1400, 1000)
+    dash_duo.start_server(app)
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/posets?dataset={ref}", timeout=30)
+    boxes = []
+
+    def drawn():
+        boxes[:] = dash_duo.driver.execute_script(
+            "const out = [];"
+            "for (const id of ['posets-hasse-central', 'posets-hasse-outlying']) {"
+            "  const texts = document.querySelectorAll('#' + id + ' .textpoint text');"
+            "  out.push(Array.from(texts).map(t => { const r = t.getBoundingClientRect();"
+            "    return [r.left, r.right, r.top, r.bottom]; }));"
+            "} return out;")
+        return len(boxes) == 2 and all(len(b) == 10 for b in boxes)
+
+    wait_until(drawn, timeout=90)
+    for graph in boxes:
+        for i, a in enumerate(graph):
+            for b in graph[i + 1:]:
+                apart = a[1] <= b[0] or b[1] <= a[0] or a[3] <= b[2] or b[3] <= a[2]
+                assert apart, f"labels overlap: {a} {b}"
+    screenshot(dash_duo, "posets-hasse-ten-on-a-level")

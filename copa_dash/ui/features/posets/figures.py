@@ -10,6 +10,7 @@ from __future__ import annotations
 from copa_dash.services.posets import DepthView, HasseLayout, beats, depth_order, extreme_tasks
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.plot_text import plot_text
+from copa_dash.ui.common.short_labels import unique_short_labels
 
 CENTRAL = "#2ca02c"
 OUTLYING = "#d62728"
@@ -39,12 +40,42 @@ def depth_figure(view: DepthView) -> dict:
         "template": "plotly_white", "height": height,
         "margin": {"l": 10, "r": 40, "t": 30, "b": 40},
         "xaxis": {"title": {"text": "ufg depth (1 = most central)"},
-                  "range": [0, max(depths) * 1.15 + 1e-9]},
+                  # every depth 0 (no ufg set): the unit range, not a nano-scale axis
+                  "range": [0, max(depths) * 1.15 if max(depths) > 0 else 1.0]},
         "yaxis": {"autorange": "reversed", "automargin": True, "type": "category"},
         "title": {"text": (f"{len(tasks)} tasks, {view.n_ufg_sets} ufg sets"
                            + ("" if view.exact else f", within ±{view.error_bound:.3g}")),
                   "font": {"size": 13}, "x": 0.01},
         "showlegend": False}}
+
+
+#: characters of node label one Hasse diagram has room for across its width (half the results
+#: panel, about 440 px at 1400 px, 12 px text): ten methods on a level get 6 each in one row
+HASSE_LABEL_CHARS = 64
+
+
+def hasse_labels(layout: HasseLayout, *, room: int = HASSE_LABEL_CHARS
+                 ) -> tuple[list[str], list[str]]:
+    """Node labels that do not run into each other, and where each sits.
+
+    Methods on a level share ``room`` characters; a level that does not fit in one row puts
+    every other label below its node (two rows: twice the room each), and names that still do
+    not fit are shortened to the part that tells them apart (the hover keeps the full name).
+    """
+    labels, positions = list(layout.methods), ["top center"] * len(layout.methods)
+    for lev in set(layout.level):
+        members = sorted((j for j, level in enumerate(layout.level) if level == lev),
+                         key=lambda j: layout.x[j])
+        # +1: a space between neighbours
+        if sum(len(layout.methods[j]) + 1 for j in members) <= room:
+            continue
+        # alternating rows: a label has its own and its two neighbours' half slots
+        limit = max(4, 2 * room // len(members) - 2)
+        short = unique_short_labels([layout.methods[j] for j in members], limit=limit)
+        for rank, (j, label) in enumerate(zip(members, short)):
+            labels[j] = label
+            positions[j] = "top center" if rank % 2 == 0 else "bottom center"
+    return labels, positions
 
 
 def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
@@ -78,9 +109,10 @@ def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
              + (f"<br>covered by {plot_text(', '.join(above[k]))}" if above[k] else "")
              for k, (m, lev) in enumerate(zip(layout.methods, layout.level))]
     width = max((layout.level.count(lev) for lev in range(n_levels)), default=1)
+    labels, positions = hasse_labels(layout)
     return {"data": [{
         "type": "scatter", "mode": "markers+text", "x": xs, "y": ys,
-        "text": [plot_text(m) for m in layout.methods], "textposition": "top center",
+        "text": [plot_text(m) for m in labels], "textposition": positions,
         "marker": {"size": 16, "color": color, "line": {"color": "#fff", "width": 1.5}},
         "hovertext": hover, "hoverinfo": "text", "name": "methods", "cliponaxis": False}],
         "layout": {
