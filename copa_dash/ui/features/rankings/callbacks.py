@@ -13,6 +13,7 @@ from copa_dash.services.export import safe_csv
 from copa_dash.services.inputs import RowFilter
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.empty import empty_figure
+from copa_dash.ui.common.long_options import matching_options
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.table_ids import id_tooltips
 from copa_dash.ui.features.rankings import figures as figures_rankings
@@ -131,12 +132,13 @@ def register_callbacks(app) -> None:
         """The focus picker offers the chosen objectives."""
         return [{"label": o, "value": o} for o in objectives or ()]
 
-    @app.callback(Output(ID.PINS, "options"), Input(ID.GROUP, "value"), State(ID.REF, "data"),
+    @app.callback(Output(ID.PINS, "options"), Input(ID.GROUP, "value"),
+                  Input(ID.PINS, "search_value"), State(ID.PINS, "value"), State(ID.REF, "data"),
                   prevent_initial_call=True)
-    def pin_options(group, ref):
-        """Entries to pin: systems or rows, as the chart draws them."""
+    def pin_options(group, search, pinned, ref):
+        """Entries to pin (systems or rows, as the chart draws them) matching what is typed."""
         table = open_dataset(ref, current_settings()).table
-        return [{"label": e, "value": e} for e in rankings.entry_names(table, group=group)]
+        return matching_options(rankings.entry_names(table, group=group), search, pinned)
 
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
 

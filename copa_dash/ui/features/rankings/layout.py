@@ -17,6 +17,7 @@ from copa_dash.services.catalog import catalog
 from copa_dash.services.rankings import DEFAULT_CRITERIA, entry_names
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.help import help_text
+from copa_dash.ui.common.long_options import matching_options
 from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.table_ids import TOOLTIP_ARGS, id_cell_styles
@@ -163,8 +164,11 @@ def _ranks_panel(state: RankingsState, entries) -> html.Div:
                          value=state.by or state.criteria[0], clearable=False,
                          className="axis-pick"),
             html.Span("pin"),
-            dcc.Dropdown(id=ID.PINS, options=_options(entries), value=list(state.pins), multi=True,
-                         placeholder="entries to follow", style={"minWidth": "260px", "flex": 1}),
+            # options found on the server as the user types (ui/common/long_options)
+            dcc.Dropdown(id=ID.PINS, options=matching_options(entries, "", state.pins),
+                         value=list(state.pins), multi=True,
+                         placeholder="entries to follow (type to search)",
+                         style={"minWidth": "260px", "flex": 1}),
         ]),
         html.Div(id=ID.CHART_NOTE, className="help"),
         dcc.Graph(id=ID.BUMP, config={"displaylogo": False}),
