@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -119,3 +120,26 @@ def test_markdown_links_become_app_addresses():
     assert app_href("../methods.md", "reference/core") == "/docs/methods"
     assert app_href("#local", "cli") == "#local"
     assert app_href("https://example.org/x.md", "cli") == "https://example.org/x.md"
+
+
+def test_the_served_api_reference_holds_each_functions_signature_and_docstring(client):
+    """Offline, the reference pages show what ``inspect`` reads from the imported functions
+    (the built site renders the same docstrings with mkdocstrings)."""
+    import inspect
+
+    import copa_dash.notebook
+    from copa_dash.core import criteria
+
+    for page, module, names in (("reference/core", criteria, ("copa_select", "copa_scores")),
+                                ("reference/notebook", copa_dash.notebook, ("select", "front"))):
+        answer = client.get(f"/docs/{page}")
+        assert answer.status_code == 200
+        served = _parse(answer.data)
+        text = answer.data.decode("utf-8")
+        for name in names:
+            function = getattr(module, name)
+            assert f"{module.__name__}.{name}" in served.ids, name
+            first_line = inspect.getdoc(function).splitlines()[0]
+            assert html.escape(first_line, quote=True) in text, name
+            parameters = list(inspect.signature(function).parameters)
+            assert f"def {name}({parameters[0]}" in text, name

@@ -7,9 +7,8 @@ rendered with python-markdown and the same heading ids (``toc``'s slugs), so a l
 built site. Their order and titles come from ``mkdocs.yml``'s ``nav``: a page added there
 appears in the app's side menu and on the Help page with no change here.
 
-The mkdocstrings blocks of the API reference (``::: copa_dash.notebook``) need the site's
-build; here they become a line that says so and names the module (``help(module)`` in Python
-shows the same docstrings).
+The mkdocstrings blocks of the API reference (``::: copa_dash.notebook``) become the
+modules' signatures and docstrings, read from the source (:mod:`.docs_reference`).
 """
 
 from __future__ import annotations
@@ -27,6 +26,8 @@ from flask import Flask, Response, abort
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from copa_dash.ui.features.help.docs_reference import expand_reference_blocks
+
 #: Where the app serves the pages: ``/docs/`` is the getting-started page, ``/docs/methods``
 #: renders ``docs/methods.md``, ``/docs/reference/core`` ``docs/reference/core.md``.
 DOCS_PATH = "/docs"
@@ -34,7 +35,6 @@ DOCS_PATH = "/docs"
 _CHECKOUT = Path(__file__).resolve().parents[4]
 _PAGE_NAME = re.compile(r"^[a-z0-9_-]+(/[a-z0-9_-]+)*$")
 _NAV_LINE = re.compile(r"^(?P<indent>\s*)- (?P<title>[^:]+):\s*(?P<file>\S+\.md)?\s*$")
-_MKDOCSTRINGS_BLOCK = re.compile(r"^::: (?P<module>[\w.]+)\n(?:(?:    .*)?\n)*", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ def render_page(name: str, folder: Path | None = None) -> tuple[str, str]:
     path = folder / f"{name or 'index'}.md"
     if not path.is_file():
         raise FileNotFoundError(name)
-    text = _MKDOCSTRINGS_BLOCK.sub(_reference_note, path.read_text(encoding="utf-8"))
+    text = expand_reference_blocks(path.read_text(encoding="utf-8"))
     md = markdown.Markdown(extensions=[
         "tables", "fenced_code", "attr_list", "admonition", "toc",
         _LinksExtension(name or "index")])
@@ -163,14 +163,6 @@ def render_page(name: str, folder: Path | None = None) -> tuple[str, str]:
     title_match = re.search(r"<h1[^>]*>(.*?)</h1>", body, re.DOTALL)
     title = re.sub(r"<[^>]+>", "", title_match.group(1)) if title_match else "copa-dash"
     return html.unescape(title), body
-
-
-def _reference_note(match: re.Match) -> str:
-    module = match["module"]
-    return (f"\n!!! note \"`{module}`\"\n"
-            f"    This reference is generated from the docstrings when the documentation "
-            f"site is built (`pip install \"copa-dash[docs]\"`, then `mkdocs build` in a "
-            f"checkout). In Python, `help({module})` shows the same text.\n\n")
 
 
 _STYLE = """
