@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -143,3 +144,34 @@ def test_the_served_api_reference_holds_each_functions_signature_and_docstring(c
             assert html.escape(first_line, quote=True) in text, name
             parameters = list(inspect.signature(function).parameters)
             assert f"def {name}({parameters[0]}" in text, name
+
+
+def test_an_installed_wheels_copy_of_the_docs_is_served(tmp_path, monkeypatch):
+    """A wheel carries the pages as ``copa_dash/_shipped/docs`` and the nav as
+    ``copa_dash/_shipped/mkdocs.yml`` (as it carries datasets/ and assets/): found there."""
+    from types import SimpleNamespace
+
+    from copa_dash.ui.features.help import docs_site
+
+    package = tmp_path / "site-packages" / "copa_dash"
+    shutil.copytree(ROOT / "docs", package / "_shipped" / "docs")
+    shutil.copy(ROOT / "mkdocs.yml", package / "_shipped" / "mkdocs.yml")
+    (package / "_shipped" / "docs" / "cli.md").write_text("# The wheel's own CLI page\n",
+                                                          encoding="utf-8")
+    monkeypatch.setattr(docs_site, "resources", SimpleNamespace(files=lambda name: package))
+    assert docs_site.docs_root() == (package / "_shipped" / "docs",
+                                     package / "_shipped" / "mkdocs.yml")
+    assert "The wheel's own CLI page" in docs_site.page_html("cli")
+    assert [p.href for p in docs_site.nav_pages()][:3] == ["/docs/", "/docs/pages", "/docs/cli"]
+
+
+def test_without_its_docs_the_help_page_says_so(tmp_path, monkeypatch):
+    from copa_dash.ui.features.help import docs_site
+    from copa_dash.ui.features.help import layout as help_layout
+
+    monkeypatch.setattr(docs_site, "_CHECKOUT", tmp_path)
+    monkeypatch.setattr(help_layout, "nav_pages", lambda: docs_site.nav_pages(tmp_path / "x"))
+    section = help_layout.documentation()
+    assert find(section, "help-docs-links") is None
+    assert "not part of this installation" in " ".join(
+        node.children for node in walk(section) if isinstance(node.children, str))

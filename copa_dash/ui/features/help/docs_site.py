@@ -55,14 +55,15 @@ class DocPage:
 def docs_root() -> tuple[Path, Path]:
     """The folder of the Markdown pages and the ``mkdocs.yml`` that orders them.
 
-    An installed wheel carries both as package data under ``copa_dash/_docs/`` (the pages,
-    with ``mkdocs.yml`` beside them); a checkout (an editable install) has ``docs/`` and
-    ``mkdocs.yml`` at its top.
+    A checkout (or an editable install) has ``docs/`` and ``mkdocs.yml`` at its top. A built
+    wheel carries copies inside the package, as it does ``datasets/`` and ``assets/``:
+    ``copa_dash/_shipped/docs/`` and ``copa_dash/_shipped/mkdocs.yml`` (``setup.py``'s build
+    hook copies them), found here with :mod:`importlib.resources`.
     """
-    packaged = resources.files("copa_dash") / "_docs"
-    if packaged.is_dir() and (packaged / "index.md").is_file():
-        folder = Path(str(packaged))
-        return folder, folder / "mkdocs.yml"
+    shipped = resources.files("copa_dash") / "_shipped"
+    if (shipped / "docs" / "index.md").is_file():
+        folder = Path(str(shipped))
+        return folder / "docs", folder / "mkdocs.yml"
     return _CHECKOUT / "docs", _CHECKOUT / "mkdocs.yml"
 
 
@@ -74,6 +75,8 @@ def nav_pages(config: Path | None = None) -> list[DocPage]:
     depend on.
     """
     config = config or docs_root()[1]
+    if not config.is_file():
+        return []  # an installation without its docs: the Help page says so
     pages: list[DocPage] = []
     in_nav, section, section_indent = False, "", -1
     for line in config.read_text(encoding="utf-8").splitlines():

@@ -73,6 +73,11 @@ def documentation() -> html.Section:
     the order of the documentation site's menu."""
     links = [html.Li(html.A(f"{page.section}: {page.title}" if page.section else page.title,
                             href=page.href)) for page in nav_pages()]
+    if not links:
+        return html.Section(className="documentation", children=[
+            html.H2("Documentation"),
+            html.P("The documentation pages are not part of this installation (a package "
+                   "built without them); reinstall copa-dash to read them here.")])
     return html.Section(className="documentation", children=[
         html.H2("Documentation"),
         html.P("The full documentation, served by this instance: what each page does, the "
