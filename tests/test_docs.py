@@ -51,3 +51,14 @@ def test_a_broken_link_fails_the_strict_build(tmp_path):
     done = _build(copy / "mkdocs.yml", tmp_path / "site")
     assert done.returncode != 0
     assert "no-such-page.md" in done.stdout + done.stderr
+
+
+def test_the_image_carries_the_pages_the_app_serves():
+    """The Docker image serves /docs/<page> from /app/docs and /app/mkdocs.yml: the
+    Dockerfile copies both and .dockerignore keeps them in the build context."""
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines()
+    assert "COPY docs ./docs" in dockerfile
+    assert "COPY mkdocs.yml ./" in dockerfile
+    ignored = {line.strip() for line in
+               (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()}
+    assert not ignored & {"docs", "docs/", "mkdocs.yml", "*.yml", "*.md", "docs/*.md"}
