@@ -60,7 +60,9 @@ def layout(**_query):
     return html.Div(className="page help-page", children=[
         html.H2("Help: the words the pages use"),
         html.P(["Every (i) on a page links to its entry here. The maths is in ",
-                html.A("Methods", href=f"{DOCS_PATH}/methods"), "."]),
+                html.A("Methods", href=f"{DOCS_PATH}/methods"),
+                ("; the full documentation, from getting started to deploying, is linked at "
+                 "the end of this page.")]),
         glossary,
         html.H2("One worked example per page"),
         *examples,
