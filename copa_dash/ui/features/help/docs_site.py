@@ -171,7 +171,8 @@ def render_page(name: str, folder: Path | None = None) -> tuple[str, str]:
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 0; color: #222; line-height: 1.5; }
 .docs { display: flex; gap: 2rem; max-width: 75rem; margin: 0 auto; padding: 1rem; }
-nav.docs-nav { flex: 0 0 14rem; font-size: 0.95rem; }
+nav.docs-nav { flex: 0 0 14rem; font-size: 0.95rem; position: sticky; top: 0; align-self: flex-start;
+                max-height: 100vh; overflow-y: auto; }
 nav.docs-nav ul { list-style: none; padding-left: 0.8rem; margin: 0.2rem 0; }
 nav.docs-nav .current { font-weight: bold; }
 main { flex: 1; min-width: 0; }
