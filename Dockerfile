@@ -46,6 +46,9 @@ COPY --from=builder /app /app
 COPY app.py gunicorn.conf.py ./
 COPY assets ./assets
 COPY datasets ./datasets
+# the pages the app serves at /docs/<page> (the Help page links them), in mkdocs.yml's order
+COPY docs ./docs
+COPY mkdocs.yml ./
 USER copa
 # Compile every numba kernel into the image's cache, so no worker (and no request) pays the
 # JIT compile at start-up; the cache sits outside the state volume so a mount cannot hide it.

@@ -17,7 +17,7 @@ Usage::
     python benchmarks/profile_explore_browser.py [--rows 100000 --objectives 8] [--reloads 2]
         [--app-dir DIR] [--save-profile PATH]    # PATH.N.cpuprofile opens in Chrome DevTools
 
-This is how the README's "Where the browser's time goes" was found; it prints no ratio and
+This is how docs/benchmarks.md's "The first open in a fresh browser" was found; it prints no ratio and
 checks no result (``bench_explore_browser`` does).
 """
 

@@ -1,6 +1,6 @@
 """One summary table of copa-dash against the best peer: masks, layers, hypervolume 2-D to 8-D.
 
-    python benchmarks/run_all.py --quick    # the README's table (a few minutes on 2 cores)
+    python benchmarks/run_all.py --quick    # docs/benchmarks.md's table (a few minutes on 2 cores)
     python benchmarks/run_all.py            # the full grid of bench_pareto.py
 
 Runs the grid of ``benchmarks/bench_pareto.py`` (interleaved repeats, CPU beside wall
@@ -54,7 +54,7 @@ def summary_row(row: bench_pareto.Row) -> list[str]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="the README's grid")
+    parser.add_argument("--quick", action="store_true", help="docs/benchmarks.md's grid")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     before = load_line()

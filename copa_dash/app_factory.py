@@ -16,6 +16,7 @@ from .services.warmup import warm_up_in_background, warm_up_kernels
 from .ui.app_shell import register_pages
 from .ui.background import background_callback_manager
 from .ui.common.errors import report_callback_error
+from .ui.features.help.docs_site import register_docs
 from .web_security import apply_web_security
 
 logger = logging.getLogger("copa_dash")
@@ -57,6 +58,7 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     app.server.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes * 4 // 3 + 4 * 2**20
 
     register_api(app.server, settings)
+    register_docs(app.server)  # docs/*.md at /docs/<page>, the Help page's links
 
     register_pages(app, settings)
 

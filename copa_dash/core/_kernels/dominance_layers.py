@@ -22,28 +22,19 @@ Strategy of :func:`nondominated_layers`:
    N / (K + 1) rows instead of the N / 2 of a lexicographic scan.
 
 Why the switch: Best Order Sort compares a row with whole layers, so it grows like
-N^2 / L; peeling costs one mask pass per layer, like N L. Measured CPU time on uniform
-random rows (2 shared cores, ratio to moocore 0.3's ``pareto_rank``, which peels with
-Kung's algorithm): Best Order Sort 0.4-0.6x at 1,000 rows (K = 4..8) and 0.6-0.9x at
-10,000 rows for K = 4..6, but 3x (K = 4) and 5x (K = 5) at 100,000 rows and 1.2x at 8-D x
-10,000, where peeling is 0.6-1.2x. The row limits below are those crossovers; the
-half-of-the-rows condition keeps a large layer (a front-heavy table) on the peeling path,
-where Best Order Sort would be quadratic in that layer.
+N^2 / L; peeling costs one mask pass per layer, like N L. The row limits below are the
+measured crossovers on uniform random rows; the half-of-the-rows condition keeps a large
+layer (a front-heavy table) on the peeling path, where Best Order Sort would be quadratic in
+that layer.
 
-Small tables skip step 1 (:func:`_best_order_at_once`): peeling the front first cost as
-much as Best Order Sort of the whole table on random rows (8-D x 1,000, interleaved: the
-mask alone 0.83 ms of the driver's 1.19 ms, moocore 1.36 ms; in another run Best Order
-Sort of all rows 0.85 ms, moocore 1.25 ms). So up to
-``DIRECT_MAX_ROWS`` rows (K >= 4) Best Order Sort ranks every row at once, unless a
-sample of 64 evenly spaced rows is front-heavy (more than ``DIRECT_MAX_FRONT_SHARE[K]``
-non-dominated: above the 95th-99th percentile of uniform random rows, measured; a
-front gives 1.0), where Best Order Sort is quadratic in the big layer (1.6x moocore on
-a 4-D x 1,000 sphere front, 1.1x at 5-D) and the peel path stays. From 7 objectives up to
-1,000 rows no sample is taken: there Best Order Sort of a whole front was measured as
-fast as peeling it (0.78-0.85x moocore either way). Measured ratios to moocore with the
-switch (2 shared cores, load 2-4): random 4-8-D x 1,000 0.46-0.60 (were 0.55-0.95),
-x 2,000 0.42-0.69, x 300 0.55-0.78; sphere fronts unchanged (peel path). The sample costs
-5-15 microseconds.
+Small tables skip step 1 (:func:`_best_order_at_once`): up to ``DIRECT_MAX_ROWS`` rows
+(K >= 4) Best Order Sort ranks every row at once, unless a sample of 64 evenly spaced rows
+is front-heavy (more than ``DIRECT_MAX_FRONT_SHARE[K]`` non-dominated; a front gives 1.0),
+where Best Order Sort is quadratic in the big layer and the peel path stays. From 7
+objectives up to 1,000 rows no sample is taken. The sample costs 5-15 microseconds.
+
+The measurements behind these limits (``python benchmarks/bench_pareto.py``, layers against
+moocore): docs/benchmarks.md, "Non-dominated sorting: where the layers switch algorithm".
 """
 
 from __future__ import annotations

@@ -37,13 +37,9 @@ arguments costs two atomic reference-count updates per array (measured with perf
 of the CPU time in ``NRT_incref``/``NRT_decref``). Same sums in the same order, so the
 volumes are bit-identical to the generic driver's. The three are generated from one
 template (:func:`_frame_source`, compiled by :func:`_compile_frame`) instead of three
-hand-written copies: the same text, so the same volumes (bit-identical on the benchmark
-inputs, 4-D to 10-D) and the same speed (6-D x 1,000, 7-D x 300, 8-D x 150: within
--5%..+2% of the copies, interleaved). The cost: the kernel's cold compile went from about
-11 s to 17 s of CPU with the leaves (fresh ``NUMBA_CACHE_DIR``), and about 2 s more
-generated (19.5-19.9 s against 17.1-17.9 s, two alternated runs each at load 5-6); a leaf
-for 7 objectives, branch-free dominance tests and a written-out three-row closed form
-were measured and gave nothing.
+hand-written copies: the same text, so the same volumes and the same speed. What this cost
+in compile time, and what was tried and gave nothing: docs/benchmarks.md, "The WFG
+kernel's generated leaves".
 
 Memory: one (K, N, K) float64 frame stack plus a few length-N buffers, allocated once.
 The twin is :func:`copa_dash.core._kernels.hypervolume.hv_slices` (the same recurrence

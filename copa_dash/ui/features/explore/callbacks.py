@@ -9,24 +9,9 @@ cannot explore (:func:`message_outputs`). The table's pager, search and sort
 (:func:`render_table`) read the view from the query store (``ExploreIds.QUERY``) and the same
 memo; they declare no control.
 
-Why one callback for the pick card, the figures and the table page, not one each: four
-splits were built and timed with ``benchmarks/bench_explore_browser.py``, alternated with this
-one on the same machine (load 10-17 on two cores, 25 Nov 2026; the README has the tables):
-- the figures in the controls' callback, which writes the view store, the pick card and the
-  table page rendered from that store: the figures came as soon or sooner, but every part of
-  an alpha move came later (median of run medians 463 and 421 ms against 430 and 220 ms in two
-  series), and the app spent 22.0 ms of CPU per alpha move against 15.2 (two more requests);
-- the same with the pick card in the first callback: every part of an alpha move 327 against
-  220 ms, 16.4 ms of CPU per alpha move and 20.0 per p move against 14.1 and 14.2;
-- earlier sessions: a server callback writing the store before three renderers (alpha about
-  70 ms slower), and the controls packed into a store in the page with four server callbacks
-  side by side (30-170 ms slower);
-- that last one again at load 2-7 (branch s8-split: a clientside callback gathers the controls
-  and keeps the p box and slider in step, then the pick card, the figures and the table page
-  side by side): alpha moves later in 7 of 8 alternated rounds, the browser 30-50 ms of CPU
-  more per move (three responses to dispatch instead of one).
-Each extra request on a slider move costs more than the work it splits off (our own work is
-about 8 ms of a move: 3.7 exploring, 2.4 the table page, 1.2 the figures, 0.1 the card).
+One callback for the pick card, the figures and the table page, not one each: every split
+that was tried made a slider move slower (each extra request costs more than the work it
+splits off); the timings are in docs/benchmarks.md, "Why the explorer has one callback".
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ import dash
 from dash import dcc, html
 
 from copa_dash.ui.common.glossary import HELP_PATH, TERMS
+from copa_dash.ui.features.help.docs_site import DOCS_PATH, nav_pages
 
 # (page, link to open it on a bundled dataset, the steps of the example)
 EXAMPLES = (
@@ -58,11 +59,32 @@ def layout(**_query):
         html.Ol([html.Li(step) for step in steps])]) for page, href, steps in EXAMPLES]
     return html.Div(className="page help-page", children=[
         html.H2("Help: the words the pages use"),
-        html.P("Every (i) on a page links to its entry here. The maths is in docs/methods.md."),
+        html.P(["Every (i) on a page links to its entry here. The maths is in ",
+                html.A("Methods", href=f"{DOCS_PATH}/methods"),
+                ("; the full documentation, from getting started to deploying, is linked at "
+                 "the end of this page.")]),
         glossary,
         html.H2("One worked example per page"),
         *examples,
+        documentation(),
     ])
+
+
+def documentation() -> html.Section:
+    """Links to the documentation pages, served by this instance (they work offline), in
+    the order of the documentation site's menu."""
+    links = [html.Li(html.A(f"{page.section}: {page.title}" if page.section else page.title,
+                            href=page.href)) for page in nav_pages()]
+    if not links:
+        return html.Section(className="documentation", children=[
+            html.H2("Documentation"),
+            html.P("The documentation pages are not part of this installation (a package "
+                   "built without them); reinstall copa-dash to read them here.")])
+    return html.Section(className="documentation", children=[
+        html.H2("Documentation"),
+        html.P("The full documentation, served by this instance: what each page does, the "
+               "command line, the notebook API, the methods, deploying, and the benchmarks."),
+        html.Ul(links, id="help-docs-links")])
 
 
 def register_page() -> None:
