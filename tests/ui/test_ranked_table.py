@@ -210,3 +210,31 @@ def test_the_html_pages_id_cells_carry_the_full_name_as_title():
     ids = [title for cls, title in parser.cells if cls == ID_CLASS]
     assert ids == [str(v) for v in frame["id"]]            # read back exactly, quotes and all
     assert [cls for cls, _ in parser.cells[::2]] == ["n"] * len(frame)
+
+
+def test_on_the_front_column_marks_exactly_the_non_dominated_rows_in_table_and_csv():
+    """Issue 33: the ranked table and its CSV say which rows are on the Pareto front; checked
+    against a brute-force dominance test over the rows passing the constraints."""
+
+
+    from copa_dash.ui.features.explore import callbacks
+    from copa_dash.ui.features.explore.state import to_query
+
+    state, result = _explore()
+    query = to_query(state)
+    problem = result.problem
+    signs = np.array([1.0 if d == "min" else -1.0 for d in problem.preferences.directions])
+    eligible = np.flatnonzero(problem.eligible)
+    values = problem.raw[eligible] * signs
+    brute = set()
+    for k, row in enumerate(values):
+        dominated = np.any(np.all(values <= row, axis=1) & np.any(values < row, axis=1))
+        if not dominated:
+            brute.add(str(problem.ids[eligible[k]]))
+    frame, columns = panels.table_frame(result)
+    assert [c["name"] for c in columns][:3] == ["rank", "id", "on the front"]
+    assert set(frame.loc[frame["front"], "id"]) == brute and 0 < len(brute) < len(frame)
+    csv = callbacks.ranked_frame(query)
+    assert set(csv.loc[csv["on the front"], "id"]) == brute
+    text = panels.table_html(frame.head(5), columns)
+    assert "<th>on the front</th>" in text

@@ -119,7 +119,11 @@ def _table_note(passing: int, matching: int | None, notes=()) -> str:
         "ranked by the criterion"
     if matching is not None:
         text += f"; {matching} match the search"
-    return " ".join([text + ".", *(note[:1].upper() + note[1:] for note in notes)])
+    return " ".join([text + ".", TOP_NOTE, *(note[:1].upper() + note[1:] for note in notes)])
+
+
+# what the grey figure beside each objective's value is (explore/panels.table_html)
+TOP_NOTE = "In grey beside each value: its top %, the share of rows better on that objective."
 
 
 def ranked_frame(query: str, search: str | None = None, sort_key: str | None = None):

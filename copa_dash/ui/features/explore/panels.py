@@ -140,6 +140,8 @@ def table_frame(exploration: Exploration, rows: slice = slice(None)):
     shown = {"specifier": ".4~g"}  # four significant digits on screen; the CSV keeps six decimals
     columns = [{"name": "rank", "id": "rank", "type": "numeric"},
                {"name": "id", "id": "id", "type": "text"},
+               # non-dominated in the chosen objectives among the rows passing the constraints
+               {"name": "on the front", "id": "front", "type": "flag"},
                {"name": "criterion", "id": "criterion", "type": "numeric", "format": shown}]
     columns += [{"name": n, "id": f"obj{k}", "type": "numeric", "format": shown}
                 for k, n in enumerate(names)]
@@ -148,6 +150,7 @@ def table_frame(exploration: Exploration, rows: slice = slice(None)):
     ranking = exploration.ranking[rows]
     data = {"rank": range(start + 1, start + len(ranking) + 1),
             "id": [str(i) for i in problem.ids[ranking]],
+            "front": exploration.front[ranking],
             "criterion": exploration.scores[ranking].round(6)}
     data.update({f"obj{k}": problem.raw[ranking, k].round(6) for k in range(len(names))})
     data.update({f"u{k}": (100 * problem.u[ranking, k]).round(2) for k in range(len(names))})
@@ -163,10 +166,22 @@ def table_html(frame, columns: list[dict]) -> str:
     """
     if frame.empty:
         return "<p><em>No row matches the search.</em></p>"
+    # an objective's top % sits in its value's cell (grey), not in a column of its own: with
+    # both, 7 objectives made the table 1,668 px wide in a 1,010 px panel and pushed the top %
+    # columns off screen; the CSV keeps them apart
+    tops = {c["id"][1:]: c["id"] for c in columns if c["id"].startswith("u")}
+    beside = {c["id"]: tops[c["id"][3:]] for c in columns
+              if c["id"].startswith("obj") and c["id"][3:] in tops}
+    columns = [c for c in columns if c["id"] not in set(beside.values())]
     numeric = [c["type"] == "numeric" for c in columns]
-    head = "".join(f'<th class="n">{_header(c)}</th>' if n else f"<th>{_header(c)}</th>"
-                   for c, n in zip(columns, numeric))
+    head = "".join((f'<th class="n" title="value, then its top %">{_header(c)}</th>'
+                    if c["id"] in beside else f'<th class="n">{_header(c)}</th>')
+                   if n else f"<th>{_header(c)}</th>" for c, n in zip(columns, numeric))
     cells = [[_cell(value, c) for value in frame[c["id"]].tolist()] for c in columns]
+    for k, c in enumerate(columns):
+        if c["id"] in beside:
+            cells[k] = [f'{v} <span class="top">{_top(u)}</span>'
+                        for v, u in zip(cells[k], frame[beside[c["id"]]].tolist())]
     opens = ['<td class="n">' if n else "<td>" for n in numeric]
     texts = [c["type"] == "text" for c in columns]
     raw = [frame[c["id"]].tolist() if t else None for c, t in zip(columns, texts)]
@@ -179,9 +194,18 @@ def table_html(frame, columns: list[dict]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _top(value) -> str:
+    """An objective's top % beside its value: ``12.5%``, or ``-`` when unknown."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return f"{round(value, 1):g}%"           # 0.1%, as the figures' hovers
+
+
 def _cell(value, column: dict) -> str:
     if column["type"] == "text":
         return code_html(value)
+    if column["type"] == "flag":
+        return "yes" if value else ""
     if "format" in column:
         return _fmt(value)
     if value is None or (isinstance(value, float) and math.isnan(value)):
