@@ -9,8 +9,29 @@ from dash import dcc, html
 from copa_dash.ui.common.glossary import HELP_PATH, TERMS
 from copa_dash.ui.features.help.docs_site import DOCS_PATH, nav_pages
 
+# the table the Upload example pastes (tests/ui/test_help_upload_example.py reads it as the
+# page does and checks what the example's steps say of it)
+UPLOAD_TABLE = """| model | accuracy | latency_ms | params |
+|---|---|---|---|
+| llama-7b | 61.1% | 42 | 7B |
+| llama-13b | 66.4% | 75 | 13B |
+| mistral-7b | 64.2% | 38 | 7.2B |
+| phi-2 | 56.3% | 21 | 2.7B |"""
+
 # (page, link to open it on a bundled dataset, the steps of the example)
 EXAMPLES = (
+    ("Upload", "/upload", (
+        [("Your own table: one row per model, a column per measure. Paste this Markdown table "
+          "into the box on the right of the Upload page and press \"Read the pasted table\":"),
+         html.Pre(UPLOAD_TABLE, className="example-table")],
+        ("\"What we read\" says what was adjusted: the percent signs were read as numbers, "
+         "7B as 7 with the unit B. The proposal takes model as the id, accuracy to maximise, "
+         "latency_ms and params to minimise, each marked sure, likely or unsure."),
+        ("A column nobody could guess a direction for is highlighted and Save stays off until "
+         "you choose min, max or \"not an objective\": the tool never picks from a guess."),
+        ("Name it and press \"Save and explore\": the explorer opens on your table, its link "
+         "is yours to share, and Your uploads (on the Upload and Datasets pages) lets you "
+         "rename or delete it."))),
     ("Explore", "/explore?dataset=open-llm-leaderboard-v2", (
         ("The Open LLM Leaderboard lists about 2,900 language models with six benchmark scores "
          "(higher is better) and their CO2 cost (lower is better)."),
