@@ -31,6 +31,10 @@ COPA_JIT_MODE              first use of an uncompiled numba kernel:      backgro
                            ``background`` (numpy answers, the kernel
                            compiles in a thread) or ``foreground``
                            (compile before answering); see core/jit.py
+COPA_READ_SOURCES          upload page: read an Optuna study, an MLflow  1 when COPA_HOST
+                           experiment or an lm-eval folder by its URL    is loopback, else 0
+                           or path ON THE SERVER (its files, its
+                           network): only for your own machine
 COPA_HV_BUDGET_SECONDS     Systems page: a system's HV is exact when     0.5
                            the measured cost model predicts at most
                            this many seconds, else a Monte-Carlo
@@ -47,6 +51,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .core.errors import InvalidInputError
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")  # a dashboard only this machine reaches
 
 
 def _int_env(env, name: str, default: int) -> int:
@@ -88,6 +94,7 @@ class Settings:
     # an app built in code (tests) compiles as numba does; from_env defaults to background
     jit_mode: str = "foreground"
     hv_budget_seconds: float = 0.5
+    read_sources: bool = False  # the upload page's tracker form (COPA_READ_SOURCES)
 
     def __post_init__(self):
         # accept plain strings for the directories (tests, scripts)
@@ -133,6 +140,9 @@ class Settings:
             debug=(env.get("COPA_DEBUG") or "0").lower() in ("1", "true", "yes"),
             jit_mode=_jit_mode(env),
             hv_budget_seconds=_seconds_env(env, "COPA_HV_BUDGET_SECONDS", 0.5),
+            read_sources=(env.get("COPA_READ_SOURCES") or (
+                "1" if (env.get("COPA_HOST") or "127.0.0.1") in LOOPBACK else "0")
+            ).lower() in ("1", "true", "yes"),
         )
 
 
