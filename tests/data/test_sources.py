@@ -220,3 +220,21 @@ def test_a_missing_extra_says_which_pip_install_brings_it(monkeypatch):
 def test_unique_names_keeps_the_first_and_numbers_the_repeats():
     names = unique_names(pd.Series(["b", "b", "a", "b"]))
     assert names.tolist() == ["b", "b (2)", "a", "b (3)"]
+
+
+def test_optuna_journal_file_is_read_like_a_database(tmp_path):
+    from copa_dash.data.sources.optuna import read_optuna
+
+    journal = tmp_path / "study.log"
+    try:
+        from optuna.storages.journal import JournalFileBackend as backend
+    except ImportError:  # Optuna 3.x
+        from optuna.storages import JournalFileStorage as backend
+    storage = optuna.storages.JournalStorage(backend(str(journal)))
+    study = optuna.create_study(study_name="j", storage=storage, directions=["minimize"] * 2)
+    study.optimize(lambda t: (t.suggest_float("x", 0, 1), 1 - t.params["x"]), n_trials=4)
+    source = read_optuna(str(journal))
+    assert source.directions == {"values_0": "min", "values_1": "min"}
+    assert source.frame["values_0"].tolist() == [t.values[0] for t in study.trials]
+    with pytest.raises(InvalidInputError, match="no Optuna journal file"):
+        read_optuna(str(tmp_path / "none.log"))

@@ -102,9 +102,13 @@ def _storage(optuna, storage: str):
         raise InvalidInputError("give the Optuna storage URL, e.g. sqlite:///study.db")
     if "://" not in storage:
         if storage.endswith((".log", ".jsonl")):
-            from optuna.storages.journal import JournalFileBackend, JournalStorage
-
-            return JournalStorage(JournalFileBackend(storage))
+            if not Path(storage).is_file():
+                raise InvalidInputError(f"no Optuna journal file {storage!r}")
+            try:
+                from optuna.storages.journal import JournalFileBackend as backend
+            except ImportError:  # Optuna 3.x
+                from optuna.storages import JournalFileStorage as backend
+            return optuna.storages.JournalStorage(backend(storage))
         raise InvalidInputError(f"{storage!r} is not a storage URL: write sqlite:///{storage} "
                                 "for a SQLite file (or give a journal file ending in .log)")
     scheme, _, rest = storage.partition("://")
