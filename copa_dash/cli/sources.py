@@ -59,6 +59,18 @@ def source_label(args) -> str | None:
     return None
 
 
+def source_location(args) -> tuple[str, str, str | None] | None:
+    """``(kind, location, name)`` of the source ``args`` names, as
+    :func:`copa_dash.services.source_uploads.save_source` takes them; None without one."""
+    if getattr(args, "from_optuna", None):
+        return "optuna", args.from_optuna, getattr(args, "study", None)
+    if getattr(args, "from_mlflow", None):
+        return "mlflow", args.from_mlflow, getattr(args, "experiment", None)
+    if getattr(args, "from_lm_eval", None):
+        return "lm-eval", args.from_lm_eval, None
+    return None
+
+
 def source_from_args(args):
     """The :class:`~copa_dash.data.sources.SourceTable` the options name (the upload page
     and ``serve`` stage it with its proposal; the commands take :func:`table_from_source_args`).

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ..core.errors import InvalidInputError
 from ..data.sources import SourceTable
 from .store import open_store
-from .uploads import StagedUpload
+from .uploads import StagedUpload, save_upload
 
 
 @dataclass(frozen=True)
@@ -109,3 +109,20 @@ def stage_source(settings, kind: str, location: str, name: str | None = None) ->
                         proposed=proposal.directed_roles(), row_ids=proposal.row_ids,
                         proposal=proposal, notes=(f"Read from {source.origin}.",
                                                   *proposal.notes))
+
+
+def save_source(settings, kind: str, location: str, name: str | None = None, *,
+                shared: bool = False):
+    """Read a source and store it at once under the roles it proposes (what ``copa-dash
+    serve --from-optuna ...`` opens): undecided metrics stay metadata. Returns the
+    :class:`~copa_dash.services.store.SavedDataset` (its ``id`` opens
+    ``/explore?dataset=ID``).
+
+    Raises
+    ------
+    InvalidInputError
+        As :func:`stage_source`, or fewer than two objectives with a direction.
+    """
+    staged = stage_source(settings, kind, location, name)
+    return save_upload(settings, staged.token, staged.filename, staged.proposed,
+                       name=staged.suggested_name, shared=shared)

@@ -55,3 +55,18 @@ def test_an_mlflow_experiment_asks_for_the_metric_no_name_decides(settings, tmp_
     assert "widgets" in staged.proposed.metadata
     with pytest.raises(InvalidInputError, match="give the MLflow experiment's name"):
         stage_source(settings, "mlflow", "sqlite:///x.db", "")
+
+
+def test_save_source_stores_what_serve_opens(settings, tmp_path):
+    import argparse
+
+    from copa_dash.cli.sources import add_source_arguments, source_location
+    from copa_dash.services.source_uploads import save_source
+
+    parser = argparse.ArgumentParser()
+    add_source_arguments(parser)
+    args = parser.parse_args(["--from-lm-eval", str(make_lm_eval_folder(tmp_path))])
+    saved = save_source(settings, *source_location(args))
+    stored = open_store(settings).load(saved.id)
+    assert stored.roles.id == "model" and len(stored.roles.objectives) == 4
+    assert source_location(parser.parse_args([])) is None
