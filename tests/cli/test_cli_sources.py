@@ -118,3 +118,12 @@ def test_every_analysis_command_takes_the_sources():
         if "--dataset" in options:   # the commands that read a table
             assert {"--from-optuna", "--study", "--from-mlflow", "--experiment",
                     "--from-lm-eval"} <= options, command
+
+
+def test_report_from_lm_eval_names_the_source(tmp_path, capsys):
+    out = tmp_path / "lm.html"
+    assert main(["report", "--from-lm-eval", str(make_lm_eval_folder(tmp_path)), "-o",
+                 str(out)]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "lm-eval lm_eval_out" in html
+    assert "EleutherAI/pythia-1b" in html

@@ -22,11 +22,15 @@ from tests.data.source_backends import (
     make_optuna_study,
 )
 
-optuna = pytest.importorskip("optuna")
+
+@pytest.fixture(scope="module")
+def optuna():
+    """Optuna (the [optuna] extra); its tests skip without it, the lm-eval ones do not."""
+    return pytest.importorskip("optuna")
 
 
 @pytest.fixture(scope="module")
-def study_url(tmp_path_factory):
+def study_url(optuna, tmp_path_factory):
     return make_optuna_study(tmp_path_factory.mktemp("optuna"))
 
 
@@ -38,7 +42,7 @@ def mlflow_uri(tmp_path_factory):
 
 # --- Optuna ---------------------------------------------------------------------------------
 
-def test_optuna_rows_are_the_completed_trials_with_the_studys_values(study_url):
+def test_optuna_rows_are_the_completed_trials_with_the_studys_values(optuna, study_url):
     from copa_dash.data.sources.optuna import read_optuna
 
     source = read_optuna(study_url, "mo")
@@ -75,7 +79,7 @@ def test_optuna_table_takes_the_studys_directions_and_nothing_else_as_objectives
     assert proposal.column("params_lr").role == "metadata"   # a number, never an objective
 
 
-def test_optuna_without_metric_names_uses_optunas_own_column_names(tmp_path):
+def test_optuna_without_metric_names_uses_optunas_own_column_names(optuna, tmp_path):
     from copa_dash.data.sources.optuna import read_optuna
 
     url = make_optuna_study(tmp_path, name="plain", metric_names=None, n_trials=4)
@@ -222,7 +226,7 @@ def test_unique_names_keeps_the_first_and_numbers_the_repeats():
     assert names.tolist() == ["b", "b (2)", "a", "b (3)"]
 
 
-def test_optuna_journal_file_is_read_like_a_database(tmp_path):
+def test_optuna_journal_file_is_read_like_a_database(optuna, tmp_path):
     from copa_dash.data.sources.optuna import read_optuna
 
     journal = tmp_path / "study.log"
