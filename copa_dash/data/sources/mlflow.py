@@ -34,8 +34,8 @@ def read_mlflow(tracking_uri: str, experiment: str) -> SourceTable:
         its id), one per metric (its last logged value) - candidate objectives whose
         directions are guessed from their names as for any table - then
         ``params.NAME`` per param and ``config`` (the params in one text). Runs not
-        ``FINISHED`` (running, failed, killed) and deleted runs are left out, counted in
-        the notes.
+        ``FINISHED`` (running, failed, killed) are left out and counted in the notes;
+        deleted runs are not read.
 
     Raises
     ------
