@@ -4,6 +4,7 @@ own API reports (Optuna's trials_dataframe, mlflow.search_runs, the JSON files t
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pandas as pd
@@ -242,3 +243,18 @@ def test_optuna_journal_file_is_read_like_a_database(optuna, tmp_path):
     assert source.frame["values_0"].tolist() == [t.values[0] for t in study.trials]
     with pytest.raises(InvalidInputError, match="no Optuna journal file"):
         read_optuna(str(tmp_path / "none.log"))
+
+
+def test_mlflow_server_that_does_not_answer_is_a_user_error(monkeypatch):
+    pytest.importorskip("mlflow")
+    import socket
+
+    from copa_dash.data.sources.mlflow import read_mlflow
+
+    monkeypatch.delenv("MLFLOW_HTTP_REQUEST_MAX_RETRIES", raising=False)
+    with socket.socket() as closed:      # a loopback port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    with pytest.raises(InvalidInputError, match="cannot open the MLflow tracking URI"):
+        read_mlflow(f"http://127.0.0.1:{port}", "sweep")
+    assert "MLFLOW_HTTP_REQUEST_MAX_RETRIES" not in os.environ  # put back

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
@@ -44,10 +46,31 @@ def read_mlflow(tracking_uri: str, experiment: str) -> SourceTable:
         unknown (the known ones are named), or no run finished with a metric.
     """
     require("mlflow", "mlflow", "an MLflow experiment")
-    from mlflow.entities import ViewType
     from mlflow.tracking import MlflowClient
 
-    client = MlflowClient(tracking_uri=_checked_uri(tracking_uri))
+    with _quick_failure():
+        return _read(MlflowClient(tracking_uri=_checked_uri(tracking_uri)), tracking_uri,
+                     experiment)
+
+
+@contextmanager
+def _quick_failure():
+    """A tracking server that does not answer fails in seconds, not after MLflow's seven
+    retries with backoff (minutes): its retry and timeout settings, unless the user set them."""
+    quick = {"MLFLOW_HTTP_REQUEST_MAX_RETRIES": "1", "MLFLOW_HTTP_REQUEST_BACKOFF_FACTOR": "1",
+             "MLFLOW_HTTP_REQUEST_TIMEOUT": "20"}
+    added = [k for k in quick if k not in os.environ]
+    os.environ.update({k: quick[k] for k in added})
+    try:
+        yield
+    finally:
+        for key in added:
+            os.environ.pop(key, None)
+
+
+def _read(client, tracking_uri: str, experiment: str) -> SourceTable:
+    from mlflow.entities import ViewType
+
     try:
         found = client.get_experiment_by_name(experiment)
         if found is None and str(experiment).isdigit():
