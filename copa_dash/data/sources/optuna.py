@@ -55,7 +55,7 @@ def read_optuna(storage: str, study: str | None = None) -> SourceTable:
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     storage_obj = _storage(optuna, storage)
     try:
-        names = [s.study_name for s in optuna.get_all_study_summaries(storage_obj)]
+        names = optuna.get_all_study_names(storage_obj)  # summaries would find best trials
     except Exception as exc:  # any backend error: "cannot open"
         raise InvalidInputError(f"cannot open the Optuna storage {storage!r}: "
                                 f"{type(exc).__name__}: {exc}") from exc
