@@ -31,9 +31,9 @@ COPA_JIT_MODE              first use of an uncompiled numba kernel:      backgro
                            ``background`` (numpy answers, the kernel
                            compiles in a thread) or ``foreground``
                            (compile before answering); see core/jit.py
-COPA_READ_SOURCES          upload page: read an Optuna study, an MLflow  1 when COPA_HOST
-                           experiment or an lm-eval folder by its URL    is loopback, else 0
-                           or path ON THE SERVER (its files, its
+COPA_READ_SOURCES          upload page: read an Optuna study, an MLflow  0 (``copa-dash
+                           experiment or an lm-eval folder by its URL    serve`` on loopback
+                           or path ON THE SERVER (its files, its         turns it on)
                            network): only for your own machine
 COPA_HV_BUDGET_SECONDS     Systems page: a system's HV is exact when     0.5
                            the measured cost model predicts at most
@@ -52,7 +52,8 @@ from pathlib import Path
 
 from .core.errors import InvalidInputError
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")  # a dashboard only this machine reaches
+# a dashboard only this machine reaches: `copa-dash serve` there may read sources
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def _int_env(env, name: str, default: int) -> int:
@@ -140,9 +141,7 @@ class Settings:
             debug=(env.get("COPA_DEBUG") or "0").lower() in ("1", "true", "yes"),
             jit_mode=_jit_mode(env),
             hv_budget_seconds=_seconds_env(env, "COPA_HV_BUDGET_SECONDS", 0.5),
-            read_sources=(env.get("COPA_READ_SOURCES") or (
-                "1" if (env.get("COPA_HOST") or "127.0.0.1") in LOOPBACK else "0")
-            ).lower() in ("1", "true", "yes"),
+            read_sources=(env.get("COPA_READ_SOURCES") or "0").lower() in ("1", "true", "yes"),
         )
 
 

@@ -5,8 +5,9 @@ instance sharing the store) reads it back with the same reader as an uploaded fi
 proposal shown carries what the source knows (ids, directions, config, standard errors).
 
 Reading a tracker opens a URL or a path *on the server*, so the form is offered only where
-``Settings.read_sources`` allows it (``COPA_READ_SOURCES``; on by default for a dashboard
-that listens on loopback only - your own machine).
+``Settings.read_sources`` allows it (``COPA_READ_SOURCES=1``; ``copa-dash serve`` turns it
+on when it listens on loopback only - your own machine; off otherwise, since a server run by
+gunicorn on 0.0.0.0 need not say its host).
 """
 
 from __future__ import annotations
@@ -82,8 +83,12 @@ def read_source(kind: str, location: str, name: str | None = None) -> SourceTabl
                             f"{', '.join(k.value for k in KINDS)}")
 
 
-def stage_source(settings, kind: str, location: str, name: str | None = None) -> StagedUpload:
+def stage_source(settings, kind: str, location: str, name: str | None = None, *,
+                 operator: bool = False) -> StagedUpload:
     """Read a source and stage it like an uploaded file, with the source's proposal.
+
+    ``operator`` says the source was named by whoever runs the instance (``copa-dash serve
+    --from-optuna ...``), not by a visitor of the page: then ``read_sources`` is not needed.
 
     Raises
     ------
@@ -91,7 +96,7 @@ def stage_source(settings, kind: str, location: str, name: str | None = None) ->
         Sources are off on this instance (``COPA_READ_SOURCES``), the kind's extra is
         missing, or what the reader says; nothing is staged then.
     """
-    if not getattr(settings, "read_sources", False):
+    if not operator and not getattr(settings, "read_sources", False):
         raise InvalidInputError("this instance does not read trackers (it would open URLs and "
                                 "files on the server); set COPA_READ_SOURCES=1 where that is "
                                 "safe, or export the table and upload it")
@@ -113,16 +118,17 @@ def stage_source(settings, kind: str, location: str, name: str | None = None) ->
 
 def save_source(settings, kind: str, location: str, name: str | None = None, *,
                 shared: bool = False):
-    """Read a source and store it at once under the roles it proposes (what ``copa-dash
-    serve --from-optuna ...`` opens): undecided metrics stay metadata. Returns the
+    """Read a source named by the operator and store it at once under the roles it proposes
+    (what ``copa-dash serve --from-optuna ...`` opens, whatever ``read_sources`` says):
+    undecided metrics stay metadata. Returns the
     :class:`~copa_dash.services.store.SavedDataset` (its ``id`` opens
     ``/explore?dataset=ID``).
 
     Raises
     ------
     InvalidInputError
-        As :func:`stage_source`, or fewer than two objectives with a direction.
+        What the reader says, or fewer than two objectives with a direction.
     """
-    staged = stage_source(settings, kind, location, name)
+    staged = stage_source(settings, kind, location, name, operator=True)
     return save_upload(settings, staged.token, staged.filename, staged.proposed,
                        name=staged.suggested_name, shared=shared)
