@@ -258,3 +258,19 @@ def test_mlflow_server_that_does_not_answer_is_a_user_error(monkeypatch):
     with pytest.raises(InvalidInputError, match="cannot open the MLflow tracking URI"):
         read_mlflow(f"http://127.0.0.1:{port}", "sweep")
     assert "MLFLOW_HTTP_REQUEST_MAX_RETRIES" not in os.environ  # put back
+
+
+def test_lm_eval_group_scores_only_under_groups_are_read_too(tmp_path):
+    data = {"results": {"mmlu_anatomy": {"alias": " - anatomy", "acc,none": 0.5,
+                                         "acc_stderr,none": 0.04}},
+            "groups": {"mmlu": {"alias": "mmlu", "acc,none": 0.45, "acc_stderr,none": 0.004}},
+            "higher_is_better": {"mmlu_anatomy": {"acc": True}, "mmlu": {"acc": True}},
+            "config": {"model_args": "pretrained=m"}}
+    path = tmp_path / "m" / "results_2024-01-01T00-00-00.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(data))
+    model, values, errors, directions = read_results_file(path)
+    assert model == "m"
+    assert values == {"mmlu/acc": 0.45, "mmlu_anatomy/acc": 0.5}
+    assert errors == {"mmlu/acc": 0.004, "mmlu_anatomy/acc": 0.04}
+    assert directions == {"mmlu/acc": "max", "mmlu_anatomy/acc": "max"}

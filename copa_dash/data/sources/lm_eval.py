@@ -69,7 +69,10 @@ def read_results_file(path: Path) -> tuple[str, dict, dict, dict]:
                                 "file (results_<date>.json)?")
     better = data.get("higher_is_better") or {}
     values, errors, directions = {}, {}, {}
-    for task, metrics in results.items():
+    groups = data.get("groups") if isinstance(data.get("groups"), dict) else {}
+    # a group's aggregate (mmlu) sits in "results" too in most versions, in "groups" only
+    # in some: both are read, "results" winning
+    for task, metrics in {**groups, **results}.items():
         if not isinstance(metrics, dict):
             continue
         for key, value in metrics.items():
