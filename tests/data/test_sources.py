@@ -274,3 +274,16 @@ def test_lm_eval_group_scores_only_under_groups_are_read_too(tmp_path):
     assert values == {"mmlu/acc": 0.45, "mmlu_anatomy/acc": 0.5}
     assert errors == {"mmlu/acc": 0.004, "mmlu_anatomy/acc": 0.04}
     assert directions == {"mmlu/acc": "max", "mmlu_anatomy/acc": "max"}
+
+
+def test_the_examples_in_the_docstrings_hold():
+    import doctest
+
+    from copa_dash.data import sources
+    from copa_dash.data.sources import lm_eval as lm_eval_module
+    from copa_dash.data.sources import optuna as optuna_module
+
+    for module in (sources, lm_eval_module, optuna_module):
+        result = doctest.testmod(module)
+        assert result.failed == 0, module.__name__
+    assert doctest.testmod(sources).attempted >= 1
