@@ -4,6 +4,7 @@ __version__ = "0.1.0"
 
 _NOTEBOOK = ("explore", "front", "hypervolume", "indicators", "rank", "report", "select",
              "significance", "sweep")
+_SOURCES = ("from_lm_eval", "from_mlflow", "from_optuna")  # tables the functions above take
 
 
 def __getattr__(name):
@@ -15,8 +16,12 @@ def __getattr__(name):
         from . import notebook
 
         return getattr(notebook, name)
+    if name in _SOURCES:
+        from . import notebook_sources
+
+        return getattr(notebook_sources, name)
     raise AttributeError(f"module 'copa_dash' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted([*globals(), *_NOTEBOOK])
+    return sorted([*globals(), *_NOTEBOOK, *_SOURCES])

@@ -31,6 +31,10 @@ COPA_JIT_MODE              first use of an uncompiled numba kernel:      backgro
                            ``background`` (numpy answers, the kernel
                            compiles in a thread) or ``foreground``
                            (compile before answering); see core/jit.py
+COPA_READ_SOURCES          upload page: read an Optuna study, an MLflow  0 (``copa-dash
+                           experiment or an lm-eval folder by its URL    serve`` on loopback
+                           or path ON THE SERVER (its files, its         turns it on)
+                           network): only for your own machine
 COPA_HV_BUDGET_SECONDS     Systems page: a system's HV is exact when     0.5
                            the measured cost model predicts at most
                            this many seconds, else a Monte-Carlo
@@ -51,6 +55,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .core.errors import InvalidInputError
+
+# a dashboard only this machine reaches: `copa-dash serve` there may read sources
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def _int_env(env, name: str, default: int) -> int:
@@ -93,6 +100,7 @@ class Settings:
     jit_mode: str = "foreground"
     hv_budget_seconds: float = 0.5
     depth_exact_budget: int = 2 ** 21
+    read_sources: bool = False  # the upload page's tracker form (COPA_READ_SOURCES)
 
     def __post_init__(self):
         # accept plain strings for the directories (tests, scripts)
@@ -139,6 +147,7 @@ class Settings:
             jit_mode=_jit_mode(env),
             hv_budget_seconds=_seconds_env(env, "COPA_HV_BUDGET_SECONDS", 0.5),
             depth_exact_budget=_int_env(env, "COPA_DEPTH_EXACT_BUDGET", 2 ** 21),
+            read_sources=(env.get("COPA_READ_SOURCES") or "0").lower() in ("1", "true", "yes"),
         )
 
 

@@ -37,7 +37,7 @@ from .core.validate import check_p
 from .data.bundled import load_bundled
 from .data.filters import RowFilter, filter_from_view, filter_from_where, value_sets_from_in
 from .data.io import build_eval_table
-from .data.schema import DefaultView, Objective, Roles
+from .data.schema import DefaultView, EvalTable, Objective, Roles
 from .reports import opened_table
 from .reports import view as views
 from .services import selection
@@ -84,8 +84,8 @@ def _table(data, objectives=None, id=None, **roles):
     ``copa-dash`` reads ``TABLE --id --objective`` or ``--dataset NAME``."""
     pairs = _objective_pairs(objectives)
     roles = {k: v for k, v in roles.items() if v}
-    if isinstance(data, str):
-        table, info = load_bundled(data)
+    if isinstance(data, (str, EvalTable)):  # a bundled name, or from_optuna(...) and friends
+        table, info = load_bundled(data) if isinstance(data, str) else (data, None)
         if pairs or id or roles:
             known = {o.name: o for o in table.roles.objectives}
             fields = {f: getattr(table.roles, f) for f in table.roles.__dataclass_fields__}
@@ -96,9 +96,10 @@ def _table(data, objectives=None, id=None, **roles):
             if id:
                 fields["id"] = id
             table = build_eval_table(table.frame, Roles(**fields))
-        return table, info, data
+        return table, info, data if isinstance(data, str) else "table"
     if not isinstance(data, pd.DataFrame):
-        raise InvalidInputError("give a pandas DataFrame or a bundled dataset's name, not "
+        raise InvalidInputError("give a pandas DataFrame, a bundled dataset's name or a table "
+                                "from copa_dash.from_optuna / from_mlflow / from_lm_eval, not "
                                 f"a {type(data).__name__}")
     if not pairs:
         raise InvalidInputError("say which columns are objectives: objectives={'acc': 'max', "

@@ -10,6 +10,7 @@ import sys
 import numpy as np
 
 from ..core.errors import InvalidInputError
+from .sources import add_source_arguments, source_given, table_from_source_args
 
 # The table readers (copa_dash.data: pandas, pyarrow) are imported inside the functions that
 # read a table: `copa-dash datasets --help` takes 0.22 s CPU so, 0.75 s with them at the
@@ -27,6 +28,7 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
                         help="an objective and its direction, min or max (repeat for each); "
                              "default: the guessed objectives ('copa-dash inspect TABLE')")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_source_arguments(parser)
 
 
 def parse_objective(text: str) -> tuple[str, str]:
@@ -43,6 +45,8 @@ def load_table(args):
     from ..data import io  # lazy: see the note at the top
     from ..data.schema import Objective, Roles
 
+    if source_given(args):  # --from-optuna / --from-mlflow / --from-lm-eval
+        return table_from_source_args(args), None
     objectives = [parse_objective(o) for o in args.objective]
     if args.dataset and args.table:
         raise InvalidInputError("give either a TABLE file or --dataset NAME, not both")

@@ -20,6 +20,7 @@ from ..core.errors import InvalidInputError
 from ..data.bundled import load_bundled
 from ..services import generalization as gap_service
 from ._common import add_table_arguments, emit, format_table, guessed_frame, parse_objective
+from .sources import source_from_args, source_given
 
 ROLE_OPTIONS = ("system", "budget", "seed", "split")
 
@@ -57,13 +58,17 @@ def build_spec(args):
         if args.id_column:
             overrides["id"] = args.id_column
         return table.frame, replace(spec, **overrides)
-    if not args.table:
+    if not args.table and not source_given(args):
         raise InvalidInputError("give a TABLE file or --dataset NAME")
     if not metrics:
         raise InvalidInputError("give at least one --objective METRIC:min or METRIC:max "
                                 "(METRIC names the columns val_METRIC and test_METRIC)")
-    frame, id_column, _ = guessed_frame(args.table, id_column=args.id_column,
-                                        command=args.command)
+    if source_given(args):  # --from-optuna / --from-mlflow / --from-lm-eval
+        source = source_from_args(args)
+        frame, id_column = source.frame, args.id_column or source.id
+    else:
+        frame, id_column, _ = guessed_frame(args.table, id_column=args.id_column,
+                                            command=args.command)
     spec = gap_service.GapSpec(id=id_column, metrics=tuple(m for m, _ in metrics),
                                directions=tuple(d for _, d in metrics), ref=_ref(args.ref),
                                **overrides)

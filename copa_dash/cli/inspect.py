@@ -11,17 +11,27 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.errors import InvalidInputError
 from ..data import io
 from ..data.proposal import propose
 from ._common import emit, format_table
+from .sources import add_source_arguments, source_from_args, source_given
 
 
 def run(args) -> int:
     """Read TABLE with the shared reader and print the proposal."""
-    read = io.read_table_report(args.table, filename=args.table)
-    proposal = propose(read.frame, units=read.units, labels=read.labels)
+    if source_given(args):  # what the upload page proposes for a tracker's table
+        proposal = source_from_args(args).proposal()
+        notes = list(proposal.notes)
+    elif not args.table:
+        raise InvalidInputError("give a TABLE file, --from-optuna, --from-mlflow or "
+                                "--from-lm-eval")
+    else:
+        read = io.read_table_report(args.table, filename=args.table)
+        proposal = propose(read.frame, units=read.units, labels=read.labels)
+        notes = list(read.notes) + list(proposal.notes)
     result = proposal.to_dict()
-    result["notes"] = list(read.notes) + list(proposal.notes)
+    result["notes"] = notes
     if args.json:
         emit(result, args)
         return 0
@@ -44,6 +54,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "units and what was adjusted",
         description="Read TABLE as the upload page does and print the proposed role, "
                     "direction and unit of every column, and the notes.")
-    sub.add_argument("table", help="CSV, TSV, TXT, Markdown, LaTeX, JSON, Parquet or Excel file")
+    sub.add_argument("table", nargs="?",
+                     help="CSV, TSV, TXT, Markdown, LaTeX, JSON, Parquet or Excel file")
     sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_source_arguments(sub)
     sub.set_defaults(run=run)

@@ -15,6 +15,7 @@ from ..core.errors import InvalidInputError
 from ..data.bundled import load_bundled
 from ..services import posets
 from ._common import emit, format_table, guessed_frame, parse_objective, say
+from .sources import add_source_arguments, source_from_args, source_given, source_label
 
 #: the longest a depth runs without --exact or --max-seconds: the answer then comes with its
 #: error bound (the notes say so)
@@ -38,9 +39,13 @@ def _load(args):
         method, task = posets.long_columns(table, method=args.method, task=args.task)
         return (table.frame, method, task,
                 criteria or posets.default_criteria(table, info.default_view))
-    if not args.table:
+    if source_given(args):  # --from-optuna / --from-mlflow / --from-lm-eval
+        source = source_from_args(args)
+        frame, proposal = source.frame, source.proposal()
+    elif not args.table:
         raise InvalidInputError("give a TABLE file or --dataset NAME")
-    frame, _, proposal = guessed_frame(args.table, name_rows=False, command=args.command)
+    else:
+        frame, _, proposal = guessed_frame(args.table, name_rows=False, command=args.command)
     method = args.method or next((g.name for g in proposal.of_role("system")), None)
     task = args.task or next((g.name for g in proposal.of_role("task")), None)
     if not method or not task:
@@ -51,7 +56,7 @@ def _load(args):
         if not criteria:
             raise InvalidInputError("give at least one --criterion COL:min or COL:max")
     if (method, task) != (args.method, args.task) or not args.criterion:
-        say(args.command, f"guessed from {args.table}: method {method!r}, task {task!r}, "
+        say(args.command, f"guessed from {args.table or source_label(args)}: method {method!r}, task {task!r}, "
             f"criteria {', '.join(f'{c}:{d}' for c, d in criteria)} (give --method / --task / "
             "--criterion to choose)")
     return frame, method, task, criteria
@@ -105,6 +110,7 @@ def register(subparsers) -> None:
         "depth", help="ufg depth of each task's partial ranking of the methods (long table)")
     sub.add_argument("table", nargs="?", help="CSV, TSV, Parquet, JSON or Excel file")
     sub.add_argument("--dataset", help="a bundled dataset by its manifest name")
+    add_source_arguments(sub)
     sub.add_argument("--method", help="the method column (default with --dataset: its system)")
     sub.add_argument("--task", help="the task column (default with --dataset: its task)")
     sub.add_argument("--criterion", action="append", default=[], metavar="COL:DIR",

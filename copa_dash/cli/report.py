@@ -28,6 +28,7 @@ from ..services import systems as systems_service
 from ..services.catalog import open_dataset
 from ._common import add_table_arguments, load_table
 from .preferences import add_preference_arguments
+from .sources import source_label
 from .systems import _table
 
 
@@ -71,6 +72,9 @@ def _write(path: Path, data: bytes) -> None:
 def _opened(args, table, info):
     if info is not None:
         return replace(open_dataset(args.dataset), table=table)
+    label = source_label(args)
+    if label is not None:
+        return reports.opened_table(table, name=label, source=label)
     return reports.opened_table(table, name=Path(args.table).name,
                                 source=f"the file {Path(args.table).name}")
 
@@ -129,7 +133,8 @@ def decision_view(args, table, info) -> views.DecisionView:
         alpha = default.alpha if alpha is None else alpha
         p = default.p if p is None else p
     return views.DecisionView(
-        dataset=args.dataset or Path(args.table).name, objectives=objectives,
+        dataset=args.dataset or source_label(args) or Path(args.table).name,
+        objectives=objectives,
         focus=tuple(args.focus), alpha=alpha, weights=weights, p=p,
         population=args.cdf_population, ranges=ranges, sets=sets, conditions=rest,
         use_default_filters=False)

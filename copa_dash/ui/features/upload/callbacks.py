@@ -28,6 +28,7 @@ from copa_dash.ui.features.upload.layout import preview_table
 from copa_dash.ui.features.upload.owner_panel import register_owner_panel
 from copa_dash.ui.features.upload.proposal_form import proposal_controls, shows_direction
 from copa_dash.ui.features.upload.read_panel import what_we_read
+from copa_dash.ui.features.upload.source_callbacks import register_source_callbacks
 
 SINGLE_ROLES = ("system", "seed", "task", "split", "config", "budget")
 
@@ -111,6 +112,8 @@ def register_callbacks(app) -> None:
             return _shown(stage_pasted(current_settings(), text or ""))
         except InvalidInputError as exc:
             return alert(str(exc)), None, None, None, None, None
+
+    register_source_callbacks(app, staged_outputs, _shown)
 
     @app.callback(Output({"type": ID.ROLE, "column": ALL}, "disabled"),
                   Input(ID.ID_COLUMN, "value"), State({"type": ID.ROLE, "column": ALL}, "id"),

@@ -35,3 +35,12 @@ class UploadReadIds(PageIds, prefix="upload"):
     READ_NOTES: str
     RUNS: str
     GO: str                           # dcc.Location: "Save and explore" goes to the explorer
+
+
+class UploadSourceIds(PageIds, prefix="upload"):
+    """Ids of the form that reads a table where results live (Optuna, MLflow, lm-eval)."""
+
+    SOURCE_KIND: str
+    SOURCE_LOCATION: str
+    SOURCE_NAME: str
+    SOURCE_READ: str

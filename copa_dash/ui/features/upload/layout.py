@@ -5,12 +5,14 @@ from __future__ import annotations
 import dash
 from dash import dash_table, dcc, html
 
+from copa_dash.services.source_uploads import available_kinds
 from copa_dash.ui.common.my_uploads import my_uploads_store
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.table_ids import TOOLTIP_ARGS, id_tooltips
 from copa_dash.ui.features.upload.ids import UploadIds, UploadReadIds
 from copa_dash.ui.features.upload.owner_panel import owner_panel
 from copa_dash.ui.features.upload.paste_box import paste_box
+from copa_dash.ui.features.upload.source_form import source_form
 
 PATH = "/upload"
 
@@ -30,6 +32,7 @@ def layout(**_query):
             dcc.Upload(id=UploadIds.FILE, className="drop-zone", max_size=-1, children=html.Div(
                 ["Drag and drop a file here, or ", html.A("choose a file")])),
             paste_box(),
+            source_form(available_kinds(settings)),
         ]),
         dcc.Location(id=UploadReadIds.GO, refresh=True),  # the explorer opens at its top
         html.Div(id=UploadIds.ALERT),
