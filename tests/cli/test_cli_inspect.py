@@ -26,7 +26,9 @@ def test_inspect_json_has_the_documented_shape(capsys):
     status, out, err = _run(capsys, "inspect", str(MESSY / "llm_perf_lb.csv"), "--json")
     assert status == 0 and err == ""
     result = json.loads(out)
-    assert (result["rows"], result["id"], result["runs"]) == (901, None, True)
+    # the rows of a model are its quantisation variants: configurations, not runs
+    assert (result["rows"], result["id"], result["runs"]) == (901, None, False)
+    assert result["configurations"] == ["Experiment 🧪"]
     roles = {c["name"]: (c["role"], c["direction"], c["unit"]) for c in result["columns"]}
     assert roles["Energy (tokens/kWh)"] == ("objective", "max", "tokens/kWh")
     assert roles["Model_name_for_merge"] == ("system", None, None)
