@@ -64,7 +64,7 @@ def test_hypervolume_without_id_names_rows_like_the_page(capsys):
     status, out, err = _run(capsys, "front", str(MESSY / "fairness_adult_sex.csv"),
                             "--objective", "accuracy:max", "--objective", "CV:max", "--json")
     assert status == 0
-    assert "rows named as on the upload page (system and run)" in err
+    assert "rows named as on the upload page (system and configuration)" in err
     assert "No direction guessed" not in err  # the objectives were given
     assert all(" · run-id " in i for i in json.loads(out)["ids"])
 
