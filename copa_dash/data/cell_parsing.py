@@ -4,7 +4,8 @@ Every reader (CSV, JSON, Excel, Parquet) hands its cells to the two functions he
 value means the same in every format:
 
 * missing: an empty cell, or (ignoring case and surrounding spaces) ``NA``, ``N/A``,
-  ``NaN``, ``null``, ``None``, ``#N/A``, ``-``; JSON ``null``; Excel empty cells.
+  ``NaN``, ``null``, ``None``, ``#N/A``, ``-``, ``—``, ``–``, each also with a unit mark
+  (``nan %``, ``N/A ms``: :data:`MISSING_WITH_UNIT`); JSON ``null``; Excel empty cells.
 * a column is numeric when every present cell is a plain number: an optional sign,
   digits, one ``.`` as decimal point, an optional exponent (``1e-3``), or ``inf``.
   Thousands separators (``1,234``), decimal commas (``0,5``), units (``12 ms``) and
@@ -30,7 +31,11 @@ import pyarrow.compute as pc
 
 from ..core.errors import InvalidInputError
 
-MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "none", "#n/a", "-"})
+MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "none", "#n/a", "-", "—", "–"})
+# a missing token with a unit mark, as spreadsheets export an empty percent cell ('nan %',
+# 'N/A ms', '- $'): a symbol right after it, or a short unit after a space
+MISSING_WITH_UNIT = (r"^(?:na|n/a|nan|null|none|#n/a|-|—|–)"
+                     r"(?:\s*[%‰$€£¥]|\s+[a-zµμ]{1,3}(?:/[a-z]{1,3})?)$")
 ROWS_NOTE = "(rows count data rows from 1, below the header)"
 MAX_LISTED = 5
 _MISSING_ARRAY = pa.array(sorted(MISSING_TOKENS))
@@ -87,7 +92,9 @@ def _arrow_text(values) -> pa.ChunkedArray:
 def _clean(values) -> pa.ChunkedArray:
     """Stripped text, null where the cell is missing (see MISSING_TOKENS)."""
     text = pc.utf8_trim_whitespace(_arrow_text(values))
-    missing = pc.is_in(pc.utf8_lower(text), value_set=_MISSING_ARRAY)
+    lowered = pc.utf8_lower(text)
+    missing = pc.or_(pc.is_in(lowered, value_set=_MISSING_ARRAY),
+                     pc.match_substring_regex(lowered, MISSING_WITH_UNIT))
     return pc.if_else(missing, pa.scalar(None, pa.string()), text)
 
 
@@ -222,6 +229,8 @@ def objective_values(series: pd.Series, *, column: str) -> tuple[pd.Series | Non
         is_number = pc.match_substring_regex(text, _NUMBER)
         bad = np.flatnonzero(pc.fill_null(pc.invert(is_number), False).to_numpy())
         if bad.size:
+            bad = _not_marked_numbers(text, bad)
+        if bad.size:
             shown = [text[int(p)].as_py() for p in bad[:MAX_LISTED]]
             cells = ", ".join(f"row {p + 1}: {short(v)}" for p, v in zip(bad, shown))
             more = f" and {bad.size - MAX_LISTED} more" if bad.size > MAX_LISTED else ""
@@ -229,6 +238,22 @@ def objective_values(series: pd.Series, *, column: str) -> tuple[pd.Series | Non
             return None, (f"objective {column!r} has {bad.size} {what}: {cells}{more} "
                           f"{ROWS_NOTE}; {_hints(shown)}")
         values = pd.Series(_floats(text), index=series.index)
+    return _checked_floats(values, series, column)
+
+
+def _not_marked_numbers(text: pa.ChunkedArray, bad: np.ndarray) -> np.ndarray:
+    """Of the cells that are not plain numbers, those that are not numbers with marks either
+    (``56,5 %``, ``61.1M``): the cells the reader's note names when it kept the column as
+    text, so that forcing the column to be an objective names the same cells. All of
+    ``bad`` when every one is a number with marks."""
+    from .cell_marks import _PATTERNS  # cell_marks imports this module
+
+    still = np.array([p for p in bad if not any(
+        pattern.match(text[int(p)].as_py()) for pattern in _PATTERNS.values())], dtype=np.int64)
+    return still if still.size else bad
+
+
+def _checked_floats(values: pd.Series, series: pd.Series, column: str):
     array = values.to_numpy(dtype=np.float64)
     if np.isnan(array).all():
         return None, f"objective {column!r} has no values (all {array.size} rows are empty)"
