@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import rankdata
 
 from ..data.schema import EvalTable
 from .selection import Preferences
@@ -122,6 +121,8 @@ def spearman_matrix(matrix: np.ndarray) -> np.ndarray:
         return np.ones((k, k))
     if len(complete) > SAMPLE_ROWS:
         complete = complete[np.linspace(0, len(complete) - 1, SAMPLE_ROWS).astype(np.int64)]
+    from scipy.stats import rankdata  # here: scipy.stats costs every CLI start otherwise
+
     ranks = rankdata(complete, axis=0)  # average ranks: Spearman's rho is Pearson's on them
     ranks -= ranks.mean(axis=0)
     norms = np.sqrt((ranks ** 2).sum(axis=0))

@@ -56,8 +56,13 @@ def test_select_without_id_or_objectives_uses_the_guesses_and_says_so(capsys):
     y = np.array([[float(c.rstrip("M")) for c in line.split("\t")[1:5]] for line in lines])
     keep = ~np.isnan(y).any(axis=1)
     u = cdf_transform(y[keep], ["max", "max", "min", "min"])
-    expected = np.array(names)[keep][copa_select(u, np.full(4, 0.25), p=np.inf)]  # equal weights
+    # the page's default view of an upload: Acc@1 (a quality) against Params (a cost),
+    # focus Acc@1 with alpha 0.5, the other three share 0.5
+    expected = np.array(names)[keep][copa_select(u, np.array([0.5, 1 / 6, 1 / 6, 1 / 6]),
+                                                 p=np.inf)]
     assert result["id"] == expected
+    assert (result["view"]["x"], result["view"]["y"], result["view"]["focus"]) == (
+        "Acc@1", "Params", ["Acc@1"])
 
 
 def test_hypervolume_without_id_names_rows_like_the_page(capsys):
