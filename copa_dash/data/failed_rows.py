@@ -168,8 +168,9 @@ def find(frame: pd.DataFrame, /, *, units: dict | None = None) -> FailedRows:
         values = frame[metrics].to_numpy(dtype=np.float64, na_value=np.nan)
         zero_or_missing = (values == 0) | np.isnan(values)
         blank = zero_or_missing.all(axis=1) & ((values == 0).sum(axis=1) >= 2)
+        failed = {p for ps in status.values() for p in ps}
         if blank.any() and not blank.all():
-            placeholders = tuple(int(p) for p in np.flatnonzero(blank))
+            placeholders = tuple(int(p) for p in np.flatnonzero(blank) if int(p) not in failed)
     left_out = set(placeholders) | {p for ps in status.values() for p in ps}
     zero_times = {}
     for column in metrics:

@@ -34,6 +34,7 @@ SETTING_WORDS = frozenset({
     "args", "parameters", "params", "config", "configuration", "setting", "settings",
     "hyperparameters", "hparams", "lr", "gpus", "accelerator", "accelerators", "device",
     "optimization", "optimisation", "method", "query", "build", "index", "algorithm",
+    "search", "probe", "nprobes", "shard", "replica", "cache",
 })
 # short names that are settings only as the whole name ('k', 'ef'), never as a word of
 # another ('tokens/kWh', 'ef_score')
