@@ -6,7 +6,8 @@ numbers, such a row looks perfect on every "lower is better" column (zero latenc
 memory) and is picked as the best. The rules here, applied to every table after its
 format's reader (:func:`apply`):
 
-* a row whose status column says it failed is left out;
+* a row whose status column says it failed is left out (unless it holds no metric value
+  at all: then nothing in it can be read as a measurement, and it stays as flagged);
 * a row whose metrics (numeric columns with a guessed direction) are all 0 or missing, at
   least two of them 0, in a table where other rows have values, is left out as a
   placeholder;
@@ -157,12 +158,17 @@ def find(frame: pd.DataFrame, /, *, units: dict | None = None) -> FailedRows:
     it is (the later checks name its empty objectives).
     """
     units = units or {}
+    metrics = metric_columns(frame, units)
+    measured = frame[metrics].notna().any(axis=1).to_numpy() if metrics else \
+        np.ones(len(frame), dtype=bool)
     status = {}
     for column in status_columns(frame):
         failed = _failed_in(frame[column], column)
+        # a failed row without any metric value is already out of every comparison (a
+        # curated table flags its failures so): it stays, only numbers that look measured go
+        failed = failed[measured[failed]] if failed.size else failed
         if failed.size and failed.size < len(frame):
             status[column] = tuple(int(p) for p in failed)
-    metrics = metric_columns(frame, units)
     placeholders: tuple[int, ...] = ()
     if len(metrics) >= 2:
         values = frame[metrics].to_numpy(dtype=np.float64, na_value=np.nan)

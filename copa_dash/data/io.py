@@ -45,7 +45,7 @@ __all__ = ["Limits", "TableRead", "add_row_ids", "build_eval_table", "guess_dire
 
 
 def read_table(source, /, *, filename: str | None = None,
-               limits: Limits | None = None) -> pd.DataFrame:
+               limits: Limits | None = None, leave_out_failed: bool = True) -> pd.DataFrame:
     """Read a table file into a DataFrame with typed, stripped, uniquely named columns.
 
     Parameters
@@ -60,6 +60,10 @@ def read_table(source, /, *, filename: str | None = None,
     limits : Limits, optional
         Size, row, column and cell bounds (default ``Limits()``: 50 MiB, 1,000,000
         rows, 500 columns, 20,000,000 cells).
+    leave_out_failed : bool
+        Leave out failed runs and placeholder rows and make zero times missing
+        (:mod:`~copa_dash.data.failed_rows`); False for curated tables that flag their
+        failures themselves (the bundled datasets, see datasets/PROVENANCE.md).
 
     Returns
     -------
@@ -92,16 +96,17 @@ def read_table(source, /, *, filename: str | None = None,
     >>> frame.dtypes.astype(str).tolist(), frame["acc"].isna().tolist()
     (['str', 'float64', 'float64'], [False, True])
     """
-    return read_table_report(source, filename=filename, limits=limits).frame
+    return read_table_report(source, filename=filename, limits=limits,
+                             leave_out_failed=leave_out_failed).frame
 
 
 def read_table_report(source, /, *, filename: str | None = None,
-                      limits: Limits | None = None) -> TableRead:
+                      limits: Limits | None = None, leave_out_failed: bool = True) -> TableRead:
     """Read a table as people have it, and say every adjustment made (the "What we read" notes).
 
     Parameters
     ----------
-    source, filename, limits
+    source, filename, limits, leave_out_failed
         As for :func:`read_table`; also ``.md`` / ``.markdown`` (a pipe table) and ``.tex``
         (a ``tabular``); a ``.txt`` holding either is read as such.
 
@@ -148,7 +153,9 @@ def read_table_report(source, /, *, filename: str | None = None,
         if str(exc).startswith(f"{filename}: "):
             raise
         raise InvalidInputError(f"{filename}: {exc}") from None
-    frame = failed_rows.apply(tidy_frame(frame, log), log)
+    frame = tidy_frame(frame, log)
+    if leave_out_failed:
+        frame = failed_rows.apply(frame, log)
     if len(frame) < 2:  # the format's own shape check counted rows that held no value at all
         raise InvalidInputError(
             f"{filename}: only {len(frame)} row{'' if len(frame) == 1 else 's'} with any value "
