@@ -75,6 +75,17 @@ def is_missing(text: str | None) -> bool:
         _MISSING_WITH_UNIT.match(lowered))
 
 
+def is_number_with_marks(cell: str) -> bool:
+    """True for a number with marks under either decimal mark (``56,5 %``, ``61.1M``).
+
+    Examples
+    --------
+    >>> is_number_with_marks("56,5 %"), is_number_with_marks("soon")
+    (True, False)
+    """
+    return any(pattern.match(cell.strip()) for pattern in _PATTERNS.values())
+
+
 def _plain(num: str, decimal: str) -> tuple[float, bool]:
     """Float of a matched number; True when it had thousands separators."""
     thousands = "," if decimal == "." else "."

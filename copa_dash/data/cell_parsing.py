@@ -209,12 +209,15 @@ def _hints(bad_values) -> str:
     return "; ".join(hints)
 
 
-def objective_values(series: pd.Series, *, column: str) -> tuple[pd.Series | None, str | None]:
+def objective_values(series: pd.Series, *, column: str,
+                     marked=None) -> tuple[pd.Series | None, str | None]:
     """Convert an objective column to float64, or describe why it cannot be one.
 
     Returns ``(values, None)`` on success and ``(None, problem)`` otherwise; the
     problem names the column, the rows and up to 5 offending cells. Missing values are
-    allowed (NaN); infinite values, dates and an all-missing column are not.
+    allowed (NaN); infinite values, dates and an all-missing column are not. ``marked``
+    (a cell -> bool, :func:`cell_marks.is_number_with_marks`) leaves numbers with marks out
+    of the cells named when others are in the way, as the reader's note does.
     """
     dtype = series.dtype
     if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
@@ -228,8 +231,8 @@ def objective_values(series: pd.Series, *, column: str) -> tuple[pd.Series | Non
         text = _clean(series)
         is_number = pc.match_substring_regex(text, _NUMBER)
         bad = np.flatnonzero(pc.fill_null(pc.invert(is_number), False).to_numpy())
-        if bad.size:
-            bad = _not_marked_numbers(text, bad)
+        if bad.size and marked is not None:
+            bad = _not_marked_numbers(text, bad, marked)
         if bad.size:
             shown = [text[int(p)].as_py() for p in bad[:MAX_LISTED]]
             cells = ", ".join(f"row {p + 1}: {short(v)}" for p, v in zip(bad, shown))
@@ -241,15 +244,12 @@ def objective_values(series: pd.Series, *, column: str) -> tuple[pd.Series | Non
     return _checked_floats(values, series, column)
 
 
-def _not_marked_numbers(text: pa.ChunkedArray, bad: np.ndarray) -> np.ndarray:
+def _not_marked_numbers(text: pa.ChunkedArray, bad: np.ndarray, marked) -> np.ndarray:
     """Of the cells that are not plain numbers, those that are not numbers with marks either
-    (``56,5 %``, ``61.1M``): the cells the reader's note names when it kept the column as
-    text, so that forcing the column to be an objective names the same cells. All of
-    ``bad`` when every one is a number with marks."""
-    from .cell_marks import _PATTERNS  # cell_marks imports this module
-
-    still = np.array([p for p in bad if not any(
-        pattern.match(text[int(p)].as_py()) for pattern in _PATTERNS.values())], dtype=np.int64)
+    (``56,5 %``, ``61.1M``; ``marked`` tells them): the cells the reader's note names when it
+    kept the column as text, so that forcing the column to be an objective names the same
+    cells. All of ``bad`` when every one is a number with marks."""
+    still = np.array([p for p in bad if not marked(text[int(p)].as_py())], dtype=np.int64)
     return still if still.size else bad
 
 

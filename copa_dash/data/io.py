@@ -19,6 +19,7 @@ import pandas as pd
 
 from ..core.errors import InvalidInputError
 from . import failed_rows
+from .cell_marks import is_number_with_marks
 from .cell_parsing import ROWS_NOTE, id_values, objective_values, row_list, short, text_column
 from .column_rules import tidy_frame
 from .proposal import guess_roles
@@ -294,7 +295,7 @@ def build_eval_table(frame, /, roles) -> EvalTable:
     out[roles.id] = _checked_ids(out[roles.id], roles.id)
     problems = []
     for name in roles.objective_names:
-        values, problem = objective_values(out[name], column=name)
+        values, problem = objective_values(out[name], column=name, marked=is_number_with_marks)
         if problem:
             problems.append(problem)
         else:
