@@ -304,6 +304,14 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
             f"{n!r} in {row_list(np.flatnonzero((names == n).to_numpy()), limit=3)}"
             for n in sorted(repeated)[:4]) + (" ..." if len(repeated) > 4 else "")
         roles[name_column] = "id"
+        kind = repeat_kind(frame, name_column)
+        if kind.configurations:  # quantised variants of a model, ...: named by the setting
+            roles[kind.settings[0]] = "config"
+            notes.append(f"{name_column!r} names the rows, but {len(repeated)} "
+                         f"name{'s repeat' if len(repeated) > 1 else ' repeats'} ({shown}); "
+                         + kind.note(name_column) + f" Their rows are named by both "
+                         f"('{kind.example[0]} · {kind.example[1][0]}').")
+            return name_column, False, tuple(int(p) for p in positions), kind.settings
         notes.append(f"{name_column!r} names the rows, but {len(repeated)} "
                      f"name{'s repeat' if len(repeated) > 1 else ' repeats'} ({shown}); the later "
                      "copies are called 'name (2)', 'name (3)', ... so every row keeps its name.")
@@ -363,11 +371,19 @@ def prepare_frame(frame: pd.DataFrame, proposal: Proposal, roles: Roles) -> pd.D
 
     When ``roles.id`` is the proposal's ``row_ids`` (never a column of the file), that column
     is added first, named as :class:`Proposal` says; when it is the proposed id column with
-    repeated names, the later copies get `` (2)``, `` (3)``. The input is not modified.
+    repeated names, the later copies get `` (2)``, `` (3)``, or, when the repeats are
+    configurations, every copy gets `` · config`` (``llama-2-13b-awq · AWQ-3bit``). The input
+    is not modified.
     """
     out = frame.copy(deep=False)
     if roles.id == proposal.id and proposal.renamed:
-        out[roles.id] = _unique_names(id_values(out[roles.id]))
+        names = id_values(out[roles.id])
+        if proposal.configurations and roles.config in out.columns:
+            # every copy of a repeated name is a configuration: named by its setting
+            configs = id_values(out[roles.config])
+            repeated = names.duplicated(keep=False) & configs.notna()
+            names = names.where(~repeated, names + " · " + configs)
+        out[roles.id] = _unique_names(names)
         return out
     if roles.id != proposal.row_ids or roles.id in out.columns:
         return out

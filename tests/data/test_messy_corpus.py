@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from copa_dash.core.criteria import copa_select, weights_from_alpha
@@ -169,12 +170,25 @@ def test_runs_of_a_system_are_averaged():
     build_eval_table(averaged, new_roles)
 
 
-def test_a_few_repeated_names_keep_the_name_column_and_are_renamed():
+def test_a_few_repeated_names_keep_the_name_column_and_are_named_by_their_variant():
+    # the repeated names are quantised variants (Precision AWQ-3bit, ...): configurations
     read, proposal = _read("llm_safety_lb.csv")
+    assert proposal.id == "Model_name_for_merge" and proposal.configurations == ("Precision",)
     roles = proposal.roles(directions={n: "max" for n in proposal.undecided})
     table = build_eval_table(prepare_frame(read.frame, proposal, roles), roles)
-    assert "compressed-llm/llama-2-13b-chat-awq (2)" in set(table.ids)
-    assert "compressed-llm/llama-2-13b-chat-awq" in set(table.ids)
+    assert {"compressed-llm/llama-2-13b-chat-awq · AWQ-3bit",
+            "compressed-llm/llama-2-13b-chat-awq · AWQ-4bit", "anthropic/claude-2.0"} <= \
+        set(table.ids)
+    assert "compressed-llm/llama-2-13b-chat-awq" not in set(table.ids)
+
+
+def test_a_few_repeated_names_without_a_setting_are_renamed():
+    frame = pd.DataFrame({"model": ["a", "b", "a", "c", "d"], "acc": [0.1, 0.2, 0.3, 0.4, 0.5],
+                          "latency_ms": [1.0, 2, 3, 4, 5]})
+    proposal = propose(frame)
+    roles = proposal.roles()
+    table = build_eval_table(prepare_frame(frame, proposal, roles), roles)
+    assert table.ids.tolist() == ["a", "b", "a (2)", "c", "d"]
 
 
 def test_an_undecided_direction_is_asked_not_guessed():
