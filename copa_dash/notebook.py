@@ -585,7 +585,7 @@ def explore(data, objectives=None, *, id=None, focus=None, alpha=None, p=None, p
         opened = _opened(data, objectives, id)
         ref = name
     else:
-        focus_names = _names(focus) or (names[0],)
+        focus_names = _names(focus) or first_view(table).focus  # as the page opens an upload
         default = DefaultView(objectives=tuple(names), focus=focus_names,
                               alpha=0.5 if alpha is None else float(alpha),
                               p=math.inf if p is None else check_p(p))
