@@ -14,6 +14,10 @@ format's reader (:func:`apply`):
 * a 0 in a time column (latency, duration, ``(s)``, ``(ms)``, ...) is not a measurement
   (no run takes no time): the cell is made missing.
 
+* a number column whose other cells say the run failed (``OOM``, ``timeout``, ``error``,
+  ``x``: ``12.5, OOM, 14.1``) has those rows left out, before the cells are typed
+  (:func:`apply_to_cells`), so the column stays numeric.
+
 Every rule writes one note naming the rows (data rows counted from 1, with their name).
 """
 
@@ -24,8 +28,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
-from .cell_parsing import row_list
+from .cell_marks import CELL_REGEX
+from .cell_parsing import clean_text, row_list, text_column
 from .read_log import ReadLog
 from .role_guess import direction_reason
 
@@ -190,10 +196,10 @@ def find(frame: pd.DataFrame, /, *, units: dict | None = None) -> FailedRows:
     return FailedRows(status, placeholders, zero_times)
 
 
-def _named(frame: pd.DataFrame, positions) -> str:
+def _named(frame: pd.DataFrame, positions, skip=()) -> str:
     """'rows 3 ('llama-7b'), 5 ('gpt2')': row numbers with the first text column's value."""
     text = next((c for c in frame.columns if pd.api.types.is_string_dtype(frame[c].dtype)
-                 and frame[c].notna().all()), None)
+                 and c not in skip and frame[c].notna().all()), None)
     positions = list(positions)
     if text is None:
         return row_list(positions)
@@ -239,4 +245,77 @@ def apply(frame: pd.DataFrame, log: ReadLog, /) -> pd.DataFrame:
     drop = found.rows
     if drop.size:
         out = out.drop(index=out.index[drop]).reset_index(drop=True)
+    return out
+
+
+def _numbers(text) -> np.ndarray:
+    """Which cells are numbers, with or without marks (either decimal mark); vectorised."""
+    out = None
+    for regex in CELL_REGEX.values():
+        match = pc.fill_null(pc.match_substring_regex(text, regex), False).to_numpy(
+            zero_copy_only=False)
+        out = match if out is None else out | match
+    return out
+
+
+def failed_cells(frame: pd.DataFrame) -> dict:
+    """Text columns whose cells are numbers except some that say the run failed: column ->
+    positions of those cells (empty when a column holds anything else that is not a number).
+
+    Examples
+    --------
+    >>> failed_cells(pd.DataFrame({"m": ["a", "b", "c"], "latency": ["12.5", "OOM", "14"]}))
+    {'latency': (1,)}
+    """
+    found = {}
+    for column in frame.columns:
+        series = frame[column]
+        if not (pd.api.types.is_string_dtype(series.dtype)
+                or pd.api.types.is_object_dtype(series.dtype)) \
+                or pd.api.types.is_bool_dtype(series.dtype):
+            continue
+        head = clean_text(series.iloc[:1000])
+        present = len(head) - head.null_count
+        if not present or 2 * _numbers(head).sum() < present:
+            continue  # names, notes, categories: told by their head
+        text = clean_text(series)
+        failed = pc.fill_null(pc.match_substring_regex(text, _FAILED_CELL.pattern,
+                                                        ignore_case=True), False).to_numpy(
+            zero_copy_only=False)
+        if not failed.any():
+            continue
+        numbers = _numbers(text)
+        if (numbers | failed | pc.is_null(text).to_numpy(zero_copy_only=False)).all() \
+                and numbers.any():
+            found[column] = tuple(int(p) for p in np.flatnonzero(failed & ~numbers))
+    return found
+
+
+def apply_to_cells(frame: pd.DataFrame, log: ReadLog, /) -> pd.DataFrame:
+    """Leave out the rows whose number cells say the run failed (:func:`failed_cells`),
+    saying so in ``log``; ``frame`` is not modified.
+
+    Examples
+    --------
+    >>> log = ReadLog()
+    >>> f = pd.DataFrame({"m": ["a", "b", "c"], "latency": ["12.5", "OOM", "14"]})
+    >>> apply_to_cells(f, log)["m"].tolist(), log.notes
+    (['a', 'c'], ["Left out row 2 ('b'): 'latency' says the run failed ('OOM') where a number should be."])
+    """
+    found = failed_cells(frame)
+    if not found:
+        return frame
+    drop = sorted({p for positions in found.values() for p in positions})
+    values = list(dict.fromkeys(str(frame[c].iloc[p]).strip() for c, ps in found.items()
+                                for p in ps))
+    columns = ", ".join(map(repr, found))
+    log.add(f"Left out {_named(frame, drop, skip=found)}: {columns} "
+            f"{'says' if len(found) == 1 else 'say'} the run failed "
+            f"({', '.join(map(repr, values[:4]))}{' ...' if len(values) > 4 else ''}) where a "
+            "number should be.")
+    if len(drop) >= len(frame):
+        return frame
+    out = frame.drop(index=frame.index[drop]).reset_index(drop=True)
+    for column in found:  # typed again as the reader types cells: plain numbers -> float
+        out[column] = text_column(out[column]).to_numpy()
     return out

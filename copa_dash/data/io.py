@@ -154,9 +154,10 @@ def read_table_report(source, /, *, filename: str | None = None,
         if str(exc).startswith(f"{filename}: "):
             raise
         raise InvalidInputError(f"{filename}: {exc}") from None
-    frame = tidy_frame(frame, log)
     if leave_out_failed:
-        frame = failed_rows.apply(frame, log)
+        frame = failed_rows.apply(tidy_frame(failed_rows.apply_to_cells(frame, log), log), log)
+    else:
+        frame = tidy_frame(frame, log)
     if len(frame) < 2:  # the format's own shape check counted rows that held no value at all
         raise InvalidInputError(
             f"{filename}: only {len(frame)} row{'' if len(frame) == 1 else 's'} with any value "
@@ -225,7 +226,7 @@ def read_frame_report(frame, /) -> TableRead:
         if pd.api.types.is_object_dtype(out[column].dtype) or pd.api.types.is_string_dtype(
                 out[column].dtype):
             out[column] = text_column(out[column]).to_numpy()
-    out = failed_rows.apply(tidy_frame(out, log), log)
+    out = failed_rows.apply(tidy_frame(failed_rows.apply_to_cells(out, log), log), log)
     if len(out) < 2:
         raise InvalidInputError(f"only {len(out)} row{'' if len(out) == 1 else 's'} left once "
                                 "empty and failed rows were left out; comparing models needs "

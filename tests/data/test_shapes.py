@@ -222,3 +222,14 @@ def test_a_dataframe_is_read_by_the_file_rules():
     assert read.units["Params"] == "M"
     assert read.frame["model"].tolist() == ["a", "b"]
     assert any("'status' says it failed ('OOM')" in n for n in read.notes)
+
+
+def test_failure_words_in_a_number_column_leave_the_row_out_and_keep_the_column_numeric():
+    # as GPU benchmark scripts write a run that ran out of memory: 'N,OOM,OOM,0'
+    text = (b"size,cublas_ms,mine_ms,speedup\n256,0.01,0.02,0.5\n512,0.05,0.07,0.71\n"
+            b"1024,0.3,0.4,0.75\n65536,OOM,OOM,0\n")
+    read = read_table_report(text, filename="sgemm.csv")
+    assert read.frame["size"].tolist() == [256, 512, 1024]
+    assert read.frame["cublas_ms"].dtype == np.float64
+    assert "Left out row 4: 'cublas_ms', 'mine_ms' say the run failed ('OOM') where a number " \
+           "should be." in read.notes
