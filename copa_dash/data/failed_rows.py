@@ -31,7 +31,7 @@ import pandas as pd
 import pyarrow.compute as pc
 
 from .cell_marks import CELL_REGEX
-from .cell_parsing import clean_text, row_list, text_column
+from .cell_parsing import _arrow_text, clean_text, row_list, text_column
 from .read_log import ReadLog
 from .role_guess import direction_reason
 
@@ -43,6 +43,7 @@ _FAILED_CELL = re.compile(
     r"oom\b.*|out of memory\b.*|cuda out of memory\b.*|time ?out\b.*|timed out\b.*|"
     r"crash(?:ed)?\b.*|killed\b.*|abort(?:ed)?\b.*|invalid\b.*|dnf|did not finish\b.*|"
     r"not run|skipped|cancel(?:l)?ed)$", re.IGNORECASE)
+_PADDED_FAILED = r"^\s*" + _FAILED_CELL.pattern[1:-1] + r"\s*$"
 # a column named for success fails on 'no'/'false'; one named for failure on 'yes'/'true'
 _SUCCESS_WORDS = frozenset({"success", "succeeded", "ok", "valid", "passed", "completed",
                             "finished"})
@@ -278,12 +279,13 @@ def failed_cells(frame: pd.DataFrame) -> dict:
         present = len(head) - head.null_count
         if not present or 2 * _numbers(head).sum() < present:
             continue  # names, notes, categories: told by their head
+        if not pc.any(pc.match_substring_regex(_arrow_text(series), _PADDED_FAILED,
+                                               ignore_case=True)).as_py():
+            continue  # one vectorised pass on the raw cells: no failure word anywhere
         text = clean_text(series)
         failed = pc.fill_null(pc.match_substring_regex(text, _FAILED_CELL.pattern,
                                                         ignore_case=True), False).to_numpy(
             zero_copy_only=False)
-        if not failed.any():
-            continue
         numbers = _numbers(text)
         if (numbers | failed | pc.is_null(text).to_numpy(zero_copy_only=False)).all() \
                 and numbers.any():
