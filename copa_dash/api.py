@@ -59,14 +59,14 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from . import __version__
 from .core.errors import InvalidInputError
 from .data.bundled import list_datasets as bundled_datasets
-from .data.io import Limits
+from .data.io import Limits, build_eval_table
 from .data.proposal import prepare_frame
 from .data.read_limits import UploadTooLargeError, check_json_depth, uncompressed_bound
 from .data.schema import Roles
 from .services import pending_work
 from .services.cache import AnalysisCache, get_cache
 from .services.export import safe_csv
-from .services.first_view import prepare_in_background
+from .services.first_view import first_view, prepare_in_background
 from .services.store import (
     DatasetDamagedError,
     DatasetNotFoundError,
@@ -285,8 +285,10 @@ def upload_dataset():
     prepare_in_background(settings, saved.id)     # its first Explore view, before it is asked
     info = services.store.info(saved.id)
     # The owner token is in this answer and nowhere else: the store keeps only its hash.
+    # the view the page opens it on (and the CLI and notebook use for its file): said here
+    view = first_view(build_eval_table(frame, roles)).to_dict()
     response = jsonify(id=saved.id, owner_token=saved.owner_token, name=info.get("name"),
-                       n_rows=info["n_rows"])
+                       n_rows=info["n_rows"], view=view)
     response.status_code = 201
     response.headers["Location"] = f"/api/datasets/{saved.id}"
     response.headers["Cache-Control"] = "no-store"

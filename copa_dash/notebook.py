@@ -36,13 +36,15 @@ from .core.hypervolume import hypervolume as hv
 from .core.validate import check_p
 from .data.bundled import load_bundled
 from .data.filters import RowFilter, filter_from_view, filter_from_where, value_sets_from_in
-from .data.io import build_eval_table
+from .data.guessed_table import guessed_table
+from .data.io import build_eval_table, read_frame_report
 from .data.schema import DefaultView, EvalTable, Objective, Roles
 from .reports import opened_table
 from .reports import view as views
 from .services import selection
 from .services import systems as systems_service
 from .services.catalog import keep_in_memory, open_dataset
+from .services.default_view import first_view
 from .services.significance_verdict import verdict
 
 __all__ = ["explore", "front", "hypervolume", "indicators", "rank", "report", "select",
@@ -81,7 +83,11 @@ def _names(value) -> tuple[str, ...]:
 
 def _table(data, objectives=None, id=None, **roles):
     """``(EvalTable, DatasetInfo or None, name)`` from a DataFrame or a bundled name, as
-    ``copa-dash`` reads ``TABLE --id --objective`` or ``--dataset NAME``."""
+    ``copa-dash`` reads ``TABLE --id --objective`` or ``--dataset NAME``: a DataFrame is read
+    by the rules of a file (:func:`~copa_dash.data.io.read_frame_report`), and what
+    ``objectives`` and ``id`` leave open is guessed as for a file
+    (:func:`~copa_dash.data.guessed_table.guessed_table`; ids: the index unless it is the
+    default 0, 1, 2, ...)."""
     pairs = _objective_pairs(objectives)
     roles = {k: v for k, v in roles.items() if v}
     if isinstance(data, (str, EvalTable)):  # a bundled name, or from_optuna(...) and friends
@@ -101,19 +107,18 @@ def _table(data, objectives=None, id=None, **roles):
         raise InvalidInputError("give a pandas DataFrame, a bundled dataset's name or a table "
                                 "from copa_dash.from_optuna / from_mlflow / from_lm_eval, not "
                                 f"a {type(data).__name__}")
-    if not pairs:
-        raise InvalidInputError("say which columns are objectives: objectives={'acc': 'max', "
-                                "'co2': 'min'}")
     frame = data
-    if id is None:
+    if id is None and not (isinstance(data.index, pd.RangeIndex) and data.index.name is None):
         id = data.index.name or "id"
         if id in data.columns:
             raise InvalidInputError(f"the index would become the id column {id!r}, which the "
                                     "table already has: give id='COLUMN'")
         frame = data.reset_index(names=id)
         frame[id] = frame[id].astype(str)
-    roles = Roles(id=id, objectives=tuple(Objective(n, d) for n, d in pairs), **roles)
-    return build_eval_table(frame, roles), None, "table"
+    # the rules a file is read by: '61.1M', 'nan %', failed rows, zero times (data/io.py)
+    read = read_frame_report(frame)
+    guessed = guessed_table(read, id_column=id, objectives=pairs, single=roles)
+    return guessed.table, None, "table"
 
 
 def _preferences(table, info, *, explicit: bool, focus, alpha, weights, p, method, population):
@@ -124,7 +129,11 @@ def _preferences(table, info, *, explicit: bool, focus, alpha, weights, p, metho
         chosen = [o for o in view.objectives if o in objectives] or objectives
         directions = [directions[objectives.index(o)] for o in chosen]
         objectives = chosen
-    focus = _names(focus) or (tuple(view.focus) if view is not None and not explicit else ())
+    first = None
+    if info is None and not explicit and not _names(focus) and weights is None:
+        first = first_view(table)  # the page's default view of an upload, as the CLI
+    focus = _names(focus) or (tuple(view.focus) if view is not None and not explicit else
+                              first.focus if first is not None else ())
     given_alpha = alpha is not None
     alpha = alpha if given_alpha else (view.alpha if view is not None else 0.5)
     p = check_p(p) if p is not None else (view.p if view is not None else math.inf)
@@ -142,6 +151,13 @@ def _preferences(table, info, *, explicit: bool, focus, alpha, weights, p, metho
     return selection.Preferences(objectives=tuple(objectives), directions=tuple(directions),
                                  focus=focus, alpha=float(alpha), weights=vector, p=p,
                                  method=method, population=population)
+
+
+def _first_view_said(table, info, objectives, focus, weights) -> str:
+    """The first view's description when :func:`_preferences` used it, else ''."""
+    if info is None and not objectives and not _names(focus) and weights is None:
+        return first_view(table).describe()
+    return ""
 
 
 def _row_filter(table, info, where, isin, all_rows) -> RowFilter:
@@ -204,6 +220,7 @@ class Ranking:
     table: pd.DataFrame
     preferences: selection.Preferences
     n_missing: int = 0
+    view: str = ""  # which default view was used, when one was (the page's for an upload)
 
     @property
     def pick(self) -> str:
@@ -218,6 +235,8 @@ class Ranking:
         lines = [f"{prefs.method} with {how}, p = {p}; {len(self.table):,} rows ranked"]
         if self.n_missing:
             lines.append(f"{self.n_missing} rows left out for a missing objective value")
+        if self.view:
+            lines.append(f"view: {self.view}")
         return lines
 
     def _repr_html_(self) -> str:
@@ -279,30 +298,32 @@ def select(data, objectives=None, *, id=None, focus=None, alpha=None, weights=No
     InvalidInputError
         With the message the command line prints.
     """
-    problem, _, _, _ = _problem(data, objectives, id, focus=focus, alpha=alpha,
-                                weights=weights, p=p, method=method, where=where,
-                                isin=isin, all_rows=all_rows, population=population)
+    problem, table, info, _ = _problem(data, objectives, id, focus=focus, alpha=alpha,
+                                       weights=weights, p=p, method=method, where=where,
+                                       isin=isin, all_rows=all_rows, population=population)
     order = selection.ranking(problem)
     position = selection.select(problem)
     if order[0] != position:         # the ranking breaks ties as select does; keep the pick first
         order = np.concatenate([[position], order[order != position]])
     frame = _ranked_table(problem, order, selection.scores(problem))
     return Selection(table=frame, preferences=problem.preferences,
-                     n_missing=problem.n_missing, index=int(problem.rows[position]))
+                     n_missing=problem.n_missing, index=int(problem.rows[position]),
+                     view=_first_view_said(table, info, objectives, focus, weights))
 
 
 def rank(data, objectives=None, *, id=None, top=None, focus=None, alpha=None, weights=None,
          p=None, method="copa", where=(), isin=None, all_rows=False,
          population="all") -> Ranking:
     """All eligible rows, best first, as ``copa-dash rank`` (``top``: only the best N)."""
-    problem, _, _, _ = _problem(data, objectives, id, focus=focus, alpha=alpha,
-                                weights=weights, p=p, method=method, where=where, isin=isin,
-                                all_rows=all_rows, population=population)
+    problem, table, info, _ = _problem(data, objectives, id, focus=focus, alpha=alpha,
+                                       weights=weights, p=p, method=method, where=where,
+                                       isin=isin, all_rows=all_rows, population=population)
     order = selection.ranking(problem)
     if top is not None:
         order = order[:top]
     return Ranking(table=_ranked_table(problem, order, selection.scores(problem)),
-                   preferences=problem.preferences, n_missing=problem.n_missing)
+                   preferences=problem.preferences, n_missing=problem.n_missing,
+                   view=_first_view_said(table, info, objectives, focus, weights))
 
 
 @dataclass(frozen=True)
@@ -565,7 +586,7 @@ def explore(data, objectives=None, *, id=None, focus=None, alpha=None, p=None, p
         opened = _opened(data, objectives, id)
         ref = name
     else:
-        focus_names = _names(focus) or (names[0],)
+        focus_names = _names(focus) or first_view(table).focus  # as the page opens an upload
         default = DefaultView(objectives=tuple(names), focus=focus_names,
                               alpha=0.5 if alpha is None else float(alpha),
                               p=math.inf if p is None else check_p(p))

@@ -82,46 +82,17 @@ def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
     what the reader adjusted, is said on stderr; explicit options are never second-guessed.
     """
     from ..data import io  # lazy: see the note at the top
-    from ..data.proposal import prepare_frame, propose
-    from ..data.schema import Objective, Roles
+    from ..data.guessed_table import guessed_table
 
     read = io.read_table_report(path, filename=path)
-    proposal = propose(read.frame, units=read.units, labels=read.labels)
-    said = []
-    if objectives:
-        chosen = tuple(Objective(n, d, read.units.get(n), read.labels.get(n))
-                       for n, d in objectives)
-    else:
-        guessed = proposal.roles(skip_undecided=True)
-        chosen = guessed.objectives
-        said.append("objectives " + ", ".join(f"{o.display} ({o.direction})" for o in chosen))
-        if proposal.undecided:
-            first = proposal.undecided[0]
-            said.append(f"left out (no direction guessed): {', '.join(proposal.undecided[:6])}"
-                        f"{' ...' if len(proposal.undecided) > 6 else ''} - add "
-                        f"--objective '{first}:max' (or :min) to use one")
-    if id_column is None:
-        id_column = proposal.id if proposal.id is not None else proposal.row_ids
-        said.insert(0, f"rows named by {id_column!r}" if proposal.id is not None else
-                    "rows named as on the upload page (" + ("system and run" if proposal.runs
-                                                            else "row 1, row 2, ...") + ")")
-    names = {o.name for o in chosen} | {id_column}
-    guessed_single = {g.role: g.name for g in proposal.columns
-                      if g.role in ("system", "seed", "task", "split", "config", "budget")
-                      and g.name not in names}
-    if proposal.id is None and id_column == proposal.row_ids:
-        guessed_single = {**guessed_single, **dict(single or {})}
-    else:
-        guessed_single = dict(single or {})
-    roles = Roles(id=id_column, objectives=chosen, **guessed_single)
-    frame = prepare_frame(read.frame, proposal, roles)
-    if said:
-        say(command, f"guessed from {path}: " + "; ".join(said) + " (give --id / --objective "
-            "to choose)")
-        for note in read.notes + proposal.notes:
+    guessed = guessed_table(read, id_column=id_column, objectives=objectives, single=single)
+    if guessed.said:
+        say(command, f"guessed from {path}: " + "; ".join(guessed.said) + " (give --id / "
+            "--objective to choose)")
+        for note in read.notes + guessed.proposal.notes:
             if not (objectives and note.startswith("No direction guessed")):
                 say(command, note)
-    return io.build_eval_table(frame, roles)
+    return guessed.table
 
 
 def guessed_frame(path: str, *, id_column: str | None = None, name_rows: bool = True,

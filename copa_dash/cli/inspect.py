@@ -1,6 +1,8 @@
 """``copa-dash inspect TABLE [--json]``: what the upload page would propose for a table.
 
-JSON: ``{"rows": N, "id": COLUMN or null, "runs": bool, "columns": [{"name", "role",
+JSON: ``{"rows": N, "id": COLUMN or null, "runs": bool, "configurations": [COLUMN, ...]
+(settings that vary within a repeated name: the rows are configurations, never averaged),
+"columns": [{"name", "role",
 "direction", "unit", "label", "reason"}], "notes": [...]}`` - role is one of id, objective,
 system, seed, task, split, config, budget, metadata; direction min, max or null (an
 objective whose direction must be chosen). The notes say what the reader adjusted and

@@ -10,6 +10,7 @@ from ..core.errors import InvalidInputError
 from ..core.validate import check_p
 from ..data.filters import RowFilter, filter_from_view, filter_from_where, value_sets_from_in
 from ..services import selection
+from ..services.default_view import first_view
 from ._common import load_table
 
 
@@ -51,7 +52,12 @@ def _weights(texts, objectives) -> tuple[float, ...] | None:
 
 
 def build(args):
-    """Table, preferences and filter from the arguments and the dataset's default view."""
+    """Table, preferences and filter from the arguments and the dataset's default view.
+
+    A TABLE file without --objective, --focus or --weights gets the page's default view of
+    an upload (:func:`~copa_dash.services.default_view.first_view`), kept in
+    ``args.first_view`` for the output to say so (None otherwise).
+    """
     table, info = load_table(args)
     view = info.default_view if info is not None else None
     objectives = list(table.objective_names)
@@ -61,6 +67,12 @@ def build(args):
         directions = [directions[objectives.index(o)] for o in chosen]
         objectives = chosen
     focus = tuple(args.focus) or (tuple(view.focus) if view is not None and not args.objective else ())
+    first = None
+    if info is None and not args.objective and not args.focus and not args.weights:
+        # a TABLE file opens as the page opens its upload: the one first view
+        first = first_view(table)
+        focus = first.focus
+    args.first_view = first
     alpha = args.alpha if args.alpha is not None else (view.alpha if view is not None else 0.5)
     p = check_p(args.p) if args.p is not None else (view.p if view is not None else math.inf)
     weights = _weights(args.weights, objectives)
@@ -99,6 +111,12 @@ def describe_view(prefs, row_filter) -> dict:
     return {"objectives": [f"{o}:{d}" for o, d in zip(prefs.objectives, prefs.directions)],
             "weights": {o: float(w) for o, w in zip(prefs.objectives, weights)},
             "weighting": how, "p": prefs.p, "method": prefs.method, "filters": filters}
+
+
+def first_view_line(args) -> str | None:
+    """'view: the default view of an upload ...' when the command used it, else None."""
+    first = getattr(args, "first_view", None)
+    return None if first is None else "view: " + first.describe()
 
 
 def view_line(view: dict) -> str:

@@ -9,7 +9,13 @@ import numpy as np
 from ..core.errors import InvalidInputError
 from ..services import selection
 from ._common import add_table_arguments, emit
-from .preferences import add_preference_arguments, build, describe_view, view_line
+from .preferences import (
+    add_preference_arguments,
+    build,
+    describe_view,
+    first_view_line,
+    view_line,
+)
 from .rank_criteria import run_criteria_rank
 
 
@@ -24,6 +30,8 @@ def run_select(args) -> int:
         "score": float(score),
         "u": {name: float(problem.u[position, k]) for k, name in enumerate(prefs.objectives)},
     }
+    if getattr(args, "first_view", None) is not None:
+        result["view"] = args.first_view.to_dict()
     if args.json:
         emit(result, args)
     else:
@@ -33,6 +41,8 @@ def run_select(args) -> int:
                   f"  top {100 * problem.u[position, k]:.1f}%")
         if problem.n_missing:
             print(f"({problem.n_missing} rows left out for a missing objective value)")
+        if first_view_line(args):
+            print(first_view_line(args))
     return 0
 
 
@@ -48,9 +58,13 @@ def run_rank(args) -> int:
     rows = [{"id": problem.ids[i], "rank": r + 1, "score": float(values[i])}
             for r, i in enumerate(order)]
     view = describe_view(prefs, row_filter)
+    if getattr(args, "first_view", None) is not None:
+        view["default_view"] = args.first_view.to_dict()
     emit({"ranking": rows, "view": view}, args, rows, ["rank", "id", "score"])
     if not args.json:
         print(view_line(view))
+        if first_view_line(args):
+            print(first_view_line(args))
     return 0
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .cell_parsing import MISSING_TOKENS, row_list
+from .cell_parsing import MISSING_TOKENS, MISSING_WITH_UNIT, row_list
 
 MAGNITUDES = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "b": 1e9, "G": 1e9, "T": 1e12}
 _UNIT_OF_SUFFIX = {"k": "K", "b": "B", "G": "B"}  # one spelling per magnitude
@@ -53,6 +53,7 @@ def _cell_regex(decimal: str) -> str:
 
 
 CELL_REGEX = {d: _cell_regex(d) for d in (".", ",")}
+_MISSING_WITH_UNIT = re.compile(MISSING_WITH_UNIT)
 _PATTERNS = {d: re.compile(r.replace("\\x{2212}", "\u2212")) for d, r in CELL_REGEX.items()}
 
 
@@ -70,7 +71,19 @@ def is_missing(text: str | None) -> bool:
     if text is None:
         return True
     lowered = text.strip().lower()
-    return lowered in MISSING_TOKENS or lowered in EXTRA_MISSING
+    return lowered in MISSING_TOKENS or lowered in EXTRA_MISSING or bool(
+        _MISSING_WITH_UNIT.match(lowered))
+
+
+def is_number_with_marks(cell: str) -> bool:
+    """True for a number with marks under either decimal mark (``56,5 %``, ``61.1M``).
+
+    Examples
+    --------
+    >>> is_number_with_marks("56,5 %"), is_number_with_marks("soon")
+    (True, False)
+    """
+    return any(pattern.match(cell.strip()) for pattern in _PATTERNS.values())
 
 
 def _plain(num: str, decimal: str) -> tuple[float, bool]:

@@ -4,7 +4,8 @@ Every reader (CSV, JSON, Excel, Parquet) hands its cells to the two functions he
 value means the same in every format:
 
 * missing: an empty cell, or (ignoring case and surrounding spaces) ``NA``, ``N/A``,
-  ``NaN``, ``null``, ``None``, ``#N/A``, ``-``; JSON ``null``; Excel empty cells.
+  ``NaN``, ``null``, ``None``, ``#N/A``, ``-``, ``—``, ``–``, each also with a unit mark
+  (``nan %``, ``N/A ms``: :data:`MISSING_WITH_UNIT`); JSON ``null``; Excel empty cells.
 * a column is numeric when every present cell is a plain number: an optional sign,
   digits, one ``.`` as decimal point, an optional exponent (``1e-3``), or ``inf``.
   Thousands separators (``1,234``), decimal commas (``0,5``), units (``12 ms``) and
@@ -30,7 +31,11 @@ import pyarrow.compute as pc
 
 from ..core.errors import InvalidInputError
 
-MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "none", "#n/a", "-"})
+MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "none", "#n/a", "-", "—", "–"})
+# a missing token with a unit mark, as spreadsheets export an empty percent cell ('nan %',
+# 'N/A ms', '- $'): a symbol right after it, or a short unit after a space
+MISSING_WITH_UNIT = (r"^(?:na|n/a|nan|null|none|#n/a|-|—|–)"
+                     r"(?:\s*[%‰$€£¥]|\s+[a-zµμ]{1,3}(?:/[a-z]{1,3})?)$")
 ROWS_NOTE = "(rows count data rows from 1, below the header)"
 MAX_LISTED = 5
 _MISSING_ARRAY = pa.array(sorted(MISSING_TOKENS))
@@ -87,7 +92,9 @@ def _arrow_text(values) -> pa.ChunkedArray:
 def _clean(values) -> pa.ChunkedArray:
     """Stripped text, null where the cell is missing (see MISSING_TOKENS)."""
     text = pc.utf8_trim_whitespace(_arrow_text(values))
-    missing = pc.is_in(pc.utf8_lower(text), value_set=_MISSING_ARRAY)
+    lowered = pc.utf8_lower(text)
+    missing = pc.or_(pc.is_in(lowered, value_set=_MISSING_ARRAY),
+                     pc.match_substring_regex(lowered, MISSING_WITH_UNIT))
     return pc.if_else(missing, pa.scalar(None, pa.string()), text)
 
 
@@ -202,12 +209,15 @@ def _hints(bad_values) -> str:
     return "; ".join(hints)
 
 
-def objective_values(series: pd.Series, *, column: str) -> tuple[pd.Series | None, str | None]:
+def objective_values(series: pd.Series, *, column: str,
+                     marked=None) -> tuple[pd.Series | None, str | None]:
     """Convert an objective column to float64, or describe why it cannot be one.
 
     Returns ``(values, None)`` on success and ``(None, problem)`` otherwise; the
     problem names the column, the rows and up to 5 offending cells. Missing values are
-    allowed (NaN); infinite values, dates and an all-missing column are not.
+    allowed (NaN); infinite values, dates and an all-missing column are not. ``marked``
+    (a cell -> bool, :func:`cell_marks.is_number_with_marks`) leaves numbers with marks out
+    of the cells named when others are in the way, as the reader's note does.
     """
     dtype = series.dtype
     if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
@@ -221,6 +231,8 @@ def objective_values(series: pd.Series, *, column: str) -> tuple[pd.Series | Non
         text = _clean(series)
         is_number = pc.match_substring_regex(text, _NUMBER)
         bad = np.flatnonzero(pc.fill_null(pc.invert(is_number), False).to_numpy())
+        if bad.size and marked is not None:
+            bad = _not_marked_numbers(text, bad, marked)
         if bad.size:
             shown = [text[int(p)].as_py() for p in bad[:MAX_LISTED]]
             cells = ", ".join(f"row {p + 1}: {short(v)}" for p, v in zip(bad, shown))
@@ -229,6 +241,19 @@ def objective_values(series: pd.Series, *, column: str) -> tuple[pd.Series | Non
             return None, (f"objective {column!r} has {bad.size} {what}: {cells}{more} "
                           f"{ROWS_NOTE}; {_hints(shown)}")
         values = pd.Series(_floats(text), index=series.index)
+    return _checked_floats(values, series, column)
+
+
+def _not_marked_numbers(text: pa.ChunkedArray, bad: np.ndarray, marked) -> np.ndarray:
+    """Of the cells that are not plain numbers, those that are not numbers with marks either
+    (``56,5 %``, ``61.1M``; ``marked`` tells them): the cells the reader's note names when it
+    kept the column as text, so that forcing the column to be an objective names the same
+    cells. All of ``bad`` when every one is a number with marks."""
+    still = np.array([p for p in bad if not marked(text[int(p)].as_py())], dtype=np.int64)
+    return still if still.size else bad
+
+
+def _checked_floats(values: pd.Series, series: pd.Series, column: str):
     array = values.to_numpy(dtype=np.float64)
     if np.isnan(array).all():
         return None, f"objective {column!r} has no values (all {array.size} rows are empty)"

@@ -18,7 +18,9 @@ import codecs
 import pandas as pd
 
 from ..core.errors import InvalidInputError
-from .cell_parsing import ROWS_NOTE, id_values, objective_values, row_list, short
+from . import failed_rows
+from .cell_marks import is_number_with_marks
+from .cell_parsing import ROWS_NOTE, id_values, objective_values, row_list, short, text_column
 from .column_rules import tidy_frame
 from .proposal import guess_roles
 from .read_limits import check_before_expanding
@@ -39,12 +41,12 @@ from .upload_checks import (
 
 # role guesses are re-exported: the upload flow reads, then guesses
 __all__ = ["Limits", "TableRead", "add_row_ids", "build_eval_table", "guess_direction",
-           "guess_id", "guess_roles", "read_pasted_text", "read_table", "read_table_report",
+           "guess_id", "guess_roles", "read_frame_report", "read_pasted_text", "read_table", "read_table_report",
            "row_id_name"]
 
 
 def read_table(source, /, *, filename: str | None = None,
-               limits: Limits | None = None) -> pd.DataFrame:
+               limits: Limits | None = None, leave_out_failed: bool = True) -> pd.DataFrame:
     """Read a table file into a DataFrame with typed, stripped, uniquely named columns.
 
     Parameters
@@ -59,6 +61,10 @@ def read_table(source, /, *, filename: str | None = None,
     limits : Limits, optional
         Size, row, column and cell bounds (default ``Limits()``: 50 MiB, 1,000,000
         rows, 500 columns, 20,000,000 cells).
+    leave_out_failed : bool
+        Leave out failed runs and placeholder rows and make zero times missing
+        (:mod:`~copa_dash.data.failed_rows`); False for curated tables that flag their
+        failures themselves (the bundled datasets, see datasets/PROVENANCE.md).
 
     Returns
     -------
@@ -91,16 +97,17 @@ def read_table(source, /, *, filename: str | None = None,
     >>> frame.dtypes.astype(str).tolist(), frame["acc"].isna().tolist()
     (['str', 'float64', 'float64'], [False, True])
     """
-    return read_table_report(source, filename=filename, limits=limits).frame
+    return read_table_report(source, filename=filename, limits=limits,
+                             leave_out_failed=leave_out_failed).frame
 
 
 def read_table_report(source, /, *, filename: str | None = None,
-                      limits: Limits | None = None) -> TableRead:
+                      limits: Limits | None = None, leave_out_failed: bool = True) -> TableRead:
     """Read a table as people have it, and say every adjustment made (the "What we read" notes).
 
     Parameters
     ----------
-    source, filename, limits
+    source, filename, limits, leave_out_failed
         As for :func:`read_table`; also ``.md`` / ``.markdown`` (a pipe table) and ``.tex``
         (a ``tabular``); a ``.txt`` holding either is read as such.
 
@@ -147,7 +154,10 @@ def read_table_report(source, /, *, filename: str | None = None,
         if str(exc).startswith(f"{filename}: "):
             raise
         raise InvalidInputError(f"{filename}: {exc}") from None
-    frame = tidy_frame(frame, log)
+    if leave_out_failed:
+        frame = failed_rows.apply(tidy_frame(failed_rows.apply_to_cells(frame, log), log), log)
+    else:
+        frame = tidy_frame(frame, log)
     if len(frame) < 2:  # the format's own shape check counted rows that held no value at all
         raise InvalidInputError(
             f"{filename}: only {len(frame)} row{'' if len(frame) == 1 else 's'} with any value "
@@ -184,6 +194,45 @@ def read_pasted_text(text: str, /, *, limits: Limits | None = None) -> TableRead
         raise InvalidInputError("the pasted text is empty: paste a table (Markdown, LaTeX, "
                                 "or cells copied from a spreadsheet)")
     return read_table_report(text.encode("utf-8"), filename="pasted.txt", limits=limits)
+
+
+def read_frame_report(frame, /) -> TableRead:
+    """Read a DataFrame through the rules a file is read by (notebook, API): cells with marks
+    (``61.1M``, ``56,5 %`` stay text in a DataFrame until read), missing markers, units in the
+    headers, failed and placeholder rows, zero times - as :func:`read_table_report` does
+    after its format's reader. ``frame`` is not modified.
+
+    Raises
+    ------
+    InvalidInputError
+        If ``frame`` is not a DataFrame, its column names are not unique strings, or fewer
+        than 2 rows are left.
+
+    Examples
+    --------
+    >>> read = read_frame_report(pd.DataFrame({"m": ["a", "b"], "params": ["61.1M", "1.2B"]}))
+    >>> read.frame["params"].tolist(), read.units
+    ([61.1, 1200.0], {'params': 'M'})
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
+    columns = list(frame.columns)
+    if any(not isinstance(c, str) for c in columns) or len(set(columns)) != len(columns):
+        raise InvalidInputError("the DataFrame's column names must be unique strings: rename "
+                                "them (df.columns = [...]) first")
+    log = ReadLog()
+    out = frame.reset_index(drop=True)
+    for column in out.columns:  # text cells typed as a file's cells are ('nan %', '1.5')
+        if pd.api.types.is_object_dtype(out[column].dtype) or pd.api.types.is_string_dtype(
+                out[column].dtype):
+            out[column] = text_column(out[column]).to_numpy()
+    out = failed_rows.apply(tidy_frame(failed_rows.apply_to_cells(out, log), log), log)
+    if len(out) < 2:
+        raise InvalidInputError(f"only {len(out)} row{'' if len(out) == 1 else 's'} left once "
+                                "empty and failed rows were left out; comparing models needs "
+                                "at least 2")
+    return TableRead(frame=out, notes=tuple(log.notes), units=dict(log.units),
+                     labels=dict(log.labels))
 
 
 def build_eval_table(frame, /, roles) -> EvalTable:
@@ -247,7 +296,7 @@ def build_eval_table(frame, /, roles) -> EvalTable:
     out[roles.id] = _checked_ids(out[roles.id], roles.id)
     problems = []
     for name in roles.objective_names:
-        values, problem = objective_values(out[name], column=name)
+        values, problem = objective_values(out[name], column=name, marked=is_number_with_marks)
         if problem:
             problems.append(problem)
         else:

@@ -39,6 +39,7 @@ from .role_guess import (
     guess_id,
     row_id_name,
 )
+from .runs import repeat_kind
 from .schema import SINGLE_ROLES, Objective, Roles
 
 ROLES = ("id", "objective", "system", "seed", "task", "split", "config", "budget", "metadata")
@@ -82,6 +83,7 @@ class Proposal:
     name_column: str | None = None
     runs: bool = False
     renamed: tuple[int, ...] = ()
+    configurations: tuple[str, ...] = ()  # settings varying within a name (data/runs.py)
 
     def column(self, name: str) -> ColumnGuess:
         """The guess for column ``name``."""
@@ -102,6 +104,7 @@ class Proposal:
     def to_dict(self) -> dict:
         """The JSON of ``copa-dash inspect``: rows, id, columns, notes (and the runs flag)."""
         return {"rows": self.rows, "id": self.id, "runs": self.runs,
+                "configurations": list(self.configurations),
                 "columns": [g.to_dict() for g in self.columns], "notes": list(self.notes)}
 
     def roles(self, *, directions: dict | None = None, skip_undecided: bool = False) -> Roles:
@@ -235,14 +238,15 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
     notes: list[str] = []
     roles: dict[str, str] = {}
     id_column = guess_id(frame)
-    name_column, runs, renamed = None, False, ()
+    name_column, runs, renamed, settings = None, False, (), ()
     if id_column is not None:
         roles[id_column] = "id"
         notes.append(f"Each row is named by {id_column!r} (the name shown in every figure).")
     else:
         name_column = _name_column(frame)
         if name_column is not None:
-            id_column, runs, renamed = _runs_or_duplicates(frame, name_column, roles, notes)
+            id_column, runs, renamed, settings = _runs_or_duplicates(frame, name_column,
+                                                                     roles, notes)
         else:
             notes.append("No column names the rows (no text column with a different value in "
                          "every row), so they are numbered 'row 1', 'row 2', ... as in the "
@@ -283,7 +287,7 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
         notes.append("No column holds numbers to compare; objectives must be numeric.")
     return Proposal(rows=len(frame), id=id_column, columns=tuple(guesses), notes=tuple(notes),
                     row_ids=row_id_name(frame), name_column=name_column, runs=runs,
-                    renamed=renamed)
+                    renamed=renamed, configurations=settings)
 
 
 def _runs_or_duplicates(frame, name_column, roles, notes):
@@ -300,10 +304,18 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
             f"{n!r} in {row_list(np.flatnonzero((names == n).to_numpy()), limit=3)}"
             for n in sorted(repeated)[:4]) + (" ..." if len(repeated) > 4 else "")
         roles[name_column] = "id"
+        kind = repeat_kind(frame, name_column)
+        if kind.configurations:  # quantised variants of a model, ...: named by the setting
+            roles[kind.settings[0]] = "config"
+            notes.append(f"{name_column!r} names the rows, but {len(repeated)} "
+                         f"name{'s repeat' if len(repeated) > 1 else ' repeats'} ({shown}); "
+                         + kind.note(name_column) + f" Their rows are named by both "
+                         f"('{kind.example[0]} · {kind.example[1][0]}').")
+            return name_column, False, tuple(int(p) for p in positions), kind.settings
         notes.append(f"{name_column!r} names the rows, but {len(repeated)} "
                      f"name{'s repeat' if len(repeated) > 1 else ' repeats'} ({shown}); the later "
                      "copies are called 'name (2)', 'name (3)', ... so every row keeps its name.")
-        return name_column, False, tuple(int(p) for p in positions)
+        return name_column, False, tuple(int(p) for p in positions), ()
     splitter = None if seed is not None else next(
         (c for c in frame.columns if c != name_column and _is_text_column(frame[c])
          and _unique_pairs(frame, name_column, c, share=0.9)), None)
@@ -311,7 +323,10 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
         roles[name_column] = "system"
         notes.append(f"No column names every row once ({name_column!r} repeats: it is kept as "
                      "the system), so the rows are numbered 'row 1', 'row 2', ... as in the file.")
-        return None, False, ()
+        return None, False, (), ()
+    kind = repeat_kind(frame, name_column, runs_columns=(seed,) if seed else ())
+    if kind.configurations:
+        return _configurations(frame, name_column, kind, seed, roles, notes, len(counts))
     roles[name_column] = "system"
     config = None
     if seed is not None:
@@ -331,7 +346,23 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
                  f"read as runs of each system, so {name_column!r} is the system and {how}. "
                  "Keep one row per run to compare systems, or average the runs per model "
                  "(one row each).")
-    return None, True, ()
+    return None, True, (), ()
+
+
+def _configurations(frame, name_column, kind, seed, roles, notes, n_names):
+    """Rows that are configurations of a system: ``system`` + ``config`` (+ ``seed``), rows
+    named by them, and no offer to average (data/runs.py decides)."""
+    roles[name_column] = "system"
+    config = next((c for c in kind.settings if _unique_pairs(frame, name_column, c)),
+                  kind.settings[0])
+    roles[config] = "config"
+    if seed is not None:
+        roles[seed] = "seed"
+    notes.append(f"{name_column!r} repeats ({len(frame)} rows, {n_names} names) and "
+                 + kind.note(name_column)[0].lower() + kind.note(name_column)[1:]
+                 + f" {name_column!r} is the system and {config!r} the config; each row is "
+                 "named by both ('name · config').")
+    return None, False, (), kind.settings
 
 
 # --------------------------------------------------------------------------- row names
@@ -340,11 +371,19 @@ def prepare_frame(frame: pd.DataFrame, proposal: Proposal, roles: Roles) -> pd.D
 
     When ``roles.id`` is the proposal's ``row_ids`` (never a column of the file), that column
     is added first, named as :class:`Proposal` says; when it is the proposed id column with
-    repeated names, the later copies get `` (2)``, `` (3)``. The input is not modified.
+    repeated names, the later copies get `` (2)``, `` (3)``, or, when the repeats are
+    configurations, every copy gets `` · config`` (``llama-2-13b-awq · AWQ-3bit``). The input
+    is not modified.
     """
     out = frame.copy(deep=False)
     if roles.id == proposal.id and proposal.renamed:
-        out[roles.id] = _unique_names(id_values(out[roles.id]))
+        names = id_values(out[roles.id])
+        if proposal.configurations and roles.config in out.columns:
+            # every copy of a repeated name is a configuration: named by its setting
+            configs = id_values(out[roles.config])
+            repeated = names.duplicated(keep=False) & configs.notna()
+            names = names.where(~repeated, names + " · " + configs)
+        out[roles.id] = _unique_names(names)
         return out
     if roles.id != proposal.row_ids or roles.id in out.columns:
         return out
@@ -355,10 +394,16 @@ def prepare_frame(frame: pd.DataFrame, proposal: Proposal, roles: Roles) -> pd.D
 
 def _row_labels(frame, proposal, roles) -> list[str]:
     name = roles.system if roles.system in frame.columns else proposal.name_column
-    if proposal.id is not None or not proposal.runs or name is None or name not in frame.columns:
+    if proposal.id is not None or not (proposal.runs or proposal.configurations) or name is None or name not in frame.columns:
         return [f"{ROW_ID_PREFIX}{i + 1}" for i in range(len(frame))]
     names = id_values(frame[name]).fillna("?")
-    if roles.seed is not None and roles.seed in frame.columns:
+    if proposal.configurations and roles.config in frame.columns:
+        configs = id_values(frame[roles.config])
+        labels = [n if pd.isna(c) else f"{n} · {c}" for n, c in zip(names, configs)]
+        if roles.seed is not None and roles.seed in frame.columns:
+            seeds = id_values(frame[roles.seed]).fillna("?")
+            labels = [f"{label} · {roles.seed} {s}" for label, s in zip(labels, seeds)]
+    elif roles.seed is not None and roles.seed in frame.columns:
         seeds = id_values(frame[roles.seed]).fillna("?")
         labels = [f"{n} · {roles.seed} {s}" for n, s in zip(names, seeds)]
     elif second := next((c for c in (roles.config, roles.task, roles.split)

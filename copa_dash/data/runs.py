@@ -1,4 +1,9 @@
-"""Runs of a system averaged into one row per system (the upload page's second choice).
+"""Runs or configurations, and runs of a system averaged into one row per system.
+
+Repeated names are *runs* of one system only when nothing but a seed/run/fold column (or
+nothing) varies within a name; when a setting varies within a name (a batch size, search
+parameters, a quantisation variant, a framework), each row is a *configuration* of that
+system (``system`` + ``config``) and is never averaged (:func:`repeat_kind`).
 
 A table with one row per run (``system`` + ``seed``) can be analysed as it is (the systems
 page compares systems over their runs) or, when the user asks, with one row per system:
@@ -9,11 +14,164 @@ dropped. The number of runs is kept in a column ``runs``.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 import pandas as pd
 
 from ..core.errors import InvalidInputError
 from .cell_parsing import id_values
+from .role_guess import _ROLE_NAMES
 from .schema import Roles
+
+# Names of columns that set up a run rather than measure it. Kept here (not in the role
+# vocabulary) because they decide one thing only: whether repeated names are runs.
+SETTING_WORDS = frozenset({
+    "batch", "bs", "batchsize", "k", "topk", "ef", "efs", "efc", "nprobe", "probes", "nlist",
+    "threads", "workers", "shards", "replicas", "bits", "quant", "quantization",
+    "quantisation", "precision", "dtype", "beam", "beams", "temperature", "context",
+    "scenario", "backend", "framework", "platform", "engine", "experiment", "variant", "mode",
+    "args", "parameters", "params", "config", "configuration", "setting", "settings",
+    "hyperparameters", "hparams", "lr", "gpus", "accelerator", "accelerators", "device",
+    "optimization", "optimisation", "method", "query", "build", "index", "algorithm",
+    "search", "probe", "nprobes", "shard", "replica", "cache",
+})
+# short names that are settings only as the whole name ('k', 'ef'), never as a word of
+# another ('tokens/kWh', 'ef_score')
+_SHORT_SETTINGS = frozenset({"k", "bs", "ef", "efs", "efc", "m", "lr"})
+# Columns that vary from run to run without setting anything up: they never make a
+# configuration (a run's own name, when it ran, where its log is).
+_RUN_LOG_WORDS = frozenset({
+    "seed", "run", "fold", "trial", "rep", "repeat", "replicate", "repetition", "iteration",
+    "date", "time", "timestamp", "created", "started", "finished", "url", "link", "path",
+    "location", "notes", "note", "comment", "comments", "sha", "hash", "commit", "revision",
+    "log", "logs", "file", "filename", "host", "hostname", "uuid", "id",
+})
+
+
+def _name_words(column) -> list[str]:
+    """Lower-case words of a header without its unit: 'Energy (tokens/kWh)' -> energy."""
+    text = re.sub(r"[\(\[][^()\[\]]*[\)\]]", " ", str(column))
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text).lower()
+    return [w for w in re.split(r"[^0-9a-z]+", text) if w]
+
+
+@dataclass(frozen=True)
+class RepeatKind:
+    """What repeated names are: ``runs`` of a system, or ``configurations`` of it.
+
+    ``settings`` are the columns that vary within a name and set a run up (empty for runs);
+    ``example`` is a name with its rows' values of the first setting, for the note.
+    """
+
+    kind: str
+    settings: tuple[str, ...] = ()
+    example: tuple[str, tuple[str, ...]] | None = None
+
+    @property
+    def configurations(self) -> bool:
+        """True when each row is a configuration (never averaged)."""
+        return self.kind == "configurations"
+
+    def note(self, name_column: str) -> str:
+        """The sentence saying why the rows are configurations (empty for runs)."""
+        if not self.configurations:
+            return ""
+        shown = ", ".join(map(repr, self.settings[:4])) + (" ..." if len(self.settings) > 4
+                                                           else "")
+        example = ""
+        if self.example is not None:
+            name, values = self.example
+            example = (f" ({name!r} has {', '.join(map(repr, values[:3]))}"
+                       f"{' ...' if len(values) > 3 else ''})")
+        return (f"{shown} {'varies' if len(self.settings) == 1 else 'vary'} within a name of "
+                f"{name_column!r}{example}: each row is a configuration of its system, not a "
+                "run, so rows are compared as they are and never averaged.")
+
+
+def is_setting_column(frame: pd.DataFrame, column: str) -> bool:
+    """Whether ``column`` can set a run up: text, yes/no, or numbers named like a setting
+    (``batch_size``, ``ef_search``, ``bits``); never a seed, a timestamp, a link or a log,
+    nor a task or a split (what is measured on, not how).
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"batch_size": [1, 2], "latency": [0.1, 0.2], "url": ["a", "b"]})
+    >>> [is_setting_column(f, c) for c in f.columns]
+    [True, False, False]
+    """
+    words = _name_words(column)
+    tasks = set(_ROLE_NAMES["task"]) | set(_ROLE_NAMES["split"])
+    if words and ("_".join(words) in tasks or words[-1] in tasks):
+        return False  # what is measured on (a task, a split), not how a run is set up
+    if any(w in _RUN_LOG_WORDS for w in words) and not any(w in SETTING_WORDS for w in words
+                                                          if w not in ("run",)):
+        return False
+    series = frame[column]
+    if pd.api.types.is_bool_dtype(series.dtype) or not pd.api.types.is_numeric_dtype(
+            series.dtype):
+        return not pd.api.types.is_datetime64_any_dtype(series.dtype)
+    joined = "".join(words)
+    if joined in _SHORT_SETTINGS or words[:1] == ["top"] and words[-1:] == ["k"]:
+        return True
+    return any(w in SETTING_WORDS - _SHORT_SETTINGS for w in words) or joined in SETTING_WORDS
+
+
+def repeat_kind(frame: pd.DataFrame, name_column: str, /, *,
+                runs_columns: tuple[str, ...] = ()) -> RepeatKind:
+    """Runs or configurations: what the rows sharing a name in ``name_column`` are.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table as read.
+    name_column : str
+        The column whose names repeat.
+    runs_columns : tuple of str
+        Columns that tell runs apart (seed, run, fold): they may vary within a name.
+
+    Returns
+    -------
+    RepeatKind
+        ``configurations`` with the varying setting columns when any setting column
+        (:func:`is_setting_column`) takes two values within one name, else ``runs``.
+
+    Notes
+    -----
+    O(N C) with a group-by per candidate column.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"m": ["a", "a", "b", "b"], "seed": [0, 1, 0, 1], "acc": [1, 2, 3, 4]})
+    >>> repeat_kind(f, "m", runs_columns=("seed",)).kind
+    'runs'
+    >>> f["batch_size"] = [1, 2, 1, 2]
+    >>> k = repeat_kind(f, "m", runs_columns=("seed",))
+    >>> k.kind, k.settings, k.example
+    ('configurations', ('batch_size',), ('a', ('1', '2')))
+    """
+    names = id_values(frame[name_column])
+    repeated = names.duplicated(keep=False).to_numpy()
+    if not repeated.any():
+        return RepeatKind("runs")
+    sub = frame.loc[repeated]
+    keys = names[repeated]
+    settings, example = [], None
+    for column in frame.columns:
+        if column == name_column or column in runs_columns or not is_setting_column(frame,
+                                                                                      column):
+            continue
+        values = sub[column].astype("string").fillna("")
+        counts = values.groupby(keys.to_numpy(), sort=False).nunique()
+        if (counts > 1).any():
+            settings.append(column)
+            if example is None:
+                first = counts.index[(counts > 1).to_numpy()][0]
+                shown = values[(keys == first).to_numpy()]
+                example = (str(first), tuple(dict.fromkeys(shown.tolist())))
+    if settings:
+        return RepeatKind("configurations", tuple(settings), example)
+    return RepeatKind("runs")
 
 
 def average_runs(frame: pd.DataFrame, roles: Roles, /) -> tuple[pd.DataFrame, Roles, str]:
@@ -28,7 +186,8 @@ def average_runs(frame: pd.DataFrame, roles: Roles, /) -> tuple[pd.DataFrame, Ro
     Raises
     ------
     InvalidInputError
-        If ``roles`` has no system column.
+        If ``roles`` has no system column, or a setting varies within a system (the rows are
+        configurations, :func:`repeat_kind`): the column and a system's values are named.
 
     Examples
     --------
@@ -42,6 +201,15 @@ def average_runs(frame: pd.DataFrame, roles: Roles, /) -> tuple[pd.DataFrame, Ro
     if roles.system is None:
         raise InvalidInputError("averaging runs needs a system column: say which column "
                                 "names the model of each run")
+    kind = repeat_kind(frame, roles.system, runs_columns=tuple(
+        c for c in (roles.seed, roles.id) if c is not None))
+    if kind.configurations:
+        name, values = kind.example
+        raise InvalidInputError(
+            f"the rows of {roles.system!r} are configurations, not runs: {kind.settings[0]!r} "
+            f"varies within {name!r} ({', '.join(map(repr, values[:3]))}); averaging would mix "
+            "different set-ups - keep one row per configuration, or filter to one value of "
+            f"{kind.settings[0]!r} first")
     key = id_values(frame[roles.system])
     groups = frame.groupby(key, sort=False, dropna=False)
     objectives = list(roles.objective_names)

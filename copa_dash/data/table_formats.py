@@ -26,6 +26,7 @@ import pyarrow.parquet as pq
 
 from ..core.errors import InvalidInputError
 from .cell_parsing import text_column, values_column
+from .json_shapes import flatten, is_keyed_by_name, is_nested, keyed_records
 from .read_log import ReadLog
 from .text_tables import (
     DELIMITER_NAMES,
@@ -253,7 +254,9 @@ def _ragged(body: str, delimiter: str, expected: int, header_lines: int, invalid
 # --------------------------------------------------------------------------- JSON
 def read_json(text: str, filename: str, limits: Limits,
               log: ReadLog | None = None) -> pd.DataFrame:
-    """JSON: records ``[{col: value}, ...]`` or columns ``{col: [values]}``.
+    """JSON: records ``[{col: value}, ...]``, columns ``{col: [values]}``, or one object per
+    row keyed by its name ``{name: {col: value}}``; nested objects are flattened to dotted
+    names (:mod:`~copa_dash.data.json_shapes`).
 
     Also accepted: pandas' ``to_json`` default ``{col: {row: value}}``, its "split"
     ``{"columns": [...], "data": [[...]]}`` and "table" ``{"schema":..., "data": [...]}``
@@ -269,15 +272,27 @@ def read_json(text: str, filename: str, limits: Limits,
         raise InvalidInputError(f"{filename}: the JSON is nested too deeply") from None
     except ValueError as exc:
         raise InvalidInputError(f"{filename}: not valid JSON ({exc})") from None
+    shape = None
     if isinstance(obj, dict) and set(obj) == {"schema", "data"} and isinstance(obj["data"], list):
         obj = obj["data"]
     if isinstance(obj, dict) and {"columns", "data"} <= set(obj) <= {"columns", "data", "index"} \
             and isinstance(obj["columns"], list) and isinstance(obj["data"], list):
         columns = _split_columns(obj, filename, limits)
     elif isinstance(obj, list):
+        if is_nested(obj):
+            obj = [flatten(r) if isinstance(r, dict) else r for r in obj]
+            shape = "one object per row, nested objects flattened to dotted names"
         columns = _record_columns(obj, filename, limits)
     elif isinstance(obj, dict) and obj and all(isinstance(v, list) for v in obj.values()):
         columns = _list_columns(obj, filename, limits)
+    elif isinstance(obj, dict) and obj and all(isinstance(v, dict) for v in obj.values()) \
+            and is_keyed_by_name(obj):
+        records, key = keyed_records(obj)
+        columns = _record_columns(records, filename, limits)
+        nested = [c for c in columns if "." in c and c not in key]
+        shape = (f"one object per row keyed by its name (the column {key!r})"
+                 + (f", nested objects flattened to dotted names ({nested[0]!r}, ...)"
+                    if nested else ""))
     elif isinstance(obj, dict) and obj and all(isinstance(v, dict) for v in obj.values()):
         columns = _dict_columns(obj, filename, limits)
     else:
@@ -286,8 +301,8 @@ def read_json(text: str, filename: str, limits: Limits,
             f"or an object of columns {{\"col\": [values], ...}}; it is {_json_kind(obj)}")
     names = check_header(list(columns), filename, limits, log)
     if log is not None:
-        log.add("Read as JSON: " + ("one object per row." if isinstance(obj, list)
-                                    else "one list of values per column."))
+        log.add("Read as JSON: " + (shape or ("one object per row" if isinstance(obj, list)
+                                              else "one list of values per column")) + ".")
     n_rows = len(next(iter(columns.values()))) if columns else 0
     check_shape(n_rows, len(names), filename, limits)
     return _frame({name: values_column(values, column=name)

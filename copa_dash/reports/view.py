@@ -24,6 +24,7 @@ from urllib.parse import urlencode
 from ..core.errors import InvalidInputError
 from ..core.validate import check_p
 from ..data.filters import Condition, RowFilter
+from ..services.default_view import first_view
 from ..services.selection import Preferences
 
 
@@ -107,6 +108,8 @@ def resolve(view: DecisionView, table, default_view) -> DecisionView:
     if not focus and not weights:
         focus = tuple(f for f in (default_view.focus if default_view else ()) if f in names) \
             if from_default else ()
+        if not focus and default_view is None and from_default:
+            focus = first_view(table).focus  # an upload: the one default view's focus
         focus = focus or (names[0],)
     alpha = view.alpha if view.alpha is not None else (
         default_view.alpha if default_view is not None and from_default else 0.5)

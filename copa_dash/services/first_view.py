@@ -19,29 +19,26 @@ A failure of this work is logged and changes nothing: the first open computes as
 
 from __future__ import annotations
 
-import math
-
 from ..data.filters import RowFilter
 from ..data.schema import EvalTable
 from . import pending_work
 from .cache import get_cache
 from .catalog import open_dataset
+from .default_view import FirstView, first_view
 from .explorer import Exploration, explore
 from .selection import Preferences
 
+__all__ = ["FirstView", "default_view", "first_view", "prepare", "prepare_in_background"]
+
 
 def default_view(table: EvalTable) -> tuple[Preferences, RowFilter]:
-    """The preferences and constraints of the Explore page's default view of an upload
-    (a table without a stated default view): every objective with its direction, the
-    first one as the focus, alpha 0.5, p = inf, every row, no constraint.
+    """The preferences and constraints of :func:`first_view` (what the background work
+    prepares for an upload, and what the page derives from ``/explore?dataset=ID``).
 
-    ``tests/ui/test_first_view_defaults.py`` checks that the page derives the same view
-    from ``/explore?dataset=ID``.
+    ``tests/ui/test_first_view_defaults.py`` checks that the page, the CLI and the notebook
+    use this same view.
     """
-    names = tuple(table.objective_names)
-    return (Preferences(objectives=names, directions=tuple(table.directions),
-                        focus=names[:1], alpha=0.5, p=math.inf),
-            RowFilter())
+    return first_view(table).preferences(), RowFilter()
 
 
 def prepare(settings, dataset_id: str) -> Exploration:

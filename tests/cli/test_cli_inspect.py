@@ -26,7 +26,9 @@ def test_inspect_json_has_the_documented_shape(capsys):
     status, out, err = _run(capsys, "inspect", str(MESSY / "llm_perf_lb.csv"), "--json")
     assert status == 0 and err == ""
     result = json.loads(out)
-    assert (result["rows"], result["id"], result["runs"]) == (901, None, True)
+    # the rows of a model are its quantisation variants: configurations, not runs
+    assert (result["rows"], result["id"], result["runs"]) == (901, None, False)
+    assert result["configurations"] == ["Experiment 🧪"]
     roles = {c["name"]: (c["role"], c["direction"], c["unit"]) for c in result["columns"]}
     assert roles["Energy (tokens/kWh)"] == ("objective", "max", "tokens/kWh")
     assert roles["Model_name_for_merge"] == ("system", None, None)
@@ -54,15 +56,20 @@ def test_select_without_id_or_objectives_uses_the_guesses_and_says_so(capsys):
     y = np.array([[float(c.rstrip("M")) for c in line.split("\t")[1:5]] for line in lines])
     keep = ~np.isnan(y).any(axis=1)
     u = cdf_transform(y[keep], ["max", "max", "min", "min"])
-    expected = np.array(names)[keep][copa_select(u, np.full(4, 0.25), p=np.inf)]  # equal weights
+    # the page's default view of an upload: Acc@1 (a quality) against Params (a cost),
+    # focus Acc@1 with alpha 0.5, the other three share 0.5
+    expected = np.array(names)[keep][copa_select(u, np.array([0.5, 1 / 6, 1 / 6, 1 / 6]),
+                                                 p=np.inf)]
     assert result["id"] == expected
+    assert (result["view"]["x"], result["view"]["y"], result["view"]["focus"]) == (
+        "Acc@1", "Params", ["Acc@1"])
 
 
 def test_hypervolume_without_id_names_rows_like_the_page(capsys):
     status, out, err = _run(capsys, "front", str(MESSY / "fairness_adult_sex.csv"),
                             "--objective", "accuracy:max", "--objective", "CV:max", "--json")
     assert status == 0
-    assert "rows named as on the upload page (system and run)" in err
+    assert "rows named as on the upload page (system and configuration)" in err
     assert "No direction guessed" not in err  # the objectives were given
     assert all(" · run-id " in i for i in json.loads(out)["ids"])
 

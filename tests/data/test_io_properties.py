@@ -164,6 +164,8 @@ def test_round_trip_preserves_values(values, fmt):
                           "acc": [np.nan if v[1] is None else v[1] for v in values]})
     if frame["acc"].isna().all():
         frame.loc[0, "acc"] = 1.0
+    # a row with loss and acc both 0 is a failed run's placeholder, left out (failed_rows)
+    frame.loc[(frame["loss"] == 0) & (frame["acc"] == 0), "acc"] = 0.5
     buffer = io.BytesIO()
     if fmt == "csv":
         buffer.write(frame.to_csv(index=False).encode())

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from copa_dash.core.criteria import copa_select, weights_from_alpha
@@ -52,13 +53,14 @@ EXPECTED = {
         "Energy (tokens/kWh)": ("objective", "max", "tokens/kWh"),
         "Open LLM Score (%)": ("objective", "max", "%")}, [
         ("Column 'Open LLM Score (%)' read as numbers: footnote marks (*†‡§) dropped in 666 "
-         "cells"), "'Model_name_for_merge' repeats (901 rows, 58 names): the rows read as runs"]),
+         "cells"), ("'Model_name_for_merge' repeats (901 rows, 58 names) and 'Experiment 🧪' varies within a "
+          "name"), "each row is a configuration of its system, not a run"]),
     "fairness_adult_sex.csv": (186, None, {
         "algorithm": ("system", None, None), "run-id": ("seed", None, None),
         "accuracy": ("objective", "max", None), "0-accuracy (2)": ("objective", "max", None),
-        "DIbinary": ("objective", None, None), "params": ("metadata", None, None)}, [
+        "DIbinary": ("objective", None, None), "params": ("config", None, None)}, [
         ("The header repeats 42 names; the later copies were renamed: '0-accuracy' (columns 12 "
-         "and 19) -> '0-accuracy (2)'"), "named by 'algorithm' and 'run-id' ('SVM · run-id 0')",
+         "and 19) -> '0-accuracy (2)'"), "'params' varies within a name of 'algorithm'",
         "No direction guessed for 'DIbinary', 'DIavgall', 'CV'"]),
     "llm_safety_lb.csv": (29, "Model_name_for_merge", {
         "Average ⬆️": ("objective", "max", None), "Non-toxicity": ("objective", "max", None),
@@ -138,26 +140,55 @@ def test_json_in_both_orientations_reads_the_same():
     assert records.frame.equals(columns.frame) and p1.columns == p2.columns
 
 
-def test_runs_are_named_by_system_and_seed_and_can_be_averaged():
+def test_configurations_with_runs_are_named_by_system_config_and_seed_never_averaged():
+    # Feldman's and Zafar's algorithms are swept over a parameter ('lambda=0.3', ...): the
+    # rows of one algorithm are configurations, each with its runs (issue 29, item 3)
     read, proposal = _read("fairness_adult_sex.csv")
+    assert not proposal.runs and proposal.configurations == ("params",)
     roles = proposal.roles(skip_undecided=True)
     frame = prepare_frame(read.frame, proposal, roles)
     table = build_eval_table(frame, roles)
     assert table.ids[0] == "SVM · run-id 0" and len(set(table.ids)) == 186
+    assert "ZafarAccuracy · gamma=0.5 · run-id 9" in set(table.ids)
+    with pytest.raises(ValueError, match=r"the rows of 'algorithm' are configurations, not "
+                                         r"runs: 'params' varies within 'Feldman-SVM-DIavgall'"):
+        average_runs(frame, roles)
+
+
+def test_runs_of_a_system_are_averaged():
+    read, proposal = _read("fairness_adult_sex.csv")
+    plain = read.frame[read.frame["params"].isna()].reset_index(drop=True)
+    proposal = propose(plain, units=read.units, labels=read.labels)
+    assert proposal.runs and not proposal.configurations
+    roles = proposal.roles(skip_undecided=True)
+    frame = prepare_frame(plain, proposal, roles)
     averaged, new_roles, note = average_runs(frame, roles)
-    svm = read.frame.loc[read.frame["algorithm"] == "SVM", "accuracy"].mean()
+    svm = plain.loc[plain["algorithm"] == "SVM", "accuracy"].mean()
     assert averaged.loc[averaged["algorithm"] == "SVM", "accuracy"].item() == pytest.approx(svm)
-    assert new_roles.id == "algorithm" and len(averaged) == 19
-    assert note.startswith("Averaged the runs: 186 rows -> 19 systems")
+    assert new_roles.id == "algorithm" and len(averaged) == plain["algorithm"].nunique()
+    assert note.startswith(f"Averaged the runs: {len(plain)} rows -> {len(averaged)} systems")
     build_eval_table(averaged, new_roles)
 
 
-def test_a_few_repeated_names_keep_the_name_column_and_are_renamed():
+def test_a_few_repeated_names_keep_the_name_column_and_are_named_by_their_variant():
+    # the repeated names are quantised variants (Precision AWQ-3bit, ...): configurations
     read, proposal = _read("llm_safety_lb.csv")
+    assert proposal.id == "Model_name_for_merge" and proposal.configurations == ("Precision",)
     roles = proposal.roles(directions={n: "max" for n in proposal.undecided})
     table = build_eval_table(prepare_frame(read.frame, proposal, roles), roles)
-    assert "compressed-llm/llama-2-13b-chat-awq (2)" in set(table.ids)
-    assert "compressed-llm/llama-2-13b-chat-awq" in set(table.ids)
+    assert {"compressed-llm/llama-2-13b-chat-awq · AWQ-3bit",
+            "compressed-llm/llama-2-13b-chat-awq · AWQ-4bit", "anthropic/claude-2.0"} <= \
+        set(table.ids)
+    assert "compressed-llm/llama-2-13b-chat-awq" not in set(table.ids)
+
+
+def test_a_few_repeated_names_without_a_setting_are_renamed():
+    frame = pd.DataFrame({"model": ["a", "b", "a", "c", "d"], "acc": [0.1, 0.2, 0.3, 0.4, 0.5],
+                          "latency_ms": [1.0, 2, 3, 4, 5]})
+    proposal = propose(frame)
+    roles = proposal.roles()
+    table = build_eval_table(prepare_frame(frame, proposal, roles), roles)
+    assert table.ids.tolist() == ["a", "b", "a (2)", "c", "d"]
 
 
 def test_an_undecided_direction_is_asked_not_guessed():

@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import open_page, screenshot
+from tests.e2e.app_under_test import graph_figure, open_page, screenshot
 
 pytestmark = pytest.mark.browser
 EU_EXPORT = Path(__file__).parents[1] / "data" / "messy" / "imagenet_eu.csv"
@@ -48,11 +48,17 @@ def test_the_eu_export_lands_in_the_explorer_with_a_sensible_pick(dash_duo, app)
     assert "/explore?dataset=" in dash_duo.driver.current_url
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        # the explorer's first view: focus on the first objective, alpha 0.5, p = inf
-        main(["select", str(EU_EXPORT), "--focus", "Acc@1", "--alpha", "0.5", "--json"])
-    expected = json.loads(out.getvalue())["id"]
+        # the one default view of an upload, the command line's default for a file too
+        main(["select", str(EU_EXPORT), "--json"])
+    cli = json.loads(out.getvalue())
+    expected = cli["id"]
     dash_duo.wait_for_text_to_equal("#pick-id", expected, timeout=30)
     assert pick.text == expected
+    # and the page shows the pair the command line names: a quality against a cost
+    assert (cli["view"]["x"], cli["view"]["y"]) == ("Acc@1", "Params")
+    layout = graph_figure(dash_duo, "explore-front")["layout"]
+    titles = [str(layout[a]["title"].get("text", "")) for a in ("xaxis", "yaxis")]
+    assert titles[0].startswith("Acc@1") and titles[1].startswith("Params"), titles
     screenshot(dash_duo, "upload-messy-explored")
     assert dash_duo.get_logs() == []
 

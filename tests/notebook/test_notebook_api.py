@@ -129,8 +129,9 @@ def test_html_of_results_escapes_ids():
 def test_bad_input_says_what_to_do(frame):
     from copa_dash.core.errors import InvalidInputError
 
-    with pytest.raises(InvalidInputError, match="say which columns are objectives"):
-        copa_dash.select(frame)
+    with pytest.raises(InvalidInputError, match="choose a direction|no objective has a direction|"
+                                                "no column holds numbers"):
+        copa_dash.select(pd.DataFrame({"model": ["a", "b"], "note": ["x", "y"]}))
     with pytest.raises(InvalidInputError, match="either weights or focus/alpha"):
         copa_dash.select(frame, OBJECTIVES, weights={"acc": 1}, alpha=0.2)
     with pytest.raises(InvalidInputError, match="name a .html or .pdf|html or pdf"):

@@ -69,7 +69,9 @@ def test_upload_info_list_csv_delete(client):
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
     dataset_id, token = body["id"], body["owner_token"]
+    view = body.pop("view")  # the view the page opens it on: a quality against a cost
     assert body == {"id": dataset_id, "name": "bench", "n_rows": 3, "owner_token": token}
+    assert (view["x"], view["y"], view["focus"]) == ("error", "speed", ["error"])
     assert len(dataset_id) == 32 and len(token) >= 43  # 128 and 256 random bits
     assert response.headers["Cache-Control"] == "no-store"
     assert response.headers["Location"] == f"/api/datasets/{dataset_id}"

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
+from copa_dash.services.default_view import first_view
 from copa_dash.ui.common.query import as_list as _as_list
 from copa_dash.ui.common.query import (
     exact_number,
@@ -154,6 +155,9 @@ def with_defaults(state: ExploreState, opened, given=()) -> ExploreState:
     all_objectives = list(zip(table.objective_names, table.directions))
     known = {name for name, _ in all_objectives}
     objectives = tuple((n, d) for n, d in state.objectives if n in known)
+    # a table without a stated view (an upload) opens on the one first view the CLI, the
+    # notebook and the API use too (services/default_view.py)
+    first = first_view(table) if view is None and not objectives else None
     if not objectives:
         chosen = list(view.objectives) if view is not None and view.objectives else [n for n, _ in all_objectives]
         objectives = tuple((n, d) for n, d in all_objectives if n in chosen)
@@ -161,6 +165,8 @@ def with_defaults(state: ExploreState, opened, given=()) -> ExploreState:
     focus = tuple(f for f in state.focus if f in names)
     if not focus and not state.weights and view is not None and not state.objectives:
         focus = tuple(f for f in view.focus if f in names)
+    if not focus and not state.weights and first is not None:
+        focus = first.focus
     if not focus and not state.weights and names:
         focus = (names[0],)
     updates = {"objectives": objectives, "focus": focus}
@@ -178,6 +184,8 @@ def with_defaults(state: ExploreState, opened, given=()) -> ExploreState:
                     sets.append((column, tuple(_canonical(v) for v in spec)))
             updates["sets"] = tuple(sets)
             updates["ranges"] = tuple(ranges)
+    if first is not None and state.x not in names:
+        state = replace(state, x=first.x, y=first.y if state.y not in names else state.y)
     x = state.x if state.x in names else (focus[0] if focus else (names[0] if names else ""))
     others = [n for n in names if n != x]
     y = state.y if state.y in names and state.y != x else (others[0] if others else x)

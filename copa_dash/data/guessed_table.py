@@ -1,0 +1,89 @@
+"""A read table with the roles the options leave open filled in from the upload page's proposal.
+
+One function behind ``copa-dash COMMAND TABLE`` and the notebook's functions given a
+DataFrame: without an id the rows are named as the upload page names them; without
+objectives the proposed objectives with a direction are used (the undecided ones are left
+out, and said). Explicit choices are never second-guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .io import build_eval_table
+from .proposal import Proposal, prepare_frame, propose
+from .read_log import TableRead
+from .schema import EvalTable, Objective, Roles
+
+SINGLE = ("system", "seed", "task", "split", "config", "budget")
+
+
+@dataclass(frozen=True)
+class GuessedTable:
+    """The table, the proposal it was guessed from, and what was guessed, in words."""
+
+    table: EvalTable
+    proposal: Proposal
+    said: tuple[str, ...]
+
+
+def guessed_table(read: TableRead, /, *, id_column: str | None = None, objectives=(),
+                  single: dict | None = None) -> GuessedTable:
+    """Build the :class:`EvalTable` of ``read`` with the given roles, the rest guessed.
+
+    Parameters
+    ----------
+    read : TableRead
+        From :func:`~copa_dash.data.io.read_table_report` or
+        :func:`~copa_dash.data.io.read_frame_report`.
+    id_column : str, optional
+        The id; default the proposed id, or rows named as on the upload page.
+    objectives : sequence of (name, direction)
+        Default: the proposed objectives that have a direction.
+    single : dict, optional
+        Explicit system/seed/task/split/config/budget columns.
+
+    Raises
+    ------
+    InvalidInputError
+        As :func:`~copa_dash.data.io.build_eval_table`, or when no objective has a direction.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from copa_dash.data.io import read_frame_report
+    >>> read = read_frame_report(pd.DataFrame({"model": ["a", "b"], "acc": [0.5, 0.7],
+    ...                                        "Params": ["61.1M", "1.2B"]}))
+    >>> g = guessed_table(read)
+    >>> g.table.objective_names, g.table.frame["Params"].tolist()
+    (('acc', 'Params'), [61.1, 1200.0])
+    """
+    proposal = propose(read.frame, units=read.units, labels=read.labels)
+    said = []
+    if objectives:
+        chosen = tuple(Objective(n, d, read.units.get(n), read.labels.get(n))
+                       for n, d in objectives)
+    else:
+        chosen = proposal.roles(skip_undecided=True).objectives
+        said.append("objectives " + ", ".join(f"{o.display} ({o.direction})" for o in chosen))
+        if proposal.undecided:
+            first = proposal.undecided[0]
+            said.append(f"left out (no direction guessed): {', '.join(proposal.undecided[:6])}"
+                        f"{' ...' if len(proposal.undecided) > 6 else ''} - add "
+                        f"--objective '{first}:max' (or :min) to use one")
+    if id_column is None:
+        id_column = proposal.id if proposal.id is not None else proposal.row_ids
+        said.insert(0, f"rows named by {id_column!r}" if proposal.id is not None else
+                    "rows named as on the upload page (" + (
+                        "system and run" if proposal.runs else "system and configuration"
+                        if proposal.configurations else "row 1, row 2, ...") + ")")
+    names = {o.name for o in chosen} | {id_column}
+    guessed_single = {g.role: g.name for g in proposal.columns
+                      if g.role in SINGLE and g.name not in names}
+    if proposal.id is None and id_column == proposal.row_ids:
+        guessed_single = {**guessed_single, **dict(single or {})}
+    else:
+        guessed_single = dict(single or {})
+    roles = Roles(id=id_column, objectives=chosen, **guessed_single)
+    frame = prepare_frame(read.frame, proposal, roles)
+    return GuessedTable(build_eval_table(frame, roles), proposal, tuple(said))

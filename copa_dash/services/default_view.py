@@ -1,0 +1,179 @@
+"""The one default view of a table without a stated one: the page, the CLI, the notebook and
+the API all open an upload on :func:`first_view`.
+
+Two copies of this used to differ (the page focused the first objective, the CLI weighted
+all objectives equally), so the page and ``copa-dash select`` picked different models for
+the same file, and the page opened on two correlated accuracies (Acc@1 against Acc@5). Now
+the view puts a quality against a cost (or the least correlated pair) on the axes, focuses
+the quality with alpha 0.5, and every entry point says which view it used.
+
+Kept free of the explorer and the caches (``services/first_view`` prepares the view in the
+background), so the CLI imports it at no cost.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..data.schema import EvalTable
+from .selection import Preferences
+
+# What a cost is, by the words of a column's name or its unit: time, memory, size, energy,
+# money, compute. Every other objective is a quality (accuracy, score, win rate, ...).
+COST_WORDS = frozenset({
+    "latency", "time", "duration", "runtime", "elapsed", "ttft", "tpot", "prefill", "decode",
+    "memory", "mem", "vram", "ram", "params", "parameters", "param", "size", "flops",
+    "gflops", "tflops", "macs", "gmacs", "energy", "power", "watts", "joules", "price",
+    "cost", "costs", "co2", "co2e", "carbon", "emissions", "throughput", "qps", "speed", "fps",
+    "tokens", "samples", "seconds", "secs", "ms", "bytes", "mb", "gb", "kwh", "wh", "usd",
+    "dollars", "footprint", "build", "index", "storage", "disk", "weights",
+})
+COST_UNITS = frozenset({
+    "s", "sec", "secs", "seconds", "ms", "us", "µs", "ns", "min", "mins", "minutes", "h", "hr",
+    "hrs", "hours", "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "k", "m", "bn", "t",
+    "kwh", "wh", "j", "kj", "mj", "w", "kw", "$", "usd", "eur", "€", "gbp", "£", "flops",
+    "gflops", "tflops", "macs", "gmacs", "kgco2", "kgco2e", "gco2", "gco2e", "tokens/s",
+    "samples/s", "qps", "$/m", "usd/m", "tokens/kwh",
+})
+SAMPLE_ROWS = 20_000  # rows the correlations are computed on (evenly spaced, deterministic)
+
+
+@dataclass(frozen=True)
+class FirstView:
+    """The one default view of a table without a stated one (an upload, a file given to the
+    CLI, a DataFrame given to the notebook): every objective with its direction, the pair
+    on the page's axes (``x`` against ``y``), the focus ``x`` with alpha 0.5, p = inf, every
+    row. ``reason`` says in words why this pair.
+    """
+
+    objectives: tuple[str, ...]
+    directions: tuple[str, ...]
+    x: str
+    y: str
+    reason: str
+    alpha: float = 0.5
+    p: float = math.inf
+
+    @property
+    def focus(self) -> tuple[str, ...]:
+        """The focus set: the x objective (the quality when there is a quality-cost pair)."""
+        return (self.x,)
+
+    def preferences(self) -> Preferences:
+        """The selection service's preferences of this view."""
+        return Preferences(objectives=self.objectives, directions=self.directions,
+                           focus=self.focus, alpha=self.alpha, p=self.p)
+
+    def describe(self) -> str:
+        """One line for the CLI, the notebook and the API: which view, and why this pair."""
+        return (f"the default view of an upload (as the page opens it): {self.x} against "
+                f"{self.y} ({self.reason}); focus {self.x} with alpha {self.alpha:g}, the "
+                f"other objectives share the rest; p = {'inf' if math.isinf(self.p) else self.p}"
+                "; every row")
+
+    def to_dict(self) -> dict:
+        """JSON of the view (the API and ``--json``)."""
+        return {"objectives": [f"{n}:{d}" for n, d in zip(self.objectives, self.directions)],
+                "x": self.x, "y": self.y, "focus": list(self.focus), "alpha": self.alpha,
+                "p": "inf" if math.isinf(self.p) else self.p, "why": self.reason}
+
+
+def _words(text) -> list[str]:
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(text or ""))
+    return [w for w in re.split(r"[^0-9a-zµ$€£%]+", text.lower()) if w]
+
+
+def is_cost(objective) -> bool:
+    """Whether an objective measures a cost (time, memory, size, energy, money, compute) by
+    its name or unit; any other objective is a quality.
+
+    Examples
+    --------
+    >>> from copa_dash.data.schema import Objective
+    >>> [is_cost(Objective(n, d, u)) for n, d, u in [("Acc@1", "max", None),
+    ...     ("Params", "min", "M"), ("Decode (tokens/s)", "max", "tokens/s"), ("loss", "min", None)]]
+    [False, True, True, False]
+    """
+    unit = (objective.unit or "").strip().lower()
+    if unit in COST_UNITS or unit.replace(" ", "") in COST_UNITS:
+        return True
+    words = set(_words(objective.label or objective.name)) | set(_words(objective.name))
+    return bool(words & COST_WORDS)
+
+
+def spearman_matrix(matrix: np.ndarray) -> np.ndarray:
+    """|Spearman's rho| between the columns of ``matrix`` (rows with a missing value left
+    out; a constant column correlates 1 with everything, so it is never the chosen pair).
+
+    Examples
+    --------
+    >>> m = np.array([[1., 4, 1], [2, 3, 0], [3, 2, 1], [4, 1, 0]])
+    >>> np.round(spearman_matrix(m), 3).tolist()
+    [[1.0, 1.0, 0.447], [1.0, 1.0, 0.447], [0.447, 0.447, 1.0]]
+    """
+    complete = matrix[~np.isnan(matrix).any(axis=1)]
+    k = matrix.shape[1]
+    if len(complete) < 3:
+        return np.ones((k, k))
+    if len(complete) > SAMPLE_ROWS:
+        complete = complete[np.linspace(0, len(complete) - 1, SAMPLE_ROWS).astype(np.int64)]
+    from scipy.stats import rankdata  # here: scipy.stats costs every CLI start otherwise
+
+    ranks = rankdata(complete, axis=0)  # average ranks: Spearman's rho is Pearson's on them
+    ranks -= ranks.mean(axis=0)
+    norms = np.sqrt((ranks ** 2).sum(axis=0))
+    constant = norms == 0
+    norms[constant] = 1.0
+    rho = np.abs((ranks.T @ ranks) / np.outer(norms, norms))
+    rho[constant, :] = 1.0
+    rho[:, constant] = 1.0
+    return np.clip(rho, 0.0, 1.0)
+
+
+def first_view(table: EvalTable) -> FirstView:
+    """The default view of ``table`` (see :class:`FirstView`): ONE function behind the
+    Explore page, ``copa-dash select/rank`` on a TABLE file, the notebook and the API.
+
+    The pair on the axes is a quality against a cost (:func:`is_cost`): the first quality
+    and the cost least correlated with it (ties: table order); without both kinds, the
+    least correlated pair of objectives (|Spearman's rho| on the complete rows); with one
+    objective, it against itself.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from copa_dash.data.schema import Objective, Roles
+    >>> frame = pd.DataFrame({"m": list("abcd"), "acc1": [.7, .8, .9, .6],
+    ...                       "acc5": [.9, .95, .99, .85], "params": [5., 20, 60, 3]})
+    >>> view = first_view(EvalTable(frame, Roles("m", (Objective("acc1", "max"),
+    ...     Objective("acc5", "max"), Objective("params", "min", "M")))))
+    >>> view.x, view.y, view.focus
+    ('acc1', 'params', ('acc1',))
+    """
+    objectives = table.roles.objectives
+    names = tuple(o.name for o in objectives)
+    directions = tuple(o.direction for o in objectives)
+    if len(names) == 1:
+        return FirstView(names, directions, names[0], names[0], "the only objective")
+    costs = [k for k, o in enumerate(objectives) if is_cost(o)]
+    qualities = [k for k in range(len(names)) if k not in costs]
+    if costs and qualities:
+        x = qualities[0]
+        candidates = [x, *costs]
+        rho = spearman_matrix(table.matrix([names[k] for k in candidates])) \
+            if len(costs) > 1 else np.zeros((2, 2))
+        y = costs[min(range(len(costs)), key=lambda j: (rho[0, j + 1], j))]
+        reason = f"a quality against a cost: {names[y]} reads as a cost by its name or unit"
+    else:
+        rho = spearman_matrix(table.matrix(names))
+        off = rho + np.eye(len(names)) * 2
+        x, y = np.unravel_index(int(np.argmin(off)), off.shape)
+        x, y = (int(x), int(y)) if x < y else (int(y), int(x))
+        kind = "costs" if costs else "qualities"
+        reason = (f"all objectives read as {kind}, so the least correlated pair "
+                  f"(|Spearman's rho| = {rho[x, y]:.2f})")
+    return FirstView(names, directions, names[x], names[y], reason)
