@@ -45,7 +45,7 @@ def test_example_b2_from_a_file(capsys, b2_csv):
 
 def test_maximised_criterion_in_a_tsv_with_a_tie(capsys, tmp_path):
     rows = [(m, t, -c, e) for m, t, e, c in B2] + [("SGD", "p4", 1, 1), ("Momentum", "p4", 1, 1),
-                                                  ("Adam", "p4", 0, 0)]
+                                                  ("Adam", "p4", 0, 0.5)]  # all-zero: a placeholder
     path = tmp_path / "b2.tsv"
     pd.DataFrame(rows, columns=["opt", "prob", "score", "cost"]).to_csv(path, sep="\t",
                                                                        index=False)
