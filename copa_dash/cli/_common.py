@@ -26,6 +26,10 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--objective", action="append", default=[], metavar="COL:DIR",
                         help="an objective and its direction, min or max (repeat for each); "
                              "default: the guessed objectives ('copa-dash inspect TABLE')")
+    parser.add_argument("--ignore", action="append", default=[], metavar="COL",
+                        help="leave a guessed objective out (repeat for each): needed for a "
+                             "column whose direction nobody chose, unless --objective COL:DIR "
+                             "names it")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
@@ -65,17 +69,20 @@ def load_table(args):
     single = {k: getattr(args, k, None) for k in ("system", "seed", "task", "split", "config",
                                                   "budget") if getattr(args, k, None)}
     return table_from_file(args.table, id_column=args.id_column, objectives=objectives,
-                           single=single, command=getattr(args, "command", None)), None
+                           single=single, command=getattr(args, "command", None),
+                           ignore=tuple(getattr(args, "ignore", ()) or ())), None
 
 
 def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
-                    single: dict | None = None, command: str | None = None):
+                    single: dict | None = None, command: str | None = None, ignore=()):
     """Read ``path`` with the shared reader and fill what the options leave open with the guesses.
 
     Every analysis command's TABLE goes through here: without ``--id`` the rows are named
-    as the upload page would name them; without ``--objective`` the proposed objectives
-    with a direction are used (the undecided ones are left out). What was guessed, and
-    what the reader adjusted, is said on stderr; explicit options are never second-guessed.
+    as the upload page would name them; without ``--objective`` the proposed objectives are
+    used, and when one has no direction the command refuses (exit 2) naming the columns and
+    the flags that decide them (``--objective COL:max`` or ``--ignore COL``), as the upload
+    page keeps Save off until they are set. What was guessed, and what the reader adjusted,
+    is said on stderr; explicit options are never second-guessed.
     """
     from ..data import io  # lazy: see the note at the top
     from ..data.proposal import prepare_frame, propose
@@ -88,14 +95,12 @@ def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
         chosen = tuple(Objective(n, d, read.units.get(n), read.labels.get(n))
                        for n, d in objectives)
     else:
+        refuse_undecided(proposal, ignore=ignore)
         guessed = proposal.roles(skip_undecided=True)
-        chosen = guessed.objectives
+        chosen = tuple(o for o in guessed.objectives if o.name not in set(ignore))
         said.append("objectives " + ", ".join(f"{o.display} ({o.direction})" for o in chosen))
-        if proposal.undecided:
-            first = proposal.undecided[0]
-            said.append(f"left out (no direction guessed): {', '.join(proposal.undecided[:6])}"
-                        f"{' ...' if len(proposal.undecided) > 6 else ''} - add "
-                        f"--objective '{first}:max' (or :min) to use one")
+        if ignore:
+            said.append(f"left out (--ignore): {', '.join(ignore)}")
     if id_column is None:
         id_column = proposal.id if proposal.id is not None else proposal.row_ids
         said.insert(0, f"rows named by {id_column!r}" if proposal.id is not None else
@@ -118,6 +123,31 @@ def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
             if not (objectives and note.startswith("No direction guessed")):
                 say(command, note)
     return io.build_eval_table(frame, roles)
+
+
+def refuse_undecided(proposal, *, ignore=()) -> None:
+    """Raise when a guessed objective has no direction and ``ignore`` does not name it.
+
+    Raises
+    ------
+    InvalidInputError
+        Naming every such column, what its cells hold, and the flags that decide it.
+    """
+    unknown = [c for c in ignore if c not in {g.name for g in proposal.columns}]
+    if unknown:
+        raise InvalidInputError(f"--ignore {unknown[0]!r}: no such column; the columns are "
+                                + ", ".join(repr(g.name) for g in proposal.columns[:12]))
+    left = [c for c in proposal.undecided if c not in set(ignore)]
+    if not left:
+        return
+    shown = ", ".join(repr(c) for c in left[:8]) + (" ..." if len(left) > 8 else "")
+    first = left[0]
+    flag = f"'{first}'" if any(ch in first for ch in " ()'\"$") else first
+    raise InvalidInputError(
+        f"no direction for {shown}: nothing in {'its name or unit' if len(left) == 1 else 'their names or units'} "
+        f"says whether lower or higher is better, and the command will not guess. Add "
+        f"--objective {flag}:max (or :min) for each to use it, or --ignore {flag} to leave it "
+        "out ('copa-dash inspect TABLE' lists the guesses)")
 
 
 def guessed_frame(path: str, *, id_column: str | None = None, name_rows: bool = True,

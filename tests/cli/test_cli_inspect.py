@@ -39,6 +39,8 @@ def test_inspect_readable_output_marks_directions_to_choose(capsys):
     status, out, _ = _run(capsys, "inspect", str(MESSY / "arena_records.json"))
     assert status == 0
     assert "overall" in out and "CHOOSE" in out and "What we read:" in out
+    assert "sure" in out and "unsure" in out
+    assert "Analysis commands refuse this table until each direction is chosen" in out
 
 
 def test_select_without_id_or_objectives_uses_the_guesses_and_says_so(capsys):
@@ -67,11 +69,26 @@ def test_hypervolume_without_id_names_rows_like_the_page(capsys):
     assert all(" · run-id " in i for i in json.loads(out)["ids"])
 
 
-def test_undecided_columns_are_left_out_with_the_fix(capsys):
-    status, _, err = _run(capsys, "rank", str(MESSY / "arena_records.json"), "--json")
-    assert status == 0
-    assert "left out (no direction guessed): overall, coding - add --objective " \
-           "'overall:max' (or :min)" in err
+def test_undecided_columns_are_refused_with_the_flags_that_decide_them(capsys):
+    status, out, err = _run(capsys, "rank", str(MESSY / "arena_records.json"), "--json")
+    assert status == 2 and out == ""
+    assert "no direction for 'overall', 'coding'" in err
+    assert "--objective overall:max (or :min) for each" in err and "--ignore overall" in err
+
+
+@pytest.mark.parametrize("command", ["select", "rank", "front", "sweep"])
+def test_every_analysis_command_refuses_a_silent_guess(capsys, command):
+    status, out, err = _run(capsys, command, str(MESSY / "arena_records.json"))
+    assert status == 2 and out == "" and "no direction for 'overall'" in err
+
+
+def test_ignore_decides_an_undecided_column(capsys):
+    status, out, err = _run(capsys, "rank", str(MESSY / "arena_records.json"), "--json",
+                            "--ignore", "overall", "--ignore", "coding")
+    assert status == 0, err
+    assert "left out (--ignore): overall, coding" in err and "overall" not in out
+    status, _, err = _run(capsys, "rank", str(MESSY / "arena_records.json"), "--ignore", "nope")
+    assert status == 2 and "--ignore 'nope': no such column" in err
 
 
 def test_a_refused_file_is_one_line_and_exit_2(capsys, tmp_path):
