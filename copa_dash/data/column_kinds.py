@@ -121,11 +121,11 @@ def never_goal(series: pd.Series) -> tuple[str, str] | None:
     if pd.api.types.is_bool_dtype(series.dtype) or (
             words and (words[0] in ("is", "has") or normal in vocab.flags)):
         return "flag", "a yes/no flag"
-    if len(values) > 2 and np.isin(values, (0.0, 1.0)).all() \
-            and pd.api.types.is_integer_dtype(series.dtype):
-        return "flag", "only 0 and 1: a yes/no flag"
     if len(values) >= 2 and (values == values[0]).all():
         shown = f"{values[0]:g}"
         return "constant", (f"the same value ({shown}) in every row: it orders nothing "
                             "(a placeholder?)")
+    if len(values) > 2 and np.isin(values, (0.0, 1.0)).all() \
+            and pd.api.types.is_integer_dtype(series.dtype):
+        return "flag", "only 0 and 1: a yes/no flag"
     return None

@@ -55,11 +55,14 @@ EXPECTED = {
          "cells"), "'Model_name_for_merge' repeats (901 rows, 58 names): the rows read as runs"]),
     "fairness_adult_sex.csv": (186, None, {
         "algorithm": ("system", None, None), "run-id": ("seed", None, None),
-        "accuracy": ("objective", "max", None), "0-accuracy (2)": ("objective", "max", None),
-        "DIbinary": ("objective", None, None), "params": ("metadata", None, None)}, [
+        "accuracy": ("objective", "max", None), "0-accuracy (2)": ("metadata", "max", None),
+        "DIbinary": ("metadata", None, None), "|1 - DIbinary|": ("objective", "min", None),
+        "|CV|": ("objective", "min", None), "params": ("metadata", None, None)}, [
         ("The header repeats 42 names; the later copies were renamed: '0-accuracy' (columns 12 "
          "and 19) -> '0-accuracy (2)'"), "named by 'algorithm' and 'run-id' ('SVM · run-id 0')",
-        "No direction guessed for 'DIbinary', 'DIavgall', 'CV'"]),
+        "a short set of 12 is proposed",
+        "replaced by its distance from that value, minimised: '|1 - DIbinary|', "
+        "'|1 - DIavgall|', '|CV|'"]),
     "llm_safety_lb.csv": (29, "Model_name_for_merge", {
         "Average ⬆️": ("objective", "max", None), "Non-toxicity": ("objective", "max", None),
         "#Params (B)": ("objective", "min", "B"), "AdvGLUE++": ("objective", None, None),
