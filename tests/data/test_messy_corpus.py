@@ -61,8 +61,8 @@ EXPECTED = {
         ("The header repeats 42 names; the later copies were renamed: '0-accuracy' (columns 12 "
          "and 19) -> '0-accuracy (2)'"), "named by 'algorithm' and 'run-id' ('SVM · run-id 0')",
         "a short set of 12 is proposed",
-        "replaced by its distance from that value, minimised: '|1 - DIbinary|', "
-        "'|1 - DIavgall|', '|CV|'"]),
+        ("replaced by its distance from that value, minimised: '|1 - DIbinary|', "
+         "'|1 - DIavgall|', '|CV|'")]),
     "llm_safety_lb.csv": (29, "Model_name_for_merge", {
         "Average ⬆️": ("objective", "max", None), "Non-toxicity": ("objective", "max", None),
         "#Params (B)": ("objective", "min", "B"), "AdvGLUE++": ("objective", None, None),

@@ -115,7 +115,7 @@ def test_alpacaeval_spreads_belong_to_their_metrics():
     """The spread columns are paired with the metric they measure: checked against the file
     (AlpacaEval's lc_standard_error is the spread of length_controlled_winrate: it is much
     smaller than standard_error, as the length-controlled estimate has less variance)."""
-    read, proposal = _read("llmeval_alpacaeval2.csv")
+    _, proposal = _read("llmeval_alpacaeval2.csv")
     assert proposal.uncertainty["win_rate"] == ("standard_error", "standard_error")
     frame = pd.read_csv(MESSY / "llmeval_alpacaeval2.csv")
     assert np.nanmedian(frame["lc_standard_error"]) < np.nanmedian(frame["standard_error"])
