@@ -35,3 +35,12 @@ class UploadReadIds(PageIds, prefix="upload"):
     READ_NOTES: str
     RUNS: str
     GO: str                           # dcc.Location: "Save and explore" goes to the explorer
+
+
+class UploadMoreIds(PageIds, prefix="upload"):
+    """Ids of a wide table's "More columns" section (issue 29)."""
+
+    MORE: str                         # html.Details holding the columns past the short set
+    MORE_ROLE: str                    # one control: all of them metadata or objectives
+    FAMILIES: str                     # the column families (race-*) taken as objectives
+    GROUPS: str                       # dcc.Store: {"more": [...], "families": {...}}
