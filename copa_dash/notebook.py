@@ -79,6 +79,25 @@ def _names(value) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(map(str, value))
 
 
+def _guessed_pairs(data: pd.DataFrame) -> list[tuple[str, str]]:
+    """The objectives the upload page would propose for ``data``'s columns, refused (naming
+    the columns) when one has no direction - never a pick from a silent guess."""
+    from .data.guessed_roles import refuse_undecided
+    from .data.proposal import propose
+
+    if any(not isinstance(c, str) for c in data.columns) or data.columns.duplicated().any():
+        raise InvalidInputError("say which columns are objectives: objectives={'acc': 'max', "
+                                "'co2': 'min'}")
+    proposal = propose(data)
+    refuse_undecided(proposal, how="python")
+    pairs = [(g.name, g.direction) for g in proposal.of_role("objective")
+             if g.name in data.columns]
+    if not pairs:
+        raise InvalidInputError("no column reads as an objective: say which columns are, "
+                                "objectives={'acc': 'max', 'co2': 'min'}")
+    return pairs
+
+
 def _table(data, objectives=None, id=None, **roles):
     """``(EvalTable, DatasetInfo or None, name)`` from a DataFrame or a bundled name, as
     ``copa-dash`` reads ``TABLE --id --objective`` or ``--dataset NAME``."""
@@ -101,8 +120,7 @@ def _table(data, objectives=None, id=None, **roles):
         raise InvalidInputError("give a pandas DataFrame or a bundled dataset's name, not "
                                 f"a {type(data).__name__}")
     if not pairs:
-        raise InvalidInputError("say which columns are objectives: objectives={'acc': 'max', "
-                                "'co2': 'min'}")
+        pairs = _guessed_pairs(data)
     frame = data
     if id is None:
         id = data.index.name or "id"

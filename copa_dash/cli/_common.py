@@ -85,6 +85,7 @@ def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
     is said on stderr; explicit options are never second-guessed.
     """
     from ..data import io  # lazy: see the note at the top
+    from ..data.guessed_roles import refuse_undecided
     from ..data.proposal import prepare_frame, propose
     from ..data.schema import Objective, Roles
 
@@ -95,7 +96,7 @@ def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
         chosen = tuple(Objective(n, d, read.units.get(n), read.labels.get(n))
                        for n, d in objectives)
     else:
-        refuse_undecided(proposal, ignore=ignore)
+        refuse_undecided(proposal, ignore=ignore, how="cli")
         guessed = proposal.roles(skip_undecided=True)
         chosen = tuple(o for o in guessed.objectives if o.name not in set(ignore))
         said.append("objectives " + ", ".join(f"{o.display} ({o.direction})" for o in chosen))
@@ -123,31 +124,6 @@ def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
             if not (objectives and note.startswith("No direction guessed")):
                 say(command, note)
     return io.build_eval_table(frame, roles)
-
-
-def refuse_undecided(proposal, *, ignore=()) -> None:
-    """Raise when a guessed objective has no direction and ``ignore`` does not name it.
-
-    Raises
-    ------
-    InvalidInputError
-        Naming every such column, what its cells hold, and the flags that decide it.
-    """
-    unknown = [c for c in ignore if c not in {g.name for g in proposal.columns}]
-    if unknown:
-        raise InvalidInputError(f"--ignore {unknown[0]!r}: no such column; the columns are "
-                                + ", ".join(repr(g.name) for g in proposal.columns[:12]))
-    left = [c for c in proposal.undecided if c not in set(ignore)]
-    if not left:
-        return
-    shown = ", ".join(repr(c) for c in left[:8]) + (" ..." if len(left) > 8 else "")
-    first = left[0]
-    flag = f"'{first}'" if any(ch in first for ch in " ()'\"$") else first
-    raise InvalidInputError(
-        f"no direction for {shown}: nothing in {'its name or unit' if len(left) == 1 else 'their names or units'} "
-        f"says whether lower or higher is better, and the command will not guess. Add "
-        f"--objective {flag}:max (or :min) for each to use it, or --ignore {flag} to leave it "
-        "out ('copa-dash inspect TABLE' lists the guesses)")
 
 
 def guessed_frame(path: str, *, id_column: str | None = None, name_rows: bool = True,
