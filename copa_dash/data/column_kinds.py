@@ -111,6 +111,8 @@ def never_goal(series: pd.Series) -> tuple[str, str] | None:
         return "uncertainty", f"a spread ({kind}) of another column, not a goal"
     if _terms(name, vocab.timestamps):
         return "timestamp", "a date or time stamp"
+    if normal in vocab.settings and normal not in vocab.counts:  # num_candidates: a setting
+        return "setting", "a setting of the workload or run (a configuration, not a goal)"
     if normal in vocab.counts or (words and (words[0] in ("n", "num", "number")
                                              or words[-1] in ("count", "counts", "samples"))):
         return "count", "a count or sample size: how much was measured, not how well"

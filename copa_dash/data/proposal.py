@@ -30,6 +30,7 @@ from .proposal_extras import (
     add_derived,
     derived_notes,
     fairness_target,
+    mixed_direction,
     mixed_units,
     pair_uncertainties,
     shorten_wide,
@@ -261,7 +262,8 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
     units, labels = dict(units or {}), dict(labels or {})
     notes: list[str] = []
     sibling_units = units_from_siblings(frame)
-    for column, (unit_column, shown) in mixed_units(frame).items():
+    mixed = mixed_units(frame)
+    for column, (unit_column, shown) in mixed.items():
         notes.append(f"{column!r} holds different units row by row ({unit_column!r}: "
                      f"{', '.join(shown[:4])}): compare it only within rows of one unit "
                      "(filter on that column).")
@@ -318,6 +320,9 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
                 guesses.extend(target_guesses(column, target, unit, label))
                 continue
             direction, why, sure = direction_guess(column, unit)
+            if direction is None and column in mixed:
+                direction, why = mixed_direction(*mixed[column])
+                sure = "likely" if direction is not None else sure
             guesses.append(ColumnGuess(column, "objective", direction, unit, label,
                                        why or "no word or unit says which way is better",
                                        confidence=sure))

@@ -23,10 +23,11 @@ import numpy as np
 import pandas as pd
 
 from .column_kinds import uncertainty_kind, uncertainty_of
-from .role_guess import _words, name_terms
+from .role_guess import _unit_direction, _words, name_terms
 from .vocabulary import vocabulary
 
 SHORT_SET = 12
+_RESULT_NAMES = frozenset({"result", "value", "score", "metric", "measurement"})
 _DIFF_WORDS = frozenset({"diff", "difference", "gap", "disparity"})
 TRANSFORMS = {"abs_one_minus": "|1 - {}|", "abs": "|{}|"}
 
@@ -41,8 +42,30 @@ def _unit_owner(column: str, columns: list[str]) -> str | None:
     stem = "_".join(words[:-1])
     if stem:
         return next((c for c in columns if "_".join(_words(c, joined=False)) == stem), None)
-    at = columns.index(column)
-    return columns[at - 1] if at > 0 else None
+    return ""   # a lone "Units": see _lone_owner
+
+
+def _lone_owner(frame: pd.DataFrame, column: str) -> str | None:
+    """The numeric column a lone ``Units`` column describes: one named like a result
+    (``Result``, ``Value``, ``Score``), else the nearest numeric column to its left."""
+    columns = [str(c) for c in frame.columns]
+    numeric = [c for c in columns if pd.api.types.is_numeric_dtype(frame[c].dtype)
+               and not pd.api.types.is_bool_dtype(frame[c].dtype)]
+    named = [c for c in numeric if "_".join(_words(c, joined=False)) in _RESULT_NAMES]
+    if named:
+        return named[0]
+    left = [c for c in numeric if columns.index(c) < columns.index(column)]
+    return left[-1] if left else None
+
+
+def _owners(frame: pd.DataFrame):
+    columns = [str(c) for c in frame.columns]
+    for column in columns:
+        owner = _unit_owner(column, columns)
+        if owner == "":
+            owner = _lone_owner(frame, column)
+        if owner is not None and pd.api.types.is_numeric_dtype(frame[owner].dtype):
+            yield column, owner
 
 
 def units_from_siblings(frame: pd.DataFrame) -> dict:
@@ -54,12 +77,8 @@ def units_from_siblings(frame: pd.DataFrame) -> dict:
     ...                                   ["Samples/s", "Samples/s"]}))
     {'Result': 'Samples/s'}
     """
-    columns = [str(c) for c in frame.columns]
     out = {}
-    for column in columns:
-        owner = _unit_owner(column, columns)
-        if owner is None or not pd.api.types.is_numeric_dtype(frame[owner].dtype):
-            continue
+    for column, owner in _owners(frame):
         units = frame[column].dropna().astype(str).str.strip().unique()
         if len(units) == 1 and units[0]:
             out[owner] = units[0]
@@ -67,17 +86,31 @@ def units_from_siblings(frame: pd.DataFrame) -> dict:
 
 
 def mixed_units(frame: pd.DataFrame) -> dict:
-    """``{column: (unit column, units)}`` where a sibling unit column holds several units."""
-    columns = [str(c) for c in frame.columns]
+    """``{column: (unit column, units)}`` where a sibling unit column holds several units.
+
+    Examples
+    --------
+    >>> mixed_units(pd.DataFrame({"Result": [5.0, 6.0], "has_power": ["False", "False"],
+    ...                           "Units": ["Queries/s", "Samples/s"]}))
+    {'Result': ('Units', ('Queries/s', 'Samples/s'))}
+    """
     out = {}
-    for column in columns:
-        owner = _unit_owner(column, columns)
-        if owner is None:
-            continue
+    for column, owner in _owners(frame):
         units = sorted(frame[column].dropna().astype(str).str.strip().unique())
         if len(units) > 1:
             out[owner] = (column, tuple(units))
     return out
+
+
+def mixed_direction(unit_column: str, units) -> tuple[str | None, str]:
+    """The direction every unit of a sibling unit column agrees on (``Queries/s`` and
+    ``Samples/s`` are both rates: max), and why; None when they disagree or say nothing."""
+    found = {_unit_direction(u)[0] for u in units}
+    if len(found) != 1 or None in found:
+        return None, ""
+    direction = found.pop()
+    return direction, (f"every unit in {unit_column!r} ({', '.join(units[:4])}) reads as "
+                       + ("a rate: more is better" if direction == "max" else "a cost"))
 
 
 # --------------------------------------------------------------------------- fairness

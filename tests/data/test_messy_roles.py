@@ -75,6 +75,21 @@ EXPECTED = {
         "max_num_seqs": ("config", None, "likely"),        # the batch limit: a setting
         "num_gpus": ("metadata", None, "likely"), "model_id": ("system", None, "sure")},
         {}, ()),
+    "mlperf_inference_gigacomputing.csv": (12, {
+        "Result": ("objective", "max", "likely"),       # Queries/s or Samples/s, by 'Units'
+        "Accuracy": ("objective", "max", "sure"),
+        "errors": ("metadata", None, "likely"), "compliance": ("metadata", None, "likely"),
+        "host_processor_core_count": ("metadata", None, "likely"),
+        "accelerators_per_node": ("metadata", None, "likely"),
+        "Units": ("metadata", None, "sure")}, {}, ()),
+    "ann_vectordbbench_elastic.csv": (8, {
+        "recall": ("objective", "max", "sure"), "qps": ("objective", "max", "sure"),
+        "serial_latency_p99": ("objective", "min", "sure"),
+        "load_duration": ("objective", "min", "sure"),
+        "num_candidates": ("metadata", None, "likely"),   # a search setting, one value
+        "efConstruction": ("metadata", None, "likely"),   # one value: orders nothing
+        "max_load_count": ("metadata", None, "likely"), "case_id": ("id", None, "sure")},
+        {}, ()),
 }
 
 
@@ -155,3 +170,13 @@ def test_a_wide_fairness_export_proposes_a_short_set_and_families():
     assert {"race", "sex"} <= set(proposal.families)
     assert "race-TPR" in proposal.families["race"]
     assert any("a short set of 12" in n and "more columns" in n for n in proposal.notes)
+
+
+def test_mlperf_units_in_a_sibling_column_decide_the_direction_and_are_said():
+    _, proposal = _read("mlperf_inference_gigacomputing.csv")
+    assert "every unit in 'Units' (Queries/s, Samples/s)" in proposal.column("Result").reason
+    assert any("'Result' holds different units row by row ('Units': Queries/s, Samples/s)" in n
+               for n in proposal.notes)
+    raw = pd.read_csv(MESSY / "mlperf_inference_gigacomputing.csv")   # independent: pandas
+    assert set(raw["Units"]) == {"Queries/s", "Samples/s"}
+    assert (raw["Scenario"] == "Offline").eq(raw["Units"] == "Samples/s").all()
