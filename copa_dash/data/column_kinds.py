@@ -113,11 +113,11 @@ def never_goal(series: pd.Series) -> tuple[str, str] | None:
         return "timestamp", "a date or time stamp"
     if normal in vocab.settings and normal not in vocab.counts:  # num_candidates: a setting
         return "setting", "a setting of the workload or run (a configuration, not a goal)"
-    if normal in vocab.counts or (words and (words[0] in ("n", "num", "number")
-                                             or words[-1] in ("count", "counts", "samples"))):
+    directed = bool(_terms(name, vocab.maximise | vocab.minimise))  # num_params: a size
+    if normal in vocab.counts or (not directed and words and (
+            words[0] in ("n", "num", "number") or words[-1] in ("count", "counts", "samples"))):
         return "count", "a count or sample size: how much was measured, not how well"
-    if normal in vocab.settings or (words and words[-1] in vocab.settings
-                                    and not _terms(name, vocab.maximise | vocab.minimise)):
+    if normal in vocab.settings or (words and words[-1] in vocab.settings and not directed):
         return "setting", "a setting of the workload or run (a configuration, not a goal)"
     values = _values(series)
     if pd.api.types.is_bool_dtype(series.dtype) or (
@@ -127,7 +127,7 @@ def never_goal(series: pd.Series) -> tuple[str, str] | None:
         shown = f"{values[0]:g}"
         return "constant", (f"the same value ({shown}) in every row: it orders nothing "
                             "(a placeholder?)")
-    if len(values) > 2 and np.isin(values, (0.0, 1.0)).all() \
+    if len(values) > 2 and np.isin(values, (0.0, 1.0)).all() and not directed \
             and pd.api.types.is_integer_dtype(series.dtype):
         return "flag", "only 0 and 1: a yes/no flag"
     return None

@@ -211,10 +211,11 @@ def direction_guess(column_name: str, unit: str | None = None) -> tuple[str | No
                      or after[0] in vocab.cost_units):
             return "max", f"a rate: more {before[0]} per {after[0]} is better", "sure"
         words = words[:at]
-    if any(_stems(w) & _NO_DIRECTION for w in words):
-        return None, "", "unsure"
     known = vocab.maximise | vocab.minimise
     terms = name_terms(words, known) or name_terms(_words(name), known)  # camelCase whole
+    in_phrase = {i + k for t, i in terms if "_" in t for k in range(t.count("_") + 1)}
+    if any(_stems(w) & _NO_DIRECTION for i, w in enumerate(words) if i not in in_phrase):
+        return None, "", "unsure"  # a spread or setting word outside a known phrase
     found_dirs, matched = set(), []
     for term, i in terms:
         flipped = i > 0 and words[i - 1] in ("non", "no", "not") and words[i - 1] != term

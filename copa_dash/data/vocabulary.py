@@ -65,11 +65,11 @@ class Vocabulary:
         return None
 
 
-def _words_of(table: dict, section: str, key: str, source: str) -> list[str]:
+def _words_of(table: dict, section: str, key: str, source: str, shown: str = "") -> list[str]:
     value = table.get(section, {}).get(key, [])
     if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
-        raise InvalidInputError(f"{source}: [{section}] {key} must be a list of words in "
-                                f"quotes, e.g. {key} = [\"recall\", \"ndcg\"]")
+        raise InvalidInputError(f"{source}: [{shown or section}] {key} must be a list of words "
+                                f"in quotes, e.g. {key} = [\"recall\", \"ndcg\"]")
     return [w.strip().lower() for w in value if w.strip()]
 
 
@@ -103,7 +103,7 @@ def build_vocabulary(*tables: tuple[str, dict]) -> Vocabulary:
             into = communities.setdefault(name, {})
             for key in lists:
                 into.setdefault(key, set()).update(
-                    _words_of(table["communities"], name, key, source))
+                    _words_of(table["communities"], name, key, source, f"communities.{name}"))
         for section, keys in _LISTS.items():
             for key in keys:
                 merged.setdefault(key, set()).update(_words_of(table, section, key, source))
