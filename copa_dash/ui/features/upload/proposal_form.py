@@ -108,7 +108,9 @@ def _runs_choice(proposal) -> html.Div:
 def column_groups(proposal) -> dict:
     """What the "more columns" controls act on: ``{"more": [...], "families": {...}}``."""
     return {"more": [g.name for g in proposal.columns if g.more],
-            "families": {f: list(c) for f, c in proposal.families.items()}}
+            "families": {f: list(c) for f, c in proposal.families.items()},
+            "proposed": {g.name: g.role for c in proposal.families.values() for g in
+                         proposal.columns if g.name in c}}
 
 
 def grouped_roles(columns, roles, groups, *, more_role=None, families=None) -> list:
@@ -116,14 +118,19 @@ def grouped_roles(columns, roles, groups, *, more_role=None, families=None) -> l
 
     ``more_role`` (when given) goes to every column under "more columns"; with ``families``
     (the families ticked) every column of a ticked family becomes an objective and every
-    column of an unticked family that is one becomes metadata. Other columns keep ``roles``.
+    column of an unticked family goes back to its proposed role. Other columns keep
+    ``roles``.
 
     Examples
     --------
-    >>> groups = {"more": ["b"], "families": {"race": ["r1", "r2"]}}
+    >>> groups = {"more": ["b"], "families": {"race": ["r1", "r2"]},
+    ...           "proposed": {"r1": "objective", "r2": "metadata"}}
     >>> grouped_roles(["a", "b", "r1", "r2"], ["objective", "metadata", "objective", "metadata"],
     ...               groups, families=["race"])
     ['objective', 'metadata', 'objective', 'objective']
+    >>> grouped_roles(["a", "b", "r1", "r2"], ["objective", "metadata", "objective", "objective"],
+    ...               groups, families=[])
+    ['objective', 'metadata', 'objective', 'metadata']
     >>> grouped_roles(["a", "b"], ["objective", "metadata"], groups, more_role="objective")
     ['objective', 'objective']
     """
@@ -136,8 +143,8 @@ def grouped_roles(columns, roles, groups, *, more_role=None, families=None) -> l
             out[i] = more_role
         elif families is not None and column in taken:
             out[i] = "objective"
-        elif families is not None and column in grouped and out[i] == "objective":
-            out[i] = "metadata"
+        elif families is not None and column in grouped:
+            out[i] = groups.get("proposed", {}).get(column, "metadata")
     return out
 
 
