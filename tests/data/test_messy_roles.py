@@ -180,3 +180,18 @@ def test_mlperf_units_in_a_sibling_column_decide_the_direction_and_are_said():
     raw = pd.read_csv(MESSY / "mlperf_inference_gigacomputing.csv")   # independent: pandas
     assert set(raw["Units"]) == {"Queries/s", "Samples/s"}
     assert (raw["Scenario"] == "Offline").eq(raw["Units"] == "Samples/s").all()
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_the_guesses_do_not_depend_on_row_order(name):
+    """Invariance: shuffling the rows of a real export changes no role, direction,
+    confidence, pairing or family (seeded permutations)."""
+    read, proposal = _read(name)
+    for seed in range(3):
+        order = np.random.default_rng(seed).permutation(len(read.frame))
+        shuffled = propose(read.frame.iloc[order].reset_index(drop=True), units=read.units,
+                           labels=read.labels)
+        assert [(g.name, g.role, g.direction, g.confidence, g.more) for g in shuffled.columns] \
+            == [(g.name, g.role, g.direction, g.confidence, g.more) for g in proposal.columns]
+        assert shuffled.uncertainty == proposal.uncertainty
+        assert shuffled.families == proposal.families
