@@ -206,6 +206,8 @@ def direction_guess(column_name: str, unit: str | None = None) -> tuple[str | No
     if "per" in words:  # the word before "per" decides: cost_per_token, tokens_per_kwh
         at = words.index("per")
         before, after = words[max(at - 1, 0):at], words[at + 1:at + 2]
+        if before and after and before[0] in vocab.cost_units:   # J per token, usd per query
+            return "min", f"a cost per {after[0]} ({before[0]})", "sure"
         if before and after and not any(_stems(before[0]) & vocab.minimise) \
                 and (after[0] in vocab.rate_bases or after[0] in _PER_WORDS
                      or after[0] in vocab.cost_units):

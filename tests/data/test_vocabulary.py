@@ -35,6 +35,9 @@ def test_the_packaged_vocabulary_is_consistent():
     ("avg_length", None, ("min", "likely")), ("p99 latency (ms)", None, ("min", "sure")),
     ("tokens/s", None, (None, "unsure")), ("Throughput (tokens/s)", None, ("max", "sure")),
     ("Accuracy ↓", None, ("min", "sure")), ("hubness", None, (None, "unsure")),
+    ("J per token", None, ("min", "sure")), ("usd_per_query", None, ("min", "sure")),
+    ("tokens_per_joule", None, ("max", "sure")), ("Energy (W·s/query)", None, ("min", "sure")),
+    ("EM", None, ("max", "sure")), ("Index size (kB)", None, ("min", "likely")),
 ])
 def test_directions_and_how_sure_by_community(name, unit, expected):
     direction, _, sure = direction_guess(name, unit)
