@@ -89,7 +89,7 @@ def _guessed_pairs(data: pd.DataFrame) -> list[tuple[str, str]]:
         raise InvalidInputError("say which columns are objectives: objectives={'acc': 'max', "
                                 "'co2': 'min'}")
     proposal = propose(data)
-    refuse_undecided(proposal, how="python")
+    refuse_undecided(proposal, how="python", frame=data)
     pairs = [(g.name, g.direction) for g in proposal.of_role("objective")
              if g.name in data.columns]
     if not pairs:

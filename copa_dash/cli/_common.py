@@ -96,7 +96,7 @@ def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
         chosen = tuple(Objective(n, d, read.units.get(n), read.labels.get(n))
                        for n, d in objectives)
     else:
-        refuse_undecided(proposal, ignore=ignore, how="cli")
+        refuse_undecided(proposal, ignore=ignore, how="cli", frame=read.frame)
         guessed = proposal.roles(skip_undecided=True)
         chosen = tuple(o for o in guessed.objectives if o.name not in set(ignore))
         said.append("objectives " + ", ".join(f"{o.display} ({o.direction})" for o in chosen))

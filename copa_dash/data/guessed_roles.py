@@ -22,7 +22,16 @@ def _shell(name: str) -> str:
     return f"'{name}'" if any(ch in name for ch in " ()'\"$*&;|<>[]{}#") else name
 
 
-def refuse_undecided(proposal, *, ignore=(), how: str = "cli") -> None:
+def _cells(frame, column: str) -> str:
+    if frame is None or column not in frame.columns:
+        return ""
+    values = frame[column].dropna().head(3).tolist()
+    more = ", ..." if frame[column].notna().sum() > 3 else ""
+    return " (" + ", ".join(f"{v:g}" if isinstance(v, float) else str(v)
+                            for v in values) + more + ")"
+
+
+def refuse_undecided(proposal, *, ignore=(), how: str = "cli", frame=None) -> None:
     """Raise when a guessed objective of ``proposal`` has no direction and ``ignore`` does
     not name it.
 
@@ -34,6 +43,8 @@ def refuse_undecided(proposal, *, ignore=(), how: str = "cli") -> None:
         Columns the user leaves out.
     how : {"cli", "python"}
         Whose words the fix is given in: flags or keyword arguments.
+    frame : DataFrame, optional
+        The table: the message then shows the first cells of each column.
 
     Raises
     ------
@@ -63,7 +74,8 @@ def refuse_undecided(proposal, *, ignore=(), how: str = "cli") -> None:
     left = [c for c in proposal.undecided if c not in set(ignore)]
     if not left:
         return
-    shown = ", ".join(repr(c) for c in left[:8]) + (" ..." if len(left) > 8 else "")
+    shown = ", ".join(repr(c) + _cells(frame, c) for c in left[:8]) + (
+        " ..." if len(left) > 8 else "")
     where = "its name or unit" if len(left) == 1 else "their names or units"
     raise InvalidInputError(
         f"no direction for {shown}: nothing in {where} says whether lower or higher is "

@@ -72,7 +72,7 @@ def test_hypervolume_without_id_names_rows_like_the_page(capsys):
 def test_undecided_columns_are_refused_with_the_flags_that_decide_them(capsys):
     status, out, err = _run(capsys, "rank", str(MESSY / "arena_records.json"), "--json")
     assert status == 2 and out == ""
-    assert "no direction for 'overall', 'coding'" in err
+    assert "no direction for 'overall' (1309, 1321, 1308, ...), 'coding' (1359, " in err
     assert "--objective overall:max (or :min) for each" in err and "--ignore overall" in err
 
 
