@@ -228,6 +228,11 @@ def shorten_wide(guesses: list, notes: list) -> tuple[list, dict]:
                       and o.direction is not None), g) if family in families else g
         keep.append(first.name)
     keep = keep[:SHORT_SET]
+    for g in objectives:     # one family only: still two objectives, a front needs a trade-off
+        if len(keep) >= 2:
+            break
+        if g.name not in keep:
+            keep.append(g.name)
     out = [g if g.role != "objective" or g.name in keep else
            replace(g, role="metadata", more=True,
                    reason=f"more columns: a wide table; {g.reason}") for g in guesses]

@@ -127,3 +127,11 @@ def test_units_from_a_sibling_column():
     p = propose(frame)
     assert (p.column("Result").direction, p.column("Result").unit) == ("min", "ms")
     assert p.column("energy").unit == "mJ/query"
+
+
+def test_a_wide_table_of_one_family_keeps_two_objectives():
+    frame = pd.DataFrame({f"accuracy-g{k:02d}": [0.5 + k / 100, 0.6, 0.7] for k in range(20)})
+    frame.insert(0, "model", ["a", "b", "c"])
+    p = propose(frame)
+    assert [g.name for g in p.of_role("objective")] == ["accuracy-g00", "accuracy-g01"]
+    assert sum(g.more for g in p.columns) == 18 and list(p.families) == ["accuracy"]

@@ -7,10 +7,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.e2e.app_under_test import open_page, screenshot, wait_until
+from tests.e2e.app_under_test import graph_figure, open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 WIDE = Path(__file__).parents[1] / "data" / "messy" / "fairness_adult_sex.csv"
@@ -56,4 +58,33 @@ def test_a_wide_export_gets_a_short_set_and_families_are_taken_as_a_group(dash_d
     dash_duo.wait_for_contains_text("#upload-check", "Choose min or max for", timeout=30)
     dash_duo.find_element("#upload-more-role input[value='metadata']").click()
     wait_until(lambda: _objective_count(dash_duo) == 12, timeout=30)
+    assert dash_duo.get_logs() == []
+
+
+def test_thirty_objectives_are_readable_in_the_explorer(dash_duo, app, tmp_path):
+    """30 per-group scores: all taken with the one "More columns" control, saved, and the
+    explorer draws 12 parallel axes and folds the card's other 18 rows."""
+    rng = np.random.default_rng(29)
+    names = [f"accuracy-g{k:02d}" for k in range(30)]
+    frame = pd.DataFrame(rng.integers(50, 100, (25, 30)) / 100, columns=names)
+    frame.insert(0, "model", [f"m{i}" for i in range(25)])
+    path = tmp_path / "wide.csv"
+    frame.to_csv(path, index=False)
+    open_page(dash_duo, app, "/upload")
+    dash_duo.wait_for_element("#upload-paste-text", timeout=30)
+    dash_duo.driver.find_element(By.CSS_SELECTOR, "#upload-file input[type=file]").send_keys(
+        str(path))
+    wait_until(lambda: _objective_count(dash_duo) == 2, timeout=60)   # one family: two kept
+    dash_duo.find_element("#upload-more summary").click()
+    dash_duo.find_element("#upload-more-role input[value='objective']").click()
+    wait_until(lambda: _objective_count(dash_duo) == 30, timeout=30)
+    dash_duo.find_element("#upload-save").click()
+    figure = graph_figure(dash_duo, "explore-parallel", timeout=90)
+    axes = figure["data"][0]["x"]
+    assert len(axes[:axes.index(None)]) == 12
+    assert "12 of 30 objectives shown" in figure["layout"]["annotations"][0]["text"]
+    dash_duo.wait_for_contains_text("#explore-pick-body", "18 more objectives", timeout=30)
+    dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})",
+                                   dash_duo.find_element("#explore-parallel"))
+    screenshot(dash_duo, "explore-thirty-objectives")
     assert dash_duo.get_logs() == []

@@ -401,7 +401,8 @@ def parallel_figure(exploration: Exploration) -> dict:
              "line": {"color": "rgba(110,130,160,0.35)", "width": 1}}
     return {
         "data": [front],
-        "layout": {"margin": {"l": 60, "r": 30, "t": 20, "b": 60}, "height": 340,
+        "layout": {"margin": {"l": 60, "r": 30, "t": 36 if hidden else 20, "b": 60},
+                   "height": 340,
                    "template": "plotly_white", "hovermode": "closest",
                    "legend": {"orientation": "h", "y": -0.2, "x": 0},
                    "shapes": [parallel_pick_line(exploration)],
@@ -411,8 +412,8 @@ def parallel_figure(exploration: Exploration) -> dict:
                              "range": [-0.2, len(names) - 0.8], "autorange": False,
                              "tickangle": -30 if len(names) > 6 else 0},
                    "annotations": [] if not hidden else [{
-                       "xref": "paper", "yref": "paper", "x": 1, "y": 1.06,
-                       "showarrow": False, "xanchor": "right",
+                       "xref": "paper", "yref": "paper", "x": 0, "y": 1.02,
+                       "showarrow": False, "xanchor": "left", "yanchor": "bottom",
                        "text": f"{len(names)} of {len(names) + hidden} objectives shown (the "
                                "focus first); the pick card lists them all"}],
                    "yaxis": {"title": {"text": "u (share of rows better)"}, "type": "linear",
