@@ -33,6 +33,19 @@ def test_inspect_json_has_the_documented_shape(capsys):
     assert {c["role"] for c in result["columns"]} <= {
         "id", "objective", "system", "seed", "task", "split", "config", "budget", "metadata"}
     assert any("footnote marks" in n for n in result["notes"])
+    assert {c["confidence"] for c in result["columns"]} <= {"sure", "likely", "unsure"}
+    assert result["uncertainty"] == {} and isinstance(result["families"], dict)
+
+
+def test_inspect_json_pairs_spreads_and_marks_confidence(capsys):
+    status, out, _ = _run(capsys, "inspect", str(MESSY / "llmeval_alpacaeval2.csv"), "--json")
+    assert status == 0
+    result = json.loads(out)
+    assert result["uncertainty"] == {
+        "win_rate": ["standard_error", "standard_error"],
+        "length_controlled_winrate": ["standard_error", "lc_standard_error"]}
+    sure = {c["name"]: c["confidence"] for c in result["columns"]}
+    assert (sure["win_rate"], sure["avg_length"]) == ("sure", "likely")
 
 
 def test_inspect_readable_output_marks_directions_to_choose(capsys):
