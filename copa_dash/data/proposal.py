@@ -317,7 +317,7 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
             unit = unit or sibling_units.get(column)
             target = fairness_target(column)
             if target is not None:
-                guesses.extend(target_guesses(column, target, unit, label))
+                guesses.extend(target_guesses(column, target, unit, label, make=ColumnGuess))
                 continue
             direction, why, sure = direction_guess(column, unit)
             if direction is None and column in mixed:

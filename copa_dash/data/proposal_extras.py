@@ -141,18 +141,17 @@ def fairness_target(column: str) -> str | None:
     return None
 
 
-def target_guesses(column, transform, unit, label) -> list:
-    """The column kept as metadata and the derived objective to minimise."""
-    from .proposal import ColumnGuess  # the dataclass lives with propose()
-
+def target_guesses(column, transform, unit, label, *, make) -> list:
+    """The column kept as metadata and the derived objective to minimise, built with
+    ``make`` (:class:`~copa_dash.data.proposal.ColumnGuess`)."""
     best = "1" if transform == "abs_one_minus" else "0"
     derived = TRANSFORMS[transform].format(column)
-    return [ColumnGuess(column, "metadata", unit=unit, label=label,
-                        reason=f"best at {best}, neither min nor max: {derived!r} is proposed "
-                               "instead", confidence="likely"),
-            ColumnGuess(derived, "objective", "min", unit=unit,
-                        reason=f"the distance of {column!r} from {best}, its best value",
-                        confidence="likely", source=column, transform=transform)]
+    return [make(column, "metadata", unit=unit, label=label,
+                 reason=f"best at {best}, neither min nor max: {derived!r} is proposed instead",
+                 confidence="likely"),
+            make(derived, "objective", "min", unit=unit,
+                 reason=f"the distance of {column!r} from {best}, its best value",
+                 confidence="likely", source=column, transform=transform)]
 
 
 def derived_notes(guesses) -> list[str]:
