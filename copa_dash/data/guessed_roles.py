@@ -13,6 +13,8 @@ from ..core.errors import InvalidInputError
 _FIXES = {
     "cli": ("--objective {q}:max (or :min) for each to use it, or --ignore {q} to leave it "
             "out ('copa-dash inspect TABLE' lists the guesses)"),
+    "criteria": ("--criterion {q}:max (or :min) for each criterion to use: given criteria "
+                 "replace the guessed ones"),
     "python": ("objectives={{{r}: 'max', ...}} naming every objective with its direction "
                "(leave a column out by not naming it)"),
 }
@@ -41,8 +43,9 @@ def refuse_undecided(proposal, *, ignore=(), how: str = "cli", frame=None) -> No
         From :func:`~copa_dash.data.proposal.propose`.
     ignore : sequence of str
         Columns the user leaves out.
-    how : {"cli", "python"}
-        Whose words the fix is given in: flags or keyword arguments.
+    how : {"cli", "criteria", "python"}
+        Whose words the fix is given in: the analysis commands' flags, the poset commands'
+        ``--criterion``, or keyword arguments.
     frame : DataFrame, optional
         The table: the message then shows the first cells of each column.
 

@@ -117,3 +117,14 @@ def test_every_format_gives_the_same_select(capsys, name):
     _, reference, _ = _run(capsys, "select", str(MESSY / "imagenet_eu.csv"), "--json")
     _, out, _ = _run(capsys, "select", str(MESSY / name), "--json")
     assert json.loads(out)["id"] == json.loads(reference)["id"]
+
+
+def test_the_poset_commands_refuse_undecided_criteria_naming_the_flag(capsys, tmp_path):
+    path = tmp_path / "long.csv"
+    path.write_text("Test Problem,Optimizer,MIGD,hubness\nF1,A,0.1,3\nF1,B,0.2,1\n"
+                    "F2,A,0.3,2\nF2,B,0.1,5\n")
+    status, out, err = _run(capsys, "depth", str(path))
+    assert status == 2 and out == ""
+    assert "no direction for 'hubness' (3, 1, 2, ...)" in err and "--criterion hubness:max" in err
+    status, _, err = _run(capsys, "depth", str(path), "--criterion", "MIGD:min")
+    assert status == 0, err

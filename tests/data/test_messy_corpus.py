@@ -81,7 +81,8 @@ EXPECTED = {
         "The first line holds numbers, so the file has no header"]),
     "dmop_index_column.csv": (91, None, {
         "column 1": ("metadata", None, None), "Optimizer": ("system", None, None),
-        "Test Problem": ("task", None, None), "MIGD": ("objective", None, None)}, [
+        "Test Problem": ("task", None, None), "MIGD": ("objective", "min", None),
+        "MHVD": ("objective", "min", None)}, [
         "The header has no name for column 1 (counting from 1); called it 'column 1'."]),
     "arena_records.json": (40, "model", {
         "price ($/M tokens)": ("objective", "min", "$/M tokens"),
