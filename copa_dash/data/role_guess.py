@@ -86,6 +86,7 @@ def _stems(word: str) -> set[str]:
 
 _UP, _DOWN = "↑⬆", "↓⬇"
 _PER_WORDS = ("second", "sec", "hour", "joule")
+_INLINE_RATE = re.compile(r"(?<![\w.])[A-Za-z$€£]+\s*/\s*[A-Za-z]+(?![\w])")
 
 
 def _unit_direction(unit: str | None) -> tuple[str | None, str]:
@@ -202,6 +203,11 @@ def direction_guess(column_name: str, unit: str | None = None) -> tuple[str | No
     by_unit, why_unit = _unit_direction(unit)
     if by_unit is not None and unit and "/" in unit:
         return by_unit, why_unit, "sure"
+    inline = _INLINE_RATE.search(name) if not unit else None
+    if inline is not None:   # "text generation t/s @ 128": a rate written in the name
+        by_rate, why_rate = _unit_direction(inline.group(0))
+        if by_rate is not None:
+            return by_rate, why_rate, "likely"
     words = _words(name, joined=False)
     if "per" in words:  # the word before "per" decides: cost_per_token, tokens_per_kwh
         at = words.index("per")

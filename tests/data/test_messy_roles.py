@@ -90,6 +90,12 @@ EXPECTED = {
         "efConstruction": ("metadata", None, "likely"),   # one value: orders nothing
         "max_load_count": ("metadata", None, "likely"), "case_id": ("id", None, "sure")},
         {}, ()),
+    "quant_llamacpp_llama31_8b.md": (24, {
+        "Quant Type": ("id", None, "sure"),
+        "bits/weight": ("objective", "min", "likely"),
+        "size (GiB)": ("objective", "min", "likely"),
+        "prompt processing t/s @ 512": ("objective", "max", "likely"),
+        "text generation t/s @ 128": ("objective", "max", "likely")}, {}, ()),
 }
 
 
@@ -195,3 +201,12 @@ def test_the_guesses_do_not_depend_on_row_order(name):
             == [(g.name, g.role, g.direction, g.confidence, g.more) for g in proposal.columns]
         assert shuffled.uncertainty == proposal.uncertainty
         assert shuffled.families == proposal.families
+
+
+def test_a_quantisation_table_from_a_readme():
+    """llama.cpp's table: '± spread' cells keep the mean, the repeated Q4_K_S row is renamed,
+    and 't/s' in the header reads as a rate (checked against the README's own numbers)."""
+    read, proposal = _read("quant_llamacpp_llama31_8b.md")
+    assert read.frame["text generation t/s @ 128"].iloc[0] == 79.73
+    assert proposal.renamed == (17,)
+    assert any("'Q4_K_S' in rows 17, 18" in n for n in proposal.notes)
