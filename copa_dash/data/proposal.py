@@ -2,10 +2,16 @@
 
 One function, :func:`propose`, shared by the upload page, the API and the CLI. Decisions:
 
-* every numeric column is an objective unless its name marks a spread or a setting
-  (``acc_std``, ``seed``, ``batch_size``, ``rank``) or it is taken by another role; when no
-  direction can be guessed (:func:`~copa_dash.data.role_guess.direction_reason`) it is an
-  objective with direction None, and the user is asked - never silently metadata;
+* every numeric column is an objective unless it is never a goal
+  (:func:`~copa_dash.data.column_kinds.never_goal`: a spread, kept as its metric's
+  uncertainty; a count, a setting - the first varying one becomes ``config`` -, a flag, a
+  time stamp, one value in every row) or it is taken by another role; when no direction can
+  be guessed (:func:`~copa_dash.data.role_guess.direction_guess`, words from
+  ``vocabulary.toml``) it is an objective with direction None, and the user is asked -
+  never silently metadata; each guess says how sure it is (sure, likely, unsure);
+* a fairness ratio (best at 1) or difference (best at 0) becomes a derived objective
+  ``|1 - x|`` or ``|x|`` to minimise, and past 12 objectives a short set is proposed
+  (:mod:`copa_dash.data.proposal_extras`);
 * the id is a text column (or whole numbers named like an id) different in every row;
 * when the name column repeats, the rows are runs of a system: it becomes ``system``;
   a seed/run/fold column that tells the runs apart becomes ``seed``, or another text
