@@ -32,12 +32,12 @@ import pandas as pd
 from ..core.errors import InvalidInputError
 from .cell_marks import header_unit
 from .cell_parsing import id_values
-from .vocabulary import vocabulary
+from .vocabulary import packaged_vocabulary, vocabulary
 
 # The words themselves live in vocabulary.toml (copa_dash.data.vocabulary); these names stay
 # for callers that import them: the packaged vocabulary's words.
-MINIMISED = vocabulary().minimise
-MAXIMISED = vocabulary().maximise
+MINIMISED = packaged_vocabulary().minimise  # a broken COPA_VOCABULARY is said when first used,
+MAXIMISED = packaged_vocabulary().maximise  # not when the package is imported
 # A spread or a setting in the name: no direction, whatever else the name says.
 _NO_DIRECTION = frozenset({
     "std", "stderr", "sem", "sd", "stdev", "var", "variance", "ci", "batch", "seed", "epoch",

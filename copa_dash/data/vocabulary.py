@@ -132,6 +132,11 @@ def _cached(extra: str) -> Vocabulary:
     return build_vocabulary(*tables)
 
 
+def packaged_vocabulary() -> Vocabulary:
+    """The package's vocabulary alone (``COPA_VOCABULARY`` is not read)."""
+    return _cached("")
+
+
 def vocabulary() -> Vocabulary:
     """The package's vocabulary plus the file named by ``COPA_VOCABULARY``, if set.
 
