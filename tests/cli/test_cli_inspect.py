@@ -128,3 +128,10 @@ def test_the_poset_commands_refuse_undecided_criteria_naming_the_flag(capsys, tm
     assert "no direction for 'hubness' (3, 1, 2, ...)" in err and "--criterion hubness:max" in err
     status, _, err = _run(capsys, "depth", str(path), "--criterion", "MIGD:min")
     assert status == 0, err
+
+
+def test_a_missing_user_vocabulary_is_one_line_and_exit_2(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("COPA_VOCABULARY", str(tmp_path / "mine.toml"))
+    status, out, err = _run(capsys, "inspect", str(MESSY / "code_evalperf.csv"))
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "COPA_VOCABULARY=" in err and "no such file" in err
