@@ -117,7 +117,7 @@ def _table(data, objectives=None, id=None, **roles):
         frame[id] = frame[id].astype(str)
     # the rules a file is read by: '61.1M', 'nan %', failed rows, zero times (data/io.py)
     read = read_frame_report(frame)
-    guessed = guessed_table(read, id_column=id, objectives=pairs, single=roles)
+    guessed = guessed_table(read, id_column=id, objectives=pairs, single=roles, how="python")
     return guessed.table, None, "table"
 
 

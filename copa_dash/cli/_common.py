@@ -27,6 +27,10 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--objective", action="append", default=[], metavar="COL:DIR",
                         help="an objective and its direction, min or max (repeat for each); "
                              "default: the guessed objectives ('copa-dash inspect TABLE')")
+    parser.add_argument("--ignore", action="append", default=[], metavar="COL",
+                        help="leave a guessed objective out (repeat for each): needed for a "
+                             "column whose direction nobody chose, unless --objective COL:DIR "
+                             "names it")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_source_arguments(parser)
 
@@ -69,23 +73,27 @@ def load_table(args):
     single = {k: getattr(args, k, None) for k in ("system", "seed", "task", "split", "config",
                                                   "budget") if getattr(args, k, None)}
     return table_from_file(args.table, id_column=args.id_column, objectives=objectives,
-                           single=single, command=getattr(args, "command", None)), None
+                           single=single, command=getattr(args, "command", None),
+                           ignore=tuple(getattr(args, "ignore", ()) or ())), None
 
 
 def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
-                    single: dict | None = None, command: str | None = None):
+                    single: dict | None = None, command: str | None = None, ignore=()):
     """Read ``path`` with the shared reader and fill what the options leave open with the guesses.
 
     Every analysis command's TABLE goes through here: without ``--id`` the rows are named
-    as the upload page would name them; without ``--objective`` the proposed objectives
-    with a direction are used (the undecided ones are left out). What was guessed, and
-    what the reader adjusted, is said on stderr; explicit options are never second-guessed.
+    as the upload page would name them; without ``--objective`` the proposed objectives are
+    used, and when one has no direction the command refuses (exit 2) naming the columns and
+    the flags that decide them (``--objective COL:max`` or ``--ignore COL``), as the upload
+    page keeps Save off until they are set. What was guessed, and what the reader adjusted,
+    is said on stderr; explicit options are never second-guessed.
     """
     from ..data import io  # lazy: see the note at the top
     from ..data.guessed_table import guessed_table
 
     read = io.read_table_report(path, filename=path)
-    guessed = guessed_table(read, id_column=id_column, objectives=objectives, single=single)
+    guessed = guessed_table(read, id_column=id_column, objectives=objectives, single=single,
+                            ignore=ignore, how="cli")
     if guessed.said:
         say(command, f"guessed from {path}: " + "; ".join(guessed.said) + " (give --id / "
             "--objective to choose)")

@@ -3,9 +3,13 @@
 JSON: ``{"rows": N, "id": COLUMN or null, "runs": bool, "configurations": [COLUMN, ...]
 (settings that vary within a repeated name: the rows are configurations, never averaged),
 "columns": [{"name", "role",
-"direction", "unit", "label", "reason"}], "notes": [...]}`` - role is one of id, objective,
-system, seed, task, split, config, budget, metadata; direction min, max or null (an
-objective whose direction must be chosen). The notes say what the reader adjusted and
+"direction", "unit", "label", "reason", "confidence"}], "notes": [...], "uncertainty":
+{metric: [kind, column]}, "families": {prefix: [columns]}}`` - role is one of id,
+objective, system, seed, task, split, config, budget, metadata; direction min, max or null
+(an objective whose direction must be chosen: analysis commands refuse the table until
+``--objective COL:DIR`` or ``--ignore COL`` decides it); confidence sure, likely or unsure.
+A derived objective (``|1 - DI|``) has ``source`` and ``transform``; a wide table's column
+left out of the short set has ``"more": true``. The notes say what the reader adjusted and
 what was guessed, as the "What we read" panel does.
 """
 
@@ -37,12 +41,18 @@ def run(args) -> int:
     if args.json:
         emit(result, args)
         return 0
-    rows = [{"column": g.name, "role": g.role, "direction": g.direction or
-             ("CHOOSE" if g.role == "objective" else ""), "unit": g.unit or "",
-             "why": g.reason} for g in proposal.columns]
+    rows = [{"column": g.name, "role": g.role + (" (more)" if g.more else ""),
+             "direction": g.direction or ("CHOOSE" if g.role == "objective" else ""),
+             "sure": g.confidence, "unit": g.unit or "", "why": g.reason}
+            for g in proposal.columns]
     print(f"{proposal.rows} rows; named by "
           + (repr(proposal.id) if proposal.id else "the row names the upload page makes"))
-    print(format_table(rows, ["column", "role", "direction", "unit", "why"]))
+    print(format_table(rows, ["column", "role", "direction", "sure", "unit", "why"]))
+    if proposal.undecided:
+        print("\nAnalysis commands refuse this table until each direction is chosen: "
+              + " ".join(f"--objective '{c}:max'" for c in proposal.undecided[:3])
+              + (" ..." if len(proposal.undecided) > 3 else "")
+              + " (or :min), or --ignore COLUMN.")
     print("\nWhat we read:")
     for note in result["notes"]:
         print(f"- {note}")

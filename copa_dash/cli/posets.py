@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..config import Settings
 from ..core.errors import InvalidInputError
 from ..data.bundled import load_bundled
+from ..data.guessed_roles import refuse_undecided
 from ..services import posets
 from ._common import emit, format_table, guessed_frame, parse_objective, say
 from .sources import add_source_arguments, source_from_args, source_given, source_label
@@ -52,6 +53,7 @@ def _load(args):
         raise InvalidInputError("--method COL and --task COL are needed with this TABLE: no "
                                 "column reads as the method (system) or the task")
     if not criteria:
+        refuse_undecided(proposal, how="criteria", frame=frame)
         criteria = [(g.name, g.direction) for g in proposal.of_role("objective") if g.direction]
         if not criteria:
             raise InvalidInputError("give at least one --criterion COL:min or COL:max")

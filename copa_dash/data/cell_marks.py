@@ -234,6 +234,7 @@ _HEADER_UNIT = re.compile(r"^(?P<label>.*?\S)\s*[\(\[](?P<unit>[^()\[\]]{1,20})[
                           r"(?P<rest>[↑↓⬆⬇️\s]*)$")
 _KNOWN_UNITS = frozenset({
     "s", "sec", "secs", "seconds", "ms", "us", "µs", "ns", "min", "mins", "minutes", "h",
+    "mj", "mwh", "w·s", "ws",
     "hr", "hrs", "hours", "days", "%", "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib",
     "k", "m", "bn", "t", "kg", "g", "kwh", "wh", "j", "kj", "w", "kw", "$", "usd",
     "eur", "€", "gbp", "£", "flops", "gflops", "tflops", "macs", "gmacs", "kgco2", "kgco2e",
@@ -257,6 +258,6 @@ def header_unit(name: str) -> tuple[str, str] | None:
         return None
     unit = match["unit"].strip()
     lowered = unit.lower()
-    if lowered in _KNOWN_UNITS or re.fullmatch(r"[\w$€£%.]+\s*/\s*[\w$€£%.][\w$€£%. ]*", unit):
+    if lowered in _KNOWN_UNITS or re.fullmatch(r"[\w$€£%.·]+\s*/\s*[\w$€£%.][\w$€£%. ]*", unit):
         return match["label"].strip(), unit
     return None

@@ -2,14 +2,16 @@
 
 One function behind ``copa-dash COMMAND TABLE`` and the notebook's functions given a
 DataFrame: without an id the rows are named as the upload page names them; without
-objectives the proposed objectives with a direction are used (the undecided ones are left
-out, and said). Explicit choices are never second-guessed.
+objectives the proposed objectives are used, and a proposed objective with no direction
+stops it with a message naming the column and what decides it (never a pick from a silent
+guess). Explicit choices are never second-guessed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .guessed_roles import refuse_undecided
 from .io import build_eval_table
 from .proposal import Proposal, prepare_frame, propose
 from .read_log import TableRead
@@ -28,7 +30,7 @@ class GuessedTable:
 
 
 def guessed_table(read: TableRead, /, *, id_column: str | None = None, objectives=(),
-                  single: dict | None = None) -> GuessedTable:
+                  single: dict | None = None, ignore=(), how: str = "cli") -> GuessedTable:
     """Build the :class:`EvalTable` of ``read`` with the given roles, the rest guessed.
 
     Parameters
@@ -42,11 +44,17 @@ def guessed_table(read: TableRead, /, *, id_column: str | None = None, objective
         Default: the proposed objectives that have a direction.
     single : dict, optional
         Explicit system/seed/task/split/config/budget columns.
+    ignore : sequence of str
+        Guessed objectives to leave out (``--ignore``).
+    how : {"cli", "criteria", "python"}
+        Whose words a refusal gives the fix in (:func:`~copa_dash.data.guessed_roles.refuse_undecided`).
 
     Raises
     ------
     InvalidInputError
-        As :func:`~copa_dash.data.io.build_eval_table`, or when no objective has a direction.
+        As :func:`~copa_dash.data.io.build_eval_table`; and, when ``objectives`` is empty,
+        when a guessed objective has no direction (never a pick from a silent guess: the
+        message names the columns and what decides them).
 
     Examples
     --------
@@ -64,13 +72,12 @@ def guessed_table(read: TableRead, /, *, id_column: str | None = None, objective
         chosen = tuple(Objective(n, d, read.units.get(n), read.labels.get(n))
                        for n, d in objectives)
     else:
-        chosen = proposal.roles(skip_undecided=True).objectives
+        refuse_undecided(proposal, ignore=ignore, how=how, frame=read.frame)
+        chosen = tuple(o for o in proposal.roles(skip_undecided=True).objectives
+                       if o.name not in set(ignore))
         said.append("objectives " + ", ".join(f"{o.display} ({o.direction})" for o in chosen))
-        if proposal.undecided:
-            first = proposal.undecided[0]
-            said.append(f"left out (no direction guessed): {', '.join(proposal.undecided[:6])}"
-                        f"{' ...' if len(proposal.undecided) > 6 else ''} - add "
-                        f"--objective '{first}:max' (or :min) to use one")
+        if ignore:
+            said.append(f"left out (--ignore): {', '.join(ignore)}")
     if id_column is None:
         id_column = proposal.id if proposal.id is not None else proposal.row_ids
         said.insert(0, f"rows named by {id_column!r}" if proposal.id is not None else

@@ -2,10 +2,16 @@
 
 One function, :func:`propose`, shared by the upload page, the API and the CLI. Decisions:
 
-* every numeric column is an objective unless its name marks a spread or a setting
-  (``acc_std``, ``seed``, ``batch_size``, ``rank``) or it is taken by another role; when no
-  direction can be guessed (:func:`~copa_dash.data.role_guess.direction_reason`) it is an
-  objective with direction None, and the user is asked - never silently metadata;
+* every numeric column is an objective unless it is never a goal
+  (:func:`~copa_dash.data.column_kinds.never_goal`: a spread, kept as its metric's
+  uncertainty; a count, a setting - the first varying one becomes ``config`` -, a flag, a
+  time stamp, one value in every row) or it is taken by another role; when no direction can
+  be guessed (:func:`~copa_dash.data.role_guess.direction_guess`, words from
+  ``vocabulary.toml``) it is an objective with direction None, and the user is asked -
+  never silently metadata; each guess says how sure it is (sure, likely, unsure);
+* a fairness ratio (best at 1) or difference (best at 0) becomes a derived objective
+  ``|1 - x|`` or ``|x|`` to minimise, and past 12 objectives a short set is proposed
+  (:mod:`copa_dash.data.proposal_extras`);
 * the id is a text column (or whole numbers named like an id) different in every row;
 * when the name column repeats, the rows are runs of a system: it becomes ``system``;
   a seed/run/fold column that tells the runs apart becomes ``seed``, or another text
@@ -18,13 +24,25 @@ One function, :func:`propose`, shared by the upload page, the API and the CLI. D
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from ..core.errors import InvalidInputError
 from .cell_parsing import id_values, row_list
+from .column_kinds import never_goal
+from .proposal_extras import (
+    add_derived,
+    derived_notes,
+    fairness_target,
+    mixed_direction,
+    mixed_units,
+    pair_uncertainties,
+    shorten_wide,
+    target_guesses,
+    units_from_siblings,
+)
 from .role_guess import (
     _NO_DIRECTION,
     _ROLE_NAMES,
@@ -35,7 +53,7 @@ from .role_guess import (
     _normal,
     _stems,
     _words,
-    direction_reason,
+    direction_guess,
     guess_id,
     row_id_name,
 )
@@ -58,11 +76,23 @@ class ColumnGuess:
     unit: str | None = None
     label: str | None = None
     reason: str = ""
+    confidence: str = "sure"
+    source: str | None = None      # a derived objective: the column it is computed from
+    transform: str | None = None   # "abs_one_minus" (|1 - x|) or "abs" (|x|)
+    more: bool = False             # a wide table's column left under "more columns"
 
     def to_dict(self) -> dict:
-        """``{"name", "role", "direction", "unit"}`` plus ``label`` and ``reason``."""
-        return {"name": self.name, "role": self.role, "direction": self.direction,
-                "unit": self.unit, "label": self.label, "reason": self.reason}
+        """``{"name", "role", "direction", "unit"}`` plus ``label``, ``reason``,
+        ``confidence`` (sure, likely, unsure) and, for a derived objective, ``source`` and
+        ``transform``; ``more`` for a column under "more columns"."""
+        out = {"name": self.name, "role": self.role, "direction": self.direction,
+               "unit": self.unit, "label": self.label, "reason": self.reason,
+               "confidence": self.confidence}
+        if self.source is not None:
+            out.update(source=self.source, transform=self.transform)
+        if self.more:
+            out["more"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -84,6 +114,8 @@ class Proposal:
     runs: bool = False
     renamed: tuple[int, ...] = ()
     configurations: tuple[str, ...] = ()  # settings varying within a name (data/runs.py)
+    uncertainty: dict = field(default_factory=dict)   # metric -> (kind, spread column)
+    families: dict = field(default_factory=dict)      # "race" -> (race-FPR, race-TPR, ...)
 
     def column(self, name: str) -> ColumnGuess:
         """The guess for column ``name``."""
@@ -105,7 +137,9 @@ class Proposal:
         """The JSON of ``copa-dash inspect``: rows, id, columns, notes (and the runs flag)."""
         return {"rows": self.rows, "id": self.id, "runs": self.runs,
                 "configurations": list(self.configurations),
-                "columns": [g.to_dict() for g in self.columns], "notes": list(self.notes)}
+                "columns": [g.to_dict() for g in self.columns], "notes": list(self.notes),
+                "uncertainty": {m: list(v) for m, v in self.uncertainty.items()},
+                "families": {f: list(v) for f, v in self.families.items()}}
 
     def roles(self, *, directions: dict | None = None, skip_undecided: bool = False) -> Roles:
         """:class:`Roles` from the proposal, with ``directions`` (column -> min/max) filled in.
@@ -236,6 +270,12 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
         raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
     units, labels = dict(units or {}), dict(labels or {})
     notes: list[str] = []
+    sibling_units = units_from_siblings(frame)
+    mixed = mixed_units(frame)
+    for column, (unit_column, shown) in mixed.items():
+        notes.append(f"{column!r} holds different units row by row ({unit_column!r}: "
+                     f"{', '.join(shown[:4])}): compare it only within rows of one unit "
+                     "(filter on that column).")
     roles: dict[str, str] = {}
     id_column = guess_id(frame)
     name_column, runs, renamed, settings = None, False, (), ()
@@ -267,17 +307,47 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
                 guesses.append(ColumnGuess(column, "metadata", reason="numbers the rows 1, 2, "
                                            "3, ... (a spreadsheet's or pandas' row numbers)"))
                 continue
+            kind = never_goal(series)
+            if kind is not None and kind[0] == "setting" and "config" not in roles.values() \
+                    and series.nunique() > 1 and not any(_stems(w) & _NO_DIRECTION
+                                                         for w in _words(column)):
+                roles[column] = "config"
+                guesses.append(ColumnGuess(column, "config", unit=unit, label=label,
+                                           reason=kind[1], confidence="likely"))
+                continue
+            if kind is not None:
+                guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
+                                           reason=kind[1], confidence="likely"))
+                continue
             if any(_stems(w) & _NO_DIRECTION for w in _words(labels.get(column, column))):
                 guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
-                                           reason="the name marks a spread or a setting"))
+                                           reason="the name marks a spread or a setting",
+                                           confidence="likely"))
                 continue
-            direction, why = direction_reason(column, unit)
+            unit = unit or sibling_units.get(column)
+            target = fairness_target(column)
+            if target is not None:
+                guesses.extend(target_guesses(column, target, unit, label, make=ColumnGuess))
+                continue
+            direction, why, sure = direction_guess(column, unit)
+            if direction is None and column in mixed:
+                direction, why = mixed_direction(*mixed[column])
+                sure = "likely" if direction is not None else sure
             guesses.append(ColumnGuess(column, "objective", direction, unit, label,
-                                       why or "no word or unit says which way is better"))
+                                       why or "no word or unit says which way is better",
+                                       confidence=sure))
         else:
             guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
                                        reason="text, dates or yes/no values"
                                        if series.notna().any() else "empty"))
+    uncertainty = pair_uncertainties(list(frame.columns), guesses)
+    guesses, families = shorten_wide(guesses, notes)
+    notes.extend(derived_notes(guesses))
+    if uncertainty:
+        notes.append("Kept as uncertainty, not goals: " + "; ".join(
+            f"{column!r} ({kind}) of {metric!r}"
+            for metric, (kind, column) in list(uncertainty.items())[:6])
+            + (" ..." if len(uncertainty) > 6 else "") + ".")
     undecided = [g.name for g in guesses if g.role == "objective" and g.direction is None]
     if undecided:
         shown = ", ".join(map(repr, undecided[:8])) + (" ..." if len(undecided) > 8 else "")
@@ -287,7 +357,8 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
         notes.append("No column holds numbers to compare; objectives must be numeric.")
     return Proposal(rows=len(frame), id=id_column, columns=tuple(guesses), notes=tuple(notes),
                     row_ids=row_id_name(frame), name_column=name_column, runs=runs,
-                    renamed=renamed, configurations=settings)
+                    renamed=renamed, configurations=settings, uncertainty=uncertainty,
+                    families=families)
 
 
 def _runs_or_duplicates(frame, name_column, roles, notes):
@@ -375,7 +446,8 @@ def prepare_frame(frame: pd.DataFrame, proposal: Proposal, roles: Roles) -> pd.D
     configurations, every copy gets `` · config`` (``llama-2-13b-awq · AWQ-3bit``). The input
     is not modified.
     """
-    out = frame.copy(deep=False)
+    out = add_derived(frame.copy(deep=False), proposal.columns,
+                      {o.name for o in roles.objectives} | set(roles.metadata))
     if roles.id == proposal.id and proposal.renamed:
         names = id_values(out[roles.id])
         if proposal.configurations and roles.config in out.columns:

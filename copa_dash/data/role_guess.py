@@ -32,24 +32,13 @@ import pandas as pd
 from ..core.errors import InvalidInputError
 from .cell_marks import header_unit
 from .cell_parsing import id_values
+from .vocabulary import packaged_vocabulary, vocabulary
 
-MINIMISED = frozenset({
-    "loss", "error", "err", "time", "latency", "cost", "co2", "co2e", "emission", "emissions",
-    "params", "parameters", "size", "memory", "mem", "energy", "price", "mse", "rmse", "mae",
-    "mape", "nll", "perplexity", "ppl", "runtime", "duration", "flops", "macs", "wer", "cer",
-    "fid", "regret", "violation", "violations", "delay", "seconds", "hours", "kwh",
-    "gflops", "tflops", "mflops", "gmacs", "prefill", "ece", "toxic", "toxicity", "bias",
-    "nsfw", "nudity", "carbon", "footprint", "fpr", "fnr", "watts", "ms", "usd", "bytes",
-    "gb", "mb", "stereotype", "stereotypes", "hallucination", "hallucinations",
-})
-MAXIMISED = frozenset({
-    "accuracy", "acc", "score", "f1", "auc", "auroc", "auprc", "precision", "recall",
-    "throughput", "elo", "winrate", "bleu", "rouge", "map", "ndcg", "mrr", "iou", "miou",
-    "dice", "psnr", "ssim", "r2", "reward", "speedup", "qps", "fps", "success", "coverage",
-    "utility", "likelihood", "mcc", "kappa", "hitrate", "pass", "tpr", "tnr", "bcr",
-    "fairness", "robustness", "aesthetics", "alignment", "originality", "quality",
-})
-_MAX_PHRASES = (("win", "rate"), ("hit", "rate"), ("success", "rate"), ("exact", "match"))
+# The words themselves live in vocabulary.toml (copa_dash.data.vocabulary); these names stay
+# for callers that import them: the packaged vocabulary's words.
+MINIMISED = packaged_vocabulary().minimise  # a broken COPA_VOCABULARY is said when first used,
+MAXIMISED = packaged_vocabulary().maximise  # not when the package is imported
+# A spread or a setting in the name: no direction, whatever else the name says.
 _NO_DIRECTION = frozenset({
     "std", "stderr", "sem", "sd", "stdev", "var", "variance", "ci", "batch", "seed", "epoch",
     "epochs", "step", "steps", "lr", "id", "idx", "index", "year", "fold", "rank",
@@ -96,31 +85,50 @@ def _stems(word: str) -> set[str]:
 
 
 _UP, _DOWN = "↑⬆", "↓⬇"
-_TIME_UNITS = frozenset({"s", "sec", "secs", "seconds", "ms", "us", "µs", "ns", "min", "mins",
-                         "minutes", "h", "hr", "hrs", "hours", "days"})
-_COST_UNITS = _TIME_UNITS | frozenset({
-    "kb", "mb", "gb", "tb", "kib", "mib", "gib", "kg", "g", "kwh", "wh", "j", "kj", "w", "kw",
-    "$", "usd", "eur", "gbp", "jpy", "€", "£", "flops", "gflops", "tflops", "macs", "gmacs",
-    "kgco2", "kgco2e", "kg co2", "kg co2e", "gco2", "gco2e", "dollars"})
-_RATE_BASES = _COST_UNITS | frozenset({"token", "tokens", "query", "request", "image", "m"})
+_PER_WORDS = ("second", "sec", "hour", "joule")
+_INLINE_RATE = re.compile(r"(?<![\w.])[A-Za-z$€£]+\s*/\s*[A-Za-z]+(?![\w])")
 
 
 def _unit_direction(unit: str | None) -> tuple[str | None, str]:
     """Direction a unit implies, and why: a rate per time or energy is maximised, a cost minimised."""
     if not unit:
         return None, ""
+    vocab = vocabulary()
     text = unit.strip().lower()
     if "/" in text:
         top, bottom = (part.strip() for part in text.split("/", 1))
         shown = unit.split("/", 1)[1].strip()
-        if top in _COST_UNITS and top not in ("m",):
+        if top in vocab.cost_units and top not in ("m",):
             return "min", f"a cost per {shown}"
-        if bottom in _RATE_BASES:
+        if bottom in vocab.cost_units | vocab.rate_bases:
             return "max", f"a rate: more per {shown} is better"
         return None, ""
-    if text in _COST_UNITS:
+    if text in vocab.cost_units:
         return "min", f"the unit {unit} is a cost (time, memory, energy or money)"
     return None, ""
+
+
+def name_terms(words: list[str], known) -> list[tuple[str, int]]:
+    """The vocabulary terms in a split name, longest phrase first: ``(term, first word)``.
+
+    ``length_controlled_winrate`` gives ``length_controlled`` and ``winrate`` (not
+    ``length``): a word inside a longer known phrase is not read on its own. A single word
+    is matched by its stems (``errors`` -> error, ``rouge2`` -> rouge).
+    """
+    out, i = [], 0
+    while i < len(words):
+        for j in range(min(len(words), i + 4), i + 1, -1):
+            phrase = "_".join(words[i:j])
+            if phrase in known or phrase.rstrip("s") in known:
+                out.append((phrase if phrase in known else phrase.rstrip("s"), i))
+                i = j
+                break
+        else:
+            hit = sorted(_stems(words[i]) & known)
+            if hit:
+                out.append((hit[0], i))
+            i += 1
+    return out
 
 
 def guess_direction(column_name: str, unit: str | None = None) -> str | None:
@@ -165,49 +173,79 @@ def guess_direction(column_name: str, unit: str | None = None) -> str | None:
 
 def direction_reason(column_name: str, unit: str | None = None) -> tuple[str | None, str]:
     """:func:`guess_direction` and the reason in plain words (empty when there is no guess)."""
+    return direction_guess(column_name, unit)[:2]
+
+
+def direction_guess(column_name: str, unit: str | None = None) -> tuple[str | None, str, str]:
+    """``(direction, reason, confidence)``: :func:`guess_direction`, why, and how sure.
+
+    Confidence is ``"sure"`` for an arrow or "higher is better" in the header, a rate or
+    cost unit, or a word whose direction is a fact (accuracy, latency, recall); ``"likely"``
+    for a word whose direction is a convention (size, params, memory, length: listed under
+    ``[confidence] likely`` in the vocabulary) or a bare ``%``; ``"unsure"`` with no guess.
+
+    Examples
+    --------
+    >>> direction_guess("recall/ap")[::2], direction_guess("#Params (B)")[::2]
+    (('max', 'sure'), ('min', 'likely'))
+    >>> direction_guess("length_controlled_winrate")[::2], direction_guess("KL divergence")[::2]
+    (('max', 'sure'), ('min', 'sure'))
+    """
     name = str(column_name)
     if any(a in name for a in _UP) or "higher is better" in name.lower():
-        return "max", "the header says higher is better"
+        return "max", "the header says higher is better", "sure"
     if any(a in name for a in _DOWN) or "lower is better" in name.lower():
-        return "min", "the header says lower is better"
+        return "min", "the header says lower is better", "sure"
+    vocab = vocabulary()
     found = header_unit(name)
     if found is not None:
         name, unit = found[0], unit or found[1]
     by_unit, why_unit = _unit_direction(unit)
     if by_unit is not None and unit and "/" in unit:
-        return by_unit, why_unit
-    words = _words(name)
+        return by_unit, why_unit, "sure"
+    inline = _INLINE_RATE.search(name) if not unit else None
+    if inline is not None:   # "text generation t/s @ 128": a rate written in the name
+        by_rate, why_rate = _unit_direction(inline.group(0))
+        if by_rate is not None:
+            return by_rate, why_rate, "likely"
+    words = _words(name, joined=False)
     if "per" in words:  # the word before "per" decides: cost_per_token, tokens_per_kwh
         at = words.index("per")
         before, after = words[max(at - 1, 0):at], words[at + 1:at + 2]
-        if before and after and not any(_stems(before[0]) & MINIMISED) \
-                and (after[0] in _RATE_BASES or after[0] in ("second", "sec", "hour", "joule")):
-            return "max", f"a rate: more {before[0]} per {after[0]} is better"
-        words = before
-    stems = [_stems(w) for w in words]
-    if any(s & _NO_DIRECTION for s in stems):
-        return None, ""
-    found_dirs = set()
-    for i, s in enumerate(stems):
-        flipped = i > 0 and words[i - 1] in ("non", "no", "not")
-        if s & MINIMISED:
+        if before and after and before[0] in vocab.cost_units:   # J per token, usd per query
+            return "min", f"a cost per {after[0]} ({before[0]})", "sure"
+        if before and after and not any(_stems(before[0]) & vocab.minimise) \
+                and (after[0] in vocab.rate_bases or after[0] in _PER_WORDS
+                     or after[0] in vocab.cost_units):
+            return "max", f"a rate: more {before[0]} per {after[0]} is better", "sure"
+        words = words[:at]
+    known = vocab.maximise | vocab.minimise
+    terms = name_terms(words, known) or name_terms(_words(name), known)  # camelCase whole
+    in_phrase = {i + k for t, i in terms if "_" in t for k in range(t.count("_") + 1)}
+    if any(_stems(w) & _NO_DIRECTION for i, w in enumerate(words) if i not in in_phrase):
+        return None, "", "unsure"  # a spread or setting word outside a known phrase
+    found_dirs, matched = set(), []
+    for term, i in terms:
+        flipped = i > 0 and words[i - 1] in ("non", "no", "not") and words[i - 1] != term
+        if term in vocab.minimise:
             found_dirs.add("max" if flipped else "min")
-        if s & MAXIMISED:
+        if term in vocab.maximise:
             found_dirs.add("min" if flipped else "max")
-    for phrase in _MAX_PHRASES:
-        if any(tuple(words[i:i + len(phrase)]) == phrase for i in range(len(words))):
-            found_dirs.add("max")
+        matched.append(term)
     if len(found_dirs) == 1:
         direction = found_dirs.pop()
+        community = vocab.community_of(matched[0])
+        sure = "likely" if all(t in vocab.likely for t in matched) else "sure"
         return direction, ("the name reads as " + ("a cost or an error" if direction == "min"
-                                                  else "a score"))
+                                                  else "a score")
+                           + (f" ({matched[0]!r}, {community})" if community else "")), sure
     if found_dirs:
-        return None, ""
+        return None, "", "unsure"
     if by_unit is not None:
-        return by_unit, why_unit
+        return by_unit, why_unit, "sure"
     if unit == "%":
-        return "max", "a percentage (of correct answers, say)"
-    return None, ""
+        return "max", "a percentage (of correct answers, say)", "likely"
+    return None, "", "unsure"
 
 
 def _normal(name: str) -> str:

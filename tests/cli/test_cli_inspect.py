@@ -35,12 +35,27 @@ def test_inspect_json_has_the_documented_shape(capsys):
     assert {c["role"] for c in result["columns"]} <= {
         "id", "objective", "system", "seed", "task", "split", "config", "budget", "metadata"}
     assert any("footnote marks" in n for n in result["notes"])
+    assert {c["confidence"] for c in result["columns"]} <= {"sure", "likely", "unsure"}
+    assert result["uncertainty"] == {} and isinstance(result["families"], dict)
+
+
+def test_inspect_json_pairs_spreads_and_marks_confidence(capsys):
+    status, out, _ = _run(capsys, "inspect", str(MESSY / "llmeval_alpacaeval2.csv"), "--json")
+    assert status == 0
+    result = json.loads(out)
+    assert result["uncertainty"] == {
+        "win_rate": ["standard_error", "standard_error"],
+        "length_controlled_winrate": ["standard_error", "lc_standard_error"]}
+    sure = {c["name"]: c["confidence"] for c in result["columns"]}
+    assert (sure["win_rate"], sure["avg_length"]) == ("sure", "likely")
 
 
 def test_inspect_readable_output_marks_directions_to_choose(capsys):
     status, out, _ = _run(capsys, "inspect", str(MESSY / "arena_records.json"))
     assert status == 0
     assert "overall" in out and "CHOOSE" in out and "What we read:" in out
+    assert "sure" in out and "unsure" in out
+    assert "Analysis commands refuse this table until each direction is chosen" in out
 
 
 def test_select_without_id_or_objectives_uses_the_guesses_and_says_so(capsys):
@@ -74,11 +89,26 @@ def test_hypervolume_without_id_names_rows_like_the_page(capsys):
     assert all(" · run-id " in i for i in json.loads(out)["ids"])
 
 
-def test_undecided_columns_are_left_out_with_the_fix(capsys):
-    status, _, err = _run(capsys, "rank", str(MESSY / "arena_records.json"), "--json")
-    assert status == 0
-    assert "left out (no direction guessed): overall, coding - add --objective " \
-           "'overall:max' (or :min)" in err
+def test_undecided_columns_are_refused_with_the_flags_that_decide_them(capsys):
+    status, out, err = _run(capsys, "rank", str(MESSY / "arena_records.json"), "--json")
+    assert status == 2 and out == ""
+    assert "no direction for 'overall' (1309, 1321, 1308, ...), 'coding' (1359, " in err
+    assert "--objective overall:max (or :min) for each" in err and "--ignore overall" in err
+
+
+@pytest.mark.parametrize("command", ["select", "rank", "front", "sweep"])
+def test_every_analysis_command_refuses_a_silent_guess(capsys, command):
+    status, out, err = _run(capsys, command, str(MESSY / "arena_records.json"))
+    assert status == 2 and out == "" and "no direction for 'overall'" in err
+
+
+def test_ignore_decides_an_undecided_column(capsys):
+    status, out, err = _run(capsys, "rank", str(MESSY / "arena_records.json"), "--json",
+                            "--ignore", "overall", "--ignore", "coding")
+    assert status == 0, err
+    assert "left out (--ignore): overall, coding" in err and "overall" not in out
+    status, _, err = _run(capsys, "rank", str(MESSY / "arena_records.json"), "--ignore", "nope")
+    assert status == 2 and "--ignore 'nope': no such column" in err
 
 
 def test_a_refused_file_is_one_line_and_exit_2(capsys, tmp_path):
@@ -94,3 +124,21 @@ def test_every_format_gives_the_same_select(capsys, name):
     _, reference, _ = _run(capsys, "select", str(MESSY / "imagenet_eu.csv"), "--json")
     _, out, _ = _run(capsys, "select", str(MESSY / name), "--json")
     assert json.loads(out)["id"] == json.loads(reference)["id"]
+
+
+def test_the_poset_commands_refuse_undecided_criteria_naming_the_flag(capsys, tmp_path):
+    path = tmp_path / "long.csv"
+    path.write_text("Test Problem,Optimizer,MIGD,hubness\nF1,A,0.1,3\nF1,B,0.2,1\n"
+                    "F2,A,0.3,2\nF2,B,0.1,5\n")
+    status, out, err = _run(capsys, "depth", str(path))
+    assert status == 2 and out == ""
+    assert "no direction for 'hubness' (3, 1, 2, ...)" in err and "--criterion hubness:max" in err
+    status, _, err = _run(capsys, "depth", str(path), "--criterion", "MIGD:min")
+    assert status == 0, err
+
+
+def test_a_missing_user_vocabulary_is_one_line_and_exit_2(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("COPA_VOCABULARY", str(tmp_path / "mine.toml"))
+    status, out, err = _run(capsys, "inspect", str(MESSY / "code_evalperf.csv"))
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "COPA_VOCABULARY=" in err and "no such file" in err

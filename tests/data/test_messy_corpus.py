@@ -57,11 +57,14 @@ EXPECTED = {
           "name"), "each row is a configuration of its system, not a run"]),
     "fairness_adult_sex.csv": (186, None, {
         "algorithm": ("system", None, None), "run-id": ("seed", None, None),
-        "accuracy": ("objective", "max", None), "0-accuracy (2)": ("objective", "max", None),
-        "DIbinary": ("objective", None, None), "params": ("config", None, None)}, [
+        "accuracy": ("objective", "max", None), "0-accuracy (2)": ("metadata", "max", None),
+        "DIbinary": ("metadata", None, None), "|1 - DIbinary|": ("objective", "min", None),
+        "|CV|": ("objective", "min", None), "params": ("config", None, None)}, [
         ("The header repeats 42 names; the later copies were renamed: '0-accuracy' (columns 12 "
-         "and 19) -> '0-accuracy (2)'"), "'params' varies within a name of 'algorithm'",
-        "No direction guessed for 'DIbinary', 'DIavgall', 'CV'"]),
+         "and 19) -> '0-accuracy (2)'"), "each row is a configuration of its system",
+        "a short set of 12 is proposed",
+        ("replaced by its distance from that value, minimised: '|1 - DIbinary|', "
+         "'|1 - DIavgall|', '|CV|'")]),
     "llm_safety_lb.csv": (29, "Model_name_for_merge", {
         "Average ⬆️": ("objective", "max", None), "Non-toxicity": ("objective", "max", None),
         "#Params (B)": ("objective", "min", "B"), "AdvGLUE++": ("objective", None, None),
@@ -80,7 +83,8 @@ EXPECTED = {
         "The first line holds numbers, so the file has no header"]),
     "dmop_index_column.csv": (91, None, {
         "column 1": ("metadata", None, None), "Optimizer": ("system", None, None),
-        "Test Problem": ("task", None, None), "MIGD": ("objective", None, None)}, [
+        "Test Problem": ("task", None, None), "MIGD": ("objective", "min", None),
+        "MHVD": ("objective", "min", None)}, [
         "The header has no name for column 1 (counting from 1); called it 'column 1'."]),
     "arena_records.json": (40, "model", {
         "price ($/M tokens)": ("objective", "min", "$/M tokens"),

@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import graph_figure, open_page, screenshot
+from tests.e2e.app_under_test import graph_figure, open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 EU_EXPORT = Path(__file__).parents[1] / "data" / "messy" / "imagenet_eu.csv"
@@ -81,9 +81,16 @@ def test_a_pasted_table_asks_for_the_directions_nobody_can_guess(dash_duo, app):
     assert [_direction(dash_duo, c) for c in ("overall", "coding", "price ($/M tokens)")] == [
         None, None, "min"]
     dash_duo.wait_for_contains_text("#upload-check", "Choose min or max for 'overall', 'coding'")
-    dash_duo.find_element("#upload-save").click()
-    dash_duo.wait_for_contains_text("#upload-save-error", "choose min or max for 'overall', "
-                                    "'coding'", timeout=30)
+    assert "Save is off until then" in dash_duo.find_element("#upload-check").text
+    wait_until(lambda: not dash_duo.find_element("#upload-save").is_enabled())
+    dash_duo.find_element("#upload-save").click()         # off: nothing is saved
+    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#upload-explore-link")
+    sure = [e.text for e in dash_duo.driver.find_elements(By.CSS_SELECTOR, "td.confidence")]
+    assert sure.count("unsure: choose") == 2 and "sure" in sure
+    overall = json.dumps({"column": "overall", "type": "upload-direction"}, separators=(",", ":"))
+    dash_duo.driver.find_element(By.CSS_SELECTOR, f"[id='{overall}'] input[value='max']").click()
+    wait_until(lambda: "'coding'" in dash_duo.find_element("#upload-check").text
+               and "'overall'" not in dash_duo.find_element("#upload-check").text)
     dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})",
                                    dash_duo.find_element("#upload-mapping"))
     screenshot(dash_duo, "upload-messy-pasted-undecided")

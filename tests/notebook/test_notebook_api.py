@@ -126,12 +126,24 @@ def test_html_of_results_escapes_ids():
     assert "<img" not in result._repr_html_() and "&lt;img" in result._repr_html_()
 
 
+def test_select_without_objectives_uses_the_guesses_the_cli_uses(frame, csv, capsys):
+    """acc (max), co2 and latency (min) are guessed from their names, as `select TABLE` does."""
+    guessed = copa_dash.select(frame)
+    assert guessed.preferences.objectives == ("acc", "co2", "latency")
+    assert guessed.preferences.directions == ("max", "min", "min")
+    assert guessed.pick == copa_dash.select(frame, OBJECTIVES).pick
+    assert guessed.pick == _cli(capsys, "select", csv)["id"]
+
+
 def test_bad_input_says_what_to_do(frame):
     from copa_dash.core.errors import InvalidInputError
 
     with pytest.raises(InvalidInputError, match="choose a direction|no objective has a direction|"
                                                 "no column holds numbers"):
         copa_dash.select(pd.DataFrame({"model": ["a", "b"], "note": ["x", "y"]}))
+    undecided = frame.assign(hubness=np.arange(len(frame)) % 7)
+    with pytest.raises(InvalidInputError, match="^no direction for 'hubness'.*objectives="):
+        copa_dash.select(undecided)                # never a pick from a silent guess
     with pytest.raises(InvalidInputError, match="either weights or focus/alpha"):
         copa_dash.select(frame, OBJECTIVES, weights={"acc": 1}, alpha=0.2)
     with pytest.raises(InvalidInputError, match="name a .html or .pdf|html or pdf"):

@@ -380,6 +380,31 @@ def layers_digest(layers: dict) -> str:
     return hashlib.sha1(json.dumps(layers, sort_keys=True).encode()).hexdigest()[:16]
 
 
+AXES_SHOWN = 12   # past a dozen objectives the parallel coordinates collapse to this many
+
+
+def shown_axes(preferences) -> np.ndarray:
+    """The objectives the parallel coordinates draw, as indices: all of them up to
+    :data:`AXES_SHOWN`; past that, the focus objectives first, then the others in order, up
+    to :data:`AXES_SHOWN` (fixed for a view: a slider move never changes the axes).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> shown_axes(NS(objectives=tuple("abc"), focus=("c",))).tolist()
+    [0, 1, 2]
+    >>> names = tuple(f"m{k}" for k in range(20))
+    >>> shown_axes(NS(objectives=names, focus=("m15",))).tolist()[:3]
+    [15, 0, 1]
+    """
+    names = list(preferences.objectives)
+    if len(names) <= AXES_SHOWN:
+        return np.arange(len(names))
+    focus = [names.index(f) for f in (preferences.focus or ()) if f in names]
+    rest = [k for k in range(len(names)) if k not in focus]
+    return np.array((focus + rest)[:AXES_SHOWN], dtype=np.intp)
+
+
 def parallel_figure(exploration: Exploration) -> dict:
     """Parallel coordinates of every chosen objective in CDF space (top of each axis = best):
     the non-dominated rows passing the constraints in grey, the pick in red.
@@ -388,28 +413,37 @@ def parallel_figure(exploration: Exploration) -> dict:
     line is a layout shape, so a slider move redraws only that line (:func:`parallel_patch`).
     """
     problem = exploration.problem
-    names = list(problem.preferences.objectives)
+    axes = shown_axes(problem.preferences)
+    names = [problem.preferences.objectives[k] for k in axes]
     positions = np.flatnonzero(problem.eligible & exploration.front)
     labels = [plot_text(n) for n in names]
     xs, ys, text = [], [], []
     for i in positions:
         xs.extend(labels + [None])
-        ys.extend(problem.u[i].tolist() + [None])
+        ys.extend(problem.u[i, axes].tolist() + [None])
         text.extend([plot_text(problem.ids[i])] * len(names) + [None])
+    hidden = len(problem.preferences.objectives) - len(axes)
     front = {"type": "scatter", "mode": "lines", "name": "non-dominated rows passing the constraints",
              "x": xs, "y": ys, "text": text,
              "hovertemplate": "%{text}<br>%{x}: top %{y:.1%}<extra></extra>",
              "line": {"color": "rgba(110,130,160,0.35)", "width": 1}}
     return {
         "data": [front],
-        "layout": {"margin": {"l": 60, "r": 30, "t": 20, "b": 60}, "height": 340,
+        "layout": {"margin": {"l": 60, "r": 30, "t": 36 if hidden else 20, "b": 60},
+                   "height": 340,
                    "template": "plotly_white", "hovermode": "closest",
                    "legend": {"orientation": "h", "y": -0.2, "x": 0},
                    "shapes": [parallel_pick_line(exploration)],
                    # a category axis, not tickvals/ticktext: Plotly compares those arrays by
                    # identity and would redraw every line on each slider move
                    "xaxis": {"type": "category", "showgrid": True,
-                             "range": [-0.2, len(names) - 0.8], "autorange": False},
+                             "range": [-0.2, len(names) - 0.8], "autorange": False,
+                             "tickangle": -30 if len(names) > 6 else 0},
+                   "annotations": [] if not hidden else [{
+                       "xref": "paper", "yref": "paper", "x": 0, "y": 1.02,
+                       "showarrow": False, "xanchor": "left", "yanchor": "bottom",
+                       "text": f"{len(names)} of {len(names) + hidden} objectives shown (the "
+                               "focus first); the pick card lists them all"}],
                    "yaxis": {"title": {"text": "u (share of rows better)"}, "type": "linear",
                              "range": [1.02, -0.02], "autorange": False, "tickformat": ".0%"}},
     }
@@ -421,7 +455,8 @@ def parallel_pick_line(exploration: Exploration) -> dict:
     in the legend."""
     problem = exploration.problem
     pick = exploration.pick
-    path = " ".join(f"{'M' if k == 0 else 'L'}{k},{float(u):.6g}" for k, u in enumerate(problem.u[pick]))
+    values = problem.u[pick, shown_axes(problem.preferences)]
+    path = " ".join(f"{'M' if k == 0 else 'L'}{k},{float(u):.6g}" for k, u in enumerate(values))
     return {"type": "path", "path": path, "xref": "x", "yref": "y", "layer": "above",
             "line": {"color": PICK_COLOR, "width": 3}, "showlegend": True,
             "name": "the pick"}

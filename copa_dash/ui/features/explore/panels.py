@@ -33,6 +33,9 @@ def code_html(value) -> str:
     return f"<code>{escape(' '.join(str(value).splitlines()))}</code>"
 
 
+CARD_ROWS = 12   # past a dozen objectives the pick card folds the rest under "N more"
+
+
 def pick_card_layout(ids) -> html.Div:
     """The pick card's fixed frame; :func:`pick_card_text` fills ``ids.PICK_ID`` and
     ``ids.PICK_BODY``.
@@ -70,11 +73,15 @@ def pick_card_text(exploration: Exploration) -> tuple[str, str]:
                       "alpha range of its own")
     runners = "".join(f"<li>{code_html(problem.ids[j])} (criterion {_fmt(exploration.scores[j])})</li>"
                       for j in exploration.runners_up[:RUNNERS_UP])
+    head = ("<table><thead><tr><th>objective</th><th>dir.</th><th>value</th>"
+            "<th>top x% (95% CI)</th></tr></thead><tbody>")
+    shown, folded = rows[:CARD_ROWS], rows[CARD_ROWS:]
+    more = (f"<details class=\"more-objectives\"><summary>{len(folded)} more objectives"
+            f"</summary>{head}{''.join(folded)}</tbody></table></details>") if folded else ""
     body = "".join([
         (f"<p>criterion C {info_html('criterion')} = {_fmt(exploration.scores[i])} (smaller is "
          f"better); {alpha_text}.</p>"), tie_html(exploration),
-        ("<table><thead><tr><th>objective</th><th>dir.</th><th>value</th>"
-         "<th>top x% (95% CI)</th></tr></thead><tbody>"), *rows, "</tbody></table>",
+        head, *shown, "</tbody></table>", more,
         (f"<p><em>u {info_html('u')} over {problem.n_population} rows. In brackets: a 95% "
          f"interval of each u (Wilson's, from Var u = u(1−u)/N; it stays within 0–100%); "
          f"the DKW band {info_html('dkw')} "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from dash import ALL, Input, Output, State, dcc, html, no_update
+from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
@@ -23,10 +23,15 @@ from copa_dash.ui.common.messages import two_objectives
 from copa_dash.ui.common.my_uploads import MY_UPLOADS
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.features.upload.ids import UploadIds as ID
+from copa_dash.ui.features.upload.ids import UploadMoreIds as MID
 from copa_dash.ui.features.upload.ids import UploadReadIds as RID
 from copa_dash.ui.features.upload.layout import preview_table
 from copa_dash.ui.features.upload.owner_panel import register_owner_panel
-from copa_dash.ui.features.upload.proposal_form import proposal_controls, shows_direction
+from copa_dash.ui.features.upload.proposal_form import (
+    grouped_roles,
+    proposal_controls,
+    shows_direction,
+)
 from copa_dash.ui.features.upload.read_panel import what_we_read
 from copa_dash.ui.features.upload.source_callbacks import register_source_callbacks
 
@@ -67,15 +72,21 @@ def roles_from_mapping(id_column, columns, roles, directions) -> Roles:
     return Roles(id=id_column, objectives=tuple(objectives), metadata=tuple(metadata), **single)
 
 
+def undecided_objectives(id_column, columns, roles, directions=None) -> list:
+    """The objectives of the mapping with no direction yet (Save stays off while any is)."""
+    return [c for c, r, d in zip(columns, roles, directions or ["max"] * len(columns))
+            if r == "objective" and c != id_column and d is None]
+
+
 def objectives_check(id_column, columns, roles, directions=None) -> html.Div:
     """What the mapping's objectives allow, shown live above the save button."""
     chosen = [c for c, r in zip(columns, roles) if r == "objective" and c != id_column]
-    open_ = [c for c, r, d in zip(columns, roles, directions or ["max"] * len(columns))
-             if r == "objective" and c != id_column and d is None]
+    open_ = undecided_objectives(id_column, columns, roles, directions)
     if open_:
         return alert(f"Choose min or max for {', '.join(map(repr, open_))}: no word or unit in "
                      f"the name says whether lower or higher is better (or make "
-                     f"{'it' if len(open_) == 1 else 'them'} metadata).")
+                     f"{'it' if len(open_) == 1 else 'them'} metadata). Save is off until "
+                     "then.")
     if len(chosen) >= MIN_OBJECTIVES:
         return alert(f"{len(chosen)} objectives: {', '.join(chosen)}.", "info")
     now = f"only {chosen[0]!r} is one now" if chosen else "none is chosen"
@@ -128,12 +139,28 @@ def register_callbacks(app) -> None:
         return [not shows_direction(i["column"], role, id_column)
                 for i, role in zip(role_ids, roles)]
 
-    @app.callback(Output(ID.CHECK, "children"), Input(ID.ID_COLUMN, "value"),
+    @app.callback(Output(ID.CHECK, "children"), Output(ID.SAVE, "disabled"),
+                  Input(ID.ID_COLUMN, "value"),
                   Input({"type": ID.ROLE, "column": ALL}, "value"),
                   Input({"type": ID.DIRECTION, "column": ALL}, "value"),
                   State({"type": ID.ROLE, "column": ALL}, "id"))
     def check_objectives(id_column, roles, directions, role_ids):
-        return objectives_check(id_column, [i["column"] for i in role_ids], roles, directions)
+        columns = [i["column"] for i in role_ids]
+        return (objectives_check(id_column, columns, roles, directions),
+                bool(undecided_objectives(id_column, columns, roles, directions)))
+
+    @app.callback(Output({"type": ID.ROLE, "column": ALL}, "value"),
+                  Input(MID.MORE_ROLE, "value"), Input(MID.FAMILIES, "value"),
+                  State({"type": ID.ROLE, "column": ALL}, "value"),
+                  State({"type": ID.ROLE, "column": ALL}, "id"), State(MID.GROUPS, "data"),
+                  prevent_initial_call=True)
+    def take_groups(more_role, families, roles, role_ids, groups):
+        if not groups:
+            raise PreventUpdate
+        by_more = ctx.triggered_id == MID.MORE_ROLE
+        return grouped_roles([i["column"] for i in role_ids], roles, groups,
+                             more_role=more_role if by_more else None,
+                             families=None if by_more else (families or []))
 
     @app.callback(Output(ID.RESULT, "children", allow_duplicate=True),
                   Output(ID.SAVE_ERROR, "children", allow_duplicate=True),

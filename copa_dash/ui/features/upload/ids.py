@@ -44,3 +44,10 @@ class UploadSourceIds(PageIds, prefix="upload"):
     SOURCE_LOCATION: str
     SOURCE_NAME: str
     SOURCE_READ: str
+class UploadMoreIds(PageIds, prefix="upload"):
+    """Ids of a wide table's "More columns" section (issue 29)."""
+
+    MORE: str                         # html.Details holding the columns past the short set
+    MORE_ROLE: str                    # one control: all of them metadata or objectives
+    FAMILIES: str                     # the column families (race-*) taken as objectives
+    GROUPS: str                       # dcc.Store: {"more": [...], "families": {...}}

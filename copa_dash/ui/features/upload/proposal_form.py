@@ -1,7 +1,10 @@
 """The role form built from the reader's proposal: id, runs, a role and direction per column.
 
 An objective whose direction could not be guessed is shown with no direction chosen and a
-"choose" mark: the user sets it (or makes the column metadata) - it is never silently dropped.
+"choose" mark, and Save stays off until the user sets it (or makes the column metadata) - it
+is never silently dropped. Each guess says how sure it is (sure / likely / unsure). A wide
+table's columns past the short set sit under "More columns", with one control for all of
+them and one per column family (``race-*``).
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 from dash import dcc, html
 
 from copa_dash.ui.features.upload.ids import UploadIds as ID
+from copa_dash.ui.features.upload.ids import UploadMoreIds as MID
 from copa_dash.ui.features.upload.ids import UploadReadIds as RID
 
 ROLE_OPTIONS = [
@@ -40,11 +44,15 @@ def shows_direction(column: str, role: str | None, id_column: str | None) -> boo
     return role == "objective" and column != id_column
 
 
+CONFIDENCE_TEXT = {"sure": "sure", "likely": "likely: check", "unsure": "unsure: choose"}
+
+
 def _row(guess, id_column: str) -> html.Tr:
     role = "metadata" if guess.role == "id" else guess.role
     undecided = guess.role == "objective" and guess.direction is None
     why = guess.reason + (f" (unit {guess.unit})" if guess.unit and guess.unit not in guess.reason
                           else "")
+    sure = "unsure" if undecided else guess.confidence
     return html.Tr(className="needs-choice" if undecided else "", children=[
         html.Td(guess.name),
         html.Td(dcc.Dropdown(id={"type": ID.ROLE, "column": guess.name}, options=ROLE_OPTIONS,
@@ -58,7 +66,34 @@ def _row(guess, id_column: str) -> html.Tr:
             children=dcc.RadioItems(id={"type": ID.DIRECTION, "column": guess.name},
                                     inline=True, options=DIRECTION_OPTIONS,
                                     value=guess.direction))),
+        html.Td(CONFIDENCE_TEXT.get(sure, sure), className=f"confidence confidence-{sure}"),
         html.Td("choose a direction" if undecided else why, className="help"),
+    ])
+
+
+def _head() -> html.Thead:
+    return html.Thead(html.Tr([html.Th("column"), html.Th("role"), html.Th("direction"),
+                               html.Th("how sure"), html.Th("why")]))
+
+
+def _more_columns(proposal, id_column: str) -> html.Details:
+    """A wide table's columns left out of the short set, with one control for all of them
+    and one per column family (``race-*``): taken as objectives or left as metadata."""
+    more = [g for g in proposal.columns if g.more]
+    families = [{"label": f"{family}-* ({len(columns)} columns)", "value": family}
+                for family, columns in proposal.families.items()]
+    return html.Details(id=MID.MORE, className="more-columns", hidden=not more, children=[
+        html.Summary(f"More columns ({len(more)}): left as metadata - a short set of "
+                     "objectives is proposed above"),
+        html.Label("All of them:"),
+        dcc.RadioItems(id=MID.MORE_ROLE, inline=True, value="metadata", options=[
+            {"label": "metadata (filter on them)", "value": "metadata"},
+            {"label": "objectives", "value": "objective"}]),
+        html.Div(hidden=not families, children=[
+            html.Label("Column families to take as objectives (the others stay metadata):"),
+            dcc.Checklist(id=MID.FAMILIES, options=families, value=[], inline=True)]),
+        html.Table(className="mapping-table", children=[
+            _head(), html.Tbody([_row(g, id_column) for g in more])]),
     ])
 
 
@@ -68,6 +103,49 @@ def _runs_choice(proposal) -> html.Div:
         html.Label(f"Several rows share a name in {system!r}: they read as runs of one model."),
         dcc.RadioItems(id=RID.RUNS, options=RUNS_OPTIONS, value="runs"),
     ])
+
+
+def column_groups(proposal) -> dict:
+    """What the "more columns" controls act on: ``{"more": [...], "families": {...}}``."""
+    return {"more": [g.name for g in proposal.columns if g.more],
+            "families": {f: list(c) for f, c in proposal.families.items()},
+            "proposed": {g.name: g.role for c in proposal.families.values() for g in
+                         proposal.columns if g.name in c}}
+
+
+def grouped_roles(columns, roles, groups, *, more_role=None, families=None) -> list:
+    """The role of each column after the "more columns" controls.
+
+    ``more_role`` (when given) goes to every column under "more columns"; with ``families``
+    (the families ticked) every column of a ticked family becomes an objective and every
+    column of an unticked family goes back to its proposed role. Other columns keep
+    ``roles``.
+
+    Examples
+    --------
+    >>> groups = {"more": ["b"], "families": {"race": ["r1", "r2"]},
+    ...           "proposed": {"r1": "objective", "r2": "metadata"}}
+    >>> grouped_roles(["a", "b", "r1", "r2"], ["objective", "metadata", "objective", "metadata"],
+    ...               groups, families=["race"])
+    ['objective', 'metadata', 'objective', 'objective']
+    >>> grouped_roles(["a", "b", "r1", "r2"], ["objective", "metadata", "objective", "objective"],
+    ...               groups, families=[])
+    ['objective', 'metadata', 'objective', 'metadata']
+    >>> grouped_roles(["a", "b"], ["objective", "metadata"], groups, more_role="objective")
+    ['objective', 'objective']
+    """
+    out = list(roles)
+    more = set(groups.get("more", ()))
+    taken = {c for f in (families or ()) for c in groups.get("families", {}).get(f, ())}
+    grouped = {c for cs in groups.get("families", {}).values() for c in cs}
+    for i, column in enumerate(columns):
+        if more_role is not None and column in more:
+            out[i] = more_role
+        elif families is not None and column in taken:
+            out[i] = "objective"
+        elif families is not None and column in grouped:
+            out[i] = groups.get("proposed", {}).get(column, "metadata")
+    return out
 
 
 def proposal_controls(staged) -> html.Div:
@@ -85,9 +163,9 @@ def proposal_controls(staged) -> html.Div:
                id=ID.ID_NOTE, className="help"),
         _runs_choice(proposal),
         html.Table(className="mapping-table", children=[
-            html.Thead(html.Tr([html.Th("column"), html.Th("role"), html.Th("direction"),
-                                html.Th("why")])),
-            html.Tbody([_row(g, id_column) for g in proposal.columns])]),
+            _head(), html.Tbody([_row(g, id_column) for g in proposal.columns if not g.more])]),
+        _more_columns(proposal, id_column),
+        dcc.Store(id=MID.GROUPS, data=column_groups(proposal)),
         html.Label("Name of the dataset"),
         dcc.Input(id=ID.NAME, type="text", maxLength=200, value=staged.suggested_name),
         dcc.Checklist(id=ID.SHARED, value=[], options=[

@@ -1,0 +1,90 @@
+"""A wide fairness export (127 candidate objectives) dropped as exported: the page proposes a
+short set of 12 with the rest under "More columns", says how sure each guess is, and one tick
+takes a column family (race-*) as objectives; it saves and opens in the explorer."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.e2e.app_under_test import graph_figure, open_page, screenshot, wait_until
+
+pytestmark = pytest.mark.browser
+WIDE = Path(__file__).parents[1] / "data" / "messy" / "fairness_adult_sex.csv"
+
+
+def _objective_count(dash_duo) -> int:
+    text = dash_duo.find_element("#upload-check").text
+    found = re.search(r"(\d+) objectives:", text)
+    return int(found.group(1)) if found else -1
+
+
+def test_a_wide_export_gets_a_short_set_and_families_are_taken_as_a_group(dash_duo, app):
+    open_page(dash_duo, app, "/upload")
+    dash_duo.wait_for_element("#upload-paste-text", timeout=30)
+    dash_duo.driver.find_element(By.CSS_SELECTOR, "#upload-file input[type=file]").send_keys(
+        str(WIDE))
+    dash_duo.wait_for_contains_text("#upload-read-notes", "a short set of 12", timeout=60)
+    wait_until(lambda: _objective_count(dash_duo) == 12, timeout=30)
+    summary = dash_duo.find_element("#upload-more summary").text
+    assert summary.startswith("More columns (") and "left as metadata" in summary
+    sure = {e.text for e in dash_duo.driver.find_elements(By.CSS_SELECTOR, "td.confidence")}
+    assert {"sure", "likely: check"} <= sure
+    dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})",
+                                   dash_duo.find_element("#upload-mapping"))
+    screenshot(dash_duo, "upload-wide-short-set")
+
+    dash_duo.find_element("#upload-more summary").click()
+    race = dash_duo.driver.find_element(By.CSS_SELECTOR, "#upload-families input[value='race']")
+    race.click()
+    # race-* has 40 guessed columns; the one already in the short set (race-accuracy) stays
+    # race-* holds guessed scores (race-TPR) and the calibration columns nobody can direct:
+    # taking the family asks for those directions, and Save is off until they are chosen
+    dash_duo.wait_for_contains_text("#upload-check", "Choose min or max for 'race-calibration+'",
+                                    timeout=30)
+    wait_until(lambda: not dash_duo.find_element("#upload-save").is_enabled())
+    dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})",
+                                   dash_duo.find_element("#upload-more"))
+    screenshot(dash_duo, "upload-wide-family-taken")
+    race.click()                                         # unticked: back to the short set
+    wait_until(lambda: _objective_count(dash_duo) == 12, timeout=30)
+    assert dash_duo.find_element("#upload-save").is_enabled()   # every direction is set
+    dash_duo.find_element("#upload-more-role input[value='objective']").click()
+    dash_duo.wait_for_contains_text("#upload-check", "Choose min or max for", timeout=30)
+    dash_duo.find_element("#upload-more-role input[value='metadata']").click()
+    wait_until(lambda: _objective_count(dash_duo) == 12, timeout=30)
+    assert dash_duo.get_logs() == []
+
+
+def test_thirty_objectives_are_readable_in_the_explorer(dash_duo, app, tmp_path):
+    """30 per-group scores: all taken with the one "More columns" control, saved, and the
+    explorer draws 12 parallel axes and folds the card's other 18 rows."""
+    rng = np.random.default_rng(29)
+    names = [f"accuracy-g{k:02d}" for k in range(30)]
+    frame = pd.DataFrame(rng.integers(50, 100, (25, 30)) / 100, columns=names)
+    frame.insert(0, "model", [f"m{i}" for i in range(25)])
+    path = tmp_path / "wide.csv"
+    frame.to_csv(path, index=False)
+    open_page(dash_duo, app, "/upload")
+    dash_duo.wait_for_element("#upload-paste-text", timeout=30)
+    dash_duo.driver.find_element(By.CSS_SELECTOR, "#upload-file input[type=file]").send_keys(
+        str(path))
+    wait_until(lambda: _objective_count(dash_duo) == 2, timeout=60)   # one family: two kept
+    dash_duo.find_element("#upload-more summary").click()
+    dash_duo.find_element("#upload-more-role input[value='objective']").click()
+    wait_until(lambda: _objective_count(dash_duo) == 30, timeout=30)
+    dash_duo.find_element("#upload-save").click()
+    figure = graph_figure(dash_duo, "explore-parallel", timeout=90)
+    axes = figure["data"][0]["x"]
+    assert len(axes[:axes.index(None)]) == 12
+    assert "12 of 30 objectives shown" in figure["layout"]["annotations"][0]["text"]
+    dash_duo.wait_for_contains_text("#explore-pick-body", "18 more objectives", timeout=30)
+    dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})",
+                                   dash_duo.find_element("#explore-parallel"))
+    screenshot(dash_duo, "explore-thirty-objectives")
+    assert dash_duo.get_logs() == []
