@@ -77,7 +77,7 @@ def run_serve(args) -> int:
     print(url, flush=True)
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    app.run(host=settings.host, port=settings.port, debug=False)
+    app.run(host=settings.host, port=settings.port, debug=settings.debug)
     return 0
 
 
