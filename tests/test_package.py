@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 import zipfile
 from pathlib import Path
 
 import pytest
 import requests
+
+from tests.serving import free_port, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,12 +29,6 @@ pytestmark = pytest.mark.slow
 def _uv() -> str:
     uv = pytest.importorskip("uv", reason="uv is in the [test] extra")
     return uv.find_uv_bin()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -103,32 +97,16 @@ def test_serve_from_another_folder_answers_with_pages_and_assets(installed):
     (elsewhere / "runs.csv").write_text(
         "model,accuracy,latency_ms\nA,0.91,12\nB,0.88,7\nC,0.95,30\nD,0.80,40\n",
         encoding="utf-8")
-    port = _free_port()
-    server = subprocess.Popen(
-        [str(bin_dir / "copa-dash"), "serve", "runs.csv", "--port", str(port),
-         "--data-dir", "data", "--cache-dir", "cache"],
-        cwd=elsewhere, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        link = server.stdout.readline().strip()
-        assert link.startswith(f"http://127.0.0.1:{port}/explore?dataset="), \
-            server.stderr.read() if server.poll() is not None else link
+    port = free_port()
+    command = [str(bin_dir / "copa-dash"), "serve", "runs.csv", "--port", str(port),
+               "--data-dir", "data", "--cache-dir", "cache"]
+    with serving(command, cwd=elsewhere, env=env, port=port) as link:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                home = requests.get(base + "/", timeout=10)
-                break
-            except requests.ConnectionError:
-                assert server.poll() is None and time.monotonic() < deadline, \
-                    server.stderr.read() if server.poll() is not None else "no answer in 120 s"
-                time.sleep(0.5)
+        home = requests.get(base + "/", timeout=30)
         assert home.status_code == 200 and "copa-dash" in home.text
         assert requests.get(link, timeout=30).status_code == 200
         css = requests.get(base + "/assets/style.css", timeout=30)
         assert css.status_code == 200
         assert css.text == (ROOT / "assets/style.css").read_text(encoding="utf-8")
         assert requests.get(base + "/healthz", timeout=30).status_code == 200
-        assert any((elsewhere / "data").rglob("*.json"))  # the table was stored there
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    assert any((elsewhere / "data").rglob("*.json"))  # the table was stored there

@@ -6,7 +6,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -17,15 +16,10 @@ from copa_dash.cli import build_parser, main
 from copa_dash.cli.serve import base_url, settings_from
 from copa_dash.config import Settings
 from copa_dash.services.store import open_store
+from tests.serving import free_port, serving
 
 REPO = Path(__file__).resolve().parents[2]
 RUNS = "model,accuracy,latency_ms,co2_kg\nA,0.91,12,3.0\nB,0.88,7,2.0\nC,0.95,30,5.5\n"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _args(*argv):
@@ -66,7 +60,7 @@ def test_a_port_in_use_is_a_user_error(capsys, tmp_path):
 ])
 def test_bad_input_says_why_and_exits_2(capsys, tmp_path, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)
-    port = [] if "--port" in argv else ["--port", str(_free_port())]
+    port = [] if "--port" in argv else ["--port", str(free_port())]
     assert main(["serve", *argv, *port, "--data-dir", "data"]) == 2
     assert message in capsys.readouterr().err
 
@@ -75,7 +69,7 @@ def test_a_table_with_one_objective_is_refused_and_nothing_is_stored(capsys, tmp
     table = tmp_path / "one.csv"
     table.write_text("model,accuracy\nA,0.9\nB,0.8\n", encoding="utf-8")
     data = tmp_path / "data"
-    assert main(["serve", str(table), "--port", str(_free_port()), "--data-dir", str(data)]) == 2
+    assert main(["serve", str(table), "--port", str(free_port()), "--data-dir", str(data)]) == 2
     assert "choose at least two objectives" in capsys.readouterr().err
     assert open_store(Settings(data_dir=data)).list() == []
 
@@ -83,33 +77,17 @@ def test_a_table_with_one_objective_is_refused_and_nothing_is_stored(capsys, tmp
 @pytest.mark.slow
 def test_python_m_copa_dash_serves_the_table_given_and_prints_its_link(tmp_path):
     (tmp_path / "runs.csv").write_text(RUNS, encoding="utf-8")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "copa_dash", "serve", "runs.csv", "--port", str(port),
-         "--data-dir", "data", "--cache-dir", "cache"],
-        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        link = server.stdout.readline().strip()
-        assert link.startswith(f"http://127.0.0.1:{port}/explore?dataset="), \
-            server.stderr.read() if server.poll() is not None else link
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                page = requests.get(link, timeout=10)
-                break
-            except requests.ConnectionError:
-                assert server.poll() is None and time.monotonic() < deadline
-                time.sleep(0.5)
-        assert page.status_code == 200
-        dataset = parse_qs(urlparse(link).query)["dataset"][0]
-        table = open_store(Settings(data_dir=tmp_path / "data")).load(dataset)
-        assert list(table.frame["model"]) == ["A", "B", "C"]
-        assert {o.name: o.direction for o in table.roles.objectives} == \
-            {"accuracy": "max", "latency_ms": "min", "co2_kg": "min"}
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    command = [sys.executable, "-m", "copa_dash", "serve", "runs.csv", "--port", str(port),
+               "--data-dir", "data", "--cache-dir", "cache"]
+    with serving(command, cwd=tmp_path, env=env, port=port) as link:
+        assert requests.get(link, timeout=30).status_code == 200
+    dataset = parse_qs(urlparse(link).query)["dataset"][0]
+    table = open_store(Settings(data_dir=tmp_path / "data")).load(dataset)
+    assert list(table.frame["model"]) == ["A", "B", "C"]
+    assert {o.name: o.direction for o in table.roles.objectives} == \
+        {"accuracy": "max", "latency_ms": "min", "co2_kg": "min"}
 
 
 def test_python_m_copa_dash_with_arguments_is_the_command_line(tmp_path):
