@@ -10,7 +10,8 @@ notebook kernel on a new machine does, in two variants, alternated round by roun
   (what the notebook API did before).
 
 CPU is the process's own user + system time (every thread), taken with getrusage before and
-after the call; the import of the notebook API is reported apart. The two variants' answers
+after the call; the import of the notebook API is reported apart, and so is the whole
+process's CPU (interpreter start, imports, data, calls). The two variants' answers
 are compared before a ratio is printed (picks, rankings and ids exactly; numbers to the
 selection's tie tolerance, 1e-12 relative). The machine's load is printed before and after.
 
@@ -56,6 +57,7 @@ for name, call in CALLS:
     result = call()
     out["calls"].append({"name": name, "cpu": cpu() - c, "wall": time.perf_counter() - w,
                          "answer": result})
+out["process_cpu"] = cpu()   # everything since the interpreter started
 print(json.dumps(out))
 """
 
@@ -113,7 +115,8 @@ def main(argv=None) -> int:
     print(load())
     rows = []
     for label, names in cases:
-        figures = {v: {"cpu": [], "wall": [], "import": [], "answers": None} for v in VARIANTS}
+        figures = {v: {"cpu": [], "wall": [], "import": [], "total": [], "answers": None}
+                   for v in VARIANTS}
         for r in range(args.repeats):
             order = list(VARIANTS) if r % 2 == 0 else list(reversed(VARIANTS))
             for variant in order:
@@ -122,12 +125,14 @@ def main(argv=None) -> int:
                 fig["cpu"].append(sum(c["cpu"] for c in result["calls"]))
                 fig["wall"].append(sum(c["wall"] for c in result["calls"]))
                 fig["import"].append(result["import_cpu"])
+                fig["total"].append(result["process_cpu"])
                 fig["answers"] = [c["answer"] for c in result["calls"]]
         ours, peer = figures["ours"], figures["peer (foreground)"]
         agree = same(ours["answers"], peer["answers"])
         row = (label, statistics.median(ours["import"]), statistics.median(ours["cpu"]),
                statistics.median(ours["wall"]), statistics.median(peer["cpu"]),
-               statistics.median(peer["wall"]),
+               statistics.median(peer["wall"]), statistics.median(ours["total"]),
+               statistics.median(peer["total"]),
                f"{statistics.median(peer['cpu']) / max(statistics.median(ours['cpu']), 1e-3):.0f}x"
                if agree else "refused: answers differ")
         rows.append(row)
@@ -135,8 +140,9 @@ def main(argv=None) -> int:
               flush=True)
     print()
     print("| first call (fresh process, empty cache) | import CPU s | ours CPU s | ours wall s "
-          "| foreground CPU s | foreground wall s | CPU peer/ours |")
-    print("|---|---|---|---|---|---|---|")
+          "| foreground CPU s | foreground wall s | process CPU s, ours | process CPU s, "
+          "foreground | CPU peer/ours |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         print("| " + " | ".join(f"{v:.2f}" if isinstance(v, float) else str(v) for v in row)
               + " |")
