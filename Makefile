@@ -16,12 +16,13 @@ run: install
 
 # Re-resolve the lock after a change of dependencies (keeps the pins that still fit: ~1-4 s
 # with uv's cache warm); lock-upgrade moves every pin to the newest version.
+UV_PACKAGE = $(PYTHON) -c "import uv" 2>/dev/null || $(PIP) install -q "uv>=0.5"
 lock:
-	$(PIP) install -q "uv>=0.5"
+	@$(UV_PACKAGE)
 	$(PYTHON) tools/lock.py
 
 lock-upgrade:
-	$(PIP) install -q "uv>=0.5"
+	@$(UV_PACKAGE)
 	$(PYTHON) tools/lock.py --upgrade
 
 # Debian's chromium + chromium-driver for the browser tests and PDF reports, poppler-utils to

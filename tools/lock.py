@@ -51,13 +51,23 @@ def pip_indexes() -> list[str]:
     return options
 
 
+def uv_bin() -> str:
+    """The uv of the ``uv`` package installed with this Python (``make lock`` installs it),
+    else the one on PATH."""
+    try:
+        import uv
+    except ImportError:
+        return "uv"
+    return uv.find_uv_bin()
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--upgrade", action="store_true",
                         help="resolve every package anew instead of keeping the current pins")
     args = parser.parse_args(argv)
     command = [
-        "uv", "pip", "compile", "pyproject.toml", "--all-extras", "--universal",
+        uv_bin(), "pip", "compile", "pyproject.toml", "--all-extras", "--universal",
         "--python-version", PYTHON_VERSION, "--index-strategy", "unsafe-best-match",
         *pip_indexes(), "--no-emit-package", "setuptools", "--no-emit-package", "pip",
         "--custom-compile-command", "make lock", "--quiet", "-o", str(LOCK),
