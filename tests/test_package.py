@@ -110,3 +110,17 @@ def test_serve_from_another_folder_answers_with_pages_and_assets(installed):
         assert css.text == (ROOT / "assets/style.css").read_text(encoding="utf-8")
         assert requests.get(base + "/healthz", timeout=30).status_code == 200
     assert any((elsewhere / "data").rglob("*.json"))  # the table was stored there
+
+
+def test_the_wheels_report_equals_the_checkouts(installed, tmp_path, monkeypatch):
+    # templates, bundled table and its provenance all come from the wheel: same bytes
+    from copa_dash.cli import main
+
+    args = ["report", "--dataset", "copa-synthetic", "--alpha", "0.3", "-o", "synthetic.html",
+            "--timestamp", "2026-01-31T12:00:00"]
+    done = _run(installed, *args)
+    assert done.returncode == 0, done.stderr
+    monkeypatch.chdir(tmp_path)
+    assert main(args) == 0
+    assert (installed[2] / "synthetic.html").read_bytes() == \
+        (tmp_path / "synthetic.html").read_bytes()
