@@ -17,13 +17,14 @@ ENV PIP_NO_CACHE_DIR=1 \
 RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY copa_dash ./copa_dash
 # Editable install: the venv points at /app/copa_dash, which the runtime stage copies to the
 # same path, so the code exists once and the app finds /app/assets and /app/datasets
-# beside it. The dependencies are regular installs from wheels (no compiler needed).
+# beside it. The dependencies are regular installs from wheels (no compiler needed), at the
+# versions of the lock (constraints.txt, `make lock`).
 RUN python -m pip install --upgrade pip \
- && python -m pip install -e ".${EXTRAS:+[$EXTRAS]}"
+ && python -m pip install -c constraints.txt -e ".${EXTRAS:+[$EXTRAS]}"
 
 ########## runtime
 FROM python:3.11-slim AS runtime

@@ -2,13 +2,28 @@
 PYTHON ?= python3
 PIP ?= $(PYTHON) -m pip
 
-.PHONY: run test install install-test browser bench
+.PHONY: run test install install-test browser bench lock lock-upgrade test-latest
+
+# Every install goes through the lock: constraints.txt pins each dependency of the package and
+# of all its extras (made by `make lock`); pyproject.toml keeps the library's loose ranges.
+CONSTRAINTS = -c constraints.txt
 
 install:
-	$(PIP) install -q -e .
+	$(PIP) install -q $(CONSTRAINTS) -e .
 
 run: install
-	$(PYTHON) app.py
+	$(PYTHON) -m copa_dash serve
+
+# Re-resolve the lock after a change of dependencies (keeps the pins that still fit: ~1-4 s
+# with uv's cache warm); lock-upgrade moves every pin to the newest version.
+UV_PACKAGE = $(PYTHON) -c "import uv" 2>/dev/null || $(PIP) install -q "uv>=0.5"
+lock:
+	@$(UV_PACKAGE)
+	$(PYTHON) tools/lock.py
+
+lock-upgrade:
+	@$(UV_PACKAGE)
+	$(PYTHON) tools/lock.py --upgrade
 
 # Debian's chromium + chromium-driver for the browser tests and PDF reports, poppler-utils to
 # look at the PDFs in the tests, and redis-server for the scale-out tests (a real Redis beside a
@@ -24,11 +39,20 @@ browser:
 	fi
 
 install-test: browser
-	$(PIP) install -q -e ".[test]"
+	$(PIP) install -q $(CONSTRAINTS) -e ".[test]"
 
 test: install-test
 	$(PYTHON) -m pytest
 
+# The newest release of every dependency, in a venv of its own (.venv-latest), without the
+# lock: drift shows here before it reaches `make test`.
+LATEST_VENV ?= .venv-latest
+test-latest: browser
+	$(PYTHON) -m venv $(LATEST_VENV)
+	$(LATEST_VENV)/bin/python -m pip install -q --upgrade pip
+	$(LATEST_VENV)/bin/python -m pip install -q --upgrade --upgrade-strategy eager -e ".[test]"
+	$(LATEST_VENV)/bin/python -m pytest
+
 bench:
-	$(PIP) install -q -e ".[test,bench]"
+	$(PIP) install -q $(CONSTRAINTS) -e ".[test,bench]"
 	$(PYTHON) benchmarks/run_all.py

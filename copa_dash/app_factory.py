@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import dash
 from flask import request
@@ -11,6 +10,7 @@ from flask import request
 from .api import apply_auth, register_api
 from .config import Settings
 from .core.jit import configure as configure_compiles
+from .data.package_files import shipped_folder
 from .services.recent import set_memory_budget
 from .services.warmup import warm_up_in_background, warm_up_kernels
 from .ui.app_shell import register_pages
@@ -21,7 +21,8 @@ from .web_security import apply_web_security
 
 logger = logging.getLogger("copa_dash")
 
-ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+# the repository's assets/ (checkout, editable install) or the wheel's copy in the package
+ASSETS_DIR = shipped_folder("assets")
 
 
 def create_app(settings: Settings | None = None) -> dash.Dash:

@@ -39,6 +39,7 @@ from .data.filters import RowFilter, filter_from_view, filter_from_where, value_
 from .data.guessed_table import guessed_table
 from .data.io import build_eval_table, read_frame_report
 from .data.schema import DefaultView, EvalTable, Objective, Roles
+from .notebook_compile import choose_mode, compile_later
 from .reports import opened_table
 from .reports import view as views
 from .services import selection
@@ -49,6 +50,10 @@ from .services.significance_verdict import verdict
 
 __all__ = ["explore", "front", "hypervolume", "indicators", "rank", "report", "select",
            "significance", "sweep"]
+
+# first calls answer through the numpy twins while kernels compile in another process
+# (copa_dash/notebook_compile.py); COPA_JIT_MODE overrides
+choose_mode()
 
 
 # --- the table ---------------------------------------------------------------------------
@@ -270,6 +275,7 @@ class Selection(Ranking):
                      else f"{self.preferences.method} pick: {self.pick}", lines, self.table)
 
 
+@compile_later
 def select(data, objectives=None, *, id=None, focus=None, alpha=None, weights=None, p=None,
            method="copa", where=(), isin=None, all_rows=False, population="all") -> Selection:
     """The row COPA (or a baseline ``method``) selects, as ``copa-dash select``.
@@ -311,6 +317,7 @@ def select(data, objectives=None, *, id=None, focus=None, alpha=None, weights=No
                      view=_first_view_said(table, info, objectives, focus, weights))
 
 
+@compile_later
 def rank(data, objectives=None, *, id=None, top=None, focus=None, alpha=None, weights=None,
          p=None, method="copa", where=(), isin=None, all_rows=False,
          population="all") -> Ranking:
@@ -344,6 +351,7 @@ class Sweep:
                      [f"{len(self.alphas):,} alphas in [0, 1]"], self.table, max_rows=20)
 
 
+@compile_later
 def sweep(data, objectives=None, *, id=None, focus=None, alpha=None, p=None, alphas=10_000,
           where=(), isin=None, all_rows=False, population="all") -> Sweep:
     """The alpha sweep, as ``copa-dash sweep``."""
@@ -371,6 +379,7 @@ class Front:
         return _html(f"Pareto front: {len(self.ids)} of {len(self.mask)} rows", [], self.table)
 
 
+@compile_later
 def front(data, objectives=None, *, id=None, where=(), isin=None, all_rows=False) -> Front:
     """The non-dominated rows among those passing the constraints, as ``copa-dash front``."""
     problem, _, _, _ = _problem(data, objectives, id, where=where, isin=isin,
@@ -398,6 +407,7 @@ class Hypervolume:
                      [f"reference point {dict(zip(self.objectives, self.ref))}"])
 
 
+@compile_later
 def hypervolume(data, objectives=None, *, id=None, ref=None, where=(), isin=None,
                 all_rows=False) -> Hypervolume:
     """Exact hypervolume of the rows, as ``copa-dash hypervolume`` (default reference: the
@@ -438,6 +448,7 @@ class Indicators:
         return _html(f"Indicators of {len(self.table)} systems", lines[:10], self.table)
 
 
+@compile_later
 def indicators(data, objectives=None, *, id=None, system=None, normalize="minmax",
                sigma=0.1) -> Indicators:
     """Per-system indicators, as ``copa-dash indicators``."""
@@ -476,6 +487,7 @@ class Significance:
                       f"reference point {self.ref}"])
 
 
+@compile_later
 def significance(data, objectives=None, *, baseline, candidate, id=None, system=None,
                  seed=None, config=None, permutations=5000, rng_seed=0,
                  ref_rule="range") -> Significance:
@@ -504,6 +516,7 @@ def _opened(data, objectives, id, **roles):
                         source="a pandas DataFrame in a notebook")
 
 
+@compile_later
 def report(data, path, objectives=None, *, id=None, kind="decision", focus=None, alpha=None,
            weights=None, p=None, where=(), isin=None, all_rows=False, population="all",
            answers=(), share_base="", generated_at=None, **systems_options) -> Path:

@@ -41,6 +41,7 @@ COMMANDS = {
                'learn weights and p from answers to "this model or that one?" (stdin/stdout)'),
     "report": ("report", "write the decision report of a view (HTML or PDF)"),
     "systems-report": ("report", "write the systems comparison and its significance test"),
+    "serve": ("serve", "start the dashboard (http://127.0.0.1:8050 by default)"),
     "compile": ("kernel_compile",
                 "compile every numba kernel into the cache now (at install or image build)"),
 }

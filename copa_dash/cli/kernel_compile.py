@@ -48,13 +48,17 @@ def _take_lock() -> bool:
     return True
 
 
-def compile_pending_later() -> bool:
-    """Start the detached compile of what the twins stood in for; True when started."""
-    pending = jit.pending()
+def compile_pending_later(pending=None, *, say_busy: bool = True) -> bool:
+    """Start the detached compile of what the twins stood in for (``pending``, default
+    :func:`copa_dash.core.jit.pending`); True when started. ``say_busy=False``: no line
+    on stderr when another process holds the compile lock (the caller tries again later)."""
+    pending = jit.pending() if pending is None else list(pending)
     if not pending:
         return False
     names = ", ".join(sorted({qualname for _, qualname, _ in pending}))
     start = _take_lock()
+    if not start and not say_busy:
+        return False
     print(f"copa-dash: first run: answered with numpy while {names} are not compiled; "
           + ("compiling them in the background now (later runs are faster)" if start else
              "another copa-dash process is compiling kernels in the background"),

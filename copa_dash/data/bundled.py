@@ -7,8 +7,9 @@ Where the datasets live
 -----------------------
 The environment variable ``COPA_DATASETS_DIR`` names the folder holding ``manifest.json``
 and the tables. Without it, the repository's ``datasets/`` folder next to the package is
-used (``<repo>/datasets`` for an editable install, ``pip install -e .``; the Docker image
-copies ``datasets/`` there too). The manifest is read on every call: it is small, and a
+used (``<repo>/datasets`` for a checkout or an editable install, ``pip install -e .``, whose
+copy the Docker image holds too; the copy inside the package for an installed wheel, see
+:mod:`copa_dash.data.package_files`). The manifest is read on every call: it is small, and a
 module-level cache would not be shared between gunicorn workers anyway.
 """
 
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from ..core.errors import InvalidInputError
 from .io import build_eval_table, read_table
+from .package_files import shipped_folder
 from .schema import SINGLE_ROLES, DefaultView, EvalTable, Objective, Roles
 
 ENV_VAR = "COPA_DATASETS_DIR"
@@ -55,7 +57,7 @@ class DatasetInfo:
 
 
 def datasets_dir() -> Path:
-    """The folder of the bundled datasets: ``$COPA_DATASETS_DIR`` or ``<repo>/datasets``.
+    """The folder of the bundled datasets: ``$COPA_DATASETS_DIR``, else the shipped one.
 
     Returns
     -------
@@ -68,7 +70,7 @@ def datasets_dir() -> Path:
         If the folder has no ``manifest.json``.
     """
     configured = os.environ.get(ENV_VAR)
-    folder = Path(configured) if configured else Path(__file__).resolve().parents[2] / "datasets"
+    folder = Path(configured) if configured else shipped_folder("datasets")
     if not (folder / MANIFEST).is_file():
         hint = f"{ENV_VAR}={configured!r}" if configured else \
             f"set {ENV_VAR} to the folder holding {MANIFEST}"
