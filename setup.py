@@ -1,4 +1,5 @@
-"""Build hook: the wheel carries a copy of the repository's ``datasets/`` and ``assets/``.
+"""Build hook: the wheel carries a copy of the repository's ``datasets/``, ``assets/`` and
+``docs/`` (with ``mkdocs.yml``, which orders the pages the app serves at ``/docs``).
 
 The project's metadata lives in ``pyproject.toml``; this file only adds the copy. The copy
 goes to ``copa_dash/_shipped/`` in the build folder (never into the source tree), where
@@ -13,7 +14,8 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-SHIPPED = ("datasets", "assets")
+SHIPPED = ("datasets", "assets", "docs")
+SHIPPED_FILES = ("mkdocs.yml",)
 
 
 class BuildWithShippedFolders(build_py):
@@ -28,6 +30,8 @@ class BuildWithShippedFolders(build_py):
             shutil.rmtree(target, ignore_errors=True)
             shutil.copytree(ROOT / name, target,
                             ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".*"))
+        for name in SHIPPED_FILES:
+            shutil.copy2(ROOT / name, Path(self.build_lib) / "copa_dash" / "_shipped" / name)
 
 
 setup(cmdclass={"build_py": BuildWithShippedFolders})

@@ -16,6 +16,7 @@ import threading
 import webbrowser
 
 from ..core.errors import InvalidInputError
+from .sources import add_source_arguments, source_location
 
 
 def settings_from(args):
@@ -29,6 +30,11 @@ def settings_from(args):
         changes["data_dir"] = args.data_dir
     if args.cache_dir:
         changes["cache_dir"] = args.cache_dir
+    # the upload page's tracker form reads paths and URLs on this machine: on by itself only
+    # for a dashboard that listens on loopback (COPA_READ_SOURCES turns it on elsewhere)
+    from ..config import LOOPBACK
+
+    changes["read_sources"] = settings.read_sources or changes["host"] in LOOPBACK
     return dataclasses.replace(settings, **changes)
 
 
@@ -63,17 +69,27 @@ def run_serve(args) -> int:
     settings = settings_from(args)
     check_port_free(settings.host, settings.port)
     url = base_url(settings.host, settings.port) + "/"
+    source = source_location(args)
+    if args.table and source:
+        raise InvalidInputError("give either a TABLE or a source (--from-optuna, --from-mlflow, "
+                                "--from-lm-eval), not both")
     if args.table:
         from ..services.opened_tables import store_table_file
 
         url = base_url(settings.host, settings.port) + store_table_file(settings, args.table)
+    elif source:
+        from ..services.source_uploads import save_source
+
+        saved = save_source(settings, *source)
+        url = base_url(settings.host, settings.port) + f"/explore?dataset={saved.id}"
     from ..app_factory import create_app  # lazy: dash, pandas, numba (~2 s CPU)
 
     app = create_app(settings)
     print(f"copa-dash: serving on {base_url(settings.host, settings.port)}/ "
           "(Ctrl+C to stop)", file=sys.stderr)
-    if args.table:
-        print(f"copa-dash: {args.table} opens at {url}", file=sys.stderr)
+    if args.table or source:
+        shown = args.table or f"{source[0]} {source[1]}"
+        print(f"copa-dash: {shown} opens at {url}", file=sys.stderr)
     print(url, flush=True)
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
@@ -98,4 +114,5 @@ def register(subparsers) -> None:
                                         "or $COPA_DATA_DIR)")
     sub.add_argument("--cache-dir", help="where results are cached (default .copa_cache, or "
                                          "$COPA_CACHE_DIR)")
+    add_source_arguments(sub)
     sub.set_defaults(run=run_serve)

@@ -98,3 +98,31 @@ def test_python_m_copa_dash_with_arguments_is_the_command_line(tmp_path):
     assert done.returncode == 0
     for option in ("--host", "--port", "--open", "--data-dir", "--cache-dir"):
         assert option in done.stdout
+
+
+@pytest.mark.slow
+def test_serve_opens_an_lm_eval_folder_in_the_explorer(tmp_path):
+    """Issue 31: a source given to serve (as optuna-dashboard STORAGE, mlflow ui) is stored
+    and its explorer link printed, with the directions the source states."""
+    from tests.data.source_backends import make_lm_eval_folder
+
+    root = make_lm_eval_folder(tmp_path / "lm")
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "copa_dash", "serve", "--from-lm-eval", str(root),
+               "--port", str(port), "--data-dir", "data", "--cache-dir", "cache"]
+    with serving(command, cwd=tmp_path, env=env, port=port) as link:
+        assert requests.get(link, timeout=30).status_code == 200
+    dataset = parse_qs(urlparse(link).query)["dataset"][0]
+    table = open_store(Settings(data_dir=tmp_path / "data")).load(dataset)
+    directions = {o.name: o.direction for o in table.roles.objectives}
+    assert directions["hellaswag/acc"] == "max"
+    assert directions["wikitext/word_perplexity"] == "min"
+    assert not any(name.endswith("_stderr") for name in directions)
+
+
+def test_serve_refuses_a_table_and_a_source_together(capsys, tmp_path):
+    (tmp_path / "runs.csv").write_text(RUNS, encoding="utf-8")
+    code = main(["serve", str(tmp_path / "runs.csv"), "--from-lm-eval", str(tmp_path),
+                 "--port", str(free_port()), "--data-dir", str(tmp_path / "d")])
+    assert code == 2 and "either a TABLE or a source" in capsys.readouterr().err
