@@ -217,10 +217,10 @@ def rank_acceptability(u, /, *, p, eligible=None, samples: int = 10_000, rng=0, 
                          radius=None if radius is None else float(radius))
 
 
-def picks_for_weights(u, weights, p, eligible) -> np.ndarray:
+def picks_for_weights(u, weights, p, candidates) -> np.ndarray:
     """:func:`copa_select` for each row of ``weights`` (T, K), in one compiled pass; inputs
-    already checked. -1 where nothing can be selected."""
-    candidates = _kernels.top_candidates(u, eligible, 1)
+    already checked, ``candidates`` from ``top_candidates(u, eligible, 1)``. -1 where nothing
+    can be selected."""
     return _kernels.top_rows(u, candidates, np.ascontiguousarray(weights, dtype=np.float64),
                              p, 1)[:, 0]
 
@@ -254,6 +254,7 @@ def weight_flips(u, /, weights, *, p, eligible=None, n_grid: int = 2001) -> list
     w0 = check_weights(weights, arr.shape[1])
     pick = _pick(arr, w0, p, mask)
     grid = np.linspace(0.0, 1.0, int(n_grid))
+    candidates = _kernels.top_candidates(arr, mask, 1)
     flips = []
     for k in range(arr.shape[1]):
         rest = np.delete(w0, k)
@@ -261,7 +262,7 @@ def weight_flips(u, /, weights, *, p, eligible=None, n_grid: int = 2001) -> list
         line = np.empty((grid.size, arr.shape[1]))
         line[:, k] = grid
         line[:, np.arange(arr.shape[1]) != k] = (1.0 - grid)[:, None] * rest
-        picks = picks_for_weights(arr, line, p, mask)
+        picks = picks_for_weights(arr, line, p, candidates)
         flips += _nearest_changes("weight", k, float(w0[k]), grid, picks, pick)
     return sorted(flips, key=lambda f: (f.distance, f.objective))
 
@@ -351,9 +352,13 @@ def _nearest_changes(setting, objective, start, grid, picks, pick) -> list[Flip]
 
 
 def describe_flip(flip: Flip, names, ids) -> str:
-    """The flip in words: "cost weight from 0.30 to 0.41 picks B"."""
+    """The flip in words: "cost weight from 0.30 to 0.41 picks B" (two decimals, or as
+    many more, up to four, as it takes for the two numbers to differ)."""
+    digits = next((d for d in (2, 3, 4) if math.isinf(flip.start) or math.isinf(flip.to)
+                   or round(flip.start, d) != round(flip.to, d)), 4)
+
     def fmt(v):
-        return "inf" if math.isinf(v) else f"{v:.2f}" if flip.setting != "alpha" else f"{v:.3f}"
+        return "inf" if math.isinf(v) else f"{v:.{digits}f}"
 
     what = f"{names[flip.objective]} weight" if flip.setting == "weight" else flip.setting
     return f"{what} from {fmt(flip.start)} to {fmt(flip.to)} picks {ids[flip.row]}"

@@ -202,3 +202,12 @@ def test_the_app_finds_the_twins_while_the_kernels_compile():
 
     assert jit._twin_of(kernels.top_rows) is twins.top_rows
     assert jit._twin_of(kernels.top_candidates) is twins.top_candidates
+
+
+def test_flips_in_words_show_enough_digits_to_differ():
+    flip = rob.Flip("weight", 1, 0.0, 0.0005, 0)
+    assert rob.describe_flip(flip, ["acc", "cost"], ["a"]) == "cost weight from 0.0000 to 0.0005 picks a"
+    flip = rob.Flip("weight", 0, 0.30, 0.41, 0)
+    assert rob.describe_flip(flip, ["cost"], ["B"]) == "cost weight from 0.30 to 0.41 picks B"
+    flip = rob.Flip("p", -1, 2.0, math.inf, 0)
+    assert rob.describe_flip(flip, ["cost"], ["B"]) == "p from 2.00 to inf picks B"
