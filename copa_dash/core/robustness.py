@@ -353,9 +353,12 @@ def _nearest_changes(setting, objective, start, grid, picks, pick) -> list[Flip]
 
 def describe_flip(flip: Flip, names, ids) -> str:
     """The flip in words: "cost weight from 0.30 to 0.41 picks B" (two decimals, or as
-    many more, up to four, as it takes for the two numbers to differ)."""
-    digits = next((d for d in (2, 3, 4) if math.isinf(flip.start) or math.isinf(flip.to)
-                   or round(flip.start, d) != round(flip.to, d)), 4)
+    many more, up to four, as it takes to show the grid value exactly and unlike the start)."""
+    def exact(d, v):
+        return math.isinf(v) or abs(float(f"{v:.{d}f}") - v) < 1e-9
+
+    digits = next((d for d in (2, 3, 4) if exact(d, flip.to) and (
+        math.isinf(flip.start) or f"{flip.start:.{d}f}" != f"{flip.to:.{d}f}")), 4)
 
     def fmt(v):
         return "inf" if math.isinf(v) else f"{v:.{digits}f}"
