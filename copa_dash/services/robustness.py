@@ -10,6 +10,7 @@ change. Memoised per dataset when a cache is given.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, replace
 
@@ -18,6 +19,7 @@ import numpy as np
 from ..core import robustness as core
 from ..core import robustness_noise as noise
 from ..core.errors import InvalidInputError
+from ..core.ranks import cdf_transform
 from ..data.filters import RowFilter
 from ..data.schema import EvalTable
 from . import selection
@@ -294,6 +296,25 @@ def _missing(table, prefs, row_filter, weights, seed) -> dict | None:
     return out
 
 
+def entries_acceptability(ids, raw, directions, *, p, samples: int = 10_000, seed: int = 0,
+                          dataset_id: str = "", cache=None) -> tuple[dict, ...]:
+    """Rank acceptability of already-aggregated entries (the Rankings page's rows: models, or
+    systems' means): u over the entries, Dirichlet(1) weights, p as given; the rows of
+    :attr:`Robustness.acceptability`. Memoised on the values themselves."""
+    raw = np.ascontiguousarray(raw, dtype=np.float64)
+    p = float(p)
+    digest = hashlib.sha1(raw.tobytes() + "\x00".join(map(str, ids)).encode()).hexdigest()
+    key = {"values": digest, "directions": list(directions), "p": str(p), "samples": samples,
+           "seed": seed}
+
+    def compute():
+        u = cdf_transform(raw, list(directions))
+        accept = core.rank_acceptability(u, p=p, samples=samples, rng=seed)
+        return _acceptability_rows(accept, [str(i) for i in ids], [str(k) for k in range(raw.shape[1])])
+
+    return selection.memoized(cache, "entries_acceptability", dataset_id, key, compute)
+
+
 def flip_sentence(result: Robustness) -> str:
     """The nearest flips in words, for the page and the report."""
     if not result.flips:
@@ -305,4 +326,5 @@ def flip_sentence(result: Robustness) -> str:
     return "; ".join(parts) + "."
 
 
-__all__ = ["UNCERTAINTY_KINDS", "Robustness", "flip_sentence", "robustness"]
+__all__ = ["UNCERTAINTY_KINDS", "Robustness", "entries_acceptability", "flip_sentence",
+           "robustness"]
