@@ -154,8 +154,13 @@ def _compute(table, prefs, row_filter, samples, seed, radius, uncertainty, datas
     weights = prefs.weight_vector()
     ids = [str(i) for i in problem.ids]
     names = prefs.objectives
-    accept = core.rank_acceptability(problem.u, p=prefs.p, eligible=problem.eligible,
-                                     samples=samples, rng=seed)
+    # the weights do not enter rank acceptability: a slider move finds it in the cache
+    key = {"objectives": list(prefs.objectives), "directions": list(prefs.directions),
+           "p": str(prefs.p), "population": prefs.population, "filter": row_filter.key(),
+           "samples": samples, "seed": seed}
+    accept = selection.memoized(cache, "rank_acceptability", dataset_id, key, lambda: (
+        core.rank_acceptability(problem.u, p=prefs.p, eligible=problem.eligible,
+                                samples=samples, rng=seed)))
     local = core.rank_acceptability(problem.u, p=prefs.p, eligible=problem.eligible,
                                     samples=samples, rng=seed, depth=1, center=weights,
                                     radius=radius)
