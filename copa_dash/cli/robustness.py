@@ -70,7 +70,8 @@ def register(subparsers) -> None:
     sub.add_argument("--seed", dest="draw_seed", type=int, default=0,
                      help="seed of the draws (default 0)")
     sub.add_argument("--radius", type=float, default=service.LOCAL_RADIUS,
-                     help="local check: no weight moves by more than this (default 0.1)")
+                     help="local check: weightings (1 - R) yours + R a random one, so no weight "
+                          "moves by more than R (default 0.1)")
     sub.add_argument("--uncertainty", action="append", default=[], metavar="METRIC=KIND:COLUMN",
                      help="pair a metric with its uncertainty column (KIND stderr, std or ci95; "
                           "ci95:LOW,HIGH for two bounds); repeatable")

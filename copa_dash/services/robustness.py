@@ -89,17 +89,19 @@ class Robustness:
         """One sentence: is the pick robust or a coin toss?"""
         share = next((a["rank1"] for a in self.acceptability if a["id"] == self.pick), 0.0)
         stays = self.local["stays"]
-        if stays >= 0.95 and share >= 0.5:
-            how = "robust"
+        if stays >= 0.95:
+            how = ("robust" if share >= 0.5 else
+                   "stable near your weights, but other weightings pick other models")
         elif stays >= 0.8:
-            how = "fairly stable near these weights"
+            how = "fairly stable near your weights"
         elif stays >= 0.5:
             how = "sensitive to the weights"
         else:
             how = "a coin toss"
-        return (f"{self.pick} stays the pick for {100 * stays:.0f}% of weights near yours "
-                f"(each weight moved by at most {self.local['radius']:g}) and is first for "
-                f"{100 * share:.0f}% of all weightings: {how}.")
+        r = self.local["radius"]
+        return (f"{self.pick} stays the pick for {100 * stays:.0f}% of weightings near yours "
+                f"({100 * (1 - r):.0f}% yours, {100 * r:.0f}% a random weighting) and is first "
+                f"for {100 * share:.0f}% of all weightings: {how}.")
 
 
 def robustness(table: EvalTable, preferences: selection.Preferences,

@@ -87,3 +87,18 @@ def test_a_baseline_method_or_a_bad_pairing_is_a_user_error():
                               uncertainty={"acc": ("stderr", "acc_se")})
     with pytest.raises(InvalidInputError, match="kind"):
         robustness.robustness(table, _prefs(), samples=50, uncertainty={"acc": ("var", "acc")})
+
+
+@pytest.mark.parametrize("stays, share, words", [
+    (0.99, 0.7, "robust"), (0.99, 0.1, "stable near your weights, but other weightings"),
+    (0.85, 0.7, "fairly stable"), (0.6, 0.2, "sensitive"), (0.3, 0.2, "a coin toss")])
+def test_verdict_words(stays, share, words):
+    result = robustness.Robustness(
+        pick="a", objectives=("x", "y"), weights=(0.5, 0.5), p=1.0, samples=100, seed=0,
+        acceptability=({"id": "a", "rank1": share, "top3": 1.0},),
+        local={"radius": 0.1, "stays": stays}, flips=(), leave_one_out={})
+    text = result.verdict()
+    assert text.startswith(f"a stays the pick for {100 * stays:.0f}% of weightings near yours "
+                           "(90% yours, 10% a random weighting)")
+    assert text.endswith(f"{words}." if words in ("robust", "a coin toss") else text[-1])
+    assert words in text
