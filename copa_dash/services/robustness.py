@@ -53,7 +53,8 @@ class Robustness:
         ``{"radius", "samples", "stays", "stays_se"}``: share of draws near the current weights
         (no weight moved by more than ``radius``) that keep the pick.
     flips : tuple of dict
-        ``{"setting", "objective", "from", "to", "id", "text"}``, nearest first per setting.
+        ``{"setting", "objective", "from", "to", "id", "text"}``, nearest first per setting;
+        ``"inf"`` stands for p = inf.
     leave_one_out : dict
         ``{objective: id}``: the pick without that objective (same p, weights renormalised).
     membership : dict or None
@@ -80,7 +81,7 @@ class Robustness:
         """The CLI's ``--json`` object (the issue's contract plus the other parts)."""
         return {"pick": self.pick, "samples": self.samples, "seed": self.seed,
                 "objectives": list(self.objectives), "weights": list(self.weights),
-                "p": "inf" if math.isinf(self.p) else self.p, "acceptability": [dict(a) for a in self.acceptability],
+                "p": _number(self.p), "acceptability": [dict(a) for a in self.acceptability],
                 "local": dict(self.local), "flips": [dict(f) for f in self.flips],
                 "leave_one_out": dict(self.leave_one_out), "membership": self.membership,
                 "missing": self.missing}
@@ -204,8 +205,13 @@ def _flips(problem, prefs, weights, ids) -> list[dict]:
         found += core.weight_flips(problem.u, weights, p=prefs.p, eligible=problem.eligible)[:2]
     return [{"setting": f.setting,
              "objective": prefs.objectives[f.objective] if f.objective >= 0 else None,
-             "from": f.start, "to": f.to, "id": ids[f.row],
+             "from": _number(f.start), "to": _number(f.to), "id": ids[f.row],
              "text": core.describe_flip(f, prefs.objectives, ids)} for f in found]
+
+
+def _number(value: float):
+    """A float for JSON: ``"inf"`` for p = inf (JSON has no infinity; null would lose it)."""
+    return "inf" if math.isinf(value) else float(value)
 
 
 def _leave_one_out(table, prefs, row_filter, weights, dataset_id, cache) -> dict:
