@@ -10,6 +10,7 @@ which only for some. See docs/methods.md, "How sure is this pick?".
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -271,7 +272,7 @@ def picks_over_fillings(points, /, directions, weights, *, p, eligible=None,
     for _, k in cells:
         values = np.unique(raw[~np.isnan(raw[:, k]), k])
         choices.append(np.sort(np.concatenate([values, (values[1:] + values[:-1]) / 2])))
-    total = float(np.prod([len(c) for c in choices])) if choices else 1.0
+    total = math.prod(len(c) for c in choices)   # Python ints: np.prod overflowed int64
     exhaustive = total <= max_fillings
     if exhaustive:
         fillings = itertools.product(*choices)

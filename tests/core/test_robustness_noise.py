@@ -122,3 +122,13 @@ def test_picks_over_fillings_contain_every_random_filling_pick(seed):
 def test_scale_must_match_the_values():
     with pytest.raises(InvalidInputError, match="'scale'"):
         noise.normal_draws([[1.0, 2.0]], [[1.0]], samples=5)
+
+
+def test_many_missing_cells_are_sampled_not_enumerated():
+    # 70 missing cells with 39 candidates each: 39**70 overflows int64 (it once wrapped to a
+    # small number and the enumeration never ended)
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 20, (80, 2)).astype(float)
+    y[:70, 1] = np.nan
+    result = noise.picks_over_fillings(y, ["min", "min"], [0.5, 0.5], p=1, max_fillings=50)
+    assert not result.exhaustive and result.n_fillings == 50
