@@ -246,14 +246,19 @@ def _membership(table, problem, prefs, weights, uncertainty, seed) -> dict | Non
         used = ", ".join(f"{m}: {k} column {c}" for m, (k, c) in uncertainty.items())
         method = f"scores drawn from a normal with the stated uncertainty ({used})"
     elif roles.system and roles.seed:
-        systems = table.frame[roles.system].astype(str).to_numpy()[rows]
-        names, groups = np.unique(systems, return_inverse=True)
+        # a model is a system, or a (system, config) pair when the table has configs (a
+        # threshold, a hyperparameter): its rows are its runs (seeds), resampled
+        labels = table.frame[roles.system].astype(str).to_numpy()[rows]
+        if roles.config:
+            labels = np.char.add(np.char.add(labels.astype(str), " / "),
+                                 table.frame[roles.config].astype(str).to_numpy()[rows])
+        names, groups = np.unique(labels, return_inverse=True)
         if len(names) < 2 or len(names) == len(rows):
             return None
         draws = noise.bootstrap_means(raw, groups, samples=NOISE_SAMPLES, rng=seed)
         ids = [str(n) for n in names]
-        method = (f"bootstrap of each {roles.system}'s runs ({roles.seed}), means per "
-                  f"{roles.system}")
+        per = f"{roles.system} / {roles.config}" if roles.config else roles.system
+        method = f"bootstrap of the runs ({roles.seed}) of each {per}, means per {per}"
     else:
         return None
     result = noise.front_membership(draws, list(prefs.directions), weights, p=prefs.p)

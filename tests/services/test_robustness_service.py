@@ -32,7 +32,7 @@ def test_runs_are_bootstrapped_per_system():
                                           system="system", seed="seed"))
     result = robustness.robustness(table, _prefs(), samples=300)
     membership = result.membership
-    assert membership["method"].startswith("bootstrap of each system's runs")
+    assert membership["method"].startswith("bootstrap of the runs (seed) of each system")
     assert membership["rows"] == [{"id": "A", "front": 1.0, "pick": 1.0}]
 
 
