@@ -58,3 +58,27 @@ def test_panel_shows_the_clis_numbers_and_follows_alpha(dash_duo, app, capsys):
                and _verdict(dash_duo).startswith(f"{after['pick']} stays"), timeout=60)
     screenshot(dash_duo, "explore-robustness-alpha-1")
     assert dash_duo.get_logs() == []
+
+
+@pytest.mark.parametrize("dataset, heading", [("chatbot-arena-price", "Missing scores"),
+                                              ("fairness-adult-sex", "Under noise")])
+def test_panel_shows_missing_scores_and_noise_where_the_table_has_them(dash_duo, app, capsys,
+                                                                       dataset, heading):
+    open_page(dash_duo, app, f"/explore?dataset={dataset}")
+    wait_until(lambda: _verdict(dash_duo) != "", timeout=90)
+    capsys.readouterr()
+    assert main(["robustness", "--dataset", dataset, "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    body = dash_duo.find_element("#explore-robust-body").text
+    assert heading in body
+    if expected["missing"]:
+        m = expected["missing"]
+        assert (f"{m['rows']} models miss a score: {m['always_dominated']} are dominated "
+                "(another model is as good on every objective and better on one)") in body
+        assert f"{m['maybe_dominated']} only for some values, {m['never_dominated']} never" in body
+    if expected["membership"]:
+        first = expected["membership"]["rows"][0]
+        assert (f"{first['id']}: on the front {100 * first['front']:.0f}%, picked "
+                f"{100 * first['pick']:.0f}%") in body
+    screenshot(dash_duo, f"explore-robustness-{dataset}")
+    assert dash_duo.get_logs() == []

@@ -100,10 +100,11 @@ def _membership_html(membership) -> list[str]:
 def _missing_html(missing) -> list[str]:
     if not missing:
         return []
-    text = (f"{missing['rows']} models miss a score: {missing['always_dominated']} are beaten on "
-            f"every objective whatever the missing values (within each column's observed "
-            f"range), {missing['maybe_dominated']} only for some values, "
-            f"{missing['never_dominated']} never.")
+    text = (f"{missing['rows']} models miss a score: {missing['always_dominated']} are dominated "
+            "(another model is as good on every objective and better on one) whatever the "
+            "missing values are (within each column's observed range), "
+            f"{missing['maybe_dominated']} only for some values, {missing['never_dominated']} "
+            "never.")
     if "picks" in missing:
         picks = ", ".join(f"{_code(p['id'])} {100 * p['share']:.0f}%" for p in missing["picks"][:4])
         how = "every" if missing["exhaustive"] else "random"
