@@ -2,8 +2,8 @@
 
 __version__ = "0.1.0"
 
-_NOTEBOOK = ("explore", "front", "hypervolume", "indicators", "rank", "report", "select",
-             "significance", "sweep")
+_NOTEBOOK = ("explore", "front", "hypervolume", "indicators", "rank", "report", "robustness",
+             "select", "significance", "sweep")
 _SOURCES = ("from_lm_eval", "from_mlflow", "from_optuna")  # tables the functions above take
 
 
@@ -13,6 +13,10 @@ def __getattr__(name):
     if name in _NOTEBOOK:
         # PEP 562 lazy attribute: copa_dash.notebook loads numba, pandas and plotly (~3.6 s
         # CPU), which `import copa_dash` (every CLI start) must not pay
+        if name == "robustness":
+            from .notebook_robustness import robustness
+
+            return robustness
         from . import notebook
 
         return getattr(notebook, name)

@@ -28,6 +28,8 @@ COMMANDS = {
     "front": ("selection", "ids of the non-dominated rows (among those passing --where)"),
     "hypervolume": ("selection", ("hypervolume of the rows: exact, or a Monte-Carlo estimate "
                                   "when exact is predicted to take longer than --budget")),
+    "robustness": ("robustness", ("how sure the view's pick is: rank acceptability, what "
+                                  "flips it, leave one objective out")),
     "datasets": ("datasets", "list the bundled datasets"),
     "benchmark": ("rankings", "compare the methods of a long table (method x task) on one metric"),
     "indicators": ("systems", "per-system HV, ONVG, ONVG^, ONVGR, UD_bar, OS and radar area"),

@@ -275,7 +275,13 @@ def _twins_module():
 
 
 def _twin_of(dispatcher):
-    return _twins_module().TWINS.get(kernel_name(dispatcher))
+    name = kernel_name(dispatcher)
+    if name.startswith("robustness."):
+        # the robustness kernels' twins have a module of their own (_twins is long)
+        from . import _twins_robustness
+
+        return _twins_robustness.TWINS.get(name)
+    return _twins_module().TWINS.get(name)
 
 
 def _is_worker() -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..core.errors import InvalidInputError
-from ..services import explorer, selection
+from ..services import explorer, robustness, selection
 from ..services.catalog import OpenedDataset
 from ..services.method_limits import PLAIN_NAMES
 from ..services.pick_tie import PickTie, pick_tie
@@ -101,6 +101,8 @@ class DecisionFacts:
     exploration: explorer.Exploration
     tie: PickTie | None = None     # the rows tied with the pick and the rule that chose it
     axes: AxesShown | None = None
+    # "How sure is this pick?": rank acceptability, flips, leave one out (services.robustness)
+    robustness: object | None = None
 
 
 def decision_facts(opened, view: views.DecisionView, *, cache=None) -> DecisionFacts:
@@ -150,7 +152,9 @@ def decision_facts(opened, view: views.DecisionView, *, cache=None) -> DecisionF
         alpha_note=alpha_note, picks_by_p=_picks_by_p(problem), baselines=_baselines(result),
         dkw=float(result.dkw) if n else math.nan, notes=tuple(result.notes),
         id_column=opened.table.roles.id, exploration=result,
-        tie=pick_tie(problem, result.scores, i), axes=_axes(result, resolved, opened.table))
+        tie=pick_tie(problem, result.scores, i), axes=_axes(result, resolved, opened.table),
+        robustness=robustness.robustness(opened.table, prefs, constraints,
+                                         dataset_id=opened.cache_id, cache=cache))
 
 
 def _alpha_range(result) -> tuple[AlphaRange | None, str]:

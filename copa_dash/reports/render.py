@@ -109,6 +109,8 @@ def decision_html(facts: DecisionFacts, *, fmt: str = "html", generated_at=None,
         {"label": "The pick, from the command line (prints the same id):",
          "text": views.command_line(select)},
         {"label": "This report:", "text": views.command_line(report)},
+        {"label": "How sure is the pick (the same acceptability, flips and leave-one-out):",
+         "text": views.command_line(["copa-dash", "robustness", *source, *settings, "--json"])},
     ]
     query, lost = views.explore_query(view)
     if facts.provenance.kind in ("bundled", "uploaded"):

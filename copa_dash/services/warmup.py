@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..core import criteria, elicitation, jit, ranks, sweep
+from ..core import criteria, elicitation, jit, ranks, robustness, sweep
 from ..core.dominance import nondominated_layers, nondominated_mask
 from ..core.generalization import validation_test_fronts
 from ..core.hypervolume import hypervolume
@@ -39,6 +39,15 @@ def _explore() -> None:
         sweep.alpha_sweep(u, [0], p=p, n_alphas=5)
     for k in (2, 3, 4):
         nondominated_mask(_POINTS[:, :k] if k <= 3 else np.hstack([_POINTS, _POINTS[:, :1]]))
+
+
+def _robustness() -> None:
+    """The explorer's "How sure is this pick?" panel and ``copa-dash robustness``."""
+    u = ranks.cdf_transform(_POINTS)
+    for p in (1.0, 2.0, np.inf):
+        robustness.rank_acceptability(u, p=p, samples=4)
+        robustness.rank_acceptability(u, p=p, samples=4, depth=1, center=[0.5, 0.3, 0.2],
+                                      radius=0.1)
 
 
 def _fronts() -> None:
@@ -79,6 +88,7 @@ def _posets() -> None:
 #: (label, step) in the order the background thread runs them
 WARM_UP_STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("explorer kernels", _explore),
+    ("'How sure is this pick?' kernels", _robustness),
     ("front and hypervolume kernels", _fronts),
     ("systems kernels", _systems),
     ("val -> test kernels", _generalization),

@@ -32,6 +32,7 @@ from copa_dash.ui.features.explore import (
     figures,
     panels,
     report_panel,
+    robustness_panel,
     table_query,
     view_memo,
 )
@@ -335,6 +336,7 @@ def register_callbacks(app) -> None:
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
     choose_callbacks.register(app)
     report_panel.register_callbacks(app)
+    robustness_panel.register_callbacks(app)
 
     @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
                   State(ID.QUERY, "data"), State(ID.TABLE_SEARCH, "value"),

@@ -12,7 +12,13 @@ from copa_dash.ui.common.page_frame import view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.common.working_context import read_context, without_context
-from copa_dash.ui.features.explore import choose_panel, panels, report_panel, table_query
+from copa_dash.ui.features.explore import (
+    choose_panel,
+    panels,
+    report_panel,
+    robustness_panel,
+    table_query,
+)
 from copa_dash.ui.features.explore import controls as components
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
 from copa_dash.ui.features.explore.link_check import link_notes
@@ -69,7 +75,8 @@ def layout(**query):
                 html.Ul([html.Li(note) for note in notes]),
             ]),
             html.Div(id=ID.ALERT),
-            panels.pick_card_layout(ID),
+            html.Div(className="pick-row", children=[panels.pick_card_layout(ID),
+                                                     robustness_panel.panel()]),
             choose_panel.panel(state.choose),
             components.axes_controls(state),
             dcc.Graph(id=ID.FRONT, config={"displaylogo": False}),

@@ -16,6 +16,7 @@ from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.long_options import matching_options
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.table_ids import id_tooltips
+from copa_dash.ui.features.rankings import acceptability as acceptability_chart
 from copa_dash.ui.features.rankings import figures as figures_rankings
 from copa_dash.ui.features.rankings import figures_benchmark
 from copa_dash.ui.features.rankings import panels as panels_rankings
@@ -63,6 +64,7 @@ def row_filter(state: RankingsState) -> RowFilter:
 
 def register_callbacks(app) -> None:
     """Attach the rankings page's callbacks to ``app``."""
+    acceptability_chart.register_callbacks(app, row_filter)
 
     @app.callback(
         output={"alert": Output(ID.ALERT, "children"),

@@ -23,6 +23,7 @@ from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.table_ids import TOOLTIP_ARGS, id_cell_styles
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.common.working_context import read_context
+from copa_dash.ui.features.rankings import acceptability
 from copa_dash.ui.features.rankings.ids import ID
 from copa_dash.ui.features.rankings.state import (
     RankingsState,
@@ -171,7 +172,9 @@ def _ranks_panel(state: RankingsState, entries) -> html.Div:
                          style={"minWidth": "260px", "flex": 1}),
         ]),
         html.Div(id=ID.CHART_NOTE, className="help"),
+        acceptability.chart_choice(),
         dcc.Graph(id=ID.BUMP, config={"displaylogo": False}),
+        acceptability.acceptability_block(),
         html.H4("Ranks, largest changes first"),
         html.Button("Download CSV", id=ID.DOWNLOAD_BUTTON, className="button"),
         dcc.Download(id=ID.DOWNLOAD),

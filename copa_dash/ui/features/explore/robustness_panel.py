@@ -1,0 +1,132 @@
+"""The explorer's "How sure is this pick?" panel, beside the pick card.
+
+It is filled from the view's query string (the store the main callback writes last), so it
+loads after the figure and never delays a slider move; the numbers are those of
+:func:`copa_dash.services.robustness.robustness` (the CLI's ``robustness``, the notebook's
+``copa_dash.robustness`` and the decision report). Text from the data is escaped.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from urllib.parse import parse_qs
+
+from dash import Input, Output, html
+
+from copa_dash.core.errors import InvalidInputError
+from copa_dash.services import robustness as service
+from copa_dash.services.catalog import open_dataset
+from copa_dash.ui.common.html_block import HtmlBlock
+from copa_dash.ui.common.settings_access import current_cache, current_settings
+from copa_dash.ui.features.explore.ids import ExploreIds
+from copa_dash.ui.features.explore.state import parse_query, with_defaults
+from copa_dash.ui.features.explore.view_state import preferences_and_filter
+
+PANEL = "explore-robust"
+BODY = "explore-robust-body"
+BARS = 8
+WAITING = "<p><em>Working out how sure the pick is…</em></p>"
+
+
+def panel() -> html.Div:
+    """The panel's frame; :func:`register_callbacks` fills its body."""
+    return html.Div(id=PANEL, className="robust-card", children=[
+        html.H3("How sure is this pick?"),
+        HtmlBlock(id=BODY, className="robust-body", html=WAITING),
+    ])
+
+
+def result_of(query: str) -> service.Robustness:
+    """The service's answer for the view ``query`` (the page's query string)."""
+    given = parse_qs(query or "")
+    opened = open_dataset(parse_query(given).dataset, current_settings())
+    state = with_defaults(parse_query(given), opened, given=set(given))
+    prefs, row_filter = preferences_and_filter(state, opened.table)
+    return service.robustness(opened.table, prefs, row_filter, dataset_id=opened.cache_id,
+                              cache=current_cache())
+
+
+def _code(value) -> str:
+    return f"<code>{escape(' '.join(str(value).splitlines()))}</code>"
+
+
+def body_html(result: service.Robustness) -> str:
+    """The panel's HTML: verdict, acceptability bars, flips, leave-one-out, noise, missing."""
+    parts = [f"<p class='robust-verdict'>{escape(result.verdict())}</p>",
+             (f"<h4>Rank acceptability</h4><p><em>share of {result.samples:,} random weightings "
+             "of the objectives (uniform over all weightings, seed "
+             f"{result.seed}) under which a model ranks first (dark bar) or in the top 3 "
+             "(light bar); ± one standard error.</em></p><div class='robust-bars'>")]
+    for row in result.acceptability[:BARS]:
+        mark = " robust-pick" if row["id"] == result.pick else ""
+        parts.append(
+            f"<div class='robust-row{mark}'><span class='robust-id' title='{escape(row['id'])}'>"
+            f"{_code(row['id'])}</span><span class='robust-track'>"
+            f"<span class='robust-top3' style='width:{100 * row['top3']:.1f}%'></span>"
+            f"<span class='robust-rank1' style='width:{100 * row['rank1']:.1f}%'></span></span>"
+            f"<span class='robust-share'>{100 * row['rank1']:.1f}% ± {100 * row['rank1_se']:.1f}"
+            f" first, {100 * row['top3']:.0f}% top 3</span></div>")
+    parts.append("</div>")
+    if len(result.acceptability) > BARS:
+        parts.append(f"<p><em>{len(result.acceptability) - BARS} more models are first or in "
+                     "the top 3 for some weighting.</em></p>")
+    parts.append("<h4>What flips it</h4><p><em>the smallest change of one setting that gives "
+                 "another pick (others kept; weights rescaled to sum 1).</em></p><ul>")
+    parts += [f"<li>{escape(f['text'])}</li>" for f in result.flips] or \
+        ["<li>no single change of alpha, p or one weight changes the pick</li>"]
+    if result.flips and not any(f["setting"] == "p" for f in result.flips):
+        parts.append("<li>no p from 1 to inf changes the pick</li>")
+    parts.append("</ul><h4>Leave one objective out</h4><p><em>the pick without each objective "
+                 "(same p, the other weights rescaled).</em></p><ul>")
+    for name, pick in result.leave_one_out.items():
+        same = " (the same pick)" if pick == result.pick else ""
+        parts.append(f"<li>without {_code(name)}: {_code(pick) if pick else 'no pick'}{same}</li>")
+    parts.append("</ul>")
+    parts += _membership_html(result.membership) + _missing_html(result.missing)
+    return "".join(parts)
+
+
+def _membership_html(membership) -> list[str]:
+    if not membership:
+        return [("<p><em>Noise: this table has no runs (system and seed) and no uncertainty "
+                "column paired with a metric, so the scores are taken as exact.</em></p>")]
+    rows = "".join(f"<li>{_code(r['id'])}: on the front {100 * r['front']:.0f}%, picked "
+                   f"{100 * r['pick']:.0f}%</li>" for r in membership["rows"][:6])
+    return [(f"<h4>Under noise</h4><p><em>share of {membership['samples']} redrawn score "
+            f"tables ({escape(membership['method'])}) in which a model is on the Pareto "
+            f"front (no model better on every objective) and is the pick.</em></p><ul>{rows}</ul>")]
+
+
+def _missing_html(missing) -> list[str]:
+    if not missing:
+        return []
+    text = (f"{missing['rows']} models miss a score: {missing['always_dominated']} are dominated "
+            "(another model is as good on every objective and better on one) whatever the "
+            "missing values are (within each column's observed range), "
+            f"{missing['maybe_dominated']} only for some values, {missing['never_dominated']} "
+            "never.")
+    if "picks" in missing:
+        picks = ", ".join(f"{_code(p['id'])} {100 * p['share']:.0f}%" for p in missing["picks"][:4])
+        how = "every" if missing["exhaustive"] else "random"
+        text = escape(text) + f" Picks over {missing['fillings']} {how} fillings: {picks}."
+    else:
+        text = escape(text)
+    return [f"<h4>Missing scores</h4><p>{text}</p>"]
+
+
+def fill(query):
+    """The panel's body for the view ``query``, or what to do when it cannot be computed."""
+    if not query:
+        return WAITING
+    try:
+        return body_html(result_of(query))
+    except InvalidInputError as exc:
+        return f"<p><em>{escape(str(exc))}</em></p>"
+
+
+def register_callbacks(app) -> None:
+    """Fill the panel whenever the view's query string changes."""
+    app.callback(Output(BODY, "html"), Input(ExploreIds.QUERY, "data"))(fill)
+
+
+__all__ = ["body_html", "panel", "register_callbacks", "result_of"]

@@ -1,0 +1,84 @@
+"""Explore's "How sure is this pick?" panel in headless Chromium: the same numbers as
+``copa-dash robustness`` on the same view, and it follows the view."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from copa_dash.cli import main
+from tests.e2e.app_under_test import open_page, screenshot, wait_until
+
+pytestmark = pytest.mark.browser
+DATASET = "decodingtrust"
+
+
+def _cli(capsys, *extra) -> dict:
+    capsys.readouterr()                    # the server's start-up lines
+    assert main(["robustness", "--dataset", DATASET, "--json", *extra]) == 0
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+def _panel_rows(dash_duo) -> list[tuple[str, str]]:
+    rows = dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-robust-body .robust-row")
+    return [(r.find_element(By.CSS_SELECTOR, ".robust-id").text,
+             r.find_element(By.CSS_SELECTOR, ".robust-share").text) for r in rows]
+
+
+def _verdict(dash_duo) -> str:
+    found = dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-robust-body .robust-verdict")
+    return found[0].text if found else ""
+
+
+def test_panel_shows_the_clis_numbers_and_follows_alpha(dash_duo, app, capsys):
+    open_page(dash_duo, app, f"/explore?dataset={DATASET}")
+    wait_until(lambda: _verdict(dash_duo) != "", timeout=60)
+    expected = _cli(capsys)
+    assert _verdict(dash_duo).startswith(f"{expected['pick']} stays the pick")
+    assert dash_duo.find_element("#pick-id").text == expected["pick"]
+    shown = _panel_rows(dash_duo)
+    assert [name for name, _ in shown] == [a["id"] for a in expected["acceptability"][:8]]
+    for (_, text), row in zip(shown, expected["acceptability"]):
+        assert text.startswith(f"{100 * row['rank1']:.1f}% ± {100 * row['rank1_se']:.1f} first")
+    body = dash_duo.find_element("#explore-robust-body").text
+    for name, pick in expected["leave_one_out"].items():
+        assert f"without {name}: {pick}" in body
+    for flip in expected["flips"]:
+        assert flip["text"] in body
+    screenshot(dash_duo, "explore-robustness")
+
+    slider = dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-alpha [role=slider]")[0]
+    slider.click()
+    slider.send_keys(Keys.END)
+    after = _cli(capsys, "--alpha", "1")
+    wait_until(lambda: "without" in dash_duo.find_element("#explore-robust-body").text
+               and _verdict(dash_duo).startswith(f"{after['pick']} stays"), timeout=60)
+    screenshot(dash_duo, "explore-robustness-alpha-1")
+    assert dash_duo.get_logs() == []
+
+
+@pytest.mark.parametrize("dataset, heading", [("chatbot-arena-price", "Missing scores"),
+                                              ("fairness-adult-sex", "Under noise")])
+def test_panel_shows_missing_scores_and_noise_where_the_table_has_them(dash_duo, app, capsys,
+                                                                       dataset, heading):
+    open_page(dash_duo, app, f"/explore?dataset={dataset}")
+    wait_until(lambda: _verdict(dash_duo) != "", timeout=90)
+    capsys.readouterr()
+    assert main(["robustness", "--dataset", dataset, "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    body = dash_duo.find_element("#explore-robust-body").text
+    assert heading in body
+    if expected["missing"]:
+        m = expected["missing"]
+        assert (f"{m['rows']} models miss a score: {m['always_dominated']} are dominated "
+                "(another model is as good on every objective and better on one)") in body
+        assert f"{m['maybe_dominated']} only for some values, {m['never_dominated']} never" in body
+    if expected["membership"]:
+        first = expected["membership"]["rows"][0]
+        assert (f"{first['id']}: on the front {100 * first['front']:.0f}%, picked "
+                f"{100 * first['pick']:.0f}%") in body
+    screenshot(dash_duo, f"explore-robustness-{dataset}")
+    assert dash_duo.get_logs() == []
