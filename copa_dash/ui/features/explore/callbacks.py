@@ -28,6 +28,7 @@ from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 from copa_dash.ui.features.explore import (
+    brushing,
     choose_callbacks,
     figures,
     panels,
@@ -335,6 +336,7 @@ def register_callbacks(app) -> None:
 
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
     choose_callbacks.register(app)
+    brushing.register(app)
     report_panel.register_callbacks(app)
     robustness_panel.register_callbacks(app)
 

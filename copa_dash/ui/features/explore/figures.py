@@ -434,6 +434,8 @@ def parallel_figure(exploration: Exploration) -> dict:
                    "template": "plotly_white", "hovermode": "closest",
                    "legend": {"orientation": "h", "y": -0.2, "x": 0},
                    "shapes": [parallel_pick_line(exploration)],
+                   # dragging a range on an axis is a constraint (explore/brushing.py)
+                   "dragmode": "select", "selectdirection": "any",
                    # a category axis, not tickvals/ticktext: Plotly compares those arrays by
                    # identity and would redraw every line on each slider move
                    "xaxis": {"type": "category", "showgrid": True,
