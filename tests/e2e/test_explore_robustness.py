@@ -10,6 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from copa_dash.cli import main
+from copa_dash.ui.features.explore.robustness_panel import BARS
 from tests.e2e.app_under_test import open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
@@ -20,6 +21,12 @@ def _cli(capsys, *extra) -> dict:
     capsys.readouterr()                    # the server's start-up lines
     assert main(["robustness", "--dataset", DATASET, "--json", *extra]) == 0
     return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+def _body(dash_duo) -> str:
+    """The panel's text, folded sections included (their summaries show the first line)."""
+    return " ".join(dash_duo.find_element("#explore-robust-body").get_attribute("textContent")
+                    .split())
 
 
 def _panel_rows(dash_duo) -> list[tuple[str, str]]:
@@ -40,10 +47,10 @@ def test_panel_shows_the_clis_numbers_and_follows_alpha(dash_duo, app, capsys):
     assert _verdict(dash_duo).startswith(f"{expected['pick']} stays the pick")
     assert dash_duo.find_element("#pick-id").text == expected["pick"]
     shown = _panel_rows(dash_duo)
-    assert [name for name, _ in shown] == [a["id"] for a in expected["acceptability"][:8]]
+    assert [name for name, _ in shown] == [a["id"] for a in expected["acceptability"][:BARS]]
     for (_, text), row in zip(shown, expected["acceptability"]):
         assert text.startswith(f"{100 * row['rank1']:.1f}% ± {100 * row['rank1_se']:.1f} first")
-    body = dash_duo.find_element("#explore-robust-body").text
+    body = _body(dash_duo)
     for name, pick in expected["leave_one_out"].items():
         assert f"without {name}: {pick}" in body
     for flip in expected["flips"]:
@@ -54,7 +61,7 @@ def test_panel_shows_the_clis_numbers_and_follows_alpha(dash_duo, app, capsys):
     slider.click()
     slider.send_keys(Keys.END)
     after = _cli(capsys, "--alpha", "1")
-    wait_until(lambda: "without" in dash_duo.find_element("#explore-robust-body").text
+    wait_until(lambda: "without" in _body(dash_duo)
                and _verdict(dash_duo).startswith(f"{after['pick']} stays"), timeout=60)
     screenshot(dash_duo, "explore-robustness-alpha-1")
     assert dash_duo.get_logs() == []
@@ -69,7 +76,7 @@ def test_panel_shows_missing_scores_and_noise_where_the_table_has_them(dash_duo,
     capsys.readouterr()
     assert main(["robustness", "--dataset", dataset, "--json"]) == 0
     expected = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    body = dash_duo.find_element("#explore-robust-body").text
+    body = _body(dash_duo)
     assert heading in body
     if expected["missing"]:
         m = expected["missing"]

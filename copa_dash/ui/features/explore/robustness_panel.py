@@ -24,7 +24,9 @@ from copa_dash.ui.features.explore.view_state import preferences_and_filter
 
 PANEL = "explore-robust"
 BODY = "explore-robust-body"
-BARS = 8
+# acceptability bars shown; the sections under them fold (details) so the panel is no taller
+# than the pick card beside it and the main figure stays on the first screen at 1400 x 1000
+BARS = 5
 WAITING = "<p><em>Working out how sure the pick is…</em></p>"
 
 
@@ -70,18 +72,24 @@ def body_html(result: service.Robustness) -> str:
     if len(result.acceptability) > BARS:
         parts.append(f"<p><em>{len(result.acceptability) - BARS} more models are first or in "
                      "the top 3 for some weighting.</em></p>")
-    parts.append("<h4>What flips it</h4><p><em>the smallest change of one setting that gives "
-                 "another pick (others kept; weights rescaled to sum 1).</em></p><ul>")
+    nearest = escape(result.flips[0]["text"]) if result.flips else \
+        "no single change of alpha, p or one weight changes the pick"
+    parts.append(f"<details class='robust-more'><summary><b>What flips it:</b> {nearest}"
+                 "</summary><p><em>the smallest change of one setting that gives another "
+                 "pick (others kept; weights rescaled to sum 1).</em></p><ul>")
     parts += [f"<li>{escape(f['text'])}</li>" for f in result.flips] or \
         ["<li>no single change of alpha, p or one weight changes the pick</li>"]
     if result.flips and not any(f["setting"] == "p" for f in result.flips):
         parts.append("<li>no p from 1 to inf changes the pick</li>")
-    parts.append("</ul><h4>Leave one objective out</h4><p><em>the pick without each objective "
-                 "(same p, the other weights rescaled).</em></p><ul>")
+    stays = sum(pick == result.pick for pick in result.leave_one_out.values())
+    parts.append(f"</ul></details><details class='robust-more'><summary><b>Leave one objective "
+                 f"out:</b> the same pick without {stays} of {len(result.leave_one_out)} "
+                 "objectives</summary><p><em>the pick without each objective (same p, the other "
+                 "weights rescaled).</em></p><ul>")
     for name, pick in result.leave_one_out.items():
         same = " (the same pick)" if pick == result.pick else ""
         parts.append(f"<li>without {_code(name)}: {_code(pick) if pick else 'no pick'}{same}</li>")
-    parts.append("</ul>")
+    parts.append("</ul></details>")
     parts += _membership_html(result.membership) + _missing_html(result.missing)
     return "".join(parts)
 
@@ -92,9 +100,11 @@ def _membership_html(membership) -> list[str]:
                 "column paired with a metric, so the scores are taken as exact.</em></p>")]
     rows = "".join(f"<li>{_code(r['id'])}: on the front {100 * r['front']:.0f}%, picked "
                    f"{100 * r['pick']:.0f}%</li>" for r in membership["rows"][:6])
-    return [(f"<h4>Under noise</h4><p><em>share of {membership['samples']} redrawn score "
-            f"tables ({escape(membership['method'])}) in which a model is on the Pareto "
-            f"front (no model better on every objective) and is the pick.</em></p><ul>{rows}</ul>")]
+    return [(f"<details class='robust-more'><summary><b>Under noise</b></summary><p><em>share "
+             f"of {membership['samples']} redrawn score tables "
+             f"({escape(membership['method'])}) in which a model is on the Pareto front (no "
+             f"model better on every objective) and is the pick.</em></p><ul>{rows}</ul>"
+             "</details>")]
 
 
 def _missing_html(missing) -> list[str]:
@@ -111,7 +121,8 @@ def _missing_html(missing) -> list[str]:
         text = escape(text) + f" Picks over {missing['fillings']} {how} fillings: {picks}."
     else:
         text = escape(text)
-    return [f"<h4>Missing scores</h4><p>{text}</p>"]
+    return [(f"<details class='robust-more'><summary><b>Missing scores</b></summary><p>{text}"
+            "</p></details>")]
 
 
 def fill(query):
