@@ -26,8 +26,12 @@ browser:
 install-test: browser
 	$(PIP) install -q -e ".[test]"
 
+# One worker per core (pytest-xdist); the scale-out tests and each module of browser tests stay
+# on one worker with their servers (xdist_group marks, tests/conftest.py), the rest go to
+# whichever worker is free. The slowest tests are listed at the end to keep the split honest.
+PYTEST_WORKERS ?= auto
 test: install-test
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=15
 
 bench:
 	$(PIP) install -q -e ".[test,bench]"
