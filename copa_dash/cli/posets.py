@@ -11,9 +11,8 @@ and the criteria its default view's objectives, unless given.
 from __future__ import annotations
 
 from ..core.errors import InvalidInputError
-from ..data.bundled import load_bundled
 from ..services import posets
-from ._common import emit, format_table, guessed_frame, parse_objective, say
+from ._common import emit, format_table, guessed_frame, open_named_dataset, parse_objective, say
 
 
 def _parse_criterion(text: str) -> tuple[str, str]:
@@ -26,15 +25,12 @@ def _parse_criterion(text: str) -> tuple[str, str]:
 def _load(args):
     """(frame, method, task, criteria) from TABLE or --dataset and the options."""
     criteria = [_parse_criterion(c) for c in args.criterion]
-    if args.dataset and args.table:
-        raise InvalidInputError("give either a TABLE file or --dataset NAME, not both")
-    if args.dataset:
-        table, info = load_bundled(args.dataset)
+    opened = open_named_dataset(args)
+    if opened is not None:
+        table = opened.table
         method, task = posets.long_columns(table, method=args.method, task=args.task)
         return (table.frame, method, task,
-                criteria or posets.default_criteria(table, info.default_view))
-    if not args.table:
-        raise InvalidInputError("give a TABLE file or --dataset NAME")
+                criteria or posets.default_criteria(table, opened.default_view))
     frame, _, proposal = guessed_frame(args.table, name_rows=False, command=args.command)
     method = args.method or next((g.name for g in proposal.of_role("system")), None)
     task = args.task or next((g.name for g in proposal.of_role("task")), None)

@@ -52,7 +52,7 @@ def state_from_controls(*, dataset, tab, objectives, normalize, sigma, shown, x,
         normalize=normalize or "minmax", sigma=_real(sigma, 0.1), shown=tuple(shown or ()),
         x=x or "", y=y or "", z=z or "", three_d=bool(three_d) and bool(z),
         baseline=tuple(baseline or ()), candidate=tuple(candidate or ()),
-        permutations=_whole(permutations, 5000), seed=_whole(seed, 0),
+        permutations=_whole(permutations, systems.DEFAULT_PERMUTATIONS), seed=_whole(seed, 0),
         ref_rule=ref_rule or "range", power_seeds=_whole(power_seeds, 5),
         power_effect=_real(power_effect, 0.05), power_noise=_real(power_noise, 0.05),
         power_points=_whole(power_points, 1))
