@@ -41,8 +41,12 @@ browser:
 install-test: browser
 	$(PIP) install -q $(CONSTRAINTS) -e ".[test]"
 
+# One worker per core (pytest-xdist); the scale-out tests and each module of browser tests stay
+# on one worker with their servers (xdist_group marks, tests/conftest.py), the rest go to
+# whichever worker is free. The slowest tests are listed at the end to keep the split honest.
+PYTEST_WORKERS ?= auto
 test: install-test
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=15
 
 # The newest release of every dependency, in a venv of its own (.venv-latest), without the
 # lock: drift shows here before it reaches `make test`.

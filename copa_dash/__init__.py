@@ -1,6 +1,6 @@
 """copa-dash: navigate Pareto fronts of model-evaluation tables."""
 
-__version__ = "0.1.0"
+from .version import __version__ as __version__
 
 _NOTEBOOK = ("explore", "front", "hypervolume", "indicators", "rank", "report", "robustness",
              "select", "significance", "sweep")

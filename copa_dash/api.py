@@ -56,7 +56,6 @@ from hmac import compare_digest
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from . import __version__
 from .core.errors import InvalidInputError
 from .data.bundled import list_datasets as bundled_datasets
 from .data.io import Limits, build_eval_table
@@ -76,6 +75,7 @@ from .services.store import (
     open_store,
 )
 from .services.uploads import dataset_name_from, read_and_propose, with_units
+from .version import __version__
 
 logger = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from .app_factory import create_app
 from .core.errors import InvalidInputError
 from .core.hypervolume import default_reference_point
 from .core.hypervolume import hypervolume as hv
-from .core.validate import check_p
+from .core.validate import check_p, format_p
 from .data.bundled import load_bundled
 from .data.filters import RowFilter, filter_from_view, filter_from_where, value_sets_from_in
 from .data.guessed_table import guessed_table
@@ -236,7 +236,7 @@ class Ranking:
         how = (f"weights {dict(zip(prefs.objectives, prefs.weight_vector().round(4)))}"
                if prefs.weights is not None or not prefs.focus else
                f"focus {', '.join(prefs.focus)}, alpha {prefs.alpha:g}")
-        p = "inf" if math.isinf(prefs.p) else f"{prefs.p:g}"
+        p = format_p(prefs.p)
         lines = [f"{prefs.method} with {how}, p = {p}; {len(self.table):,} rows ranked"]
         if self.n_missing:
             lines.append(f"{self.n_missing} rows left out for a missing objective value")
@@ -489,8 +489,8 @@ class Significance:
 
 @compile_later
 def significance(data, objectives=None, *, baseline, candidate, id=None, system=None,
-                 seed=None, config=None, permutations=5000, rng_seed=0,
-                 ref_rule="range") -> Significance:
+                 seed=None, config=None, permutations=systems_service.DEFAULT_PERMUTATIONS,
+                 rng_seed=0, ref_rule="range") -> Significance:
     """Is the candidate systems' front better than the baseline's beyond seed noise?
     As ``copa-dash significance``."""
     table, names = _systems_table(data, objectives, id, system, seed, config)

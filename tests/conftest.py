@@ -18,14 +18,23 @@ CHROME_ARGUMENTS = (
 )
 
 
+#: Ports each pytest-xdist worker may hand to dash_duo (one a browser test), from its own base.
+PORTS_PER_WORKER = 100
+
+
 def _first_test_port() -> None:
     """dash_duo's first port: COPA_TEST_PORT_BASE lets parallel checkouts on one machine run their
-    browser tests at once without fighting over dash's default 58050."""
+    browser tests at once without fighting over dash's default 58050, and each pytest-xdist
+    worker (``PYTEST_XDIST_WORKER`` gw0, gw1, ...) starts ``PORTS_PER_WORKER`` further on, so
+    the workers of one run never offer the same port."""
     base = os.environ.get("COPA_TEST_PORT_BASE")
-    if base:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if base or worker:
         from dash.testing.application_runners import BaseDashRunner
 
-        BaseDashRunner._next_port = int(base)
+        index = int(worker[2:]) if worker.startswith("gw") else 0
+        first = int(base) if base else BaseDashRunner._next_port
+        BaseDashRunner._next_port = first + index * PORTS_PER_WORKER
 
 
 _first_test_port()
@@ -44,10 +53,40 @@ def pytest_setup_options():
 
 
 def pytest_collection_modifyitems(config, items):
-    """Browser tests need chromedriver: on CI its absence is a failure, elsewhere a skip."""
+    """Browser tests need chromedriver: on CI its absence is a failure, elsewhere a skip.
+
+    Under pytest-xdist's ``--dist loadgroup`` (``make test``) the tests that run servers keep
+    them to one worker: the scale-out tests share one session's redis-server, Celery worker
+    and gunicorn instances (and the test that kills the worker must run after the others), so
+    they form one group; the browser tests of one module share its app, so each module is a
+    group. Every other test is handed to whichever worker is free.
+    """
+    for item in items:
+        if "scaleout" in item.keywords:
+            item.add_marker(pytest.mark.xdist_group("scaleout"))
+        elif "browser" in item.keywords:
+            item.add_marker(pytest.mark.xdist_group(f"browser-{item.path.stem}"))
     if shutil.which("chromedriver") or os.environ.get("CI"):
         return
     skip = pytest.mark.skip(reason="chromedriver is not installed (make test installs it)")
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
+
+
+_passed = []
+
+
+def pytest_runtest_logreport(report):
+    """Count the tests that passed (under xdist the controller sees every worker's reports)."""
+    if report.when == "call" and report.passed:
+        _passed.append(report.nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A run in which no test passed is not a success: ``make test`` (and so ``.ci/run``) must
+    never exit 0 when everything was deselected, skipped or left uncollected."""
+    if hasattr(session.config, "workerinput"):       # an xdist worker: the controller decides
+        return
+    if exitstatus == pytest.ExitCode.OK and not _passed and not session.config.option.collectonly:
+        session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED

@@ -44,20 +44,47 @@ def parse_objective(text: str) -> tuple[str, str]:
     return column, direction.lower()
 
 
+#: What every command says when its table is given twice, or not at all.
+TABLE_AND_DATASET = "give either a TABLE file or --dataset NAME, not both"
+NO_TABLE = "give a TABLE file or --dataset NAME"
+
+
+def open_named_dataset(args):
+    """The dataset ``--dataset NAME`` names, opened as the pages and the notebook open one
+    (:func:`copa_dash.services.catalog.open_dataset`), or None when a TABLE file (or a
+    source) is given.
+
+    Raises
+    ------
+    InvalidInputError
+        If both a TABLE and ``--dataset`` are given, or neither (nor a source such as
+        ``--from-optuna``), or no dataset has the name.
+    """
+    if args.dataset and args.table:
+        raise InvalidInputError(TABLE_AND_DATASET)
+    if args.dataset:
+        from ..services.catalog import open_dataset  # lazy: see the note at the top
+
+        return open_dataset(args.dataset)
+    from .sources import source_given  # a tracker source stands for the TABLE
+
+    if not args.table and not source_given(args):
+        raise InvalidInputError(NO_TABLE)
+    return None
+
+
 def load_table(args):
-    """Return ``(EvalTable, DatasetInfo or None)`` from TABLE/--dataset and the role options."""
+    """Return ``(EvalTable, OpenedDataset or None)`` from TABLE/--dataset and the role options
+    (the opened dataset's ``default_view`` and ``paired_metrics`` are the manifest's)."""
     from ..data import io  # lazy: see the note at the top
     from ..data.schema import Objective, Roles
 
     if source_given(args):  # --from-optuna / --from-mlflow / --from-lm-eval
         return table_from_source_args(args), None
     objectives = [parse_objective(o) for o in args.objective]
-    if args.dataset and args.table:
-        raise InvalidInputError("give either a TABLE file or --dataset NAME, not both")
-    if args.dataset:
-        from ..data.bundled import load_bundled  # lazy: see the note at the top
-
-        table, info = load_bundled(args.dataset)
+    info = open_named_dataset(args)
+    if info is not None:
+        table = info.table
         if objectives:
             roles = table.roles
             known = {o.name: o for o in roles.objectives}
@@ -68,8 +95,6 @@ def load_table(args):
                 roles = Roles(**{**_roles_fields(roles), "id": args.id_column})
             table = io.build_eval_table(table.frame, roles)
         return table, info
-    if not args.table:
-        raise InvalidInputError("give a TABLE file or --dataset NAME")
     single = {k: getattr(args, k, None) for k in ("system", "seed", "task", "split", "config",
                                                   "budget") if getattr(args, k, None)}
     return table_from_file(args.table, id_column=args.id_column, objectives=objectives,

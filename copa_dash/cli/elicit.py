@@ -25,6 +25,7 @@ import sys
 
 from ..core import elicitation as core
 from ..core.errors import InvalidInputError
+from ..core.validate import format_p
 from ..services import elicitation as service
 from ..services import selection
 from ._common import add_table_arguments, format_table, jsonable
@@ -136,8 +137,8 @@ def _finish(stdout, problem, session, args) -> None:
     pick = problem.ids[summary.recommendation]
     weights = dict(zip(problem.objectives, summary.mean_weights.tolist()))
     p_text = "inf" if math.isinf(summary.p) else summary.p
-    p_words_p = "inf" if math.isinf(summary.p) else f"{summary.p:g}"
-    p_probability = {("inf" if math.isinf(v) else f"{v:g}"): float(q) for v, q in
+    p_words_p = format_p(summary.p)
+    p_probability = {format_p(v): float(q) for v, q in
                      zip(core.P_VALUES, summary.p_probability)}
     credible = [problem.ids[i] for i in summary.credible_set]
     if args.json:
@@ -172,7 +173,7 @@ def _select_line(problem, session) -> str:
             f" --alpha {prefs['alpha']:g}"
     else:
         options = "--weights " + ",".join(f"{k}={w:g}" for k, w in prefs["weights"].items())
-    p = "inf" if math.isinf(prefs["p"]) else f"{prefs['p']:g}"
+    p = format_p(prefs["p"])
     if not prefs["selects"]:
         return "No weights found under which COPA itself picks this model.\n"
     return f"COPA picks it with: copa-dash select ... {options} --p {p}\n"

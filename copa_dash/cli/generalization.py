@@ -17,9 +17,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.errors import InvalidInputError
-from ..data.bundled import load_bundled
 from ..services import generalization as gap_service
-from ._common import add_table_arguments, emit, format_table, guessed_frame, parse_objective
+from ._common import (
+    add_table_arguments,
+    emit,
+    format_table,
+    guessed_frame,
+    open_named_dataset,
+    parse_objective,
+)
 from .sources import source_from_args, source_given
 
 ROLE_OPTIONS = ("system", "budget", "seed", "split")
@@ -48,18 +54,15 @@ def build_spec(args):
 
     metrics = [parse_objective(o) for o in args.objective]
     overrides = {k: getattr(args, k) for k in ROLE_OPTIONS if getattr(args, k, None)}
-    if args.dataset and args.table:
-        raise InvalidInputError("give either a TABLE file or --dataset NAME, not both")
-    if args.dataset:
-        table, info = load_bundled(args.dataset)
+    opened = open_named_dataset(args)
+    if opened is not None:
+        table = opened.table
         spec = gap_service.spec_from_roles(table.roles, list(table.frame.columns),
-                                           paired_metrics=info.paired_metrics,
+                                           paired_metrics=opened.paired_metrics,
                                            metrics=metrics or None, ref=_ref(args.ref))
         if args.id_column:
             overrides["id"] = args.id_column
         return table.frame, replace(spec, **overrides)
-    if not args.table and not source_given(args):
-        raise InvalidInputError("give a TABLE file or --dataset NAME")
     if not metrics:
         raise InvalidInputError("give at least one --objective METRIC:min or METRIC:max "
                                 "(METRIC names the columns val_METRIC and test_METRIC)")

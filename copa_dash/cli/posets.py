@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from ..config import Settings
 from ..core.errors import InvalidInputError
-from ..data.bundled import load_bundled
 from ..data.guessed_roles import refuse_undecided
 from ..services import posets
-from ._common import emit, format_table, guessed_frame, parse_objective, say
+from ._common import emit, format_table, guessed_frame, open_named_dataset, parse_objective, say
 from .sources import add_source_arguments, source_from_args, source_given, source_label
 
 #: the longest a depth runs without --exact or --max-seconds: the answer then comes with its
@@ -33,18 +32,15 @@ def _parse_criterion(text: str) -> tuple[str, str]:
 def _load(args):
     """(frame, method, task, criteria) from TABLE or --dataset and the options."""
     criteria = [_parse_criterion(c) for c in args.criterion]
-    if args.dataset and args.table:
-        raise InvalidInputError("give either a TABLE file or --dataset NAME, not both")
-    if args.dataset:
-        table, info = load_bundled(args.dataset)
+    opened = open_named_dataset(args)
+    if opened is not None:
+        table = opened.table
         method, task = posets.long_columns(table, method=args.method, task=args.task)
         return (table.frame, method, task,
-                criteria or posets.default_criteria(table, info.default_view))
+                criteria or posets.default_criteria(table, opened.default_view))
     if source_given(args):  # --from-optuna / --from-mlflow / --from-lm-eval
         source = source_from_args(args)
         frame, proposal = source.frame, source.proposal()
-    elif not args.table:
-        raise InvalidInputError("give a TABLE file or --dataset NAME")
     else:
         frame, _, proposal = guessed_frame(args.table, name_rows=False, command=args.command)
     method = args.method or next((g.name for g in proposal.of_role("system")), None)

@@ -7,7 +7,7 @@ import argparse
 import math
 
 from ..core.errors import InvalidInputError
-from ..core.validate import check_p
+from ..core.validate import check_p, format_p
 from ..data.filters import RowFilter, filter_from_view, filter_from_where, value_sets_from_in
 from ..services import selection
 from ..services.default_view import first_view
@@ -123,7 +123,7 @@ def view_line(view: dict) -> str:
     """The view in one readable line."""
     p = view.get("p")
     parts = [", ".join(view["objectives"]), view["weighting"],
-             "p from each criterion" if p is None else f"p = {'inf' if math.isinf(p) else f'{p:g}'}"]
+             "p from each criterion" if p is None else f"p = {format_p(p)}"]
     if "method" in view:
         parts.append(f"method {view['method']}")
     parts.append(f"filters: {'; '.join(view['filters']) or 'none'}")

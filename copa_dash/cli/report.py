@@ -210,7 +210,8 @@ def register(subparsers) -> None:
     sub.add_argument("--config", help="a config column shared across seeds")
     sub.add_argument("--baseline", default=None, metavar="A[,A2]", help="baseline system(s)")
     sub.add_argument("--candidate", default=None, metavar="B[,B2]", help="candidate system(s)")
-    sub.add_argument("--permutations", type=int, default=5000, help="permutations B (default 5000)")
+    sub.add_argument("--permutations", type=int, default=systems_service.DEFAULT_PERMUTATIONS,
+                     help=f"permutations B (default {systems_service.DEFAULT_PERMUTATIONS})")
     sub.add_argument("--rng-seed", type=int, default=0, help="seed of the permutations (default 0)")
     sub.add_argument("--ref-rule", default="range", choices=REF_RULES,
                      help="reference point rule (default: nadir + 10%% of the range)")

@@ -157,8 +157,8 @@ def register(subparsers) -> None:
                      help="baseline system(s), comma-separated")
     sub.add_argument("--candidate", required=True, metavar="B[,B2]",
                      help="candidate system(s), comma-separated")
-    sub.add_argument("--permutations", type=int, default=5000,
-                     help="number of permutations B (default 5000)")
+    sub.add_argument("--permutations", type=int, default=systems.DEFAULT_PERMUTATIONS,
+                     help=f"number of permutations B (default {systems.DEFAULT_PERMUTATIONS})")
     sub.add_argument("--rng-seed", type=int, default=0,
                      help="seed of the permutations (default 0): same seed, same p-value")
     sub.add_argument("--ref-rule", default="range", choices=REF_RULES,

@@ -18,7 +18,7 @@ from bisect import bisect_left
 import moocore  # already the core's engine for 4-D to 7-D hypervolumes (core/hypervolume.py)
 import numpy as np
 
-from ._kernels.criteria import TIE_RTOL, TIEBREAK_P
+from ._kernels.ties import TIE_RTOL, TIEBREAK_P
 
 # O(N^2 K) comparisons are fine up to about 2e8 (well under a second in chunks).
 _MAX_PAIR_WORK = 2e8

@@ -227,25 +227,16 @@ def system_indicators(points, /, directions=None, *, system_index, n_systems,
     """
     raw = as_points(points)
     idx, n_systems = _check_system_index(system_index, raw.shape[0], n_systems)
-    try:
-        sigma = float(sigma)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"'sigma' must be a positive number, not {sigma!r}") from None
-    if not (np.isfinite(sigma) and sigma > 0):
-        raise InvalidInputError(f"'sigma' must be a positive number, not {sigma!r}")
+    sigma = _check_sigma(sigma)
     used = idx >= 0
     z = normalized_objectives(raw, directions, normalize=normalize, rows=used)
-    n_obj = z.shape[1]
-    ref = np.ones(n_obj)
+    ref = np.ones(z.shape[1])
 
     global_front = np.zeros(raw.shape[0], dtype=bool)
     global_front[used] = nondominated_mask(z[used])
-    front_points = z[global_front]
-    span_p = np.ptp(front_points, axis=0)
+    span_p = np.ptp(z[global_front], axis=0)
 
-    values = {name: np.full(n_systems, np.nan)
-              for name in (*_INDICATORS, "hv_ci_low", "hv_ci_high")}
-    values["hv_samples"] = np.zeros(n_systems, dtype=np.int64)
+    values = _no_values(n_systems)
     reasons = tuple({} for _ in range(n_systems))
     front_mask = np.zeros(raw.shape[0], dtype=bool)
     for s in range(n_systems):
@@ -265,23 +256,52 @@ def system_indicators(points, /, directions=None, *, system_index, n_systems,
                 reasons[s][name] = (
                     f"needs at least 2 non-dominated points (the system has {x.shape[0]})")
             continue
-        nc = _kernels.niche_counts(x, sigma).astype(np.float64)
-        d_nc = float(np.sqrt(np.sum((nc - nc.mean()) ** 2) / (x.shape[0] - 1)))
-        values["ud_bar"][s] = 1.0 - 1.0 / (1.0 + d_nc)
-        flat = np.flatnonzero(span_p <= 0)
-        if flat.size:
-            reasons[s]["os"] = (f"the front of all systems has no spread in objective "
-                                f"{int(flat[0])}, so OS divides by zero")
-        else:
-            values["os"][s] = float(np.prod(np.ptp(x, axis=0) / span_p))
+        _spread(values, reasons[s], s, x, sigma, span_p)
 
+    _relative_and_area(values)
+    return SystemIndicators(
+        **values, reasons=reasons, front_mask=front_mask, global_front_mask=global_front,
+        normalized=z, normalize=normalize, sigma=sigma)
+
+
+def _check_sigma(sigma) -> float:
+    try:
+        sigma = float(sigma)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"'sigma' must be a positive number, not {sigma!r}") from None
+    if not (np.isfinite(sigma) and sigma > 0):
+        raise InvalidInputError(f"'sigma' must be a positive number, not {sigma!r}")
+    return sigma
+
+
+def _no_values(n_systems: int) -> dict:
+    """Every indicator NaN for every system (no HV samples) until computed."""
+    values = {name: np.full(n_systems, np.nan)
+              for name in (*_INDICATORS, "hv_ci_low", "hv_ci_high")}
+    values["hv_samples"] = np.zeros(n_systems, dtype=np.int64)
+    return values
+
+
+def _spread(values: dict, reasons: dict, s: int, x, sigma: float, span_p) -> None:
+    """UD-bar and OS of system ``s`` from its own front ``x`` (2 points or more), in place;
+    OS left NaN with a reason where the front of all systems is flat in an objective."""
+    nc = _kernels.niche_counts(x, sigma).astype(np.float64)
+    d_nc = float(np.sqrt(np.sum((nc - nc.mean()) ** 2) / (x.shape[0] - 1)))
+    values["ud_bar"][s] = 1.0 - 1.0 / (1.0 + d_nc)
+    flat = np.flatnonzero(span_p <= 0)
+    if flat.size:
+        reasons["os"] = (f"the front of all systems has no spread in objective "
+                         f"{int(flat[0])}, so OS divides by zero")
+    else:
+        values["os"][s] = float(np.prod(np.ptp(x, axis=0) / span_p))
+
+
+def _relative_and_area(values: dict) -> None:
+    """ONVG relative to the largest, and the radar area, of every system with rows, in place."""
     has_rows = ~np.isnan(values["onvg"])
     values["onvg_hat"][has_rows] = values["onvg"][has_rows] / values["onvg"][has_rows].max()
     for s in np.flatnonzero(has_rows):
         values["area"][s] = radar_area([values[name][s] for name in RADAR_AXES])
-    return SystemIndicators(
-        **values, reasons=reasons, front_mask=front_mask, global_front_mask=global_front,
-        normalized=z, normalize=normalize, sigma=sigma)
 
 
 def _system_hv(values: dict, s: int, x: np.ndarray, ref: np.ndarray, budget) -> None:

@@ -267,8 +267,8 @@ def njit(*args, **options):
 # ---------------------------------------------------------------- internals
 
 def _twins_module():
-    # imported here, not at the top: an import cycle, _twins reads constants of the
-    # kernel modules (core._kernels.*), which import this module
+    # imported when a kernel first misses in the background or deferred mode, not at the
+    # top: foreground use (library calls, tests) never loads the twins
     from . import _twins
 
     return _twins

@@ -164,15 +164,7 @@ def task_posets(criteria, /, directions=None, *, method_index, task_index,
     n_rows = values.shape[0]
     methods = _index_vector(method_index, n_rows, "method_index")
     tasks = _index_vector(task_index, n_rows, "task_index")
-    if n_methods is None:
-        n_methods = int(methods.max()) + 1
-    elif isinstance(n_methods, (bool, np.bool_)) or not isinstance(n_methods, (int, np.integer)):
-        raise InvalidInputError(f"'n_methods' must be an integer, not {n_methods!r}")
-    n_methods = int(n_methods)
-    if methods.min() < 0 or methods.max() >= n_methods:
-        bad = int(np.argmax((methods < 0) | (methods >= n_methods)))
-        raise InvalidInputError(
-            f"'method_index' must be in [0, {n_methods}), but row {bad} has {methods[bad]}")
+    n_methods = _check_n_methods(n_methods, methods)
     task_ids, task_pos = np.unique(tasks, return_inverse=True)
     task_pos = task_pos.reshape(-1)
     slot = task_pos * n_methods + methods
@@ -211,6 +203,20 @@ def task_posets(criteria, /, directions=None, *, method_index, task_index,
         incomplete=incomplete.astype(np.int64),
         ties=ties,
     )
+
+
+def _check_n_methods(n_methods, methods) -> int:
+    """``n_methods`` as an int (the largest index + 1 when None); every index below it."""
+    if n_methods is None:
+        n_methods = int(methods.max()) + 1
+    elif isinstance(n_methods, (bool, np.bool_)) or not isinstance(n_methods, (int, np.integer)):
+        raise InvalidInputError(f"'n_methods' must be an integer, not {n_methods!r}")
+    n_methods = int(n_methods)
+    if methods.min() < 0 or methods.max() >= n_methods:
+        bad = int(np.argmax((methods < 0) | (methods >= n_methods)))
+        raise InvalidInputError(
+            f"'method_index' must be in [0, {n_methods}), but row {bad} has {methods[bad]}")
+    return n_methods
 
 
 def beats_matrix(relations, /, *, normalize: bool = False) -> np.ndarray:

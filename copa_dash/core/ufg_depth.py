@@ -8,6 +8,49 @@ A poset is a boolean (n, n) matrix, ``p[i, j]`` True iff i is above j (see
 
 over the sets S of distinct observed posets, nu the empirical frequencies, and
 gamma(S) = {posets p : intersection(S) <= p <= union(S)}.
+
+The algorithm (what :func:`ufg_depth` does)
+-------------------------------------------
+Sets S are built by size, 2, 3, ..., each set by adding a larger index to a kept
+set of the previous size. For a set S of distinct posets let I, U be its
+intersection and union, and for each member q let B_q = pairs only q has and
+A_q = pairs every other member has but q lacks.
+
+- Union-free test. For |S| >= 2, (C2) implies (C1) (if gamma(S) = S it is the
+  union of the singletons' closures), so S is ufg iff some poset p in [I, U] lies
+  in no gamma(S - q), i.e. for every q, p contains a pair of B_q or lacks a pair
+  of A_q. Singletons are never ufg (gamma({p}) = {p}). The kernel decides this
+  without listing gamma(S): a depth-first search from p = I that, for a member q
+  p does not witness, branches on the pairs of B_q (adding each with its
+  transitive closure, rejecting cycles and pairs outside U, and excluding a pair
+  from U once its branch failed); at most |S| levels. Greedy passes from I and
+  from the witness of S minus its last member usually answer first.
+- Pruning. If some member q has A_q and B_q empty, no poset separates gamma(S) from
+  gamma(S - q), and the same holds for every superset of S (A_q and B_q only shrink
+  as members are added), so the whole branch is skipped. For |S| >= 3 the
+  witnesses of distinct members are distinct pairs, and one poset p can use at
+  most one of (i, j), (j, i), so a ufg set has at most max(2, n(n-1)/2) members.
+- Sure bound. With w(S) = prod nu(q), the sets not yet examined all extend a kept
+  ("open") set S by larger indices; their weight is at most
+  R = sum over open S of w(S) * (prod_{j > max S} (1 + nu_j) - 1), and
+  R_0 = prod_j (1 + nu_j) - 1 - sum_j nu_j is the weight of all sets of size >= 2.
+  The unseen ufg weight y and the part x of it whose closure holds p satisfy
+  0 <= x <= y <= R, so with N(p), W the weights found, the exact depth
+  (N + x) / (W + y) lies in [N / (W + R), (N + R) / (W + R)] and
+  |N / W - D(p)| <= R / (W + R). Because w decays like 1 / |S|! for spread-out
+  frequencies, small sets settle most of the weight.
+- Sampled bound. Draw M sets beyond the open sets with probability w(S) / R (an
+  open set with probability proportional to its term of R, then each larger index
+  with probability nu_j / (1 + nu_j), conditioned on at least one). With a(p), b
+  the fractions that are ufg with p in gamma(S), resp. ufg, x and y are estimated
+  by R a(p) and R b. By Hoeffding and a union bound over the P targets and b,
+  with probability at least ``confidence`` all estimates are within R eps,
+  eps = sqrt(ln(2 (P + 1) / (1 - confidence)) / (2 M)), and then
+  |(N + R a(p)) / (W + R b) - D(p)| <= 2 R eps / (W + R b), the reported bound (the
+  sure bound and estimate are kept when they are tighter).
+- Cost. Per examined set O(|S| n) word operations for the masks, the search (at
+  worst exponential in |S|, in practice a few steps) and O((D + Q) n) for the
+  closure membership of every target. All sets when exact: at most 2^D.
 """
 
 from __future__ import annotations
@@ -259,46 +302,8 @@ def ufg_depth(posets, /, *, query=None, exact: bool = True, tolerance: float = 0
 
     Notes
     -----
-    Sets S are built by size, 2, 3, ..., each set by adding a larger index to a kept
-    set of the previous size. For a set S of distinct posets let I, U be its
-    intersection and union, and for each member q let B_q = pairs only q has and
-    A_q = pairs every other member has but q lacks.
-
-    - Union-free test. For |S| >= 2, (C2) implies (C1) (if gamma(S) = S it is the
-      union of the singletons' closures), so S is ufg iff some poset p in [I, U] lies
-      in no gamma(S - q), i.e. for every q, p contains a pair of B_q or lacks a pair
-      of A_q. Singletons are never ufg (gamma({p}) = {p}). The kernel decides this
-      without listing gamma(S): a depth-first search from p = I that, for a member q
-      p does not witness, branches on the pairs of B_q (adding each with its
-      transitive closure, rejecting cycles and pairs outside U, and excluding a pair
-      from U once its branch failed); at most |S| levels. Greedy passes from I and
-      from the witness of S minus its last member usually answer first.
-    - Pruning. If some member q has A_q and B_q empty, no poset separates gamma(S) from
-      gamma(S - q), and the same holds for every superset of S (A_q and B_q only shrink
-      as members are added), so the whole branch is skipped. For |S| >= 3 the
-      witnesses of distinct members are distinct pairs, and one poset p can use at
-      most one of (i, j), (j, i), so a ufg set has at most max(2, n(n-1)/2) members.
-    - Sure bound. With w(S) = prod nu(q), the sets not yet examined all extend a kept
-      ("open") set S by larger indices; their weight is at most
-      R = sum over open S of w(S) * (prod_{j > max S} (1 + nu_j) - 1), and
-      R_0 = prod_j (1 + nu_j) - 1 - sum_j nu_j is the weight of all sets of size >= 2.
-      The unseen ufg weight y and the part x of it whose closure holds p satisfy
-      0 <= x <= y <= R, so with N(p), W the weights found, the exact depth
-      (N + x) / (W + y) lies in [N / (W + R), (N + R) / (W + R)] and
-      |N / W - D(p)| <= R / (W + R). Because w decays like 1 / |S|! for spread-out
-      frequencies, small sets settle most of the weight.
-    - Sampled bound. Draw M sets beyond the open sets with probability w(S) / R (an
-      open set with probability proportional to its term of R, then each larger index
-      with probability nu_j / (1 + nu_j), conditioned on at least one). With a(p), b
-      the fractions that are ufg with p in gamma(S), resp. ufg, x and y are estimated
-      by R a(p) and R b. By Hoeffding and a union bound over the P targets and b,
-      with probability at least ``confidence`` all estimates are within R eps,
-      eps = sqrt(ln(2 (P + 1) / (1 - confidence)) / (2 M)), and then
-      |(N + R a(p)) / (W + R b) - D(p)| <= 2 R eps / (W + R b), the reported bound (the
-      sure bound and estimate are kept when they are tighter).
-    - Cost. Per examined set O(|S| n) word operations for the masks, the search (at
-      worst exponential in |S|, in practice a few steps) and O((D + Q) n) for the
-      closure membership of every target. All sets when exact: at most 2^D.
+    The algorithm, its pruning and its two error bounds (sure and sampled) are
+    described in the module's docstring, :mod:`copa_dash.core.ufg_depth`.
     If no ufg set exists (e.g. a single distinct poset), every depth is 0 (Def. B.1).
 
     Examples

@@ -133,6 +133,17 @@ def check_weights(weights, n_objectives: int, /, *, name: str = "weights") -> np
     return w / total
 
 
+def format_p(p: float, /) -> str:
+    """p as the front ends write it: ``inf``, or the shortest decimal (:func:`check_p` reads both).
+
+    Examples
+    --------
+    >>> format_p(2.0), format_p(2.5), format_p(float("inf"))
+    ('2', '2.5', 'inf')
+    """
+    return "inf" if np.isinf(p) else f"{p:g}"
+
+
 def check_p(p, /, *, name: str = "p") -> float:
     """Return p as a float in [1, inf]; accepts the strings 'inf' and 'infinity'."""
     if isinstance(p, str):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..core.errors import InvalidInputError
+from ..core.validate import format_p
 from ..services import explorer, robustness, selection
 from ..services.catalog import OpenedDataset
 from ..services.method_limits import PLAIN_NAMES
@@ -185,7 +186,7 @@ def _picks_by_p(problem) -> tuple:
     for p in P_STOPS:
         prefs = replace(problem.preferences, p=p, method="copa")
         position = selection.select(problem, preferences=prefs)
-        out.append(("inf" if math.isinf(p) else f"{p:g}", str(problem.ids[position])))
+        out.append((format_p(p), str(problem.ids[position])))
     return tuple(out)
 
 

@@ -14,9 +14,9 @@ from datetime import datetime, timezone
 import jinja2
 from markupsafe import Markup
 
-from .. import __version__
 from ..core.errors import InvalidInputError
 from ..services.systems import INDICATORS, LABELS, RADAR_AXES, RADAR_LABELS
+from ..version import __version__
 from . import figures as report_figures
 from . import pdf as pdf_output
 from . import view as views

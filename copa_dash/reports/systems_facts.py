@@ -41,7 +41,7 @@ class SystemsFacts:
 
 
 def systems_facts(opened, *, objectives=None, normalize: str = "minmax", sigma: float = 0.1,
-                  baseline=(), candidate=(), permutations: int = 5000, rng_seed: int = 0,
+                  baseline=(), candidate=(), permutations: int = systems.DEFAULT_PERMUTATIONS, rng_seed: int = 0,
                   ref_rule: str = "range", shown=(), hv_budget_seconds: float | None = None,
                   cache=None) -> SystemsFacts:
     """Compute the systems report's content (the test only when both sides are given).

@@ -12,7 +12,7 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from .. import __version__
+from ..version import __version__
 
 CORE_DIR = Path(__file__).resolve().parent.parent / "core"
 

@@ -12,7 +12,6 @@ which move most, and which the first criterion flatters.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,7 +19,7 @@ import numpy as np
 from ..core.criteria import weights_from_alpha
 from ..core.errors import InvalidInputError
 from ..core.rank_tables import Criterion, rank_rows, rank_spread
-from ..core.validate import check_p, check_weights
+from ..core.validate import check_p, check_weights, format_p
 from ..data.filters import RowFilter
 from ..data.schema import EvalTable
 from .objectives import resolve_objectives, rows_left_out_note
@@ -28,11 +27,6 @@ from .objectives import resolve_objectives, rows_left_out_note
 DEFAULT_CRITERIA = ("mean", "norm", "copa:1", "copa:2", "copa:4", "copa:8", "copa:inf")
 GROUP_MODES = ("system", "rows")   # system: by the system column when the table has one
 CRITERIA_SYNTAX = "copa:P (P >= 1 or inf), mean, norm, delta, delta:ID or obj:COLUMN"
-
-
-def format_p(p: float) -> str:
-    """``inf`` or the shortest decimal of p (``copa:1``, ``copa:2.5``)."""
-    return "inf" if math.isinf(p) else f"{p:g}"
 
 
 def parse_criteria(spec, objectives, entry_ids=()) -> tuple[tuple[str, Criterion], ...]:

@@ -22,6 +22,7 @@ from ..core.dominance import nondominated_mask
 from ..core.errors import InvalidInputError
 from ..core.indicators import RADAR_AXES, SystemIndicators, system_indicators
 from ..core.significance import (
+    DEFAULT_PERMUTATIONS,
     REF_RULES,
     ParetoImprovementTest,
     PowerEstimate,
@@ -33,6 +34,7 @@ from .objectives import resolve_objectives, rows_left_out_note
 from .significance_verdict import SIGNIFICANCE_LEVEL
 
 __all__ = [
+    "DEFAULT_PERMUTATIONS",
     "INDICATORS",
     "LABELS",
     "NORMALIZATIONS",
@@ -279,7 +281,7 @@ def _runs(table: EvalTable, used: np.ndarray, baseline, candidate):
 
 
 def significance_test(table: EvalTable, *, baseline, candidate, objectives=None,
-                      n_permutations: int = 5000, rng_seed: int | None = 0,
+                      n_permutations: int = DEFAULT_PERMUTATIONS, rng_seed: int | None = 0,
                       ref_rule: str = "range", progress=None, cancel=None,
                       dataset_id: str = "", cache=None) -> SignificanceView:
     """Is the candidate side's front better than the baseline side's beyond seed noise?

@@ -17,9 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import njit
-
-TIE_RTOL = 1e-12
-TIEBREAK_P = 8.0
+from .ties import TIE_RTOL, TIEBREAK_P
 
 
 @njit(cache=True)

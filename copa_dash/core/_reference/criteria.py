@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from .._kernels.criteria import TIE_RTOL, TIEBREAK_P
+from .._kernels.ties import TIE_RTOL, TIEBREAK_P
 
 
 def criterion(row, w, p) -> float:

@@ -52,7 +52,7 @@ def state_from_controls(*, dataset, tab, objectives, normalize, sigma, shown, x,
         normalize=normalize or "minmax", sigma=_real(sigma, 0.1), shown=tuple(shown or ()),
         x=x or "", y=y or "", z=z or "", three_d=bool(three_d) and bool(z),
         baseline=tuple(baseline or ()), candidate=tuple(candidate or ()),
-        permutations=_whole(permutations, 5000), seed=_whole(seed, 0),
+        permutations=_whole(permutations, systems.DEFAULT_PERMUTATIONS), seed=_whole(seed, 0),
         ref_rule=ref_rule or "range", power_seeds=_whole(power_seeds, 5),
         power_effect=_real(power_effect, 0.05), power_noise=_real(power_noise, 0.05),
         power_points=_whole(power_points, 1))
@@ -97,8 +97,15 @@ def _indicators_view(ref, objectives, normalize, sigma):
 
 def register_callbacks(app) -> None:
     """Attach the systems page's callbacks to ``app``."""
-    settings = app.server.config.get("COPA_SETTINGS")
     report_panel.register_callbacks(app)
+    _register_indicators(app)
+    _register_test(app, app.server.config.get("COPA_SETTINGS"))
+    _register_power(app)
+    register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
+
+
+def _register_indicators(app) -> None:
+    """The indicator table, radar, front plot, axis pickers and the page's link."""
 
     @app.callback(
         output={"alert": Output(ID.ALERT, "children"), "data": Output(ID.TABLE, "data"),
@@ -152,6 +159,10 @@ def register_callbacks(app) -> None:
     def remember_view(**controls):
         return view_link(PATH, to_query(state_from_controls(**controls)))
 
+
+def _register_test(app, settings) -> None:
+    """The permutation test, run in the background with progress and cancel."""
+
     @app.callback(
         output=[Output(ID.TEST_ALERT, "children"), Output(ID.RESULT, "children")],
         inputs=[Input(ID.RUN, "n_clicks")],
@@ -182,6 +193,10 @@ def register_callbacks(app) -> None:
         except InvalidInputError as exc:
             return alert(str(exc)), None
         return None, result_panel(view, figures.null_histogram(view), figures.spread_figure(view))
+
+
+def _register_power(app) -> None:
+    """The power estimate: its design filled from the sides, and the simulation."""
 
     @app.callback(
         Output(ID.POWER_SEEDS, "value"), Output(ID.POWER_POINTS, "value"),
@@ -219,7 +234,3 @@ def register_callbacks(app) -> None:
             return alert(str(exc))
         return power_text(estimate, n_seeds=_whole(n_seeds, -1), effect=_real(effect, 0.0),
                           k_used=k_used, k_asked=k_asked)
-
-    register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
-
-

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 from urllib.parse import urlencode
 
+from copa_dash.services.systems import DEFAULT_PERMUTATIONS
 from copa_dash.ui.common.query import as_list as _list
 from copa_dash.ui.common.query import first as _first
 from copa_dash.ui.common.query import number as _number
@@ -46,7 +47,7 @@ class SystemsState(TabbedView):
     three_d: bool = False
     baseline: tuple[str, ...] = ()
     candidate: tuple[str, ...] = ()
-    permutations: int = 5000
+    permutations: int = DEFAULT_PERMUTATIONS
     seed: int = 0
     ref_rule: str = "range"
     power_seeds: int = 5
@@ -74,7 +75,7 @@ def parse_query(query: dict) -> SystemsState:
         three_d=_first(query, "view") == "3d",
         baseline=tuple(dict.fromkeys(_list(query.get("base")))),
         candidate=tuple(dict.fromkeys(_list(query.get("cand")))),
-        permutations=_whole(_first(query, "perms"), 5000, 1, MAX_PERMUTATIONS),
+        permutations=_whole(_first(query, "perms"), DEFAULT_PERMUTATIONS, 1, MAX_PERMUTATIONS),
         seed=_whole(_first(query, "seed"), 0, 0, 2**32 - 1),
         ref_rule=_choice(_first(query, "ref"), REF_RULES, "range"),
         power_seeds=_whole(_first(query, "pseeds"), 5, 1, 200),
