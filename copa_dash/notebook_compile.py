@@ -6,7 +6,7 @@ On an empty numba cache, compiling the kernels of a first ``select`` and a 3-D
 answered by its numpy twin (same picks and rankings, values equal within the selection's tie
 tolerance, see tests/core/test_twins.py), and after each call the signatures the twins stood
 in for are compiled by a detached ``copa-dash compile --pending`` process
-(:func:`copa_dash.cli.kernel_compile.compile_pending_later`), on another core and without
+(:func:`copa_dash.services.kernel_handover.compile_pending_later`), on another core and without
 the notebook's interpreter lock. Once that process has written them to the cache, the next
 call of the kernel loads the compiled code (milliseconds). A background thread in the
 kernel's own process (the app's "background" mode) was not used: its compile would hold the
@@ -51,8 +51,8 @@ def hand_over_pending() -> bool:
     waiting = [entry for entry in jit.pending() if entry not in _HANDED_OVER]
     if not waiting:
         return False
-    # here, not at the top: cli.kernel_compile is only needed once a twin has answered
-    from .cli.kernel_compile import compile_pending_later
+    # here, not at the top: the hand-over is only needed once a twin has answered
+    from .services.kernel_handover import compile_pending_later
 
     started = compile_pending_later(waiting, say_busy=False)
     if started:

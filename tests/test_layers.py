@@ -190,12 +190,22 @@ MAY_IMPORT = {
     "reports": {"core", "data", "services", "config", "version"},
     "api": {"core", "data", "services", "config", "version"},
     "web_security": {"core", "config"},
-    "cli": {"core", "data", "services", "reports", "config", "version"},
+    # `copa-dash serve` assembles the app and starts it
+    "cli": {"core", "data", "services", "reports", "config", "version", "app_factory"},
     "ui": {"core", "services", "reports", "config", "version"},
     # the notebook shows the app inline, and assembling the app is app_factory's job
-    "notebook": {"core", "data", "services", "reports", "config", "version", "app_factory"},
-    "app_factory": {"core", "services", "config", "version", "api", "web_security", "ui"},
-    "": {"notebook", "version"},
+    "notebook": {"core", "data", "services", "reports", "config", "version", "app_factory",
+                 "notebook_compile"},
+    # data: the shipped assets' folder (data/package_files.py)
+    "app_factory": {"core", "data", "services", "config", "version", "api", "web_security",
+                    "ui"},
+    # the notebook API's other modules: robustness, tracker sources, the kernels' hand-over
+    "notebook_robustness": {"core", "data", "services", "notebook"},
+    "notebook_sources": {"core", "data"},
+    "notebook_compile": {"core", "services"},
+    # `python -m copa_dash`: the command line's entry point, the one importer of cli
+    "__main__": {"cli"},
+    "": {"notebook", "notebook_robustness", "notebook_sources", "version"},
 }
 FRONT_ENDS_WITHOUT_PAGES = ("cli", "api", "reports", "notebook")
 
@@ -222,5 +232,6 @@ def test_front_ends_other_than_the_pages_never_import_the_ui(front_end):
 
 def test_nothing_imports_the_command_line():
     wrong = sorted(f"{m} imports {t}" for m in GRAPH if not _inside(m, "copa_dash.cli")
+                   and m != "copa_dash.__main__"      # python -m copa_dash runs the CLI
                    for t in GRAPH[m] if _inside(t, "copa_dash.cli"))
     assert wrong == []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _twins as _base
-from ._kernels.criteria import TIE_RTOL
+from ._kernels.ties import TIE_RTOL
 
 
 def top_candidates(u, eligible, depth):

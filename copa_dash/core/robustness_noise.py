@@ -196,7 +196,7 @@ def missing_relations(points, /, directions) -> MissingRelations:
     --------
     >>> m = missing_relations([[1.0, 1.0], [2.0, float("nan")], [3.0, 3.0]], ["min", "min"])
     >>> m.rows.tolist(), m.always_dominated.tolist(), m.maybe_dominated.tolist()
-    ([1], [[False, False, False]], [[True, False, False]])
+    ([1], [[True, False, False]], [[True, False, False]])
     """
     y = _oriented(points, directions)
     lo = np.nanmin(y, axis=0)

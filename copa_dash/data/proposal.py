@@ -297,49 +297,8 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
             roles[column] = role
     guesses = []
     for column in frame.columns:
-        series = frame[column]
-        role = roles.get(column)
-        unit, label = units.get(column), labels.get(column)
-        if role is not None:
-            guesses.append(ColumnGuess(column, role, unit=unit, label=label))
-        elif _is_number_column(series) and series.notna().any():
-            if _row_number_column(series) and not labels.get(column):
-                guesses.append(ColumnGuess(column, "metadata", reason="numbers the rows 1, 2, "
-                                           "3, ... (a spreadsheet's or pandas' row numbers)"))
-                continue
-            kind = never_goal(series)
-            if kind is not None and kind[0] == "setting" and "config" not in roles.values() \
-                    and series.nunique() > 1 and not any(_stems(w) & _NO_DIRECTION
-                                                         for w in _words(column)):
-                roles[column] = "config"
-                guesses.append(ColumnGuess(column, "config", unit=unit, label=label,
-                                           reason=kind[1], confidence="likely"))
-                continue
-            if kind is not None:
-                guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
-                                           reason=kind[1], confidence="likely"))
-                continue
-            if any(_stems(w) & _NO_DIRECTION for w in _words(labels.get(column, column))):
-                guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
-                                           reason="the name marks a spread or a setting",
-                                           confidence="likely"))
-                continue
-            unit = unit or sibling_units.get(column)
-            target = fairness_target(column)
-            if target is not None:
-                guesses.extend(target_guesses(column, target, unit, label, make=ColumnGuess))
-                continue
-            direction, why, sure = direction_guess(column, unit)
-            if direction is None and column in mixed:
-                direction, why = mixed_direction(*mixed[column])
-                sure = "likely" if direction is not None else sure
-            guesses.append(ColumnGuess(column, "objective", direction, unit, label,
-                                       why or "no word or unit says which way is better",
-                                       confidence=sure))
-        else:
-            guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
-                                       reason="text, dates or yes/no values"
-                                       if series.notna().any() else "empty"))
+        guesses.extend(_guess_column(frame[column], column, roles, units, labels,
+                                     sibling_units, mixed))
     uncertainty = pair_uncertainties(list(frame.columns), guesses)
     guesses, families = shorten_wide(guesses, notes)
     notes.extend(derived_notes(guesses))
@@ -359,6 +318,55 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
                     row_ids=row_id_name(frame), name_column=name_column, runs=runs,
                     renamed=renamed, configurations=settings, uncertainty=uncertainty,
                     families=families)
+
+
+def _guess_column(series, column, roles, units, labels, sibling_units, mixed) -> list:
+    """The guesses for one column of :func:`propose` (one, or two for a fairness measure:
+    the metadata original and its derived objective); ``roles`` gets a config it takes."""
+    guesses = []
+    role = roles.get(column)
+    unit, label = units.get(column), labels.get(column)
+    if role is not None:
+        guesses.append(ColumnGuess(column, role, unit=unit, label=label))
+    elif _is_number_column(series) and series.notna().any():
+        if _row_number_column(series) and not labels.get(column):
+            guesses.append(ColumnGuess(column, "metadata", reason="numbers the rows 1, 2, "
+                                       "3, ... (a spreadsheet's or pandas' row numbers)"))
+            return guesses
+        kind = never_goal(series)
+        if kind is not None and kind[0] == "setting" and "config" not in roles.values() \
+                and series.nunique() > 1 and not any(_stems(w) & _NO_DIRECTION
+                                                     for w in _words(column)):
+            roles[column] = "config"
+            guesses.append(ColumnGuess(column, "config", unit=unit, label=label,
+                                       reason=kind[1], confidence="likely"))
+            return guesses
+        if kind is not None:
+            guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
+                                       reason=kind[1], confidence="likely"))
+            return guesses
+        if any(_stems(w) & _NO_DIRECTION for w in _words(labels.get(column, column))):
+            guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
+                                       reason="the name marks a spread or a setting",
+                                       confidence="likely"))
+            return guesses
+        unit = unit or sibling_units.get(column)
+        target = fairness_target(column)
+        if target is not None:
+            guesses.extend(target_guesses(column, target, unit, label, make=ColumnGuess))
+            return guesses
+        direction, why, sure = direction_guess(column, unit)
+        if direction is None and column in mixed:
+            direction, why = mixed_direction(*mixed[column])
+            sure = "likely" if direction is not None else sure
+        guesses.append(ColumnGuess(column, "objective", direction, unit, label,
+                                   why or "no word or unit says which way is better",
+                                   confidence=sure))
+    else:
+        guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
+                                   reason="text, dates or yes/no values"
+                                   if series.notna().any() else "empty"))
+    return guesses
 
 
 def _runs_or_duplicates(frame, name_column, roles, notes):

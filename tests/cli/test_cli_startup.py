@@ -61,8 +61,8 @@ def _run_from_shell(tmp_path, code: str):
     env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(cache),
            "TMPDIR": str(tmp_path)}
     env.pop("COPA_JIT_MODE", None)
-    code = ("import sys\nfrom copa_dash.cli import kernel_compile, main\n"
-            "kernel_compile._take_lock = lambda: False\n" + code)
+    code = ("import sys\nfrom copa_dash.cli import main\nfrom copa_dash.services import kernel_handover\n"
+            "kernel_handover._take_lock = lambda: False\n" + code)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=False, env=env, timeout=300)
     assert out.returncode == 0, out.stderr

@@ -95,6 +95,7 @@ def test_a_declining_twin_hands_over_to_the_compiled_kernel(jit_state):
 def test_deferred_mode_records_the_signature_for_another_process(jit_state, tmp_path,
                                                                   monkeypatch):
     from copa_dash.cli import kernel_compile
+    from copa_dash.services import kernel_handover
 
     jit.configure(mode="deferred", progress=False)
     kernel = _fresh_kernel()
@@ -105,10 +106,12 @@ def test_deferred_mode_records_the_signature_for_another_process(jit_state, tmp_
     assert (module, qualname.rsplit(".", 1)[-1]) == (__name__, "add_one")
     # the detached process gets the triples through a pickle, and compiles them
     started = []
-    monkeypatch.setattr(kernel_compile.subprocess, "Popen", lambda argv, **kw: started.append(argv))
+    monkeypatch.setattr(kernel_handover.subprocess, "Popen",
+                        lambda argv, **kw: started.append(argv))
+    monkeypatch.setattr(kernel_handover, "_lock_path", lambda: tmp_path / "compile.lock")
     monkeypatch.setattr(kernel_compile, "_lock_path", lambda: tmp_path / "compile.lock")
-    assert kernel_compile.compile_pending_later()
-    assert not kernel_compile.compile_pending_later()            # one at a time (the lock)
+    assert kernel_handover.compile_pending_later()
+    assert not kernel_handover.compile_pending_later()           # one at a time (the lock)
     path = started[0][-1]
     assert started[0][-3:-1] == ["compile", "--pending"]
     with open(path, "rb") as handle:

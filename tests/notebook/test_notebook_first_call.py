@@ -61,7 +61,7 @@ def test_first_calls_use_the_twins_and_equal_the_kernels(tmp_path):
     # so that the test spawns no detached compile
     cache = tmp_path / "numba"
     twins, stderr = _answers(
-        "from copa_dash.cli import kernel_compile\nkernel_compile._take_lock = lambda: False\n",
+        "from copa_dash.services import kernel_handover\nkernel_handover._take_lock = lambda: False\n",
         {**base, "NUMBA_CACHE_DIR": str(cache)})
     assert "copa-dash: compiling" not in stderr
     assert not any(cache.rglob("*.nbi"))                       # nothing compiled in-process
@@ -101,7 +101,7 @@ def test_each_pending_kernel_is_handed_over_once_even_after_an_error(monkeypatch
     started = []
     frame = pd.DataFrame({"acc": [0.9, 0.8], "co2": [1.0, 0.5]}, index=["a", "b"])
     monkeypatch.setattr(notebook_compile.jit, "pending", lambda: [("m", "k", ("sig",))])
-    monkeypatch.setattr("copa_dash.cli.kernel_compile.compile_pending_later",
+    monkeypatch.setattr("copa_dash.services.kernel_handover.compile_pending_later",
                         lambda pending, say_busy: started.append(list(pending)) or True)
     monkeypatch.setattr(notebook_compile, "_HANDED_OVER", set())
     with pytest.raises(InvalidInputError):

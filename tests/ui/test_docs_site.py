@@ -162,7 +162,8 @@ def test_an_installed_wheels_copy_of_the_docs_is_served(tmp_path, monkeypatch):
     assert docs_site.docs_root() == (package / "_shipped" / "docs",
                                      package / "_shipped" / "mkdocs.yml")
     assert "The wheel's own CLI page" in docs_site.page_html("cli")
-    assert [p.href for p in docs_site.nav_pages()][:3] == ["/docs/", "/docs/pages", "/docs/cli"]
+    assert [p.href for p in docs_site.nav_pages()][:4] == ["/docs/", "/docs/install", "/docs/pages",
+                                                          "/docs/cli"]
 
 
 def test_without_its_docs_the_help_page_says_so(tmp_path, monkeypatch):
