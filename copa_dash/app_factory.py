@@ -13,6 +13,7 @@ from .config import Settings
 from .core.jit import configure as configure_compiles
 from .services.recent import set_memory_budget
 from .services.warmup import warm_up_in_background, warm_up_kernels
+from .slow_bodies import BodyDeadline
 from .ui.app_shell import register_pages
 from .ui.background import background_callback_manager
 from .ui.common.errors import report_callback_error
@@ -66,6 +67,10 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
         apply_auth(app, settings)
 
     _let_browsers_keep_the_icon(app.server, shared=not settings.auth_enabled)
+
+    # a trickling request body holds its thread until this deadline, not for ever
+    app.server.wsgi_app = BodyDeadline(app.server.wsgi_app, base_seconds=settings.body_seconds,
+                                       min_bytes_per_second=settings.min_upload_kbps * 1000)
 
     if settings.jit_mode == "background":
         _warm_up_after_first_request(app.server, warm_up_in_background)

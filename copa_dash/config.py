@@ -26,6 +26,11 @@ COPA_SECRET_KEY            signs background-job handles; instances that  unset (
                            share a Redis must share it                   job store)
 COPA_HOST / COPA_PORT      where ``python app.py`` listens               127.0.0.1 / 8050
 COPA_WORKERS               gunicorn workers (read by gunicorn.conf.py)   2
+COPA_THREADS               threads of each gunicorn worker (idem)        32
+COPA_BODY_SECONDS          a request body must arrive within this many   60
+                           seconds plus its size at COPA_MIN_UPLOAD_KBPS
+                           (else 408; copa_dash/slow_bodies.py)
+COPA_MIN_UPLOAD_KBPS       slowest upload rate accepted beyond that      50
 COPA_DEBUG                 Dash debug mode for ``python app.py``         0
 COPA_JIT_MODE              first use of an uncompiled numba kernel:      background
                            ``background`` (numpy answers, the kernel
@@ -88,6 +93,10 @@ class Settings:
     # an app built in code (tests) compiles as numba does; from_env defaults to background
     jit_mode: str = "foreground"
     hv_budget_seconds: float = 0.5
+    #: every request body gets this many seconds, plus its size at ``min_upload_kbps``
+    body_seconds: float = 60.0
+    #: slowest average upload rate (kilobytes per second) beyond ``body_seconds``
+    min_upload_kbps: int = 50
 
     def __post_init__(self):
         # accept plain strings for the directories (tests, scripts)
@@ -133,6 +142,8 @@ class Settings:
             debug=(env.get("COPA_DEBUG") or "0").lower() in ("1", "true", "yes"),
             jit_mode=_jit_mode(env),
             hv_budget_seconds=_seconds_env(env, "COPA_HV_BUDGET_SECONDS", 0.5),
+            body_seconds=_seconds_env(env, "COPA_BODY_SECONDS", 60.0),
+            min_upload_kbps=_int_env(env, "COPA_MIN_UPLOAD_KBPS", 50),
         )
 
 
