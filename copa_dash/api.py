@@ -4,8 +4,9 @@
 method   path                          answer
 =======  ============================  ===============================================
 GET      /healthz                      200 {"status": "ok"|"degraded", "store": ...,
-                                       "cache": ..., "version", "datasets": n}; 503
-                                       only when the dataset store cannot be read
+                                       "cache": ..., "version", "datasets": n,
+                                       "damaged_objects": n}; 503 only when the
+                                       dataset store cannot be read
 POST     /api/datasets                 201 {"id", "owner_token", "name", "n_rows"};
                                        multipart fields ``file`` (CSV/TSV/Parquet/JSON/
                                        Excel), ``roles`` (JSON, see below; optional:
@@ -174,6 +175,14 @@ def healthz():
     except Exception:  # any failure to list the store: the instance cannot serve uploads
         logger.exception("health check: the dataset store cannot be read")
         datasets, store_state = None, "unavailable"
+    damaged = None
+    if store_state == "ok":
+        try:
+            damaged = services.store.damaged_objects()
+        except Exception:
+            logger.exception("health check: the stored objects cannot be checked")
+        if damaged != 0:  # some uploads answer 410 until the same table is uploaded again
+            store_state = "damaged objects"
     try:
         cache_state = services.cache.health()
     except Exception:
@@ -181,9 +190,9 @@ def healthz():
         cache_state = "degraded"
     status = "ok" if store_state == cache_state == "ok" else "degraded"
     response = jsonify(status=status, store=store_state, cache=cache_state,
-                       version=__version__, datasets=datasets,
+                       version=__version__, datasets=datasets, damaged_objects=damaged,
                        bundled_datasets=len(bundled_datasets()))
-    response.status_code = 200 if store_state == "ok" else 503
+    response.status_code = 503 if store_state == "unavailable" else 200
     return response
 
 

@@ -19,10 +19,17 @@ deleting, renaming and sharing need the record's *owner token* (256 bits, return
 token (``COPA_ADMIN_TOKEN``).
 
 A dataset exists exactly when its record exists. Saving writes the object first (unless
-it is already there) and the record last; on a local directory each file is written to a
+it is already there, intact) and the record last; on a local directory each file is written to a
 temporary file, fsynced and moved into place with :func:`os.replace`, and on an object
 store each file is one PUT, so a reader in another process or on another host sees
-either nothing or a complete dataset. Nothing is ever unpickled: tables are Parquet,
+either nothing or a complete dataset.
+
+Damage heals: beside each object the store keeps the SHA-256 of its bytes
+(``objects/<id>.sha256``). An object whose bytes no longer match it (truncated, changed
+in place, or an object of an older version whose Parquet footer cannot be read) is
+*damaged*: loading it says so (410 in the API), :meth:`DatasetStore.damaged_objects`
+counts it for ``/healthz``, and the next upload of the same table rewrites it, which
+repairs every record that points to it. Nothing is ever unpickled: tables are Parquet,
 records are JSON.
 
 Datasets stored by older versions (``<content id>.json`` + ``.parquet`` in the root) are
@@ -52,6 +59,7 @@ import fsspec
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 from fsspec.implementations.local import LocalFileSystem
 
 from ..core.errors import InvalidInputError
@@ -348,6 +356,8 @@ PUBLIC_FIELDS = ("id", "name", "shared", "created", "n_rows", "columns", "roles"
 # keyed by their object (its content id names its bytes for good) and roles. ``load``
 # reads the record before looking here, so a deleted dataset is never served from memory.
 # EvalTable hands out copies of its frame, so sharing one between requests is safe.
+#: (store url, object id) -> (size and mtimes seen, damaged?): what damaged_objects checked
+_verified_objects: dict[tuple[str, str], tuple[str, bool]] = {}
 _recently_loaded = RecentValues(entries=4, share=0.4, name="uploaded tables")
 _migrated: set[str] = set()
 _reported: set[str] = set()
@@ -401,6 +411,69 @@ class DatasetStore:
             raise DatasetDamagedError(f"the record points to a malformed object {object_id!r}")
         return self.files.path("objects", f"{object_id}.parquet")
 
+    def _digest_path(self, object_id: str) -> str:
+        self._object_path(object_id)  # checks the id
+        return self.files.path("objects", f"{object_id}.sha256")
+
+    def _write_object(self, object_id: str, data: bytes) -> None:
+        """The object, then the digest of its bytes (a crash between: see _intact)."""
+        self.files.write(self._object_path(object_id), data)
+        self.files.write(self._digest_path(object_id),
+                         hashlib.sha256(data).hexdigest().encode("ascii"))
+
+    def _intact(self, object_id: str, data: bytes) -> bool:
+        """True when ``data`` are the bytes stored for ``object_id``: they match its digest,
+        or (no digest: written by an older version, or a crash before the digest) their
+        Parquet footer reads."""
+        try:
+            expected = self.files.read(self._digest_path(object_id)).decode("ascii").strip()
+        except (FileNotFoundError, UnicodeDecodeError):
+            expected = ""
+        if _CONTENT_ID.fullmatch(expected):
+            return compare_digest(hashlib.sha256(data).hexdigest(), expected)
+        try:
+            pq.read_metadata(io.BytesIO(data))
+        except (pa.ArrowException, OSError, ValueError):
+            return False
+        return True
+
+    def _object_state(self, object_id: str) -> str:
+        """``"ok"``, ``"missing"`` or ``"damaged"``: reads the object's bytes."""
+        try:
+            data = self.files.read(self._object_path(object_id))
+        except FileNotFoundError:
+            return "missing"
+        return "ok" if self._intact(object_id, data) else "damaged"
+
+    def damaged_objects(self) -> int:
+        """How many stored objects are damaged (each object's bytes are hashed once per
+        size and modification time in a process; later calls check only what changed)."""
+        damaged = 0
+        for stem in self.files.names("objects", ".parquet"):
+            if not _CONTENT_ID.fullmatch(stem):
+                continue
+            path = self._object_path(stem)
+            try:
+                info = self.files.fs.info(path)
+                digest_info = self.files.fs.info(self._digest_path(stem))
+            except FileNotFoundError:
+                digest_info = None
+                try:
+                    info = self.files.fs.info(path)
+                except FileNotFoundError:  # deleted meanwhile
+                    continue
+            stamp = repr((info.get("size"), info.get("mtime") or info.get("LastModified"),
+                          digest_info and (digest_info.get("size"),
+                                           digest_info.get("mtime")
+                                           or digest_info.get("LastModified"))))
+            known = _verified_objects.get((self.url, stem))
+            if known is None or known[0] != stamp:
+                state = self._object_state(stem)
+                known = (stamp, state == "damaged")
+                _verified_objects[(self.url, stem)] = known
+            damaged += known[1]
+        return damaged
+
     def _read_record(self, dataset_id: str) -> dict:
         path = self._record_path(dataset_id)
         try:
@@ -418,6 +491,18 @@ class DatasetStore:
                 f"the dataset {dataset_id!r} is damaged on the server and cannot be opened; "
                 "upload the table again")
         return record
+
+    def _damaged_record(self, dataset_id: str) -> dict:
+        """What can be told of a record that does not parse: its owner's hash, when its
+        text still holds it (so the owner can delete it), else nothing (the admin can)."""
+        try:
+            text = self.files.read(self._record_path(dataset_id)).decode("utf-8", "replace")
+        except FileNotFoundError:
+            raise DatasetNotFoundError(f"no dataset has the id {dataset_id!r}") from None
+        owner = re.search(r'"owner":\s*"([0-9a-f]{64})"', text)
+        stored = re.search(r'"object":\s*"([0-9a-f]{64})"', text)
+        return {"id": dataset_id, "object": stored and stored.group(1),
+                "owner": owner and owner.group(1), "damaged": True}
 
     def _write_record(self, record: dict) -> None:
         data = json.dumps(record, indent=1, sort_keys=True, default=str).encode("utf-8")
@@ -471,9 +556,13 @@ class DatasetStore:
         object_path = self._object_path(object_id)
         data = None
         wrote_object = False
-        if not self.files.exists(object_path):
+        state = self._object_state(object_id)
+        if state != "ok":
+            if state == "damaged":
+                logger.warning("the stored object %s was damaged: rewritten from an upload of "
+                               "the same table", object_id)
             data = _parquet_bytes(stored)
-            self.files.write(object_path, data)
+            self._write_object(object_id, data)
             wrote_object = True
         token = secrets.token_urlsafe(32)
         record = {
@@ -486,14 +575,14 @@ class DatasetStore:
         try:
             with self.files.lock():
                 if not self.files.exists(object_path):  # its last other record went meanwhile
-                    self.files.write(object_path, data or _parquet_bytes(stored))
+                    self._write_object(object_id, data or _parquet_bytes(stored))
                     wrote_object = True
                 self._write_record(record)
         except BaseException:
             if wrote_object:
                 with self.files.lock(), contextlib.suppress(Exception):
                     if object_id not in self._referenced_objects():
-                        self.files.remove(object_path)
+                        self._remove_object(object_id)
             raise
         return SavedDataset(id=record["id"], owner_token=token, object_id=object_id)
 
@@ -505,7 +594,10 @@ class DatasetStore:
         NotOwnerError
             If the token is missing or wrong (the message does not say which).
         """
-        record = self._read_record(dataset_id)
+        try:
+            record = self._read_record(dataset_id)
+        except DatasetDamagedError:
+            record = self._damaged_record(dataset_id)
         token = owner_token if isinstance(owner_token, str) else ""
         if token:
             if self.admin_token and compare_digest(token.encode(), self.admin_token.encode()):
@@ -543,15 +635,23 @@ class DatasetStore:
         """
         self.authorize(dataset_id, owner_token)
         with self.files.lock():
-            record = self._read_record(dataset_id)
+            try:
+                record = self._read_record(dataset_id)
+            except DatasetDamagedError:  # its owner (or the admin) removes what is left
+                record = self._damaged_record(dataset_id)
             try:
                 self.files.remove(self._record_path(dataset_id))
             except FileNotFoundError:
                 raise DatasetNotFoundError(f"no dataset has the id {dataset_id!r}") from None
-            if record["object"] not in self._referenced_objects():
-                with contextlib.suppress(FileNotFoundError, DatasetDamagedError):
-                    self.files.remove(self._object_path(record["object"]))
+            if record["object"] and record["object"] not in self._referenced_objects():
+                with contextlib.suppress(DatasetDamagedError):
+                    self._remove_object(record["object"])
         return _public(record)
+
+    def _remove_object(self, object_id: str) -> None:
+        for path in (self._object_path(object_id), self._digest_path(object_id)):
+            with contextlib.suppress(FileNotFoundError):
+                self.files.remove(path)
 
     # ---- reading ---------------------------------------------------------------------
 
@@ -573,10 +673,10 @@ class DatasetStore:
             return table
         shown = record.get("name") or dataset_id
         try:
-            if self.files.local:
-                frame = pd.read_parquet(path)
-            else:
-                frame = pd.read_parquet(io.BytesIO(self.files.read(path)))
+            data = self.files.read(path)
+            if not self._intact(record["object"], data):
+                raise ValueError("the object's bytes do not match its digest")
+            frame = pd.read_parquet(io.BytesIO(data))
             roles = Roles.from_dict(record["roles"])
         except FileNotFoundError:
             _log_once(path, "the table %s of dataset %s is missing", path, dataset_id)
@@ -690,7 +790,7 @@ class DatasetStore:
                         _log_once(old_sidecar, "cannot migrate %s: its table is missing",
                                   old_sidecar)
                         continue
-                    self.files.write(target, self.files.read(old_table))
+                    self._write_object(old_id, self.files.read(old_table))
                 record = {key: sidecar.get(key) for key in PUBLIC_FIELDS}
                 record.update(format=_FORMAT, id=old_id, object=old_id, owner=None,
                               shared=bool(sidecar.get("shared")))
