@@ -18,6 +18,7 @@ from .ui.app_shell import register_pages
 from .ui.background import background_callback_manager
 from .ui.common.errors import report_callback_error
 from .web_security import apply_web_security
+from .web_transport import apply_transport
 
 logger = logging.getLogger("copa_dash")
 
@@ -67,6 +68,8 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
         apply_auth(app, settings)
 
     _let_browsers_keep_the_icon(app.server, shared=not settings.auth_enabled)
+    # compressed answers; fingerprinted scripts and assets cached for a year
+    apply_transport(app.server, shared=not settings.auth_enabled)
 
     # a trickling request body holds its thread until this deadline, not for ever
     app.server.wsgi_app = BodyDeadline(app.server.wsgi_app, base_seconds=settings.body_seconds,
