@@ -9,6 +9,7 @@ import dash
 from flask import request
 
 from .api import apply_auth, register_api
+from .callback_guard import apply_callback_guard
 from .config import Settings
 from .core.jit import configure as configure_compiles
 from .services.recent import set_memory_budget
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     register_pages(app, settings)
 
     apply_web_security(app, settings)  # origin check on writes, CSP and friends
+    apply_callback_guard(app)  # malformed callback bodies: 400, no traceback
 
     if settings.auth_enabled:
         apply_auth(app, settings)
