@@ -12,6 +12,7 @@ from .api import apply_auth, register_api
 from .callback_guard import apply_callback_guard
 from .config import Settings
 from .core.jit import configure as configure_compiles
+from .host_check import apply_host_check
 from .services.recent import set_memory_budget
 from .services.warmup import warm_up_in_background, warm_up_kernels
 from .slow_bodies import BodyDeadline
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
         update_title=None,
     )
     app.server.config["COPA_SETTINGS"] = settings
+    apply_host_check(app.server, settings)  # first: a foreign Host gets nothing else
     # uploads arrive base64-encoded in a callback: 4/3 of the file plus the request around it
     app.server.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes * 4 // 3 + 4 * 2**20
 

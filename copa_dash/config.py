@@ -11,6 +11,9 @@ COPA_DATA_URL              the store on any fsspec URL (``s3://b/copa``)  COPA_D
 COPA_ADMIN_TOKEN           may delete/rename/share every upload          unset (owners only)
 COPA_MAX_UPLOAD_MEMORY_MB  memory one upload may take once expanded      512
 COPA_TRUSTED_ORIGINS       other origins allowed to POST (comma list)    unset (own origin)
+COPA_ALLOWED_HOSTS         names the Host header may carry (comma list;  unset: loopback
+                           ``*.domain``, ``*``; copa_dash/host_check.py)  names, any behind
+                                                                         a login
 COPA_CACHE_DIR             diskcache directory (analysis + callbacks)    ``./.copa_cache``
 COPA_CACHE_SIZE_MB         bound of the analysis cache                   1024
 COPA_MEMORY_CACHE_MB       in-process caches of each worker, in all      512
@@ -82,6 +85,8 @@ class Settings:
     data_url: str | None = None
     admin_token: str | None = None
     trusted_origins: tuple[str, ...] = ()
+    #: host names the ``Host`` header may carry (empty: loopback, or any behind a login)
+    allowed_hosts: tuple[str, ...] = ()
     auth_user: str | None = None
     auth_password: str | None = None
     redis_url: str | None = None
@@ -103,6 +108,7 @@ class Settings:
         object.__setattr__(self, "data_dir", Path(self.data_dir))
         object.__setattr__(self, "cache_dir", Path(self.cache_dir))
         object.__setattr__(self, "trusted_origins", tuple(self.trusted_origins))
+        object.__setattr__(self, "allowed_hosts", tuple(self.allowed_hosts))
 
     @property
     def store_url(self) -> str:
@@ -132,6 +138,7 @@ class Settings:
             trusted_origins=tuple(o.strip().rstrip("/") for o in
                                   (env.get("COPA_TRUSTED_ORIGINS") or "").split(",")
                                   if o.strip()),
+            allowed_hosts=_list_env(env, "COPA_ALLOWED_HOSTS"),
             auth_user=env.get("COPA_AUTH_USER") or None,
             auth_password=env.get("COPA_AUTH_PASSWORD") or None,
             redis_url=env.get("COPA_REDIS_URL") or None,
@@ -145,6 +152,11 @@ class Settings:
             body_seconds=_seconds_env(env, "COPA_BODY_SECONDS", 60.0),
             min_upload_kbps=_int_env(env, "COPA_MIN_UPLOAD_KBPS", 50),
         )
+
+
+def _list_env(env, name: str) -> tuple[str, ...]:
+    return tuple(part.strip().lower() for part in (env.get(name) or "").split(",")
+                 if part.strip())
 
 
 def _seconds_env(env, name: str, default: float) -> float:
