@@ -20,6 +20,7 @@ import pandas as pd
 from ..core.errors import InvalidInputError
 from .cell_parsing import ROWS_NOTE, id_values, objective_values, row_list, short
 from .column_rules import tidy_frame
+from .control_chars import strip_control_characters
 from .proposal import guess_roles
 from .read_limits import check_before_expanding
 from .read_log import ReadLog, TableRead
@@ -147,6 +148,7 @@ def read_table_report(source, /, *, filename: str | None = None,
         if str(exc).startswith(f"{filename}: "):
             raise
         raise InvalidInputError(f"{filename}: {exc}") from None
+    frame = strip_control_characters(frame, log)  # escapes never reach the page or CLI
     frame = tidy_frame(frame, log)
     if len(frame) < 2:  # the format's own shape check counted rows that held no value at all
         raise InvalidInputError(
