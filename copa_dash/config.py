@@ -22,6 +22,18 @@ COPA_MEMORY_CACHE_MB       in-process caches of each worker, in all      512
 COPA_MAX_UPLOAD_MB         largest accepted upload                       50
 COPA_MAX_ROWS              most rows an upload may have                  1000000
 COPA_MAX_COLUMNS           most columns an upload may have               500
+COPA_STAGED_QUOTA_MB       staged uploads (read, roles not yet saved)    1024
+                           kept in all; the oldest go first
+COPA_STAGED_CLIENT_MB      the same for one client (user or address)     200
+COPA_TRUSTED_PROXY         address(es) of the proxy in front (comma      unset (none)
+                           list): only requests from there may say who
+                           the user is and where the client is
+                           (X-Forwarded-For); copa_dash/client_identity.py
+COPA_TRUSTED_USER_HEADER   the proxy's header naming the signed-in user  unset (owner tokens)
+                           (oauth2-proxy: X-Forwarded-User); uploads
+                           then belong to the user
+COPA_TRUSTED_GROUPS_HEADER the proxy's header listing the user's groups  unset
+                           (comma list; oauth2-proxy: X-Forwarded-Groups)
 COPA_AUTH_USER             with COPA_AUTH_PASSWORD: HTTP basic auth      unset (no auth)
 COPA_AUTH_PASSWORD         the shared password                           unset
 COPA_REDIS_URL             Redis for the cache and Celery jobs           unset (diskcache)
@@ -98,6 +110,14 @@ class Settings:
     # an app built in code (tests) compiles as numba does; from_env defaults to background
     jit_mode: str = "foreground"
     hv_budget_seconds: float = 0.5
+    #: bytes of staged uploads kept in all, and for one client (oldest evicted first)
+    staged_quota_bytes: int = 1024 * 2**20
+    staged_client_quota_bytes: int = 200 * 2**20
+    #: addresses of the proxy in front whose forwarded headers are believed
+    trusted_proxy: tuple[str, ...] = ()
+    #: the proxy's header naming the signed-in user, and the one listing their groups
+    trusted_user_header: str | None = None
+    trusted_groups_header: str | None = None
     #: every request body gets this many seconds, plus its size at ``min_upload_kbps``
     body_seconds: float = 60.0
     #: slowest average upload rate (kilobytes per second) beyond ``body_seconds``
@@ -109,6 +129,11 @@ class Settings:
         object.__setattr__(self, "cache_dir", Path(self.cache_dir))
         object.__setattr__(self, "trusted_origins", tuple(self.trusted_origins))
         object.__setattr__(self, "allowed_hosts", tuple(self.allowed_hosts))
+        object.__setattr__(self, "trusted_proxy", tuple(self.trusted_proxy))
+        if self.trusted_user_header and not self.trusted_proxy:
+            raise InvalidInputError(
+                "COPA_TRUSTED_USER_HEADER needs COPA_TRUSTED_PROXY: the address of the "
+                "authenticating proxy, the only sender whose user header is believed")
 
     @property
     def store_url(self) -> str:
@@ -149,6 +174,11 @@ class Settings:
             debug=(env.get("COPA_DEBUG") or "0").lower() in ("1", "true", "yes"),
             jit_mode=_jit_mode(env),
             hv_budget_seconds=_seconds_env(env, "COPA_HV_BUDGET_SECONDS", 0.5),
+            staged_quota_bytes=_int_env(env, "COPA_STAGED_QUOTA_MB", 1024) * 2**20,
+            staged_client_quota_bytes=_int_env(env, "COPA_STAGED_CLIENT_MB", 200) * 2**20,
+            trusted_proxy=_list_env(env, "COPA_TRUSTED_PROXY"),
+            trusted_user_header=env.get("COPA_TRUSTED_USER_HEADER") or None,
+            trusted_groups_header=env.get("COPA_TRUSTED_GROUPS_HEADER") or None,
             body_seconds=_seconds_env(env, "COPA_BODY_SECONDS", 60.0),
             min_upload_kbps=_int_env(env, "COPA_MIN_UPLOAD_KBPS", 50),
         )

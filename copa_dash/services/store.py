@@ -726,31 +726,111 @@ class DatasetStore:
 
     # ---- staged uploads ------------------------------------------------------------
 
-    def stage(self, data: bytes, suffix: str = "") -> str:
+    def stage(self, data: bytes, suffix: str = "", *, client: str | None = None,
+              total_bytes: int | None = None, client_bytes: int | None = None) -> str:
         """Keep the bytes of an upload until its roles are chosen; returns their SHA-256.
 
         The bytes live in the store, not on one host, so the save can reach any instance.
-        Staged files older than a day are removed here.
+        Staged files older than a day are removed here. With quotas, see
+        :meth:`stage_within`.
         """
+        return self.stage_within(data, suffix, client=client, total_bytes=total_bytes,
+                                 client_bytes=client_bytes)[0]
+
+    def stage_within(self, data: bytes, suffix: str = "", *, client: str | None = None,
+                     total_bytes: int | None = None,
+                     client_bytes: int | None = None) -> tuple[str, int]:
+        """:meth:`stage` within quotas: ``(token, how many older staged files went)``.
+
+        Parameters
+        ----------
+        client : str, optional
+            Who stages (a user or an address, :mod:`copa_dash.client_identity`); kept
+            as 12 hex digits of its hash in the file's name.
+        total_bytes, client_bytes : int, optional
+            Most bytes staged in all, and by this client; the oldest staged files (of
+            this client first, then of anyone) are removed to make room.
+
+        Raises
+        ------
+        InvalidInputError
+            If ``data`` alone is larger than a quota.
+        """
+        for quota in (total_bytes, client_bytes):
+            if quota is not None and len(data) > quota:
+                raise InvalidInputError(
+                    f"the file ({len(data) / 2**20:.1f} MB) is larger than the space for "
+                    f"uploads waiting to be saved ({quota / 2**20:.0f} MB); upload a smaller "
+                    "table")
         token = hashlib.sha256(data).hexdigest()
-        path = self._staging_path(token, suffix)
-        if not self.files.exists(path):
-            self.files.write(path, data)
+        tag = hashlib.sha256((client or "").encode("utf-8")).hexdigest()[:12]
+        path = self._staging_path(token, suffix, tag)
         self._clean_staging()
-        return token
+        evicted = 0
+        with self.files.lock():
+            staged = self._staged_files()
+            staged = [entry for entry in staged if entry[0] != path]
+            if client_bytes is not None:
+                mine = [entry for entry in staged if entry[0].endswith(f".{tag}.upload")]
+                evicted += self._evict(mine, len(data), client_bytes, staged)
+            if total_bytes is not None:
+                evicted += self._evict(list(staged), len(data), total_bytes, staged)
+            if not self.files.exists(path):
+                self.files.write(path, data)
+        if evicted:
+            logger.info("staging quota: removed %d older staged upload(s)", evicted)
+        return token, evicted
+
+    def _staged_files(self) -> list[tuple[str, int, float]]:
+        """``(path, size, modified)`` of every staged file, oldest first."""
+        entries = []
+        for stem in self.files.names("staging", ".upload"):
+            path = self.files.path("staging", f"{stem}.upload")
+            try:
+                info = self.files.fs.info(path)
+                modified = self.files.fs.modified(path).timestamp()
+            except (FileNotFoundError, OSError):  # removed meanwhile
+                continue
+            entries.append((path, int(info.get("size") or 0), modified))
+        entries.sort(key=lambda entry: entry[2])
+        return entries
+
+    def _evict(self, candidates, incoming: int, quota: int, staged: list) -> int:
+        """Remove the oldest of ``candidates`` until ``incoming`` more bytes fit ``quota``
+        (counted over ``candidates``); removed entries leave ``staged`` too."""
+        used = sum(size for _, size, _ in candidates)
+        removed = 0
+        for entry in candidates:
+            if used + incoming <= quota:
+                break
+            with contextlib.suppress(FileNotFoundError):
+                self.files.remove(entry[0])
+            used -= entry[1]
+            removed += 1
+            if entry in staged:
+                staged.remove(entry)
+        return removed
 
     def staged(self, token: str, suffix: str = "") -> bytes:
-        """The staged bytes; :class:`InvalidInputError` if they expired."""
+        """The staged bytes; :class:`InvalidInputError` if they expired (or were evicted)."""
+        expired = InvalidInputError("the upload expired: choose the file again")
         if not isinstance(token, str) or not _STAGING_TOKEN.fullmatch(token):
-            raise InvalidInputError("the upload expired: choose the file again")
+            raise expired
         try:
             return self.files.read(self._staging_path(token, suffix))
         except FileNotFoundError:
-            raise InvalidInputError("the upload expired: choose the file again") from None
+            pass
+        head = self._staging_path(token, suffix).rsplit("/", 1)[-1][:-len(".upload")]
+        for stem in self.files.names("staging", ".upload"):
+            if stem.startswith(head + ".") and len(stem) == len(head) + 13:
+                with contextlib.suppress(FileNotFoundError):
+                    return self.files.read(self.files.path("staging", f"{stem}.upload"))
+        raise expired
 
-    def _staging_path(self, token: str, suffix: str) -> str:
+    def _staging_path(self, token: str, suffix: str, tag: str | None = None) -> str:
         tail = re.sub(r"[^a-z0-9]", "-", (suffix or "").lower())[:12]
-        return self.files.path("staging", f"{token}{tail}.upload")
+        client = f".{tag}" if tag else ""
+        return self.files.path("staging", f"{token}{tail}{client}.upload")
 
     def _clean_staging(self) -> None:
         for stem in self.files.names("staging", ".upload"):

@@ -125,7 +125,8 @@ def _suffix(filename: str) -> str:
     return ""
 
 
-def stage_upload(settings, filename: str, data: bytes) -> StagedUpload:
+def stage_upload(settings, filename: str, data: bytes, *,
+                 client: str | None = None) -> StagedUpload:
     """Parse ``data`` with the shared reader, keep the bytes for the save step, propose roles.
 
     When no column can name the rows (:func:`~copa_dash.data.io.guess_id`), the proposed
@@ -137,18 +138,31 @@ def stage_upload(settings, filename: str, data: bytes) -> StagedUpload:
         Whatever the reader finds wrong, with the row and column.
     """
     read, proposal = read_and_propose(data, filename, limits_from(settings))
-    token = open_store(settings).stage(data, _suffix(filename))
+    token, evicted = open_store(settings).stage_within(
+        data, _suffix(filename), client=client, total_bytes=settings.staged_quota_bytes,
+        client_bytes=settings.staged_client_quota_bytes)
+    quota_note = () if not evicted else (evicted_note(evicted, settings),)
     return StagedUpload(token=token, filename=filename, frame=read.frame,
                         proposed=proposal.directed_roles(), row_ids=proposal.row_ids,
-                        proposal=proposal, notes=read.notes + proposal.notes)
+                        proposal=proposal, notes=quota_note + read.notes + proposal.notes)
 
 
-def stage_pasted(settings, text: str) -> StagedUpload:
+def evicted_note(evicted: int, settings) -> str:
+    """What the page says when staging this upload removed older unsaved ones."""
+    many = evicted > 1
+    return (f"To make room, {evicted} older upload{'s' if many else ''} waiting to be saved "
+            f"{'were' if many else 'was'} removed (uploads not yet saved may take "
+            f"{settings.staged_client_quota_bytes / 2**20:.0f} MB per person and "
+            f"{settings.staged_quota_bytes / 2**20:.0f} MB in all; the oldest go first): "
+            "choose such a file again to save it.")
+
+
+def stage_pasted(settings, text: str, *, client: str | None = None) -> StagedUpload:
     """:func:`stage_upload` for a table pasted as text (Markdown, LaTeX, spreadsheet cells)."""
     if not isinstance(text, str) or not text.strip():
         raise InvalidInputError("the paste box is empty: paste a table (Markdown, LaTeX, or "
                                 "cells copied from a spreadsheet)")
-    return stage_upload(settings, PASTED_FILENAME, text.encode("utf-8"))
+    return stage_upload(settings, PASTED_FILENAME, text.encode("utf-8"), client=client)
 
 
 def check_objective_count(frame: pd.DataFrame, roles: Roles) -> None:

@@ -7,6 +7,7 @@ from urllib.parse import quote
 from dash import ALL, Input, Output, State, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
+from copa_dash.client_identity import current_client
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.first_view import prepare_in_background
 from copa_dash.services.inputs import Objective, Roles
@@ -98,7 +99,8 @@ def register_callbacks(app) -> None:
         settings = current_settings()
         try:
             data = decode_data_url(contents, settings.max_upload_bytes)
-            return _shown(stage_upload(settings, filename or "upload.csv", data))
+            return _shown(stage_upload(settings, filename or "upload.csv", data,
+                                       client=current_client(settings).key))
         except InvalidInputError as exc:
             return alert(str(exc)), None, None, None, None, None
 
@@ -108,7 +110,8 @@ def register_callbacks(app) -> None:
         if not n_clicks:
             raise PreventUpdate
         try:
-            return _shown(stage_pasted(current_settings(), text or ""))
+            settings = current_settings()
+            return _shown(stage_pasted(settings, text or "", client=current_client(settings).key))
         except InvalidInputError as exc:
             return alert(str(exc)), None, None, None, None, None
 
