@@ -38,7 +38,10 @@ error. A wrong ``roles`` gets a 400 whose message ends with this format and an e
 Ownership: every upload gets its own record id (128 random bits: the link that lets anyone
 who holds it read the dataset) and an owner token, returned once in the upload's answer.
 ``PATCH`` and ``DELETE`` need that token (or ``COPA_ADMIN_TOKEN``) in the header
-``X-Copa-Owner-Token``. Two uploads of the same bytes are two datasets.
+``X-Copa-Owner-Token``. Behind an authenticating proxy (``COPA_TRUSTED_USER_HEADER`` and
+``COPA_TRUSTED_PROXY``) an upload also belongs to the signed-in user, who may change or
+delete it from any browser without the token, and ``PATCH {"groups": [...]}`` lists it for
+the members of those groups (the proxy's ``COPA_TRUSTED_GROUPS_HEADER``). Two uploads of the same bytes are two datasets.
 
 Errors are JSON ``{"error": message}``: 400 for input a user can fix (the message says
 what), 403 without the owner token, 404 for an unknown dataset, 410 for a dataset whose
@@ -58,6 +61,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from . import __version__
+from .client_identity import current_client
 from .core.errors import InvalidInputError
 from .data.bundled import list_datasets as bundled_datasets
 from .data.io import Limits
@@ -290,7 +294,8 @@ def upload_dataset():
     read, proposal = read_and_propose(data, filename, _limits(settings))
     roles = with_units(roles if roles is not None else proposal.roles(), read)
     frame = prepare_frame(read.frame, proposal, roles)
-    saved = services.store.save(frame, roles, name=name, shared=shared)
+    saved = services.store.save(frame, roles, name=name, shared=shared,
+                                owner_user=current_client(settings).user)
     prepare_in_background(settings, saved.id)     # its first Explore view, before it is asked
     info = services.store.info(saved.id)
     # The owner token is in this answer and nowhere else: the store keeps only its hash.
@@ -304,8 +309,10 @@ def upload_dataset():
 
 @api_blueprint.get("/api/datasets")
 def list_datasets():
+    client = current_client(_services().settings)
     shared = [{key: entry.get(key) for key in ("id", "name", "n_rows", "created")}
-              for entry in _services().store.list(shared_only=True)]
+              for entry in _services().store.list(shared_only=True, user=client.user,
+                                                  groups=client.groups)]
     bundled = [{"name": info.name, "title": info.title} for info in bundled_datasets()]
     return jsonify(datasets=shared, bundled=bundled)
 
@@ -336,32 +343,41 @@ def _owner_token() -> str | None:
     return request.headers.get(OWNER_TOKEN_HEADER) or None
 
 
+def _user() -> str | None:
+    """The signed-in user a trusted proxy names (None otherwise)."""
+    return current_client(_services().settings).user
+
+
 @api_blueprint.patch("/api/datasets/<dataset_id>")
 def update_dataset(dataset_id: str):
     store = _services().store
-    token = _owner_token()
-    store.authorize(dataset_id, token)  # a stranger learns nothing about the fields below
+    token, user = _owner_token(), _user()
+    store.authorize(dataset_id, token, user=user)  # a stranger learns nothing below
     body = request.get_data(cache=False, as_text=True)
     check_json_depth(body, MAX_JSON_DEPTH, what="the request body")
     try:
         changes = json.loads(body or "{}")
     except json.JSONDecodeError as error:
         raise InvalidInputError(f"the request body is not valid JSON: {error}") from None
-    if not isinstance(changes, dict) or not changes or set(changes) - {"name", "shared"}:
-        raise InvalidInputError('send a JSON object with "name" and/or "shared", such as '
-                                '{"name": "my table", "shared": false}')
+    if not isinstance(changes, dict) or not changes or set(changes) - {"name", "shared",
+                                                                        "groups"}:
+        raise InvalidInputError('send a JSON object with "name", "shared" and/or "groups", '
+                                'such as {"name": "my table", "shared": false, '
+                                '"groups": ["ml-team"]}')
     info = store.info(dataset_id)
     if "name" in changes:
-        info = store.rename(dataset_id, changes["name"], owner_token=token)
+        info = store.rename(dataset_id, changes["name"], owner_token=token, user=user)
     if "shared" in changes:
-        info = store.set_shared(dataset_id, changes["shared"], owner_token=token)
+        info = store.set_shared(dataset_id, changes["shared"], owner_token=token, user=user)
+    if "groups" in changes:
+        info = store.set_groups(dataset_id, changes["groups"], owner_token=token, user=user)
     return jsonify(info)
 
 
 @api_blueprint.delete("/api/datasets/<dataset_id>")
 def delete_dataset(dataset_id: str):
     services = _services()
-    services.store.delete(dataset_id, owner_token=_owner_token())
+    services.store.delete(dataset_id, owner_token=_owner_token(), user=_user())
     # its first view's results, if being computed, go too
     pending_work.wait_for(dataset_id, lock_dir=pending_work.lock_dir(services.settings))
     try:

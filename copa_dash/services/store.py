@@ -349,7 +349,8 @@ def _parquet_bytes(frame: pd.DataFrame) -> bytes:
 
 
 #: Public fields of a record; the owner's token hash and the object id stay inside.
-PUBLIC_FIELDS = ("id", "name", "shared", "created", "n_rows", "columns", "roles", "format")
+PUBLIC_FIELDS = ("id", "name", "shared", "created", "n_rows", "columns", "roles", "format",
+                 "groups")
 
 # A slider move opens its dataset again; for an upload that re-read Parquet and re-validated
 # the table (about 10 ms for 3,000 rows) on every move. The last few tables read are kept,
@@ -519,7 +520,7 @@ class DatasetStore:
     # ---- writing ---------------------------------------------------------------------
 
     def save(self, frame: pd.DataFrame, roles: Roles, *, name: str | None = None,
-             shared: bool = False) -> SavedDataset:
+             shared: bool = False, owner_user: str | None = None) -> SavedDataset:
         """Validate a table, store its object once, and create a new record for it.
 
         Parameters
@@ -532,6 +533,9 @@ class DatasetStore:
             A label shown in the dataset picker (cleaned by :func:`clean_name`).
         shared : bool
             Whether every user of the instance sees the dataset in the picker.
+        owner_user : str, optional
+            The signed-in user named by a trusted proxy (:mod:`copa_dash.client_identity`):
+            they may change and delete the dataset from any browser, as the token allows.
 
         Returns
         -------
@@ -570,7 +574,7 @@ class DatasetStore:
             "owner": _token_hash(token), "name": name, "shared": bool(shared),
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "n_rows": int(stored.shape[0]), "columns": [str(c) for c in stored.columns],
-            "roles": table.roles.to_dict(),
+            "roles": table.roles.to_dict(), "owner_user": owner_user or None, "groups": [],
         }
         try:
             with self.files.lock():
@@ -586,8 +590,10 @@ class DatasetStore:
             raise
         return SavedDataset(id=record["id"], owner_token=token, object_id=object_id)
 
-    def authorize(self, dataset_id: str, /, owner_token: str | None) -> dict:
-        """The record if ``owner_token`` is its owner's token or the admin token.
+    def authorize(self, dataset_id: str, /, owner_token: str | None, *,
+                  user: str | None = None) -> dict:
+        """The record if ``owner_token`` is its owner's token or the admin token, or ``user``
+        (named by a trusted proxy) is the user who uploaded it.
 
         Raises
         ------
@@ -599,6 +605,10 @@ class DatasetStore:
         except DatasetDamagedError:
             record = self._damaged_record(dataset_id)
         token = owner_token if isinstance(owner_token, str) else ""
+        owner_user = record.get("owner_user")
+        if user and isinstance(owner_user, str) and compare_digest(user.encode(),
+                                                                   owner_user.encode()):
+            return record
         if token:
             if self.admin_token and compare_digest(token.encode(), self.admin_token.encode()):
                 return record
@@ -609,31 +619,50 @@ class DatasetStore:
             "only the owner of this dataset can change or delete it: send the owner token "
             "you received when you uploaded it (header X-Copa-Owner-Token)")
 
-    def _update(self, dataset_id: str, owner_token: str | None, **changes) -> dict:
-        self.authorize(dataset_id, owner_token)
+    def _update(self, dataset_id: str, owner_token: str | None, *, user: str | None = None,
+                **changes) -> dict:
+        self.authorize(dataset_id, owner_token, user=user)
         with self.files.lock():
             record = self._read_record(dataset_id)
             record.update(changes)
             self._write_record(record)
         return _public(record)
 
-    def rename(self, dataset_id: str, /, name: str | None, *, owner_token: str | None) -> dict:
+    def rename(self, dataset_id: str, /, name: str | None, *, owner_token: str | None,
+               user: str | None = None) -> dict:
         """Give the dataset a new label; returns its public fields."""
-        return self._update(dataset_id, owner_token, name=clean_name(name))
+        return self._update(dataset_id, owner_token, user=user, name=clean_name(name))
 
     def set_shared(self, dataset_id: str, /, shared: bool, *,
-                   owner_token: str | None) -> dict:
+                   owner_token: str | None, user: str | None = None) -> dict:
         """List the dataset for every user (True) or only for holders of its id (False)."""
         if not isinstance(shared, (bool, np.bool_)):
             raise InvalidInputError(f"'shared' must be true or false, not {shared!r}")
-        return self._update(dataset_id, owner_token, shared=bool(shared))
+        return self._update(dataset_id, owner_token, user=user, shared=bool(shared))
 
-    def delete(self, dataset_id: str, /, *, owner_token: str | None) -> dict:
+    def set_groups(self, dataset_id: str, /, groups, *, owner_token: str | None,
+                   user: str | None = None) -> dict:
+        """List the dataset for the members of ``groups`` (as a trusted proxy names them)."""
+        if not isinstance(groups, (list, tuple)) or not all(
+                isinstance(g, str) and 0 < len(g.strip()) <= 200 for g in groups):
+            raise InvalidInputError(
+                f"'groups' must be a list of group names, such as [\"ml-team\"], not {groups!r}")
+        return self._update(dataset_id, owner_token, user=user,
+                            groups=sorted({g.strip() for g in groups}))
+
+    def owned_by(self, user: str) -> list[dict]:
+        """Public fields of the datasets ``user`` uploaded (signed in), newest first."""
+        if not user:
+            return []
+        return [entry for entry in self.list(user=user) if entry.get("_mine")]
+
+    def delete(self, dataset_id: str, /, *, owner_token: str | None,
+               user: str | None = None) -> dict:
         """Remove the record (at once), then its object unless another record uses it.
 
         Returns the public fields of the removed record.
         """
-        self.authorize(dataset_id, owner_token)
+        self.authorize(dataset_id, owner_token, user=user)
         with self.files.lock():
             try:
                 record = self._read_record(dataset_id)
@@ -703,8 +732,14 @@ class DatasetStore:
         except InvalidInputError:
             return False
 
-    def list(self, *, shared_only: bool = False) -> list[dict]:
-        """Public fields of the stored datasets, newest first; damaged records skipped."""
+    def list(self, *, shared_only: bool = False, user: str | None = None,
+             groups=()) -> list[dict]:
+        """Public fields of the stored datasets, newest first; damaged records skipped.
+
+        With ``shared_only``: those shared with everyone, shared with one of ``groups``, or
+        uploaded by ``user``. With ``user``, each entry also says ``_mine``.
+        """
+        groups = set(groups or ())
         entries = []
         for stem in self.files.names("records", ".json"):
             if not _RECORD_ID.fullmatch(stem):
@@ -713,8 +748,13 @@ class DatasetStore:
                 record = self._read_record(stem)
             except (DatasetNotFoundError, DatasetDamagedError):  # deleted meanwhile; damaged
                 continue
-            if record.get("shared") is True or not shared_only:
-                entries.append(_public(record))
+            mine = bool(user) and record.get("owner_user") == user
+            in_group = bool(groups.intersection(record.get("groups") or ()))
+            if record.get("shared") is True or mine or in_group or not shared_only:
+                entry = _public(record)
+                if user:
+                    entry["_mine"] = mine
+                entries.append(entry)
         entries.sort(key=lambda s: (str(s.get("created") or ""), s["id"]), reverse=True)
         return entries
 

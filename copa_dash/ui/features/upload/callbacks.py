@@ -23,6 +23,7 @@ from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.messages import two_objectives
 from copa_dash.ui.common.my_uploads import MY_UPLOADS
 from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.common.signed_in import signed_in_user
 from copa_dash.ui.features.upload.ids import UploadIds as ID
 from copa_dash.ui.features.upload.ids import UploadReadIds as RID
 from copa_dash.ui.features.upload.layout import preview_table
@@ -152,7 +153,7 @@ def register_callbacks(app) -> None:
             mapping = roles_from_mapping(id_column, [i["column"] for i in role_ids], roles, directions)
             saved = save_upload(current_settings(), staged["token"], staged["filename"],
                                 mapping, name=name, shared=bool(shared),
-                                average=runs == "average")
+                                average=runs == "average", owner_user=signed_in_user())
         except InvalidInputError as exc:  # nothing was stored; an earlier link stays shown
             return no_update, alert(str(exc)), no_update, no_update
         prepare_in_background(current_settings(), saved.id)   # its first Explore view
