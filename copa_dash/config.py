@@ -34,6 +34,10 @@ COPA_TRUSTED_USER_HEADER   the proxy's header naming the signed-in user  unset (
                            then belong to the user
 COPA_TRUSTED_GROUPS_HEADER the proxy's header listing the user's groups  unset
                            (comma list; oauth2-proxy: X-Forwarded-Groups)
+COPA_MAX_JOBS              background jobs running at once (instance)    8
+COPA_MAX_JOBS_PER_CLIENT   the same for one client (user or address)     2
+COPA_JOB_ABANDON_SECONDS   a job no page polled for this long is killed  60
+                           (copa_dash/ui/job_lifecycle.py)
 COPA_AUTH_USER             with COPA_AUTH_PASSWORD: HTTP basic auth      unset (no auth)
 COPA_AUTH_PASSWORD         the shared password                           unset
 COPA_REDIS_URL             Redis for the cache and Celery jobs           unset (diskcache)
@@ -113,6 +117,11 @@ class Settings:
     #: bytes of staged uploads kept in all, and for one client (oldest evicted first)
     staged_quota_bytes: int = 1024 * 2**20
     staged_client_quota_bytes: int = 200 * 2**20
+    #: background jobs running at once on the instance, and for one client
+    max_jobs: int = 8
+    max_jobs_per_client: int = 2
+    #: a background job that no page polled for this many seconds is killed
+    job_abandon_seconds: float = 60.0
     #: addresses of the proxy in front whose forwarded headers are believed
     trusted_proxy: tuple[str, ...] = ()
     #: the proxy's header naming the signed-in user, and the one listing their groups
@@ -177,6 +186,9 @@ class Settings:
             staged_quota_bytes=_int_env(env, "COPA_STAGED_QUOTA_MB", 1024) * 2**20,
             staged_client_quota_bytes=_int_env(env, "COPA_STAGED_CLIENT_MB", 200) * 2**20,
             trusted_proxy=_list_env(env, "COPA_TRUSTED_PROXY"),
+            max_jobs=_int_env(env, "COPA_MAX_JOBS", 8),
+            max_jobs_per_client=_int_env(env, "COPA_MAX_JOBS_PER_CLIENT", 2),
+            job_abandon_seconds=_seconds_env(env, "COPA_JOB_ABANDON_SECONDS", 60.0),
             trusted_user_header=env.get("COPA_TRUSTED_USER_HEADER") or None,
             trusted_groups_header=env.get("COPA_TRUSTED_GROUPS_HEADER") or None,
             body_seconds=_seconds_env(env, "COPA_BODY_SECONDS", 60.0),
