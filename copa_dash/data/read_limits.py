@@ -29,6 +29,7 @@ before any large allocation, which is what keeps a worker's resident size bounde
 from __future__ import annotations
 
 import io
+import logging
 import re
 import zipfile
 
@@ -38,6 +39,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..core.errors import InvalidInputError
+
+logger = logging.getLogger(__name__)
 
 MIB = 2**20
 #: Longest cell accepted, in bytes (a leaderboard's longest note is a few hundred).
@@ -186,7 +189,11 @@ def _check_parquet(data: bytes, filename: str, limits, cap: int) -> None:
         parquet = pq.ParquetFile(pa.BufferReader(data))
         meta, schema = parquet.metadata, parquet.schema_arrow
     except Exception as exc:  # noqa: BLE001 - pyarrow on untrusted bytes
-        raise InvalidInputError(f"{filename}: not a valid Parquet file ({exc})") from None
+        logger.info("%s: %s", filename, exc)  # the library's words stay in the log
+        raise InvalidInputError(
+            f"{filename}: not a valid Parquet file "
+            "(its footer or schema cannot be read); "
+            "save it again from the program that wrote it") from None
     n_rows, n_columns = meta.num_rows, len(schema)
     if meta.num_row_groups > MAX_ROW_GROUPS:
         raise InvalidInputError(
@@ -249,8 +256,11 @@ def _check_parquet(data: bytes, filename: str, limits, cap: int) -> None:
         except InvalidInputError:
             raise
         except Exception as exc:  # noqa: BLE001 - pyarrow on untrusted bytes
+            logger.info("%s: %s", filename, exc)  # the library's words stay in the log
             raise InvalidInputError(
-                f"{filename}: cannot read the Parquet data ({exc})") from None
+                f"{filename}: cannot read the Parquet data "
+                "(a page is damaged or uses an encoding this reader does not take); "
+                "save it again from the program that wrote it") from None
     needed = (stored + text_bytes + n_rows * n_columns * CELL_BYTES) * PARQUET_COPIES
     if needed > cap:
         raise _too_much_memory(filename, needed, cap, "the table")
@@ -278,7 +288,10 @@ def _check_xlsx(data: bytes, filename: str, cap: int) -> None:
             expanded = sum(member.file_size for member in archive.infolist())
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError,
             NotImplementedError, RuntimeError) as exc:
-        raise InvalidInputError(f"{filename}: not a valid .xlsx workbook ({exc})") from None
+        logger.info("%s: %s", filename, exc)  # the library's words stay in the log
+        raise InvalidInputError(
+            f"{filename}: not a valid .xlsx workbook "
+            "(its zip archive cannot be read); open it and save it again as .xlsx or CSV") from None
     needed = expanded * TEXT_FACTOR
     if needed > cap:
         raise _too_much_memory(filename, needed, cap, "the workbook")
