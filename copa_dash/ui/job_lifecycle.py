@@ -14,7 +14,12 @@ bounded how many jobs one client started. :class:`LifecycleManager` adds:
   its children by whichever worker notices first (every poll, every new job, and a sweeper
   thread in each worker every few seconds);
 - **reaping**: finished job processes are joined (``multiprocess.active_children``), so
-  none stays a zombie; a killed one is waited for.
+  none stays a zombie; a killed one is waited for;
+- **joining**: a job asked for while the same job (same callback, same arguments: Dash's
+  cache key) is still running is not started twice: the page follows the running one
+  (reopening a link whose depth is being computed). Its result goes to the first page that
+  polls after it is done; the pages of a link open twice at once each get theirs only when
+  they ask again.
 
 The registry of running jobs (``pid -> client, start, last poll``) lives in the jobs
 diskcache, shared by the instance's workers; it is updated in diskcache transactions.
@@ -83,6 +88,12 @@ class LifecycleManager(dash.DiskcacheManager):
         client = current_client(self.settings).key
         with self.handle.transact():
             running = self._running(self._registry())
+            for pid, entry in running.items():
+                if entry.get("key") == key:  # the same job runs: follow it
+                    running[pid] = {**entry, "polled": time.time()}
+                    self.handle.set(REGISTRY_KEY, running)
+                    logger.info("a page joined the running background job %s", pid)
+                    return pid
             mine = sum(1 for entry in running.values() if entry["client"] == client)
             refusal = None
             if mine >= self.settings.max_jobs_per_client:
@@ -98,7 +109,7 @@ class LifecycleManager(dash.DiskcacheManager):
                 return 0  # no process: job_running(0) is False, terminate_job(0) does nothing
             job = super().call_job_fn(key, job_fn, args, context)
             running[int(job)] = {"client": client, "started": time.time(),
-                                 "polled": time.time()}
+                                 "polled": time.time(), "key": key}
             self.handle.set(REGISTRY_KEY, running)
         return job
 

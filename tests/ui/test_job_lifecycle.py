@@ -77,3 +77,11 @@ def test_a_job_nobody_polls_is_killed_and_reaped(manager):
     zombies = [c for c in psutil.Process().children() if c.status() == psutil.STATUS_ZOMBIE]
     assert zombies == []
     assert manager._registry() == {}
+
+
+def test_the_same_job_asked_again_while_it_runs_is_joined(manager):
+    first = _start(manager, "same-key", "10.0.0.1")
+    again = _start(manager, "same-key", "10.0.0.2")  # the link opened in another browser
+    assert again == first and list(manager._registry()) == [first]
+    other = _start(manager, "other-key", "10.0.0.2")
+    assert other not in (0, first)
