@@ -89,3 +89,15 @@ def _multipart():
     from .conftest import CSV, ROLES
     return {"data": {"file": (io.BytesIO(CSV), "t.csv"), "roles": json.dumps(ROLES)},
             "content_type": "multipart/form-data"}
+
+
+def test_the_datasets_page_lists_an_upload_shared_with_the_users_group(proxied):
+    from copa_dash.services.catalog import catalog
+
+    client, settings = proxied
+    ana = _as("ana", groups="ml-team")
+    dataset_id = client.open("/api/datasets", method="POST", **_multipart(), **ana).get_json()["id"]
+    client.patch(f"/api/datasets/{dataset_id}", json={"groups": ["ml-team"]}, **ana)
+    assert dataset_id in [e.ref for e in catalog(settings, groups=("ml-team",))]
+    assert dataset_id not in [e.ref for e in catalog(settings, groups=("sales",))]
+    assert dataset_id not in [e.ref for e in catalog(settings)]

@@ -9,3 +9,8 @@ from copa_dash.ui.common.settings_access import current_settings
 def signed_in_user() -> str | None:
     """The user named by ``COPA_TRUSTED_USER_HEADER`` from ``COPA_TRUSTED_PROXY``, else None."""
     return current_client(current_settings()).user
+
+
+def signed_in_groups() -> tuple[str, ...]:
+    """The signed-in user's groups (``COPA_TRUSTED_GROUPS_HEADER``), else none."""
+    return current_client(current_settings()).groups
