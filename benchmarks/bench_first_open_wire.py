@@ -177,11 +177,20 @@ def main(argv=None) -> int:
         finally:
             server.stop()
     link = f"{args.link[0]:g} Mbit/s, {args.link[1]:g} ms" if args.link else "loopback"
-    wire = statistics.median(r["bytes"] for r in results)
+    wire = statistics.median(r["bytes"] for r in results if r["seconds"] >= 0) if any(
+        r["seconds"] >= 0 for r in results) else float("nan")
     print(f"first Explore open of {DATASET}, fresh browser, {link}, {args.runs} runs")
     print(f"  on the wire: {wire / 1e6:.2f} MB in {results[0]['requests']} requests "
           f"(bodies decoded: {results[0]['uncompressed'] / 1e6:.2f} MB)")
-    times = sorted(r["seconds"] for r in results)
+    for number, r in enumerate(results, 1):
+        print(f"  run {number}: {r['bytes'] / 1e6:.2f} MB in {r['requests']} requests, "
+              f"settled in {r['seconds']:.2f} s" if r["seconds"] >= 0 else
+              f"  run {number}: {r['bytes'] / 1e6:.2f} MB in {r['requests']} requests, "
+              "did not settle within 170 s")
+    settled = [r for r in results if r["seconds"] >= 0]
+    if len(settled) < len(results):
+        print(f"  {len(results) - len(settled)} run(s) did not settle: left out of the times")
+    times = sorted(r["seconds"] for r in settled) or [-1.0]
     print(f"  to the settled page: median {statistics.median(times):.2f} s, "
           f"min {times[0]:.2f} s, max {times[-1]:.2f} s")
     print(load_line())
