@@ -4,8 +4,9 @@
 method   path                          answer
 =======  ============================  ===============================================
 GET      /healthz                      200 {"status": "ok"|"degraded", "store": ...,
-                                       "cache": ..., "version", "datasets": n}; 503
-                                       only when the dataset store cannot be read
+                                       "cache": ..., "version", "datasets": n,
+                                       "damaged_objects": n}; 503 only when the
+                                       dataset store cannot be read
 POST     /api/datasets                 201 {"id", "owner_token", "name", "n_rows"};
                                        multipart fields ``file`` (CSV/TSV/Parquet/JSON/
                                        Excel), ``roles`` (JSON, see below; optional:
@@ -37,7 +38,10 @@ error. A wrong ``roles`` gets a 400 whose message ends with this format and an e
 Ownership: every upload gets its own record id (128 random bits: the link that lets anyone
 who holds it read the dataset) and an owner token, returned once in the upload's answer.
 ``PATCH`` and ``DELETE`` need that token (or ``COPA_ADMIN_TOKEN``) in the header
-``X-Copa-Owner-Token``. Two uploads of the same bytes are two datasets.
+``X-Copa-Owner-Token``. Behind an authenticating proxy (``COPA_TRUSTED_USER_HEADER`` and
+``COPA_TRUSTED_PROXY``) an upload also belongs to the signed-in user, who may change or
+delete it from any browser without the token, and ``PATCH {"groups": [...]}`` lists it for
+the members of those groups (the proxy's ``COPA_TRUSTED_GROUPS_HEADER``). Two uploads of the same bytes are two datasets.
 
 Errors are JSON ``{"error": message}``: 400 for input a user can fix (the message says
 what), 403 without the owner token, 404 for an unknown dataset, 410 for a dataset whose
@@ -56,6 +60,7 @@ from hmac import compare_digest
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from .client_identity import current_client
 from .core.errors import InvalidInputError
 from .data.bundled import list_datasets as bundled_datasets
 from .data.io import Limits, build_eval_table
@@ -174,6 +179,14 @@ def healthz():
     except Exception:  # any failure to list the store: the instance cannot serve uploads
         logger.exception("health check: the dataset store cannot be read")
         datasets, store_state = None, "unavailable"
+    damaged = None
+    if store_state == "ok":
+        try:
+            damaged = services.store.damaged_objects()
+        except Exception:
+            logger.exception("health check: the stored objects cannot be checked")
+        if damaged != 0:  # some uploads answer 410 until the same table is uploaded again
+            store_state = "damaged objects"
     try:
         cache_state = services.cache.health()
     except Exception:
@@ -181,9 +194,9 @@ def healthz():
         cache_state = "degraded"
     status = "ok" if store_state == cache_state == "ok" else "degraded"
     response = jsonify(status=status, store=store_state, cache=cache_state,
-                       version=__version__, datasets=datasets,
+                       version=__version__, datasets=datasets, damaged_objects=damaged,
                        bundled_datasets=len(bundled_datasets()))
-    response.status_code = 200 if store_state == "ok" else 503
+    response.status_code = 503 if store_state == "unavailable" else 200
     return response
 
 
@@ -281,7 +294,8 @@ def upload_dataset():
     read, proposal = read_and_propose(data, filename, _limits(settings))
     roles = with_units(roles if roles is not None else proposal.roles(), read)
     frame = prepare_frame(read.frame, proposal, roles)
-    saved = services.store.save(frame, roles, name=name, shared=shared)
+    saved = services.store.save(frame, roles, name=name, shared=shared,
+                                owner_user=current_client(settings).user)
     prepare_in_background(settings, saved.id)     # its first Explore view, before it is asked
     info = services.store.info(saved.id)
     # The owner token is in this answer and nowhere else: the store keeps only its hash.
@@ -297,8 +311,10 @@ def upload_dataset():
 
 @api_blueprint.get("/api/datasets")
 def list_datasets():
+    client = current_client(_services().settings)
     shared = [{key: entry.get(key) for key in ("id", "name", "n_rows", "created")}
-              for entry in _services().store.list(shared_only=True)]
+              for entry in _services().store.list(shared_only=True, user=client.user,
+                                                  groups=client.groups)]
     bundled = [{"name": info.name, "title": info.title} for info in bundled_datasets()]
     return jsonify(datasets=shared, bundled=bundled)
 
@@ -329,32 +345,41 @@ def _owner_token() -> str | None:
     return request.headers.get(OWNER_TOKEN_HEADER) or None
 
 
+def _user() -> str | None:
+    """The signed-in user a trusted proxy names (None otherwise)."""
+    return current_client(_services().settings).user
+
+
 @api_blueprint.patch("/api/datasets/<dataset_id>")
 def update_dataset(dataset_id: str):
     store = _services().store
-    token = _owner_token()
-    store.authorize(dataset_id, token)  # a stranger learns nothing about the fields below
+    token, user = _owner_token(), _user()
+    store.authorize(dataset_id, token, user=user)  # a stranger learns nothing below
     body = request.get_data(cache=False, as_text=True)
     check_json_depth(body, MAX_JSON_DEPTH, what="the request body")
     try:
         changes = json.loads(body or "{}")
     except json.JSONDecodeError as error:
         raise InvalidInputError(f"the request body is not valid JSON: {error}") from None
-    if not isinstance(changes, dict) or not changes or set(changes) - {"name", "shared"}:
-        raise InvalidInputError('send a JSON object with "name" and/or "shared", such as '
-                                '{"name": "my table", "shared": false}')
+    if not isinstance(changes, dict) or not changes or set(changes) - {"name", "shared",
+                                                                        "groups"}:
+        raise InvalidInputError('send a JSON object with "name", "shared" and/or "groups", '
+                                'such as {"name": "my table", "shared": false, '
+                                '"groups": ["ml-team"]}')
     info = store.info(dataset_id)
     if "name" in changes:
-        info = store.rename(dataset_id, changes["name"], owner_token=token)
+        info = store.rename(dataset_id, changes["name"], owner_token=token, user=user)
     if "shared" in changes:
-        info = store.set_shared(dataset_id, changes["shared"], owner_token=token)
+        info = store.set_shared(dataset_id, changes["shared"], owner_token=token, user=user)
+    if "groups" in changes:
+        info = store.set_groups(dataset_id, changes["groups"], owner_token=token, user=user)
     return jsonify(info)
 
 
 @api_blueprint.delete("/api/datasets/<dataset_id>")
 def delete_dataset(dataset_id: str):
     services = _services()
-    services.store.delete(dataset_id, owner_token=_owner_token())
+    services.store.delete(dataset_id, owner_token=_owner_token(), user=_user())
     # its first view's results, if being computed, go too
     pending_work.wait_for(dataset_id, lock_dir=pending_work.lock_dir(services.settings))
     try:

@@ -8,16 +8,20 @@ import dash
 from flask import request
 
 from .api import apply_auth, register_api
+from .callback_guard import apply_callback_guard
 from .config import Settings
 from .core.jit import configure as configure_compiles
 from .data.package_files import shipped_folder
+from .host_check import apply_host_check
 from .services.recent import set_memory_budget
 from .services.warmup import warm_up_in_background, warm_up_kernels
+from .slow_bodies import BodyDeadline
 from .ui.app_shell import register_pages
 from .ui.background import background_callback_manager
 from .ui.common.errors import report_callback_error
 from .ui.features.help.docs_site import register_docs
 from .web_security import apply_web_security
+from .web_transport import apply_transport
 
 logger = logging.getLogger("copa_dash")
 
@@ -55,6 +59,7 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
         update_title=None,
     )
     app.server.config["COPA_SETTINGS"] = settings
+    apply_host_check(app.server, settings)  # first: a foreign Host gets nothing else
     # uploads arrive base64-encoded in a callback: 4/3 of the file plus the request around it
     app.server.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes * 4 // 3 + 4 * 2**20
 
@@ -64,11 +69,18 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     register_pages(app, settings)
 
     apply_web_security(app, settings)  # origin check on writes, CSP and friends
+    apply_callback_guard(app)  # malformed callback bodies: 400, no traceback
 
     if settings.auth_enabled:
         apply_auth(app, settings)
 
     _let_browsers_keep_the_icon(app.server, shared=not settings.auth_enabled)
+    # compressed answers; fingerprinted scripts and assets cached for a year
+    apply_transport(app.server, shared=not settings.auth_enabled)
+
+    # a trickling request body holds its thread until this deadline, not for ever
+    app.server.wsgi_app = BodyDeadline(app.server.wsgi_app, base_seconds=settings.body_seconds,
+                                       min_bytes_per_second=settings.min_upload_kbps * 1000)
 
     if settings.jit_mode == "background":
         _warm_up_after_first_request(app.server, warm_up_in_background)

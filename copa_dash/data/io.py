@@ -22,6 +22,7 @@ from . import failed_rows
 from .cell_marks import is_number_with_marks
 from .cell_parsing import ROWS_NOTE, id_values, objective_values, row_list, short, text_column
 from .column_rules import tidy_frame
+from .control_chars import strip_control_characters
 from .proposal import guess_roles
 from .read_limits import check_before_expanding
 from .read_log import ReadLog, TableRead
@@ -154,6 +155,7 @@ def read_table_report(source, /, *, filename: str | None = None,
         if str(exc).startswith(f"{filename}: "):
             raise
         raise InvalidInputError(f"{filename}: {exc}") from None
+    frame = strip_control_characters(frame, log)  # escapes never reach the page or CLI
     if leave_out_failed:
         frame = failed_rows.apply(tidy_frame(failed_rows.apply_to_cells(frame, log), log), log)
     else:

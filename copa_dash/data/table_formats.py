@@ -14,6 +14,7 @@ import decimal
 import io
 import itertools
 import json
+import logging
 import pyexpat
 import re
 import warnings
@@ -41,6 +42,8 @@ from .text_tables import (
     sniff_delimiter,
 )
 from .upload_checks import Limits, check_header, check_shape, check_zip
+
+logger = logging.getLogger(__name__)
 
 
 def _frame(columns: dict[str, pd.Series]) -> pd.DataFrame:
@@ -467,7 +470,11 @@ def read_parquet(data: bytes, filename: str, limits: Limits,
     except MemoryError:
         raise
     except Exception as exc:  # noqa: BLE001 - pyarrow on untrusted bytes
-        raise InvalidInputError(f"{filename}: not a valid Parquet file ({exc})") from None
+        logger.info("%s: %s", filename, exc)  # the library's words stay in the log
+        raise InvalidInputError(
+            f"{filename}: not a valid Parquet file "
+            "(its footer or schema cannot be read); "
+            "save it again from the program that wrote it") from None
     if n_columns > limits.max_columns:
         check_header(parquet.schema_arrow.names, filename, limits)
     if meta.num_rows > limits.max_rows or meta.num_rows * n_columns > limits.max_cells:
@@ -481,7 +488,11 @@ def read_parquet(data: bytes, filename: str, limits: Limits,
     except MemoryError:
         raise
     except Exception as exc:  # noqa: BLE001 - pyarrow on untrusted bytes
-        raise InvalidInputError(f"{filename}: cannot read the Parquet data ({exc})") from None
+        logger.info("%s: %s", filename, exc)  # the library's words stay in the log
+        raise InvalidInputError(
+            f"{filename}: cannot read the Parquet data "
+            "(a page is damaged or uses an encoding this reader does not take); "
+            "save it again from the program that wrote it") from None
     if not isinstance(frame.index, pd.RangeIndex):
         named = any(name is not None for name in frame.index.names)
         frame = frame.reset_index(drop=not named)

@@ -11,12 +11,15 @@ from __future__ import annotations
 import codecs
 import gzip
 import io
+import logging
 import os
 import zipfile
 import zlib
 from dataclasses import dataclass
 
 from ..core.errors import InvalidInputError
+
+logger = logging.getLogger(__name__)
 
 MIB = 2**20
 TEXT_FORMATS = ("csv", "tsv", "txt")
@@ -147,7 +150,10 @@ def gunzip(data: bytes, filename: str, limits: Limits) -> bytes:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as handle:
             out = handle.read(limits.max_uncompressed_bytes + 1)
     except (OSError, EOFError, zlib.error) as exc:
-        raise InvalidInputError(f"{filename}: the gzip data is damaged ({exc})") from None
+        logger.info("%s: %s", filename, exc)  # the library's words stay in the log
+        raise InvalidInputError(
+            f"{filename}: the gzip data is damaged "
+            "(it cannot be decompressed to its end); compress it again") from None
     if len(out) > limits.max_uncompressed_bytes:
         raise InvalidInputError(
             f"{filename}: decompressed, the file is over "
@@ -222,7 +228,10 @@ def check_zip(data: bytes, filename: str, limits: Limits) -> None:
             members = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError,
             NotImplementedError, RuntimeError) as exc:  # zipfile raises all of these
-        raise InvalidInputError(f"{filename}: not a valid .xlsx workbook ({exc})") from None
+        logger.info("%s: %s", filename, exc)  # the library's words stay in the log
+        raise InvalidInputError(
+            f"{filename}: not a valid .xlsx workbook "
+            "(its zip archive cannot be read); open it and save it again as .xlsx or CSV") from None
     if len(members) > 10_000:
         raise InvalidInputError(f"{filename}: the workbook has {len(members)} parts, too many")
     total = sum(m.file_size for m in members)

@@ -43,6 +43,7 @@ import numpy as np
 from ..config import Settings
 from . import codec
 from .core_version import core_version
+from .healing_cache import SelfHealingCache
 from .jobs import redis_client  # bounded timeouts: a stopped Redis answers at once
 
 try:  # POSIX; elsewhere a rebuild is not serialised between processes
@@ -258,8 +259,8 @@ def open_diskcache(directory: Path, **options):
     directory = Path(directory)
     directory.parent.mkdir(parents=True, exist_ok=True)
     with _directory_lock(directory.parent / f".{directory.name}.rebuild.lock"):
-        try:
-            cache = diskcache.Cache(str(directory), **options)
+        try:  # recreated when its directory is removed (services/healing_cache.py)
+            cache = SelfHealingCache(str(directory), **options)
             cache.get("copa:probe", retry=True)
             return cache
         except sqlite3.DatabaseError as error:
@@ -269,7 +270,7 @@ def open_diskcache(directory: Path, **options):
             with contextlib.suppress(FileNotFoundError):
                 os.replace(directory, aside)
             shutil.rmtree(aside, ignore_errors=True)
-            return diskcache.Cache(str(directory), **options)
+            return SelfHealingCache(str(directory), **options)
 
 
 _reported: set[str] = set()

@@ -203,8 +203,9 @@ def _upload_learn(*, mine: bool, shared: bool) -> str:
     return "A table its owner listed for everyone on this instance."
 
 
-def catalog(settings=None, *, include_shared: bool = True) -> list[CatalogEntry]:
-    """The bundled datasets, then (when ``settings`` is given) the uploads marked shared.
+def catalog(settings=None, *, include_shared: bool = True, groups=()) -> list[CatalogEntry]:
+    """The bundled datasets, then (when ``settings`` is given) the uploads marked shared,
+    and those listed for one of ``groups`` (the signed-in user's, behind a login proxy).
 
     Bundled entries carry the manifest's counts (rows, objectives) and the catalogue texts
     of ``datasets/catalog.json`` (domain, date, short source, what you can learn).
@@ -220,7 +221,7 @@ def catalog(settings=None, *, include_shared: bool = True) -> list[CatalogEntry]
             learn=getattr(text, "learn", "")))
     if settings is not None and include_shared:
         entries += [_upload_entry(info, mine=False)
-                    for info in open_store(settings).list(shared_only=True)]
+                    for info in open_store(settings).list(shared_only=True, groups=groups)]
     return entries
 
 

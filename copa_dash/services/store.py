@@ -19,10 +19,17 @@ deleting, renaming and sharing need the record's *owner token* (256 bits, return
 token (``COPA_ADMIN_TOKEN``).
 
 A dataset exists exactly when its record exists. Saving writes the object first (unless
-it is already there) and the record last; on a local directory each file is written to a
+it is already there, intact) and the record last; on a local directory each file is written to a
 temporary file, fsynced and moved into place with :func:`os.replace`, and on an object
 store each file is one PUT, so a reader in another process or on another host sees
-either nothing or a complete dataset. Nothing is ever unpickled: tables are Parquet,
+either nothing or a complete dataset.
+
+Damage heals: beside each object the store keeps the SHA-256 of its bytes
+(``objects/<id>.sha256``). An object whose bytes no longer match it (truncated, changed
+in place, or an object of an older version whose Parquet footer cannot be read) is
+*damaged*: loading it says so (410 in the API), :meth:`DatasetStore.damaged_objects`
+counts it for ``/healthz``, and the next upload of the same table rewrites it, which
+repairs every record that points to it. Nothing is ever unpickled: tables are Parquet,
 records are JSON.
 
 Datasets stored by older versions (``<content id>.json`` + ``.parquet`` in the root) are
@@ -52,6 +59,7 @@ import fsspec
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 from fsspec.implementations.local import LocalFileSystem
 
 from ..core.errors import InvalidInputError
@@ -341,13 +349,16 @@ def _parquet_bytes(frame: pd.DataFrame) -> bytes:
 
 
 #: Public fields of a record; the owner's token hash and the object id stay inside.
-PUBLIC_FIELDS = ("id", "name", "shared", "created", "n_rows", "columns", "roles", "format")
+PUBLIC_FIELDS = ("id", "name", "shared", "created", "n_rows", "columns", "roles", "format",
+                 "groups")
 
 # A slider move opens its dataset again; for an upload that re-read Parquet and re-validated
 # the table (about 10 ms for 3,000 rows) on every move. The last few tables read are kept,
 # keyed by their object (its content id names its bytes for good) and roles. ``load``
 # reads the record before looking here, so a deleted dataset is never served from memory.
 # EvalTable hands out copies of its frame, so sharing one between requests is safe.
+#: (store url, object id) -> (size and mtimes seen, damaged?): what damaged_objects checked
+_verified_objects: dict[tuple[str, str], tuple[str, bool]] = {}
 _recently_loaded = RecentValues(entries=4, share=0.4, name="uploaded tables")
 _migrated: set[str] = set()
 _reported: set[str] = set()
@@ -401,6 +412,69 @@ class DatasetStore:
             raise DatasetDamagedError(f"the record points to a malformed object {object_id!r}")
         return self.files.path("objects", f"{object_id}.parquet")
 
+    def _digest_path(self, object_id: str) -> str:
+        self._object_path(object_id)  # checks the id
+        return self.files.path("objects", f"{object_id}.sha256")
+
+    def _write_object(self, object_id: str, data: bytes) -> None:
+        """The object, then the digest of its bytes (a crash between: see _intact)."""
+        self.files.write(self._object_path(object_id), data)
+        self.files.write(self._digest_path(object_id),
+                         hashlib.sha256(data).hexdigest().encode("ascii"))
+
+    def _intact(self, object_id: str, data: bytes) -> bool:
+        """True when ``data`` are the bytes stored for ``object_id``: they match its digest,
+        or (no digest: written by an older version, or a crash before the digest) their
+        Parquet footer reads."""
+        try:
+            expected = self.files.read(self._digest_path(object_id)).decode("ascii").strip()
+        except (FileNotFoundError, UnicodeDecodeError):
+            expected = ""
+        if _CONTENT_ID.fullmatch(expected):
+            return compare_digest(hashlib.sha256(data).hexdigest(), expected)
+        try:
+            pq.read_metadata(io.BytesIO(data))
+        except (pa.ArrowException, OSError, ValueError):
+            return False
+        return True
+
+    def _object_state(self, object_id: str) -> str:
+        """``"ok"``, ``"missing"`` or ``"damaged"``: reads the object's bytes."""
+        try:
+            data = self.files.read(self._object_path(object_id))
+        except FileNotFoundError:
+            return "missing"
+        return "ok" if self._intact(object_id, data) else "damaged"
+
+    def damaged_objects(self) -> int:
+        """How many stored objects are damaged (each object's bytes are hashed once per
+        size and modification time in a process; later calls check only what changed)."""
+        damaged = 0
+        for stem in self.files.names("objects", ".parquet"):
+            if not _CONTENT_ID.fullmatch(stem):
+                continue
+            path = self._object_path(stem)
+            try:
+                info = self.files.fs.info(path)
+                digest_info = self.files.fs.info(self._digest_path(stem))
+            except FileNotFoundError:
+                digest_info = None
+                try:
+                    info = self.files.fs.info(path)
+                except FileNotFoundError:  # deleted meanwhile
+                    continue
+            stamp = repr((info.get("size"), info.get("mtime") or info.get("LastModified"),
+                          digest_info and (digest_info.get("size"),
+                                           digest_info.get("mtime")
+                                           or digest_info.get("LastModified"))))
+            known = _verified_objects.get((self.url, stem))
+            if known is None or known[0] != stamp:
+                state = self._object_state(stem)
+                known = (stamp, state == "damaged")
+                _verified_objects[(self.url, stem)] = known
+            damaged += known[1]
+        return damaged
+
     def _read_record(self, dataset_id: str) -> dict:
         path = self._record_path(dataset_id)
         try:
@@ -419,6 +493,18 @@ class DatasetStore:
                 "upload the table again")
         return record
 
+    def _damaged_record(self, dataset_id: str) -> dict:
+        """What can be told of a record that does not parse: its owner's hash, when its
+        text still holds it (so the owner can delete it), else nothing (the admin can)."""
+        try:
+            text = self.files.read(self._record_path(dataset_id)).decode("utf-8", "replace")
+        except FileNotFoundError:
+            raise DatasetNotFoundError(f"no dataset has the id {dataset_id!r}") from None
+        owner = re.search(r'"owner":\s*"([0-9a-f]{64})"', text)
+        stored = re.search(r'"object":\s*"([0-9a-f]{64})"', text)
+        return {"id": dataset_id, "object": stored and stored.group(1),
+                "owner": owner and owner.group(1), "damaged": True}
+
     def _write_record(self, record: dict) -> None:
         data = json.dumps(record, indent=1, sort_keys=True, default=str).encode("utf-8")
         self.files.write(self._record_path(record["id"]), data)
@@ -434,7 +520,7 @@ class DatasetStore:
     # ---- writing ---------------------------------------------------------------------
 
     def save(self, frame: pd.DataFrame, roles: Roles, *, name: str | None = None,
-             shared: bool = False) -> SavedDataset:
+             shared: bool = False, owner_user: str | None = None) -> SavedDataset:
         """Validate a table, store its object once, and create a new record for it.
 
         Parameters
@@ -447,6 +533,9 @@ class DatasetStore:
             A label shown in the dataset picker (cleaned by :func:`clean_name`).
         shared : bool
             Whether every user of the instance sees the dataset in the picker.
+        owner_user : str, optional
+            The signed-in user named by a trusted proxy (:mod:`copa_dash.client_identity`):
+            they may change and delete the dataset from any browser, as the token allows.
 
         Returns
         -------
@@ -471,9 +560,13 @@ class DatasetStore:
         object_path = self._object_path(object_id)
         data = None
         wrote_object = False
-        if not self.files.exists(object_path):
+        state = self._object_state(object_id)
+        if state != "ok":
+            if state == "damaged":
+                logger.warning("the stored object %s was damaged: rewritten from an upload of "
+                               "the same table", object_id)
             data = _parquet_bytes(stored)
-            self.files.write(object_path, data)
+            self._write_object(object_id, data)
             wrote_object = True
         token = secrets.token_urlsafe(32)
         record = {
@@ -481,32 +574,41 @@ class DatasetStore:
             "owner": _token_hash(token), "name": name, "shared": bool(shared),
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "n_rows": int(stored.shape[0]), "columns": [str(c) for c in stored.columns],
-            "roles": table.roles.to_dict(),
+            "roles": table.roles.to_dict(), "owner_user": owner_user or None, "groups": [],
         }
         try:
             with self.files.lock():
                 if not self.files.exists(object_path):  # its last other record went meanwhile
-                    self.files.write(object_path, data or _parquet_bytes(stored))
+                    self._write_object(object_id, data or _parquet_bytes(stored))
                     wrote_object = True
                 self._write_record(record)
         except BaseException:
             if wrote_object:
                 with self.files.lock(), contextlib.suppress(Exception):
                     if object_id not in self._referenced_objects():
-                        self.files.remove(object_path)
+                        self._remove_object(object_id)
             raise
         return SavedDataset(id=record["id"], owner_token=token, object_id=object_id)
 
-    def authorize(self, dataset_id: str, /, owner_token: str | None) -> dict:
-        """The record if ``owner_token`` is its owner's token or the admin token.
+    def authorize(self, dataset_id: str, /, owner_token: str | None, *,
+                  user: str | None = None) -> dict:
+        """The record if ``owner_token`` is its owner's token or the admin token, or ``user``
+        (named by a trusted proxy) is the user who uploaded it.
 
         Raises
         ------
         NotOwnerError
             If the token is missing or wrong (the message does not say which).
         """
-        record = self._read_record(dataset_id)
+        try:
+            record = self._read_record(dataset_id)
+        except DatasetDamagedError:
+            record = self._damaged_record(dataset_id)
         token = owner_token if isinstance(owner_token, str) else ""
+        owner_user = record.get("owner_user")
+        if user and isinstance(owner_user, str) and compare_digest(user.encode(),
+                                                                   owner_user.encode()):
+            return record
         if token:
             if self.admin_token and compare_digest(token.encode(), self.admin_token.encode()):
                 return record
@@ -517,41 +619,68 @@ class DatasetStore:
             "only the owner of this dataset can change or delete it: send the owner token "
             "you received when you uploaded it (header X-Copa-Owner-Token)")
 
-    def _update(self, dataset_id: str, owner_token: str | None, **changes) -> dict:
-        self.authorize(dataset_id, owner_token)
+    def _update(self, dataset_id: str, owner_token: str | None, *, user: str | None = None,
+                **changes) -> dict:
+        self.authorize(dataset_id, owner_token, user=user)
         with self.files.lock():
             record = self._read_record(dataset_id)
             record.update(changes)
             self._write_record(record)
         return _public(record)
 
-    def rename(self, dataset_id: str, /, name: str | None, *, owner_token: str | None) -> dict:
+    def rename(self, dataset_id: str, /, name: str | None, *, owner_token: str | None,
+               user: str | None = None) -> dict:
         """Give the dataset a new label; returns its public fields."""
-        return self._update(dataset_id, owner_token, name=clean_name(name))
+        return self._update(dataset_id, owner_token, user=user, name=clean_name(name))
 
     def set_shared(self, dataset_id: str, /, shared: bool, *,
-                   owner_token: str | None) -> dict:
+                   owner_token: str | None, user: str | None = None) -> dict:
         """List the dataset for every user (True) or only for holders of its id (False)."""
         if not isinstance(shared, (bool, np.bool_)):
             raise InvalidInputError(f"'shared' must be true or false, not {shared!r}")
-        return self._update(dataset_id, owner_token, shared=bool(shared))
+        return self._update(dataset_id, owner_token, user=user, shared=bool(shared))
 
-    def delete(self, dataset_id: str, /, *, owner_token: str | None) -> dict:
+    def set_groups(self, dataset_id: str, /, groups, *, owner_token: str | None,
+                   user: str | None = None) -> dict:
+        """List the dataset for the members of ``groups`` (as a trusted proxy names them)."""
+        if not isinstance(groups, (list, tuple)) or not all(
+                isinstance(g, str) and 0 < len(g.strip()) <= 200 for g in groups):
+            raise InvalidInputError(
+                f"'groups' must be a list of group names, such as [\"ml-team\"], not {groups!r}")
+        return self._update(dataset_id, owner_token, user=user,
+                            groups=sorted({g.strip() for g in groups}))
+
+    def owned_by(self, user: str) -> list[dict]:
+        """Public fields of the datasets ``user`` uploaded (signed in), newest first."""
+        if not user:
+            return []
+        return [entry for entry in self.list(user=user) if entry.get("_mine")]
+
+    def delete(self, dataset_id: str, /, *, owner_token: str | None,
+               user: str | None = None) -> dict:
         """Remove the record (at once), then its object unless another record uses it.
 
         Returns the public fields of the removed record.
         """
-        self.authorize(dataset_id, owner_token)
+        self.authorize(dataset_id, owner_token, user=user)
         with self.files.lock():
-            record = self._read_record(dataset_id)
+            try:
+                record = self._read_record(dataset_id)
+            except DatasetDamagedError:  # its owner (or the admin) removes what is left
+                record = self._damaged_record(dataset_id)
             try:
                 self.files.remove(self._record_path(dataset_id))
             except FileNotFoundError:
                 raise DatasetNotFoundError(f"no dataset has the id {dataset_id!r}") from None
-            if record["object"] not in self._referenced_objects():
-                with contextlib.suppress(FileNotFoundError, DatasetDamagedError):
-                    self.files.remove(self._object_path(record["object"]))
+            if record["object"] and record["object"] not in self._referenced_objects():
+                with contextlib.suppress(DatasetDamagedError):
+                    self._remove_object(record["object"])
         return _public(record)
+
+    def _remove_object(self, object_id: str) -> None:
+        for path in (self._object_path(object_id), self._digest_path(object_id)):
+            with contextlib.suppress(FileNotFoundError):
+                self.files.remove(path)
 
     # ---- reading ---------------------------------------------------------------------
 
@@ -573,10 +702,10 @@ class DatasetStore:
             return table
         shown = record.get("name") or dataset_id
         try:
-            if self.files.local:
-                frame = pd.read_parquet(path)
-            else:
-                frame = pd.read_parquet(io.BytesIO(self.files.read(path)))
+            data = self.files.read(path)
+            if not self._intact(record["object"], data):
+                raise ValueError("the object's bytes do not match its digest")
+            frame = pd.read_parquet(io.BytesIO(data))
             roles = Roles.from_dict(record["roles"])
         except FileNotFoundError:
             _log_once(path, "the table %s of dataset %s is missing", path, dataset_id)
@@ -603,8 +732,14 @@ class DatasetStore:
         except InvalidInputError:
             return False
 
-    def list(self, *, shared_only: bool = False) -> list[dict]:
-        """Public fields of the stored datasets, newest first; damaged records skipped."""
+    def list(self, *, shared_only: bool = False, user: str | None = None,
+             groups=()) -> list[dict]:
+        """Public fields of the stored datasets, newest first; damaged records skipped.
+
+        With ``shared_only``: those shared with everyone, shared with one of ``groups``, or
+        uploaded by ``user``. With ``user``, each entry also says ``_mine``.
+        """
+        groups = set(groups or ())
         entries = []
         for stem in self.files.names("records", ".json"):
             if not _RECORD_ID.fullmatch(stem):
@@ -613,8 +748,13 @@ class DatasetStore:
                 record = self._read_record(stem)
             except (DatasetNotFoundError, DatasetDamagedError):  # deleted meanwhile; damaged
                 continue
-            if record.get("shared") is True or not shared_only:
-                entries.append(_public(record))
+            mine = bool(user) and record.get("owner_user") == user
+            in_group = bool(groups.intersection(record.get("groups") or ()))
+            if record.get("shared") is True or mine or in_group or not shared_only:
+                entry = _public(record)
+                if user:
+                    entry["_mine"] = mine
+                entries.append(entry)
         entries.sort(key=lambda s: (str(s.get("created") or ""), s["id"]), reverse=True)
         return entries
 
@@ -626,31 +766,111 @@ class DatasetStore:
 
     # ---- staged uploads ------------------------------------------------------------
 
-    def stage(self, data: bytes, suffix: str = "") -> str:
+    def stage(self, data: bytes, suffix: str = "", *, client: str | None = None,
+              total_bytes: int | None = None, client_bytes: int | None = None) -> str:
         """Keep the bytes of an upload until its roles are chosen; returns their SHA-256.
 
         The bytes live in the store, not on one host, so the save can reach any instance.
-        Staged files older than a day are removed here.
+        Staged files older than a day are removed here. With quotas, see
+        :meth:`stage_within`.
         """
+        return self.stage_within(data, suffix, client=client, total_bytes=total_bytes,
+                                 client_bytes=client_bytes)[0]
+
+    def stage_within(self, data: bytes, suffix: str = "", *, client: str | None = None,
+                     total_bytes: int | None = None,
+                     client_bytes: int | None = None) -> tuple[str, int]:
+        """:meth:`stage` within quotas: ``(token, how many older staged files went)``.
+
+        Parameters
+        ----------
+        client : str, optional
+            Who stages (a user or an address, :mod:`copa_dash.client_identity`); kept
+            as 12 hex digits of its hash in the file's name.
+        total_bytes, client_bytes : int, optional
+            Most bytes staged in all, and by this client; the oldest staged files (of
+            this client first, then of anyone) are removed to make room.
+
+        Raises
+        ------
+        InvalidInputError
+            If ``data`` alone is larger than a quota.
+        """
+        for quota in (total_bytes, client_bytes):
+            if quota is not None and len(data) > quota:
+                raise InvalidInputError(
+                    f"the file ({len(data) / 2**20:.1f} MB) is larger than the space for "
+                    f"uploads waiting to be saved ({quota / 2**20:.0f} MB); upload a smaller "
+                    "table")
         token = hashlib.sha256(data).hexdigest()
-        path = self._staging_path(token, suffix)
-        if not self.files.exists(path):
-            self.files.write(path, data)
+        tag = hashlib.sha256((client or "").encode("utf-8")).hexdigest()[:12]
+        path = self._staging_path(token, suffix, tag)
         self._clean_staging()
-        return token
+        evicted = 0
+        with self.files.lock():
+            staged = self._staged_files()
+            staged = [entry for entry in staged if entry[0] != path]
+            if client_bytes is not None:
+                mine = [entry for entry in staged if entry[0].endswith(f".{tag}.upload")]
+                evicted += self._evict(mine, len(data), client_bytes, staged)
+            if total_bytes is not None:
+                evicted += self._evict(list(staged), len(data), total_bytes, staged)
+            if not self.files.exists(path):
+                self.files.write(path, data)
+        if evicted:
+            logger.info("staging quota: removed %d older staged upload(s)", evicted)
+        return token, evicted
+
+    def _staged_files(self) -> list[tuple[str, int, float]]:
+        """``(path, size, modified)`` of every staged file, oldest first."""
+        entries = []
+        for stem in self.files.names("staging", ".upload"):
+            path = self.files.path("staging", f"{stem}.upload")
+            try:
+                info = self.files.fs.info(path)
+                modified = self.files.fs.modified(path).timestamp()
+            except (FileNotFoundError, OSError):  # removed meanwhile
+                continue
+            entries.append((path, int(info.get("size") or 0), modified))
+        entries.sort(key=lambda entry: entry[2])
+        return entries
+
+    def _evict(self, candidates, incoming: int, quota: int, staged: list) -> int:
+        """Remove the oldest of ``candidates`` until ``incoming`` more bytes fit ``quota``
+        (counted over ``candidates``); removed entries leave ``staged`` too."""
+        used = sum(size for _, size, _ in candidates)
+        removed = 0
+        for entry in candidates:
+            if used + incoming <= quota:
+                break
+            with contextlib.suppress(FileNotFoundError):
+                self.files.remove(entry[0])
+            used -= entry[1]
+            removed += 1
+            if entry in staged:
+                staged.remove(entry)
+        return removed
 
     def staged(self, token: str, suffix: str = "") -> bytes:
-        """The staged bytes; :class:`InvalidInputError` if they expired."""
+        """The staged bytes; :class:`InvalidInputError` if they expired (or were evicted)."""
+        expired = InvalidInputError("the upload expired: choose the file again")
         if not isinstance(token, str) or not _STAGING_TOKEN.fullmatch(token):
-            raise InvalidInputError("the upload expired: choose the file again")
+            raise expired
         try:
             return self.files.read(self._staging_path(token, suffix))
         except FileNotFoundError:
-            raise InvalidInputError("the upload expired: choose the file again") from None
+            pass
+        head = self._staging_path(token, suffix).rsplit("/", 1)[-1][:-len(".upload")]
+        for stem in self.files.names("staging", ".upload"):
+            if stem.startswith(head + ".") and len(stem) == len(head) + 13:
+                with contextlib.suppress(FileNotFoundError):
+                    return self.files.read(self.files.path("staging", f"{stem}.upload"))
+        raise expired
 
-    def _staging_path(self, token: str, suffix: str) -> str:
+    def _staging_path(self, token: str, suffix: str, tag: str | None = None) -> str:
         tail = re.sub(r"[^a-z0-9]", "-", (suffix or "").lower())[:12]
-        return self.files.path("staging", f"{token}{tail}.upload")
+        client = f".{tag}" if tag else ""
+        return self.files.path("staging", f"{token}{tail}{client}.upload")
 
     def _clean_staging(self) -> None:
         for stem in self.files.names("staging", ".upload"):
@@ -690,7 +910,7 @@ class DatasetStore:
                         _log_once(old_sidecar, "cannot migrate %s: its table is missing",
                                   old_sidecar)
                         continue
-                    self.files.write(target, self.files.read(old_table))
+                    self._write_object(old_id, self.files.read(old_table))
                 record = {key: sidecar.get(key) for key in PUBLIC_FIELDS}
                 record.update(format=_FORMAT, id=old_id, object=old_id, owner=None,
                               shared=bool(sidecar.get("shared")))

@@ -125,7 +125,8 @@ def _suffix(filename: str) -> str:
     return ""
 
 
-def stage_upload(settings, filename: str, data: bytes) -> StagedUpload:
+def stage_upload(settings, filename: str, data: bytes, *,
+                 client: str | None = None) -> StagedUpload:
     """Parse ``data`` with the shared reader, keep the bytes for the save step, propose roles.
 
     When no column can name the rows (:func:`~copa_dash.data.io.guess_id`), the proposed
@@ -137,18 +138,31 @@ def stage_upload(settings, filename: str, data: bytes) -> StagedUpload:
         Whatever the reader finds wrong, with the row and column.
     """
     read, proposal = read_and_propose(data, filename, limits_from(settings))
-    token = open_store(settings).stage(data, _suffix(filename))
+    token, evicted = open_store(settings).stage_within(
+        data, _suffix(filename), client=client, total_bytes=settings.staged_quota_bytes,
+        client_bytes=settings.staged_client_quota_bytes)
+    quota_note = () if not evicted else (evicted_note(evicted, settings),)
     return StagedUpload(token=token, filename=filename, frame=read.frame,
                         proposed=proposal.directed_roles(), row_ids=proposal.row_ids,
-                        proposal=proposal, notes=read.notes + proposal.notes)
+                        proposal=proposal, notes=quota_note + read.notes + proposal.notes)
 
 
-def stage_pasted(settings, text: str) -> StagedUpload:
+def evicted_note(evicted: int, settings) -> str:
+    """What the page says when staging this upload removed older unsaved ones."""
+    many = evicted > 1
+    return (f"To make room, {evicted} older upload{'s' if many else ''} waiting to be saved "
+            f"{'were' if many else 'was'} removed (uploads not yet saved may take "
+            f"{settings.staged_client_quota_bytes / 2**20:.0f} MB per person and "
+            f"{settings.staged_quota_bytes / 2**20:.0f} MB in all; the oldest go first): "
+            "choose such a file again to save it.")
+
+
+def stage_pasted(settings, text: str, *, client: str | None = None) -> StagedUpload:
     """:func:`stage_upload` for a table pasted as text (Markdown, LaTeX, spreadsheet cells)."""
     if not isinstance(text, str) or not text.strip():
         raise InvalidInputError("the paste box is empty: paste a table (Markdown, LaTeX, or "
                                 "cells copied from a spreadsheet)")
-    return stage_upload(settings, PASTED_FILENAME, text.encode("utf-8"))
+    return stage_upload(settings, PASTED_FILENAME, text.encode("utf-8"), client=client)
 
 
 def check_objective_count(frame: pd.DataFrame, roles: Roles) -> None:
@@ -176,7 +190,8 @@ def check_objective_count(frame: pd.DataFrame, roles: Roles) -> None:
 
 
 def save_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,
-                shared: bool, average: bool = False) -> SavedDataset:
+                shared: bool, average: bool = False,
+                owner_user: str | None = None) -> SavedDataset:
     """Parse the staged bytes again, validate them against ``roles`` and save them.
 
     If ``roles.id`` is the staged ``row_ids`` name (never a column of the file), the saved
@@ -207,7 +222,7 @@ def save_upload(settings, token: str, filename: str, roles: Roles, *, name: str 
     check_objective_count(frame, roles)
     io.build_eval_table(frame, roles)  # every role error before anything is stored
     name = name.strip() if isinstance(name, str) and name.strip() else dataset_name_from(filename)
-    return store.save(frame, roles, name=name, shared=shared)
+    return store.save(frame, roles, name=name, shared=shared, owner_user=owner_user)
 
 
 def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,
@@ -217,16 +232,23 @@ def finalize_upload(settings, token: str, filename: str, roles: Roles, *, name: 
                        average=average).id
 
 
-def my_uploads(settings, owned: dict | None) -> list[dict]:
+def my_uploads(settings, owned: dict | None, *, user: str | None = None) -> list[dict]:
     """Public fields of the uploads whose owner tokens a browser holds, newest first.
 
     ``owned`` maps record id to owner token (what the upload page keeps in the browser's
     localStorage). Entries whose dataset is gone, or whose token no longer fits, are left
-    out: the caller drops them from the browser too.
+    out: the caller drops them from the browser too. With ``user`` (signed in behind a
+    trusted proxy) the uploads of that user are listed too, from any browser.
     """
     store = open_store(settings)
     found = []
+    if user:
+        found = [{k: v for k, v in info.items() if k != "_mine"}
+                 for info in store.owned_by(user)]
+    seen = {info["id"] for info in found}
     for dataset_id, token in (owned or {}).items():
+        if dataset_id in seen:
+            continue
         try:
             store.authorize(dataset_id, token)
             found.append(store.info(dataset_id))
@@ -236,14 +258,17 @@ def my_uploads(settings, owned: dict | None) -> list[dict]:
     return found
 
 
-def rename_upload(settings, dataset_id: str, owner_token: str, name: str | None) -> dict:
-    """Rename an upload with its owner token; returns its public fields."""
-    return open_store(settings).rename(dataset_id, name, owner_token=owner_token)
+def rename_upload(settings, dataset_id: str, owner_token: str | None, name: str | None, *,
+                  user: str | None = None) -> dict:
+    """Rename an upload with its owner token (or as its signed-in owner); its fields."""
+    return open_store(settings).rename(dataset_id, name, owner_token=owner_token, user=user)
 
 
-def delete_upload(settings, dataset_id: str, owner_token: str) -> dict:
-    """Delete an upload with its owner token, and its cached results; returns its fields."""
-    removed = open_store(settings).delete(dataset_id, owner_token=owner_token)
+def delete_upload(settings, dataset_id: str, owner_token: str | None, *,
+                  user: str | None = None) -> dict:
+    """Delete an upload with its owner token (or as its signed-in owner), and its cached
+    results; returns its fields."""
+    removed = open_store(settings).delete(dataset_id, owner_token=owner_token, user=user)
     # its first view's results, if being computed, go too
     pending_work.wait_for(dataset_id, lock_dir=pending_work.lock_dir(settings))
     try:

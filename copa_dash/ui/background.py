@@ -20,6 +20,7 @@ from copa_dash.services.jobs import (
     lost_result,
     redis_client,
 )
+from copa_dash.ui.job_lifecycle import LifecycleManager
 
 logger = logging.getLogger(__name__)
 _FINISHED = ("SUCCESS", "FAILURE", "REVOKED")
@@ -51,9 +52,9 @@ def background_callback_manager(settings):
     # in the AnalysisCache under their dataset id, where they can be evicted per dataset.
     directory = Path(settings.cache_dir) / "jobs"
     directory.mkdir(parents=True, exist_ok=True)
-    local = dash.DiskcacheManager(open_diskcache(directory),  # a damaged one starts empty
-                                 
-                                  expire=RESULT_EXPIRY_SECONDS)
+    # limits, abandoned jobs cancelled, finished ones reaped (ui/job_lifecycle.py)
+    local = LifecycleManager(open_diskcache(directory),  # a damaged one starts empty
+                             settings, expire=RESULT_EXPIRY_SECONDS)
     if not settings.redis_url:
         return local
     remote = dash.CeleryManager(celery_app_for(settings), expire=RESULT_EXPIRY_SECONDS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -24,7 +25,7 @@ def dockerfile() -> str:
 
 def test_compose_runs_redis_two_app_replicas_and_a_worker_from_one_image():
     services = compose_services()
-    assert set(services) == {"redis", "app", "worker"}
+    assert set(services) == {"proxy", "redis", "app", "worker"}
     app, worker = services["app"], services["worker"]
     assert app["deploy"]["replicas"] == 2
     assert app["image"] == worker["image"] and app["build"] == worker["build"]
@@ -41,7 +42,23 @@ def test_the_app_command_and_healthcheck_are_the_images():
     assert compose_services()["app"]["command"] == json.loads(cmd)
     assert compose_command("app")[1:] == ["app:server"]      # what the cluster fixture runs
     assert "/healthz" in " ".join(app["healthcheck"]["test"])
-    assert "8050" in app["ports"][0] and "/healthz" in dockerfile()
+    assert app["expose"] == ["8050"] and "/healthz" in dockerfile()
+    assert "ports" not in app  # reachable only through the proxy
+
+
+def test_the_proxy_buffers_bodies_and_bounds_sizes_and_waits():
+    proxy = compose_services()["proxy"]
+    assert proxy["ports"] == ["${COPA_PUBLIC_PORT:-8050}:8080"]
+    mount = "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro"
+    assert proxy["volumes"] == [mount]
+    conf = " ".join((ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8").split())
+    for directive in ("client_max_body_size 72m;", "client_body_timeout 20s;",
+                      "client_header_timeout 10s;", "proxy_request_buffering on;",
+                      "listen 8080;", "server app:8050", 'proxy_set_header X-Forwarded-User "";'):
+        assert directive in conf
+    # in step with the app's own bound on a callback body (app_factory.create_app)
+    from copa_dash.config import Settings
+    assert 72 * 2**20 >= Settings().max_upload_bytes * 4 // 3 + 4 * 2**20
 
 
 def test_the_store_is_one_volume_mounted_where_every_process_reads_it():
@@ -74,3 +91,16 @@ def test_the_worker_healthcheck_passes_on_a_live_worker_and_fails_on_a_dead_name
     dead = subprocess.run([*command, "worker@nowhere"], env=env, capture_output=True,
                           text=True, timeout=60, check=False)
     assert dead.returncode == 1 and "no recent heartbeat from worker@nowhere" in dead.stderr
+
+
+@pytest.mark.skipif(not shutil.which("nginx"), reason="nginx is not installed")
+def test_nginx_accepts_the_proxy_configuration(tmp_path):
+    """``nginx -t`` on deploy/nginx.conf, the replicas' name pointed at loopback."""
+    conf = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+    conf = conf.replace("server app:8050", "server 127.0.0.1:8050")
+    conf = conf.replace("pid /tmp/nginx.pid;", f"pid {tmp_path}/nginx.pid;")
+    (tmp_path / "nginx.conf").write_text(conf, encoding="utf-8")
+    result = subprocess.run(["nginx", "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"),
+                             "-e", str(tmp_path / "error.log")],
+                            check=False, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr

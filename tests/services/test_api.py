@@ -58,7 +58,7 @@ def test_healthz_counts_datasets(client):
 
     assert client.get("/healthz").get_json() == {"status": "ok", "version": __version__,
                                                  "store": "ok", "cache": "ok",
-                                                 "datasets": 0,
+                                                 "datasets": 0, "damaged_objects": 0,
                                                  "bundled_datasets": len(list_datasets())}
     assert upload(client).status_code == 201
     assert client.get("/healthz").get_json()["datasets"] == 1

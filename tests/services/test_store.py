@@ -193,7 +193,8 @@ def test_list_rename_share_delete_need_the_owner_or_admin_token(store):
     store.delete(b.id, owner_token=b.owner_token)
     assert [e["id"] for e in store.list()] == [a.id] and store.count() == 1
     assert not store.exists(b.id)
-    assert files(store.root) == [f"objects/{a.object_id}.parquet", f"records/{a.id}.json"]
+    assert files(store.root) == [f"objects/{a.object_id}.parquet",
+                                 f"objects/{a.object_id}.sha256", f"records/{a.id}.json"]
 
 
 def test_the_owner_token_is_kept_only_as_its_hash(store):
@@ -261,6 +262,7 @@ def test_datasets_of_format_1_are_migrated_and_keep_their_links(tmp_path, monkey
     assert store.info(old_shared)["created"] == "2026-01-02T03:04:05+00:00"
     assert sorted(files(root)) == sorted(
         [f"objects/{old_shared}.parquet", f"objects/{old_private}.parquet",
+         f"objects/{old_shared}.sha256", f"objects/{old_private}.sha256",
          f"records/{old_shared}.json", f"records/{old_private}.json"])
     # nobody holds an owner token for them: only the admin can delete
     with pytest.raises(NotOwnerError):

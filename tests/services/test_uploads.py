@@ -46,7 +46,7 @@ def test_a_table_of_numbers_is_proposed_row_numbers_and_saved_with_them(settings
     assert again != dataset_id  # the same upload twice: two datasets over one stored table
     store = DatasetStore(settings.data_dir)
     assert store.load(again).frame.equals(table.frame) and store.count() == 2
-    assert len(list((settings.data_dir / "objects").iterdir())) == 1
+    assert len(list((settings.data_dir / "objects").glob("*.parquet"))) == 1
 
 
 def test_save_upload_hands_out_the_owner_token_once(settings):

@@ -17,6 +17,7 @@ from copa_dash.services.catalog import CatalogEntry, catalog, search_catalog, wi
 from copa_dash.services.uploads import my_uploads
 from copa_dash.ui.common.my_uploads import MY_UPLOADS
 from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.common.signed_in import signed_in_groups, signed_in_user
 from copa_dash.ui.features.datasets.ids import DatasetsIds as ID
 
 COLUMNS = (  # (id, header, width in px): the whole table fits the 1360 px page
@@ -107,7 +108,8 @@ def register_catalogue(app) -> None:
     def search(query, _stamp, owned):
         """Every dataset this browser can see, its own uploads first, kept by the search."""
         settings = current_settings()
-        everything = with_my_uploads(catalog(settings), my_uploads(settings, owned))
+        everything = with_my_uploads(catalog(settings, groups=signed_in_groups()),
+                                     my_uploads(settings, owned, user=signed_in_user()))
         found = search_catalog(everything, query)
         return *rows(found), count_text(len(found), len(everything), query)
 

@@ -14,6 +14,7 @@ from copa_dash.services.uploads import delete_upload, my_uploads
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.my_uploads import MY_UPLOADS, my_uploads_store
 from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.common.signed_in import signed_in_user
 from copa_dash.ui.features.datasets.ids import DatasetsIds as ID
 
 EMPTY = "None yet: upload a table of your own models on the upload page."
@@ -61,7 +62,7 @@ def register_mine(app) -> None:
     @app.callback(Output(ID.MINE, "children"), Input(MY_UPLOADS, "modified_timestamp"),
                   State(MY_UPLOADS, "data"))
     def show(_stamp, owned):
-        return mine_list(my_uploads(current_settings(), owned))
+        return mine_list(my_uploads(current_settings(), owned, user=signed_in_user()))
 
     @app.callback(Output(ID.CONFIRM, "displayed"), Output(ID.CONFIRM, "message"),
                   Output(ID.PENDING, "data"), Input({"type": ID.DELETE, "index": ALL}, "n_clicks"),
@@ -71,7 +72,7 @@ def register_mine(app) -> None:
         if not isinstance(ctx.triggered_id, dict) or not any(clicks or ()):
             raise PreventUpdate
         dataset_id = ctx.triggered_id["index"]
-        name = _name(my_uploads(current_settings(), owned), dataset_id)
+        name = _name(my_uploads(current_settings(), owned, user=signed_in_user()), dataset_id)
         return True, (f"Delete {name!r}? Its table is removed from this instance for everyone "
                       "who has its link; this cannot be undone."), dataset_id
 
@@ -82,10 +83,12 @@ def register_mine(app) -> None:
     def delete(_confirmed, dataset_id, owned):
         """Only the confirmation's OK deletes; Cancel never reaches here."""
         owned = dict(owned or {})
-        if not dataset_id or dataset_id not in owned:
+        user = signed_in_user()
+        if not dataset_id or (dataset_id not in owned and not user):
             return no_update, alert("That upload is no longer yours to delete.")
         try:
-            removed = delete_upload(current_settings(), dataset_id, owned.pop(dataset_id))
+            removed = delete_upload(current_settings(), dataset_id, owned.pop(dataset_id, None),
+                                    user=user)
         except InvalidInputError as exc:
             return no_update, alert(str(exc))
         return owned, alert(f"Deleted {removed.get('name') or dataset_id[:8]!r}.", "info")

@@ -15,6 +15,7 @@ from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link
 from copa_dash.ui.features.posets import figures
 from copa_dash.ui.features.posets import layout as page
 from copa_dash.ui.features.posets.ids import PosetsIds as ID
+from copa_dash.ui.features.posets.job_messages import register_job_messages
 from copa_dash.ui.features.posets.state import EXACT_OF_MODE, PosetsState, to_query
 
 COMPUTE_INPUTS = [Input(ID.REF, "data"), Input(ID.METHOD, "value"), Input(ID.TASK, "value"),
@@ -69,6 +70,7 @@ def _views(view, k: int) -> dict:
 def register_callbacks(app) -> None:
     """Attach the posets page's callbacks to ``app``."""
     settings = app.server.config["COPA_SETTINGS"]     # the background job has no request
+    register_job_messages(app, COMPUTE_INPUTS)  # "cancelled"; stale errors cleared
 
     @app.callback(
         Output(ID.RESULT, "data"), Output(ID.ALERT, "children"), inputs=COMPUTE_INPUTS,

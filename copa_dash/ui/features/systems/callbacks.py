@@ -17,6 +17,7 @@ from copa_dash.ui.common.table_ids import id_tooltips
 from copa_dash.ui.features.systems import figures, report_panel
 from copa_dash.ui.features.systems.ids import SystemsIds as ID
 from copa_dash.ui.features.systems.layout import PATH, result_panel
+from copa_dash.ui.features.systems.run_guard import register_run_guard
 from copa_dash.ui.features.systems.state import SystemsState, to_query
 
 HIDDEN = {"display": "none"}
@@ -97,6 +98,7 @@ def _indicators_view(ref, objectives, normalize, sigma):
 
 def register_callbacks(app) -> None:
     """Attach the systems page's callbacks to ``app``."""
+    register_run_guard(app)  # Run disabled out of range; "cancelled"; stale errors cleared
     report_panel.register_callbacks(app)
     _register_indicators(app)
     _register_test(app, app.server.config.get("COPA_SETTINGS"))

@@ -7,6 +7,7 @@ from urllib.parse import quote
 from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
+from copa_dash.client_identity import current_client
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.first_view import prepare_in_background
 from copa_dash.services.inputs import Objective, Roles
@@ -22,6 +23,7 @@ from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.messages import two_objectives
 from copa_dash.ui.common.my_uploads import MY_UPLOADS
 from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.common.signed_in import signed_in_user
 from copa_dash.ui.features.upload.ids import UploadIds as ID
 from copa_dash.ui.features.upload.ids import UploadMoreIds as MID
 from copa_dash.ui.features.upload.ids import UploadReadIds as RID
@@ -110,7 +112,8 @@ def register_callbacks(app) -> None:
         settings = current_settings()
         try:
             data = decode_data_url(contents, settings.max_upload_bytes)
-            return _shown(stage_upload(settings, filename or "upload.csv", data))
+            return _shown(stage_upload(settings, filename or "upload.csv", data,
+                                       client=current_client(settings).key))
         except InvalidInputError as exc:
             return alert(str(exc)), None, None, None, None, None
 
@@ -120,7 +123,8 @@ def register_callbacks(app) -> None:
         if not n_clicks:
             raise PreventUpdate
         try:
-            return _shown(stage_pasted(current_settings(), text or ""))
+            settings = current_settings()
+            return _shown(stage_pasted(settings, text or "", client=current_client(settings).key))
         except InvalidInputError as exc:
             return alert(str(exc)), None, None, None, None, None
 
@@ -179,7 +183,7 @@ def register_callbacks(app) -> None:
             mapping = roles_from_mapping(id_column, [i["column"] for i in role_ids], roles, directions)
             saved = save_upload(current_settings(), staged["token"], staged["filename"],
                                 mapping, name=name, shared=bool(shared),
-                                average=runs == "average")
+                                average=runs == "average", owner_user=signed_in_user())
         except InvalidInputError as exc:  # nothing was stored; an earlier link stays shown
             return no_update, alert(str(exc)), no_update, no_update
         prepare_in_background(current_settings(), saved.id)   # its first Explore view

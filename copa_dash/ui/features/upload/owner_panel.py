@@ -12,6 +12,7 @@ from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.ids import PageIds
 from copa_dash.ui.common.my_uploads import MY_UPLOADS, OWNER_TOKEN_HELP, uploads_list
 from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.common.signed_in import signed_in_user
 
 
 class MineIds(PageIds, prefix="upload-mine"):
@@ -45,7 +46,7 @@ def owner_panel() -> html.Div:
 
 def _listing(owned):
     """The list and the dropdown's options, from the store's ``{id: token}``."""
-    infos = my_uploads(current_settings(), owned)
+    infos = my_uploads(current_settings(), owned, user=signed_in_user())
     options = [{"label": info.get("name") or f"upload {info['id'][:8]}", "value": info["id"]}
                for info in infos]
     return uploads_list(infos, empty="Nothing uploaded from this browser yet."), options
@@ -68,15 +69,18 @@ def register_owner_panel(app) -> None:
                   State(MY_UPLOADS, "data"), prevent_initial_call=True)
     def act(_rename, _delete, dataset_id, name, owned):
         owned = dict(owned or {})
-        if not dataset_id or dataset_id not in owned:
+        user = signed_in_user()
+        if not dataset_id or (dataset_id not in owned and not user):
             return no_update, alert("Choose one of your uploads first."), *[no_update] * 3
         settings = current_settings()
         try:
             if ctx.triggered_id == MineIds.DELETE:
-                removed = delete_upload(settings, dataset_id, owned.pop(dataset_id))
+                removed = delete_upload(settings, dataset_id, owned.pop(dataset_id, None),
+                                        user=user)
                 done, picked = f"Deleted {removed.get('name') or dataset_id[:8]!r}.", None
             elif ctx.triggered_id == MineIds.RENAME:
-                renamed = rename_upload(settings, dataset_id, owned[dataset_id], name)
+                renamed = rename_upload(settings, dataset_id, owned.get(dataset_id), name,
+                                        user=user)
                 done, picked = f"Renamed to {renamed.get('name') or '(no name)'!r}.", dataset_id
             else:
                 raise PreventUpdate

@@ -1,0 +1,196 @@
+"""Background jobs with a lifecycle: bounded in number, cancelled when nobody follows them.
+
+Dash's :class:`dash.DiskcacheManager` starts a process per background callback and never
+looks back: a job whose tab was closed ran to its end (an exact ufg depth: ten minutes at
+50-70% of a core), its finished process stayed a zombie (nobody joined it), and nothing
+bounded how many jobs one client started. :class:`LifecycleManager` adds:
+
+- **limits**: at most ``max_jobs_per_client`` running jobs per client (the signed-in user,
+  else the address, :mod:`copa_dash.client_identity`) and ``max_jobs`` on the instance
+  (``COPA_MAX_JOBS_PER_CLIENT``, ``COPA_MAX_JOBS``). A job past them is not started: the page
+  gets the lost-job message with the reason and a "Run it again" button;
+- **abandonment**: the page polls a running job about every second; a job no page has
+  polled for ``abandon_seconds`` (``COPA_JOB_ABANDON_SECONDS``, default 60) is killed with
+  its children by whichever worker notices first (every poll, every new job, and a sweeper
+  thread in each worker every few seconds);
+- **reaping**: finished job processes are joined (``multiprocess.active_children``), so
+  none stays a zombie; a killed one is waited for;
+- **joining**: a job asked for while the same job (same callback, same arguments: Dash's
+  cache key) is still running is not started twice: the page follows the running one
+  (reopening a link whose depth is being computed). Its result goes to the first page that
+  polls after it is done; the pages of a link open twice at once each get theirs only when
+  they ask again.
+
+The registry of running jobs (``pid -> client, start, last poll``) lives in the jobs
+diskcache, shared by the instance's workers; it is updated in diskcache transactions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+import time
+
+import dash
+
+from copa_dash.client_identity import current_client
+from copa_dash.services.jobs import lost_result
+
+logger = logging.getLogger(__name__)
+
+REGISTRY_KEY = "copa-job-registry"
+SWEEP_SECONDS = 5.0
+
+
+def _reap_children() -> None:
+    """Join this process's finished job processes (no zombies)."""
+    with contextlib.suppress(Exception):
+        import multiprocess
+
+        multiprocess.active_children()
+
+
+class LifecycleManager(dash.DiskcacheManager):
+    """:class:`dash.DiskcacheManager` with job limits, abandonment and reaping (see module).
+
+    Parameters
+    ----------
+    cache : diskcache.Cache
+        The jobs cache (``COPA_CACHE_DIR/jobs``).
+    settings : copa_dash.config.Settings
+        ``max_jobs``, ``max_jobs_per_client``, ``job_abandon_seconds`` and the proxy
+        settings that name a client.
+    expire : float
+        Seconds an unread result is kept.
+    """
+
+    def __init__(self, cache, settings, *, expire=None):
+        super().__init__(cache, expire=expire)
+        self.settings = settings
+        self._sweeper = None
+        self._sweeper_pid = None
+        self._last_sweep = 0.0
+
+    # ----- the registry
+    def _registry(self) -> dict:
+        value = self.handle.get(REGISTRY_KEY)
+        return dict(value) if isinstance(value, dict) else {}
+
+    def _running(self, registry: dict) -> dict:
+        return {pid: entry for pid, entry in registry.items() if self.job_running(pid)}
+
+    # ----- starting
+    def call_job_fn(self, key, job_fn, args, context):
+        self._ensure_sweeper()
+        self.sweep()
+        client = current_client(self.settings).key
+        with self.handle.transact():
+            running = self._running(self._registry())
+            for pid, entry in running.items():
+                if entry.get("key") == key:  # the same job runs: follow it
+                    running[pid] = {**entry, "polled": time.time()}
+                    self.handle.set(REGISTRY_KEY, running)
+                    logger.info("a page joined the running background job %s", pid)
+                    return pid
+            mine = sum(1 for entry in running.values() if entry["client"] == client)
+            refusal = None
+            if mine >= self.settings.max_jobs_per_client:
+                refusal = (f"you already run {mine} background job{'s' if mine > 1 else ''}, "
+                           f"the most one person may run at once; wait for "
+                           f"{'one' if mine > 1 else 'it'} to finish")
+            elif len(running) >= self.settings.max_jobs:
+                refusal = (f"this instance already runs {len(running)} background jobs, the "
+                           "most it runs at once; try again in a minute")
+            if refusal is not None:
+                self.handle.set(key, lost_result(refusal), expire=self.expire)
+                logger.info("refused a background job of %s: %s", client, refusal)
+                return 0  # no process: job_running(0) is False, terminate_job(0) does nothing
+            job = super().call_job_fn(key, job_fn, args, context)
+            running[int(job)] = {"client": client, "started": time.time(),
+                                 "polled": time.time(), "key": key}
+            self.handle.set(REGISTRY_KEY, running)
+        return job
+
+    # ----- following
+    def get_result(self, key, job):
+        self._touch(job)
+        return super().get_result(key, job)
+
+    def _touch(self, job) -> None:
+        try:
+            pid = int(job)
+        except (TypeError, ValueError):
+            return
+        if not pid:
+            return
+        with self.handle.transact():
+            registry = self._registry()
+            if pid in registry:
+                registry[pid] = {**registry[pid], "polled": time.time()}
+                self.handle.set(REGISTRY_KEY, registry)
+        if time.monotonic() - self._last_sweep > SWEEP_SECONDS:
+            self.sweep()
+
+    # ----- stopping
+    def terminate_job(self, job):
+        if not job or not str(job).isdigit() or int(job) <= 0:
+            return None
+        result = super().terminate_job(job)
+        with self.handle.transact():
+            registry = self._registry()
+            if registry.pop(int(job), None) is not None:
+                self.handle.set(REGISTRY_KEY, registry)
+        _reap_children()
+        return result
+
+    def job_running(self, job):
+        try:
+            pid = int(job)
+        except (TypeError, ValueError):
+            return False
+        return pid > 0 and super().job_running(pid)
+
+    def sweep(self) -> int:
+        """Forget finished jobs and kill those nobody polled for ``abandon_seconds``;
+        returns how many were killed."""
+        self._last_sweep = time.monotonic()
+        _reap_children()
+        now = time.time()
+        abandoned = []
+        with self.handle.transact():
+            registry = self._registry()
+            kept = {}
+            for pid, entry in registry.items():
+                if not self.job_running(pid):
+                    continue
+                if now - entry.get("polled", now) > self.settings.job_abandon_seconds:
+                    abandoned.append(pid)
+                    continue
+                kept[pid] = entry
+            if kept != registry:
+                self.handle.set(REGISTRY_KEY, kept)
+        for pid in abandoned:
+            logger.warning("background job %s was not followed for %.0f s: cancelled", pid,
+                           self.settings.job_abandon_seconds)
+            super().terminate_job(pid)
+        _reap_children()
+        return len(abandoned)
+
+    def _ensure_sweeper(self) -> None:
+        """A daemon thread per worker process that sweeps every few seconds."""
+        if self._sweeper is not None and self._sweeper_pid == os.getpid():
+            return
+        self._sweeper_pid = os.getpid()
+
+        def run():
+            while True:
+                time.sleep(SWEEP_SECONDS)
+                try:
+                    self.sweep()
+                except Exception:  # the jobs cache is briefly unavailable: next round
+                    logger.debug("job sweep failed", exc_info=True)
+
+        self._sweeper = threading.Thread(target=run, name="copa-job-sweeper", daemon=True)
+        self._sweeper.start()

@@ -1,0 +1,1 @@
+from .server import gunicorn  # noqa: F401 - the fixture
