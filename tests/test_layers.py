@@ -188,17 +188,24 @@ MAY_IMPORT = {
     "data": {"core"},
     "services": {"core", "data", "config", "version"},
     "reports": {"core", "data", "services", "config", "version"},
-    "api": {"core", "data", "services", "config", "version"},
+    "api": {"core", "data", "services", "config", "version", "client_identity"},
     "web_security": {"core", "config"},
+    # the hosted instance's request guards (Flask/WSGI level): they import nothing of ours
+    "client_identity": set(),
+    "host_check": set(),
+    "callback_guard": set(),
+    "web_transport": set(),
+    "slow_bodies": set(),
     # `copa-dash serve` assembles the app and starts it
     "cli": {"core", "data", "services", "reports", "config", "version", "app_factory"},
-    "ui": {"core", "services", "reports", "config", "version"},
+    "ui": {"core", "services", "reports", "config", "version", "client_identity"},
     # the notebook shows the app inline, and assembling the app is app_factory's job
     "notebook": {"core", "data", "services", "reports", "config", "version", "app_factory",
                  "notebook_compile"},
     # data: the shipped assets' folder (data/package_files.py)
     "app_factory": {"core", "data", "services", "config", "version", "api", "web_security",
-                    "ui"},
+                    "ui", "client_identity", "host_check", "callback_guard", "web_transport",
+                    "slow_bodies"},
     # the notebook API's other modules: robustness, tracker sources, the kernels' hand-over
     "notebook_robustness": {"core", "data", "services", "notebook"},
     "notebook_sources": {"core", "data"},
