@@ -54,6 +54,8 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
         update_title=None,
     )
     app.server.config["COPA_SETTINGS"] = settings
+    # the page's language, for screen readers and the axe audit (tests/e2e/test_accessibility.py)
+    app.index_string = app.index_string.replace("<html>", '<html lang="en">', 1)
     # uploads arrive base64-encoded in a callback: 4/3 of the file plus the request around it
     app.server.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes * 4 // 3 + 4 * 2**20
 
