@@ -128,8 +128,12 @@
             if (x || y) {
                 parts.push('x: ' + (x || 'unnamed') + '; y: ' + (y || 'unnamed'));
             }
+            const kinds = Array.from(new Set(((gd && gd.data) || []).map(function (t) {
+                return t.type || 'scatter';
+            }).filter(function (k) { return k !== 'scattergl'; })));
+            const kind = kinds.length ? kinds.join(' and ') + ' chart' : 'chart';
             set(graph, 'role', 'figure');
-            set(graph, 'aria-label', 'chart' + (parts.length ? ': ' + parts.join('. ') : ''));
+            set(graph, 'aria-label', kind + (parts.length ? ': ' + parts.join('. ') : ''));
         });
     }
 

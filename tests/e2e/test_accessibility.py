@@ -28,9 +28,9 @@ PAGES = (
     ("/explore?dataset=open-llm-leaderboard-v2", "#explore-front .js-plotly-plot .main-svg"),
     ("/rankings?dataset=open-llm-leaderboard-v2", "#rankings-bump .js-plotly-plot .main-svg"),
     ("/systems?dataset=fairness-adult-sex", "#systems-radar .js-plotly-plot .main-svg"),
-    ("/generalization", "main, .results, #page-content"),
-    ("/posets?dataset=dmop", "#page-content"),
-    ("/help", "#page-content"),
+    ("/generalization", "main.results"),
+    ("/posets?dataset=dmop", "#posets-depth .js-plotly-plot .main-svg"),
+    ("/help", ".help-page .glossary"),
 )
 
 # Violations that live in Dash 4's own markup and cannot be repaired from outside without
