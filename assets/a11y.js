@@ -63,7 +63,7 @@
             if (label) {
                 set(list, 'aria-labelledby', label.id);
             }
-            list.querySelectorAll('[role="option"]').forEach(function (option) {
+            list.querySelectorAll('[role="option"], [aria-selected]').forEach(function (option) {
                 option.removeAttribute('role');
                 option.removeAttribute('aria-selected');
             });
@@ -162,7 +162,7 @@
         repair();
         new MutationObserver(schedule).observe(document.body, {
             childList: true, subtree: true, attributes: true,
-            attributeFilter: ['tabindex', 'role', 'aria-labelledby'],
+            attributeFilter: ['tabindex', 'role', 'aria-labelledby', 'aria-selected'],
         });
     }
 

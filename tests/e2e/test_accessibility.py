@@ -121,3 +121,20 @@ def test_explore_slider_is_reached_with_tab_and_moved_with_arrows(dash_duo, app)
     assert float(slider.get_attribute("aria-valuenow")) > float(before)
     assert slider.get_attribute("aria-label") or slider.get_attribute("aria-labelledby")
     screenshot(dash_duo, "a11y-explore-slider-focus")
+
+
+def test_a_choice_keeps_the_repairs(dash_duo, app):
+    """Dash re-renders a radio group when its value changes (aria-selected on each option):
+    the repairs follow, and the audit stays clean after the click."""
+    open_page(dash_duo, app, "/rankings?dataset=open-llm-leaderboard-v2")
+    wait_until(lambda: _settled(dash_duo, "#rankings-bump .js-plotly-plot .main-svg"), timeout=90)
+    dash_duo.driver.find_element(
+        "xpath", "//*[@id='rankings-ties']//label[normalize-space()='raw ties']").click()
+    wait_until(lambda: dash_duo.driver.find_element(
+        "css selector", "#rankings-ties label.selected").text.strip() == "raw ties", timeout=20)
+    wait_until(lambda: _settled(dash_duo, "#rankings-bump .js-plotly-plot .main-svg"), timeout=90)
+    time.sleep(1)
+    group = dash_duo.find_element("#rankings-ties")
+    assert group.get_attribute("role") == "radiogroup"
+    assert not group.find_elements("css selector", "[role=option], [aria-selected]")
+    assert _blocking_violations(dash_duo) == []
