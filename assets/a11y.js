@@ -17,6 +17,8 @@
  *    <label for=ID> of the slider, or the name of the slider when the box has none.
  *  - dcc.Upload's hidden <input type="file"> is named by the drop zone's text.
  *  - DataTable's pager buttons hold only an icon: they get "first page", "previous page", ...
+ *  - DataTable keeps Tab on its filter case toggle and page box (a keyboard trap) and swallows
+ *    Enter on its pager buttons: those keys are let through to the browser.
  */
 (function () {
     const PAGER = {'first-page': 'first page', 'previous-page': 'previous page',
@@ -158,7 +160,23 @@
         }
     }
 
+    // DataTable's key handler takes Tab on its filter row's case toggle ("Aa") and on its pager's
+    // page box and keeps the focus there (a keyboard trap), and swallows Enter on its pager
+    // buttons (only Space pressed them). These keys go to the browser, as anywhere else.
+    const TABLE_KEYS = {
+        Tab: '.dash-filter--case, .previous-next-container input.current-page',
+        Enter: '.previous-next-container button',
+    };
+
+    function freeKeysFromTable(event) {
+        const selector = TABLE_KEYS[event.key];
+        if (selector && event.target instanceof Element && event.target.matches(selector)) {
+            event.stopPropagation();
+        }
+    }
+
     function start() {
+        window.addEventListener('keydown', freeKeysFromTable, true);
         repair();
         new MutationObserver(schedule).observe(document.body, {
             childList: true, subtree: true, attributes: true,

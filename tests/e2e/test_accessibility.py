@@ -100,22 +100,42 @@ def test_every_page_has_no_serious_or_critical_axe_violation(dash_duo, app):
     assert not found, "\n".join(f"{path}:\n  " + "\n  ".join(v) for path, v in found.items())
 
 
+def _tab_to(dash_duo, element, limit: int = 200) -> bool:
+    """Press Tab from the top of the page until ``element`` has the focus (False: never)."""
+    driver = dash_duo.driver
+    driver.execute_script("document.activeElement && document.activeElement.blur();")
+    target = driver.find_element("css selector", "body")
+    for _ in range(limit):
+        target.send_keys(Keys.TAB)
+        target = driver.switch_to.active_element
+        if driver.execute_script("return document.activeElement === arguments[0];", element):
+            return True
+    return False
+
+
+def test_rankings_table_pages_by_keyboard(dash_duo, app):
+    """The ranks table's pager (DataTable's icon buttons, named by assets/a11y.js) is reached
+    with Tab and turns the page with Enter."""
+    open_page(dash_duo, app, "/rankings?dataset=open-llm-leaderboard-v2")
+    wait_until(lambda: _settled(dash_duo, "#rankings-table .next-page"), timeout=90)
+    time.sleep(0.5)
+    button = dash_duo.find_element("#rankings-table .next-page")
+    assert button.get_attribute("aria-label") == "next page"
+    first = dash_duo.find_element("#rankings-table td[data-dash-column='entry']").text
+    assert _tab_to(dash_duo, button), "Tab never reached the table's next-page button"
+    dash_duo.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    dash_duo.wait_for_text_to_equal("#rankings-table .current-page-shadow", "2", timeout=10)
+    wait_until(lambda: dash_duo.find_element(
+        "#rankings-table td[data-dash-column='entry']").text != first, timeout=10)
+
+
 def test_explore_slider_is_reached_with_tab_and_moved_with_arrows(dash_duo, app):
     open_page(dash_duo, app, "/explore?dataset=open-llm-leaderboard-v2")
     wait_until(lambda: _settled(dash_duo, "#explore-alpha [role=slider]"), timeout=90)
     driver = dash_duo.driver
     slider = driver.find_element("css selector", "#explore-alpha [role=slider]")
     before = slider.get_attribute("aria-valuenow")
-    driver.execute_script("document.activeElement && document.activeElement.blur();"
-                          "document.body.focus();")
-    body = driver.find_element("css selector", "body")
-    reached = False
-    for _ in range(80):  # Tab through the page from its start until the slider has the focus
-        (driver.switch_to.active_element if _ else body).send_keys(Keys.TAB)
-        if driver.execute_script("return document.activeElement === arguments[0];", slider):
-            reached = True
-            break
-    assert reached, "Tab never reached the alpha slider"
+    assert _tab_to(dash_duo, slider), "Tab never reached the alpha slider"
     driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
     wait_until(lambda: slider.get_attribute("aria-valuenow") != before, timeout=10)
     assert float(slider.get_attribute("aria-valuenow")) > float(before)
