@@ -17,6 +17,8 @@
  *    <label for=ID> of the slider, or the name of the slider when the box has none.
  *  - dcc.Upload's hidden <input type="file"> is named by the drop zone's text.
  *  - DataTable's pager buttons hold only an icon: they get "first page", "previous page", ...
+ *  - dcc.Tabs' tabs are plain divs out of the tab order: they become focusable role="tab"s
+ *    that Enter or Space picks.
  *  - DataTable keeps Tab on its filter case toggle and page box (a keyboard trap) and swallows
  *    Enter on its pager buttons: those keys are let through to the browser.
  */
@@ -108,6 +110,32 @@
         });
     }
 
+    // dcc.Tabs draws its tabs as plain <div class="tab">, which Tab never reaches: they become
+    // role="tab" in a role="tablist", focusable unless disabled, and Enter or Space picks one.
+    function repairTabs(root) {
+        root.querySelectorAll('.tab-container').forEach(function (list) {
+            set(list, 'role', 'tablist');
+            Array.from(list.children).forEach(function (tab) {
+                if (!tab.classList.contains('tab')) {
+                    return;
+                }
+                const disabled = tab.classList.contains('tab--disabled');
+                set(tab, 'role', 'tab');
+                set(tab, 'aria-selected', String(tab.classList.contains('tab--selected')));
+                set(tab, 'aria-disabled', String(disabled));
+                set(tab, 'tabindex', disabled ? '-1' : '0');
+            });
+        });
+    }
+
+    function pickTabByKey(event) {
+        if ((event.key === 'Enter' || event.key === ' ') && event.target instanceof Element
+                && event.target.matches('.tab-container > .tab[role="tab"]')) {
+            event.preventDefault();
+            event.target.click();
+        }
+    }
+
     // Each dcc.Graph becomes a figure named by what its plotly layout says it shows (title and
     // axis titles), so a screen reader announces more than "graphics"; the layouts add a short
     // visually-hidden summary beside the main figures.
@@ -150,6 +178,7 @@
         repairUploads(root);
         repairPagers(root);
         repairGraphs(root);
+        repairTabs(root);
     }
 
     // coalesced: a slider drag redraws figures many times a second, the repair waits for a pause
@@ -177,10 +206,11 @@
 
     function start() {
         window.addEventListener('keydown', freeKeysFromTable, true);
+        document.addEventListener('keydown', pickTabByKey);
         repair();
         new MutationObserver(schedule).observe(document.body, {
             childList: true, subtree: true, attributes: true,
-            attributeFilter: ['tabindex', 'role', 'aria-labelledby', 'aria-selected'],
+            attributeFilter: ['tabindex', 'role', 'aria-labelledby', 'aria-selected', 'class'],
         });
     }
 

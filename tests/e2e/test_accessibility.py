@@ -158,3 +158,22 @@ def test_a_choice_keeps_the_repairs(dash_duo, app):
     assert group.get_attribute("role") == "radiogroup"
     assert not group.find_elements("css selector", "[role=option], [aria-selected]")
     assert _blocking_violations(dash_duo) == []
+
+
+def test_a_page_tab_is_reached_and_picked_by_keyboard(dash_duo, app):
+    """dcc.Tabs' tabs are plain divs; assets/a11y.js makes them role=tab in the tab order and
+    Enter picks one: Systems' second tab is reached with Tab and opened with Enter."""
+    open_page(dash_duo, app, "/systems?dataset=fairness-adult-sex")
+    wait_until(lambda: _settled(dash_duo, "#systems-radar .js-plotly-plot .main-svg"), timeout=90)
+    time.sleep(0.5)
+    tab = dash_duo.driver.find_element(
+        "xpath", "//*[contains(@class,'tab-container')]/*[normalize-space()='Significance of an "
+                 "improvement']")
+    assert tab.get_attribute("role") == "tab" and tab.get_attribute("aria-selected") == "false"
+    assert _tab_to(dash_duo, tab), "Tab never reached the Significance tab"
+    dash_duo.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_until(lambda: "tab--selected" in tab.get_attribute("class")
+               and tab.get_attribute("aria-selected") == "true", timeout=10)
+    wait_until(lambda: _settled(dash_duo, "[role=tab][aria-selected=true]"), timeout=60)
+    time.sleep(1)
+    assert _blocking_violations(dash_duo) == []
