@@ -60,6 +60,8 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     )
     app.server.config["COPA_SETTINGS"] = settings
     apply_host_check(app.server, settings)  # first: a foreign Host gets nothing else
+    # the page's language, for screen readers and the axe audit (tests/e2e/test_accessibility.py)
+    app.index_string = app.index_string.replace("<html>", '<html lang="en">', 1)
     # uploads arrive base64-encoded in a callback: 4/3 of the file plus the request around it
     app.server.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes * 4 // 3 + 4 * 2**20
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
-from dash import Input, Output, State, dcc, get_relative_path, no_update
+from dash import Input, Output, State, dcc, get_relative_path, html, no_update
 from dash.exceptions import PreventUpdate, UnsupportedRelativePath
 from flask import has_request_context, request
 
@@ -70,7 +70,8 @@ def view_link(path: str, query) -> tuple:
 
 def share_box(share: str, path: str, query: str) -> list:
     """The share row's box and copy button, filled with the view's link as the page opens."""
-    return [dcc.Input(id=share, readOnly=True, className="share-link",
+    return [html.Label("link to this view", htmlFor=share, className="visually-hidden"),
+            dcc.Input(id=share, readOnly=True, className="share-link",
                       value=share_url(path, query)),
             dcc.Clipboard(target_id=share, title="copy the link")]
 

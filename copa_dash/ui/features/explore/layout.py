@@ -79,6 +79,10 @@ def layout(**query):
                                                      robustness_panel.panel()]),
             choose_panel.panel(state.choose),
             components.axes_controls(state),
+            html.P("The scatter below: one point per row at its values of the objectives chosen "
+                   "as x and y; hollow points are on the front, faint ones fail a constraint; the "
+                   "COPA pick, named in the card above, is ringed in red.",
+                   className="visually-hidden"),
             dcc.Graph(id=ID.FRONT, config={"displaylogo": False}),
             html.Div(id=ID.COMPARE_TABLE),
             html.Div(className="share-row", children=[

@@ -148,7 +148,7 @@ def _figures(state, graph: dict) -> html.Div:
             dcc.Graph(id=ID.BEATS, **graph),
             html.Div([
                 html.Div(className="axes-row", children=[
-                    html.Span("What the"),
+                    html.Label("What the", htmlFor=ID.K),
                     dcc.Input(id=ID.K, type="number", min=1, max=50, step=1, value=state.k,
                               debounce=True, style={"width": "60px"}),
                     html.Span("most central posets agree on")]),
