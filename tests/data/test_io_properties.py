@@ -13,6 +13,7 @@ import os
 import numpy as np
 import openpyxl
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -198,3 +199,13 @@ def test_a_table_whose_rows_are_all_empty_is_refused_with_a_reason():
         assert "needs at least 2" in str(exc)
     else:
         raise AssertionError("a table with no values was accepted")
+
+
+def test_a_parquet_file_with_damaged_text_bytes_is_refused_in_words():
+    """The input hypothesis found: one byte of the Parquet text changed to 0x80 made the text
+    invalid UTF-8, and arrow's ArrowInvalid escaped the reader instead of a user error."""
+    data = bytearray(VALID["parquet"])
+    data[int(0.0093 * len(data))] = 128
+    with pytest.raises(InvalidInputError, match="not valid UTF-8"):
+        read_table(bytes(data), filename="t.parquet", limits=SMALL)
+    assert upload_path(bytes(data), "t.parquet") is None      # stops with a reason

@@ -76,6 +76,7 @@ def test_no_upload_gets_a_5xx_or_a_traceback(client, content, stem, extension, r
     assert "Traceback" not in body and 'File "' not in body
     if answer.status_code == 201:
         created = answer.get_json()
-        assert set(created) == {"id", "owner_token", "name", "n_rows"}
+        # "view": the default view the upload opens on (services/default_view.py)
+        assert set(created) == {"id", "owner_token", "name", "n_rows", "view"}
         name_shown = created["name"] or ""
         assert not any(ord(c) < 32 or c == "\x7f" for c in name_shown)
