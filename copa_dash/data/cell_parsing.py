@@ -74,14 +74,6 @@ def _arrow_text(values) -> pa.ChunkedArray:
         values = pa.chunked_array([values])
     if isinstance(values, pa.ChunkedArray):
         if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
-            # a Parquet file's text is taken as stored, unchecked: damaged bytes surface
-            # here as invalid UTF-8 (found by tests/data/test_io_properties.py)
-            try:
-                values.validate(full=True)
-            except pa.ArrowInvalid:
-                raise InvalidInputError(
-                    "the file holds text that is not valid UTF-8: it is damaged, or was not "
-                    "written as UTF-8; export it again") from None
             return values
         values = values.to_pylist()
     if isinstance(values, pd.Series) and isinstance(values.dtype, pd.StringDtype):
@@ -99,7 +91,13 @@ def _arrow_text(values) -> pa.ChunkedArray:
 
 def _clean(values) -> pa.ChunkedArray:
     """Stripped text, null where the cell is missing (see MISSING_TOKENS)."""
-    text = pc.utf8_trim_whitespace(_arrow_text(values))
+    try:
+        text = pc.utf8_trim_whitespace(_arrow_text(values))
+    except pa.ArrowInvalid:
+        # a Parquet file's text arrives as stored, unchecked: damaged bytes surface here as
+        # invalid UTF-8 (found by tests/data/test_io_properties.py)
+        raise InvalidInputError("the file holds text that is not valid UTF-8: it is damaged, "
+                                "or was not written as UTF-8; export it again") from None
     lowered = pc.utf8_lower(text)
     missing = pc.or_(pc.is_in(lowered, value_set=_MISSING_ARRAY),
                      pc.match_substring_regex(lowered, MISSING_WITH_UNIT))
