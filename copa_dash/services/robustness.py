@@ -124,7 +124,9 @@ def robustness(table: EvalTable, preferences: selection.Preferences,
         kind ``"stderr"`` or ``"std"`` (the column is the standard deviation of the score's
         draw) or ``"ci95"`` (the column is the half-width of a 95% interval; or give two
         columns ``(low, high)``). Without it, a table with system and seed roles is
-        bootstrapped over its runs.
+        bootstrapped over its runs; another table uses the spread columns the reader pairs
+        with the view's objectives (:func:`paired_uncertainty`), so the page, the CLI and
+        the notebook draw the same noise.
 
     Raises
     ------
@@ -134,6 +136,8 @@ def robustness(table: EvalTable, preferences: selection.Preferences,
     """
     if preferences.method != "copa":
         raise InvalidInputError("'How sure is this pick?' is for COPA picks: use method copa")
+    if uncertainty is None and not (table.roles.system and table.roles.seed):
+        uncertainty = paired_uncertainty(table, preferences.objectives) or None
     row_filter = row_filter or RowFilter()
     key = {"preferences": _key_of(preferences), "filter": row_filter.key(), "samples": samples,
            "seed": seed, "radius": radius,
@@ -141,6 +145,37 @@ def robustness(table: EvalTable, preferences: selection.Preferences,
                                  for m, (k, c) in (uncertainty or {}).items())}
     return selection.memoized(cache, "robustness", dataset_id, key, lambda: _compute(
         table, preferences, row_filter, samples, seed, radius, uncertainty, dataset_id, cache))
+
+
+#: the reader's spread words (data/vocabulary.toml, ``uncertainty``) that say what the
+#: robustness draws need: a standard error or a standard deviation of the score. Variances,
+#: one-sided CI bounds and a bare "±" (a deviation or an interval?) are not guessed at.
+_SPREAD_AS = {"standard_error": "stderr", "stderr": "stderr", "se": "stderr", "sem": "stderr",
+              "std": "std", "sd": "std", "stdev": "std"}
+
+
+def paired_uncertainty(table: EvalTable, objectives) -> dict:
+    """``{metric: (kind, column)}``: the spread columns the upload reader pairs with the
+    view's ``objectives`` (:attr:`copa_dash.data.proposal.Proposal.uncertainty`), for those
+    whose spread word says standard error or standard deviation.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from copa_dash.data.schema import Objective, Roles
+    >>> frame = pd.DataFrame({"m": ["a", "b", "c"], "win_rate": [50.0, 40.0, 30.0],
+    ...                       "standard_error": [1.0, 1.2, 0.9], "cost": [3.0, 2.0, 1.0]})
+    >>> table = EvalTable(frame, Roles(id="m", objectives=(Objective("win_rate", "max"),
+    ...                                                     Objective("cost", "min"))))
+    >>> paired_uncertainty(table, ["win_rate", "cost"])
+    {'win_rate': ('stderr', 'standard_error')}
+    """
+    from ..data.proposal import propose
+
+    wanted = set(objectives)
+    pairs = propose(table.frame).uncertainty
+    return {metric: (_SPREAD_AS[kind], column) for metric, (kind, column) in pairs.items()
+            if metric in wanted and kind in _SPREAD_AS and column in table.frame.columns}
 
 
 def _key_of(prefs: selection.Preferences) -> dict:
