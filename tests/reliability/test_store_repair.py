@@ -7,6 +7,7 @@ import pytest
 
 from copa_dash.app_factory import create_app
 from copa_dash.config import Settings
+from copa_dash.services import store
 
 from .conftest import CSV, SAME_ORIGIN, upload
 
@@ -22,8 +23,11 @@ def _objects(data_dir):
 
 
 def _truncate(path):
+    """Damage a stored object on disk, as a worker that never read it sees it: the upload
+    itself read the table (its first view), and this process keeps recent tables in memory."""
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
+    store._recently_loaded.clear()
 
 
 def test_the_next_upload_of_the_same_table_rewrites_a_damaged_object(fresh):
