@@ -103,8 +103,19 @@ def test_significance_runs_in_the_background_with_progress(dash_duo, app):
 
 
 def test_a_running_test_can_be_cancelled(dash_duo, app):
+    # 300 runs a side: 1,000,000 permutations take tens of seconds (the bundled table's 10
+    # runs a side finish in about a second on an idle core, before a cancel can land)
+    from copa_dash.data.schema import Objective, Roles
+    from copa_dash.services.store import DatasetStore
+    from tests.heavy_tables import two_systems_many_runs
+
+    roles = Roles(id="id", objectives=(Objective("accuracy", "max"),
+                                       Objective("di_distance", "min")),
+                  system="algorithm", seed="run")
+    ref = DatasetStore(app.server.config["COPA_SETTINGS"].data_dir).save(
+        two_systems_many_runs(), roles, name="two systems, many runs").id
     dash_duo.start_server(app)
-    query = (f"dataset={DATASET}&tab=significance&base=SVM&cand=Feldman-SVM&perms={BIG}"
+    query = (f"dataset={ref}&tab=significance&base=SVM&cand=Feldman-SVM&perms={BIG}"
              "&seed=3")
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?{query}", timeout=30)
     dash_duo.wait_for_element("#systems-run", timeout=30).click()

@@ -64,17 +64,43 @@ def run_test(start: DashClient, ref: str, permutations: int, *, follow_on: str |
 
 
 def test_a_job_started_on_one_instance_is_followed_from_the_other(cluster):
+    # 300 runs a side (tests/heavy_tables.py): the job lasts long enough for progress to
+    # reach b (the bundled table's 10 runs a side finish before a first progress poll)
     cluster.worker.ensure_running()
+    ref, table = upload_many_runs(cluster.a.url)
     a = DashClient(cluster.a.url)
-    a.open_page("/systems?dataset=fairness-adult-sex")
-    handles, answer, progress = run_test(a, "fairness-adult-sex", 200_000,
-                                         follow_on=cluster.b.url)
+    a.open_page(f"/systems?dataset={ref}")
+    handles, answer, progress = run_test(a, ref, 200_000, follow_on=cluster.b.url,
+                                         timeout=240)
     assert is_celery_job(handles), raw_job(handles)       # the worker ran it, not instance a
     assert progress, "no progress reached instance b"
     percents = [int(p["systems-progress.value"]) for p in progress]
     assert percents == sorted(percents) and 0 <= percents[0] <= percents[-1] <= 100
     text = json.dumps(answer["response"])
-    assert expected_p(fairness_table(), 200_000) in text
+    assert expected_p(table, 200_000) in text
+
+
+def upload_many_runs(url: str) -> tuple[str, EvalTable]:
+    """A two-system table with many runs a side, uploaded to ``url``; its id and table."""
+    from copa_dash.data.io import build_eval_table
+    from copa_dash.data.schema import Objective, Roles
+    from tests.heavy_tables import two_systems_many_runs
+
+    frame = two_systems_many_runs()
+    roles = {"id": "id", "system": "algorithm", "seed": "run",
+             "objectives": [{"name": "accuracy", "direction": "max"},
+                            {"name": "di_distance", "direction": "min"}]}
+    response = requests.post(url + "/api/datasets", headers={"Origin": url},
+                             files={"file": ("many-runs.csv",
+                                             io.BytesIO(frame.to_csv(index=False).encode()),
+                                             "text/csv")},
+                             data={"roles": json.dumps(roles), "name": "many runs"},
+                             timeout=60)
+    assert response.status_code == 201, response.text
+    table = build_eval_table(frame, Roles(
+        id="id", system="algorithm", seed="run",
+        objectives=(Objective("accuracy", "max"), Objective("di_distance", "min"))))
+    return response.json()["id"], table
 
 
 def upload_copy_of_fairness(url: str) -> str:
