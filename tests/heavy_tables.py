@@ -28,3 +28,15 @@ def two_systems_many_runs(n_runs: int = 300, seed: int = 1,
         rows += [(f"{system}|{k}", system, k, float(a), float(d))
                  for k, (a, d) in enumerate(zip(accuracy, distance))]
     return pd.DataFrame(rows, columns=["id", "algorithm", "run", *OBJECTIVES])
+
+
+def save_many_runs(settings) -> str:
+    """:func:`two_systems_many_runs` stored in the instance's dataset store; its id."""
+    from copa_dash.data.schema import Objective, Roles
+    from copa_dash.services.store import DatasetStore
+
+    roles = Roles(id="id", objectives=(Objective("accuracy", "max"),
+                                       Objective("di_distance", "min")),
+                  system="algorithm", seed="run")
+    return DatasetStore(settings.data_dir).save(two_systems_many_runs(), roles,
+                                                name="two systems, many runs").id

@@ -56,8 +56,14 @@ def test_a_running_test_dims_the_previous_verdict(dash_duo, app):
 
 def test_the_first_run_dims_nothing(dash_duo, app):
     """Before any result there is nothing from previous settings: no label."""
+    # 300 runs a side: 1,000,000 permutations last long enough to be seen running (the
+    # bundled table's 10 runs a side finish in about a second on an idle core)
+    from tests.heavy_tables import save_many_runs
+
+    ref = save_many_runs(app.server.config["COPA_SETTINGS"])
     dash_duo.start_server(app)
-    query = QUERY.replace("perms=200", "perms=1000000").replace("seed=11", "seed=12")
+    query = QUERY.replace("perms=200", "perms=1000000").replace("seed=11", "seed=12") \
+        .replace("dataset=fairness-adult-sex", f"dataset={ref}")
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?{query}", timeout=30)
     dash_duo.wait_for_element("#systems-run", timeout=30).click()
     dash_duo.wait_for_contains_text("#systems-progress-text", "% of", timeout=90)

@@ -18,6 +18,7 @@ import requests
 from selenium.webdriver.common.keys import Keys
 
 from copa_dash.cli import main as cli_main
+from copa_dash.services import job_health
 from copa_dash.services.job_health import job_key
 
 from .test_two_instances import expected_p, fairness_table
@@ -141,7 +142,11 @@ def test_a_worker_killed_mid_job_is_reported_lost_and_run_again(browser, cluster
     wait_until(lambda: browser.find_element("#systems-run").is_enabled(), 10, "Run enabled")
     assert not browser.find_element("#systems-progress-row").is_displayed()
     shot(browser, "scaleout-systems-lost")
-    # no worker beats now: "Run it again" runs the test in-process in the app instance
+    # no worker beats now: "Run it again" runs the test in-process in the app instance. The
+    # job's own heartbeat may expire up to a beat before the worker's: wait for that too (on
+    # an idle machine the click came first, and the re-run was queued for a dead worker)
+    wait_until(lambda: job_health.live_workers(cluster.redis.client()) == 0, 15,
+               "the dead worker's heartbeat to expire")
     box = browser.find_element("#systems-permutations")     # a shorter test, then re-run
     box.send_keys(Keys.CONTROL, "a")
     box.send_keys("20000", Keys.TAB)
