@@ -26,7 +26,13 @@ def _look(dash_duo) -> dict:
 
 
 def test_a_running_test_dims_the_previous_verdict(dash_duo, app):
-    open_page(dash_duo, app, f"/systems?{QUERY}")
+    # 300 runs a side (tests/heavy_tables.py): 200 permutations give a verdict at once,
+    # 1,000,000 run long enough to be seen (the bundled table's end in about a second)
+    from tests.heavy_tables import save_many_runs
+
+    ref = save_many_runs(app.server.config["COPA_SETTINGS"])
+    open_page(dash_duo, app,
+              "/systems?" + QUERY.replace("dataset=fairness-adult-sex", f"dataset={ref}"))
     dash_duo.wait_for_element("#systems-run", timeout=30).click()
     dash_duo.wait_for_element("#systems-verdict", timeout=60)
     wait_until(lambda: dash_duo.find_element("#systems-run").is_enabled(), timeout=30)

@@ -7,7 +7,7 @@ import pytest
 
 from copa_dash.app_factory import create_app
 from copa_dash.config import Settings
-from copa_dash.services import store
+from copa_dash.services import pending_work, store
 
 from .conftest import CSV, SAME_ORIGIN, upload
 
@@ -25,6 +25,8 @@ def _objects(data_dir):
 def _truncate(path):
     """Damage a stored object on disk, as a worker that never read it sees it: the upload
     itself read the table (its first view), and this process keeps recent tables in memory."""
+    for key in list(pending_work._jobs):          # the uploads' first views, still running
+        pending_work.wait_for(key)
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
     store._recently_loaded.clear()
