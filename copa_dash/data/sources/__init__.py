@@ -23,6 +23,7 @@ which ``pip install`` brings it.
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -165,6 +166,15 @@ class SourceTable:
             for note in self.notes:
                 say(note)
         return table
+
+
+def cannot_open(what: str, location: str, error: Exception) -> InvalidInputError:
+    """The refusal when a tracker's backend fails to open ``location``: the traceback goes to
+    the log (the operator's), the message names what could not be opened and what to check,
+    and carries no internal exception text (a hosted page shows it to anyone)."""
+    logging.getLogger(__name__).warning("cannot open %s %r", what, location, exc_info=error)
+    return InvalidInputError(f"cannot open the {what} {location!r} ({type(error).__name__}): "
+                             "check the address, and that it exists and is readable")
 
 
 def require(module: str, extra: str, what: str):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from ...core.errors import InvalidInputError
-from . import SourceTable, parameter_columns, require, unique_names
+from . import SourceTable, cannot_open, parameter_columns, require, unique_names
 
 ID_COLUMN = "run"
 PARAM_PREFIX = "params."  # as mlflow.search_runs() names them
@@ -77,8 +77,7 @@ def _read(client, tracking_uri: str, experiment: str) -> SourceTable:
             found = client.get_experiment(str(experiment))
     except Exception as exc:  # any backend error: "cannot open"
         if "RESOURCE_DOES_NOT_EXIST" not in str(exc):
-            raise InvalidInputError(f"cannot open the MLflow tracking URI {tracking_uri!r}: "
-                                    f"{type(exc).__name__}: {exc}") from exc
+            raise cannot_open("MLflow tracking URI", tracking_uri, exc) from exc
         found = None
     if found is None:
         known = [e.name for e in client.search_experiments(view_type=ViewType.ALL)]

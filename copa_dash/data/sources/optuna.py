@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from ...core.errors import InvalidInputError
-from . import SourceTable, parameter_columns, require
+from . import SourceTable, cannot_open, parameter_columns, require
 
 ID_COLUMN = "trial"
 PARAM_PREFIX = "params_"  # as optuna's own Study.trials_dataframe() names them
@@ -57,8 +57,7 @@ def read_optuna(storage: str, study: str | None = None) -> SourceTable:
     try:
         names = optuna.get_all_study_names(storage_obj)  # summaries would find best trials
     except Exception as exc:  # any backend error: "cannot open"
-        raise InvalidInputError(f"cannot open the Optuna storage {storage!r}: "
-                                f"{type(exc).__name__}: {exc}") from exc
+        raise cannot_open("Optuna storage", storage, exc) from exc
     if study is None:
         if len(names) != 1:
             raise InvalidInputError(f"the Optuna storage {storage!r} holds "
@@ -120,5 +119,4 @@ def _storage(optuna, storage: str):
         return optuna.storages.RDBStorage(storage) \
             if scheme.split("+")[0] in ("sqlite", "postgresql", "mysql") else storage
     except Exception as exc:  # any backend error: "cannot open"
-        raise InvalidInputError(f"cannot open the Optuna storage {storage!r}: "
-                                f"{type(exc).__name__}: {exc}") from exc
+        raise cannot_open("Optuna storage", storage, exc) from exc
