@@ -12,7 +12,8 @@ format's reader (:func:`apply`):
   least two of them 0, in a table where other rows have values, is left out as a
   placeholder;
 * a 0 in a time column (latency, duration, ``(s)``, ``(ms)``, ...) is not a measurement
-  (no run takes no time): the cell is made missing.
+  (no run takes no time), nor in an amount column (parameters, size, memory, energy: no
+  model has none): the cell is made missing.
 
 * a number column whose other cells say the run failed (``OOM``, ``timeout``, ``error``,
   ``x``: ``12.5, OOM, 14.1``) has those rows left out, before the cells are typed
@@ -56,6 +57,13 @@ _TIME_WORDS = frozenset({"latency", "duration", "time", "runtime", "elapsed", "t
                          "prefill", "walltime", "wall", "seconds", "secs", "ms"})
 _TIME_UNITS = frozenset({"s", "sec", "secs", "seconds", "ms", "us", "µs", "ns", "min", "mins",
                          "minutes", "h", "hr", "hrs", "hours"})
+# Amounts no model or run can have at 0: a 0 there is "unknown" (the Open LLM leaderboard
+# v1 writes params_b = 0 for 624 models of unknown size), not the cheapest value.
+_AMOUNT_WORDS = frozenset({"params", "parameters", "param", "size", "memory", "mem", "vram",
+                           "energy", "power", "joules", "kwh", "wh", "watts", "flops",
+                           "gflops", "tflops", "macs", "gmacs"})
+_AMOUNT_UNITS = frozenset({"b", "m", "k", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "j",
+                           "kj", "mj", "kwh", "wh", "w", "kw"})
 
 
 def _words(column) -> list[str]:
@@ -156,6 +164,20 @@ def is_time_column(column: str, unit: str | None = None) -> bool:
     return bool(set(words) & _TIME_WORDS) or (unit or "").strip().lower() in _TIME_UNITS
 
 
+def is_amount_column(column: str, unit: str | None = None) -> bool:
+    """Named or measured as an amount no model has at 0: parameters, size, memory, energy.
+
+    Examples
+    --------
+    >>> is_amount_column("params_b"), is_amount_column("Memory (MB)", "MB")
+    (True, True)
+    >>> is_amount_column("accuracy"), is_amount_column("price_usd")
+    (False, False)
+    """
+    words = _words(column)
+    return bool(set(words) & _AMOUNT_WORDS) or (unit or "").strip().lower() in _AMOUNT_UNITS
+
+
 def find(frame: pd.DataFrame, /, *, units: dict | None = None) -> FailedRows:
     """The failed rows, placeholder rows and zero times of ``frame`` (see the module notes).
 
@@ -187,8 +209,9 @@ def find(frame: pd.DataFrame, /, *, units: dict | None = None) -> FailedRows:
     left_out = set(placeholders) | {p for ps in status.values() for p in ps}
     zero_times = {}
     for column in metrics:
-        if direction_reason(column, units.get(column))[0] != "min" or not is_time_column(
-                column, units.get(column)):
+        unit = units.get(column)
+        if direction_reason(column, unit)[0] != "min" or not (
+                is_time_column(column, unit) or is_amount_column(column, unit)):
             continue
         values = frame[column].to_numpy(dtype=np.float64, na_value=np.nan)
         zeros = [int(p) for p in np.flatnonzero(values == 0) if int(p) not in left_out]
@@ -241,8 +264,10 @@ def apply(frame: pd.DataFrame, log: ReadLog, /) -> pd.DataFrame:
     for column, positions in found.zero_times.items():
         out[column] = out[column].astype(np.float64)
         out.loc[out.index[list(positions)], column] = np.nan
-        log.add(f"Column {column!r}: 0 in {_named(frame, positions)} read as missing; no run "
-                "takes no time, so a 0 is a placeholder, never the best value.")
+        what = ("no run takes no time" if is_time_column(column, log.units.get(column))
+                else "no model has no size, memory or energy")
+        log.add(f"Column {column!r}: 0 in {_named(frame, positions)} read as missing; "
+                f"{what}, so a 0 is a placeholder, never the best value.")
     drop = found.rows
     if drop.size:
         out = out.drop(index=out.index[drop]).reset_index(drop=True)

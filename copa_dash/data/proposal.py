@@ -23,6 +23,7 @@ One function, :func:`propose`, shared by the upload page, the API and the CLI. D
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -30,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import InvalidInputError
+from .aggregate_columns import direct_aggregates
 from .cell_parsing import id_values, row_list
 from .column_kinds import never_goal
 from .proposal_extras import (
@@ -204,7 +206,12 @@ def _unique_pairs(frame: pd.DataFrame, a: str, b: str, *, share: float = 1.0) ->
 
 
 def _named_role(column: str) -> str | None:
-    """The single role a column's name says (whole name, or its last word: 'Test Problem')."""
+    """The single role a column's name says (whole name, or its last word: 'Test Problem').
+
+    A note in brackets is not the name: "Summarization Average (1 dataset)" is a score,
+    not a dataset column.
+    """
+    column = re.sub(r"\s*[(\[][^()\[\]]*[)\]]\s*$", "", str(column)) or str(column)
     normal, words = _normal(column), _words(column, joined=False)
     for role in SINGLE_ROLES:
         if normal in _ROLE_NAMES[role] or (len(words) > 1 and words[-1] in _ROLE_NAMES[role]):
@@ -299,6 +306,7 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
     for column in frame.columns:
         guesses.extend(_guess_column(frame[column], column, roles, units, labels,
                                      sibling_units, mixed))
+    guesses = direct_aggregates(frame, guesses)
     uncertainty = pair_uncertainties(list(frame.columns), guesses)
     guesses, families = shorten_wide(guesses, notes)
     notes.extend(derived_notes(guesses))

@@ -113,13 +113,21 @@ def name_terms(words: list[str], known) -> list[tuple[str, int]]:
 
     ``length_controlled_winrate`` gives ``length_controlled`` and ``winrate`` (not
     ``length``): a word inside a longer known phrase is not read on its own. A single word
-    is matched by its stems (``errors`` -> error, ``rouge2`` -> rouge).
+    is matched by its stems (``errors`` -> error, ``rouge2`` -> rouge). Words are also
+    joined without a separator, since the split cuts a name where digits meet letters:
+    ``gsm8k`` (split gsm8, k) is ``gsm8k``, not the setting ``k``.
+
+    Examples
+    --------
+    >>> name_terms(["gsm8", "k"], {"gsm8k", "k"}), name_terms(["win", "rate"], {"win_rate"})
+    ([('gsm8k', 0)], [('win_rate', 0)])
     """
     out, i = [], 0
     while i < len(words):
         for j in range(min(len(words), i + 4), i + 1, -1):
-            phrase = "_".join(words[i:j])
-            if phrase in known or phrase.rstrip("s") in known:
+            phrase = next((p for p in ("_".join(words[i:j]), "".join(words[i:j]))
+                           if p in known or p.rstrip("s") in known), None)
+            if phrase is not None:
                 out.append((phrase if phrase in known else phrase.rstrip("s"), i))
                 i = j
                 break
@@ -243,6 +251,10 @@ def direction_guess(column_name: str, unit: str | None = None) -> tuple[str | No
         return None, "", "unsure"
     if by_unit is not None:
         return by_unit, why_unit, "sure"
+    alone = name_terms(words, vocab.maximise_alone) or name_terms(_words(name), vocab.maximise_alone)
+    if alone:  # a task family (MTEB's "...Retrieval"): only when nothing else decides
+        return "max", (f"the name reads as the score of a {alone[0][0].replace('_', ' ')} "
+                       f"task ({vocab.community_of(alone[0][0])})"), "likely"
     if unit == "%":
         return "max", "a percentage (of correct answers, say)", "likely"
     return None, "", "unsure"

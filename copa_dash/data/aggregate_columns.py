@@ -1,0 +1,110 @@
+"""An "Average" column takes the direction of the scores it averages, when the cells show it.
+
+Leaderboards put an ``Average`` (``avg``, ``mean``, ``overall``) beside the benchmark scores
+it summarises. Its name says nothing of a direction, so the reader used to leave it
+undecided and every analysis command asked the user. The direction is read from the cells:
+an average of some columns lies, row by row, between the smallest and the largest of them.
+When the name is an aggregate word, every decided objective of the table points the same
+way, and the column lies within their envelope in almost every row, the column is given
+that direction, marked *likely*, with the evidence in its reason. Anything less (mixed
+directions, a column outside the envelope) leaves it undecided, as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from .role_guess import _words
+
+AGGREGATE_WORDS = frozenset({"average", "avg", "mean", "overall", "aggregate", "all"})
+_FILLER = frozenset({"score", "scores", "datasets", "dataset", "tasks", "task", "of", "the"})
+MIN_SIBLINGS = 2
+MIN_SHARE_INSIDE = 0.95
+_SLACK = 1e-9
+
+
+def _is_aggregate_name(column: str) -> bool:
+    words = [w for w in _words(column, joined=False) if not w.isdigit()]
+    named = [w for w in words if w not in _FILLER]
+    return bool(named) and all(w in AGGREGATE_WORDS for w in named)
+
+
+def share_inside(values: np.ndarray, siblings: np.ndarray) -> tuple[float, int]:
+    """Share of rows where ``values`` lies between the row's smallest and largest sibling.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n,)
+    siblings : ndarray of shape (n, k)
+        Rows with a missing value anywhere are left out.
+
+    Returns
+    -------
+    (share, rows_compared)
+
+    Examples
+    --------
+    >>> share_inside(np.array([2.0, 5.0, 9.0]), np.array([[1.0, 3], [4, 6], [1, 2]]))
+    (0.6666666666666666, 3)
+    """
+    complete = np.isfinite(values) & np.isfinite(siblings).all(axis=1)
+    if not complete.any():
+        return 0.0, 0
+    v, s = values[complete], siblings[complete]
+    scale = _SLACK * max(1.0, float(np.abs(s).max()))
+    inside = (v >= s.min(axis=1) - scale) & (v <= s.max(axis=1) + scale)
+    return float(inside.mean()), int(complete.sum())
+
+
+def direct_aggregates(frame: pd.DataFrame, guesses: list) -> list:
+    """``guesses`` with undecided aggregate columns given their siblings' shared direction.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table as read.
+    guesses : list of ColumnGuess
+        As :func:`copa_dash.data.proposal.propose` builds them.
+
+    Returns
+    -------
+    list of ColumnGuess
+        The same list, with each qualifying ``Average``-like objective directed (likely).
+    """
+    groups = {}
+    for g in guesses:
+        if g.role == "objective" and g.direction is not None and g.name in frame.columns \
+                and pd.api.types.is_numeric_dtype(frame[g.name]):
+            groups.setdefault(g.direction, []).append(g.name)
+    groups = {d: names for d, names in groups.items() if len(names) >= MIN_SIBLINGS}
+    if not groups:
+        return guesses
+    out = []
+    for guess in guesses:
+        if guess.role == "objective" and guess.direction is None \
+                and _is_aggregate_name(guess.name):
+            guess = _directed(guess, frame, groups)
+        out.append(guess)
+    return out
+
+
+def _directed(guess, frame: pd.DataFrame, groups: dict):
+    """``guess`` directed as the one group of same-direction objectives it averages."""
+    values = frame[guess.name].to_numpy(dtype=np.float64, na_value=np.nan)
+    passing = []
+    for direction, names in groups.items():
+        siblings = frame[names].to_numpy(dtype=np.float64, na_value=np.nan)
+        share, rows = share_inside(values, siblings)
+        if rows >= 2 and share >= MIN_SHARE_INSIDE:
+            passing.append((direction, names, share, rows))
+    if len(passing) != 1:  # none, or both ways: the cells do not decide
+        return guess
+    direction, names, share, rows = passing[0]
+    word = "maximised" if direction == "max" else "minimised"
+    shown = ", ".join(map(repr, names[:4])) + (" ..." if len(names) > 4 else "")
+    return replace(guess, direction=direction, confidence="likely", reason=(
+        f"an average of {word} scores ({shown}): between their smallest and largest in "
+        f"{share:.0%} of {rows} rows"))
