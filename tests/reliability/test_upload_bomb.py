@@ -61,12 +61,14 @@ WORKER = textwrap.dedent("""
     for kind in ("parquet", "gzip"):
         data = parquet_bomb(20_000, 200_000) if kind == "parquet" else gzip_bomb(12_000_000)
         baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-        start = time.perf_counter()
+        # CPU time, not wall: the bound is on the work done (the bomb is not expanded),
+        # and a loaded machine stretches wall time, not the work
+        start = time.process_time()
         answer = post(data, "bomb." + kind.replace("gzip", "csv.gz"))
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         results[kind] = {"status": answer.status_code, "error": answer.get_json()["error"],
-                         "seconds": elapsed, "file_bytes": len(data),
+                         "cpu_seconds": elapsed, "file_bytes": len(data),
                          "growth_bytes": peak - baseline}
         del data
     print(json.dumps(results))
@@ -88,7 +90,7 @@ def bombs(tmp_path_factory):
 def test_a_bomb_is_refused_fast_with_bounded_memory(bombs, kind, status, bound_mb):
     result = bombs[kind]
     assert result["status"] == status, result
-    assert result["seconds"] < 1.0, result
+    assert result["cpu_seconds"] < 1.0, result
     if kind == "parquet":  # 4 GB of text described in a few kilobytes
         assert "COPA_MAX_UPLOAD_MEMORY_MB" in result["error"]
         assert result["file_bytes"] < 200_000
