@@ -25,9 +25,11 @@ against moocore's ``pareto_rank`` (CPU time, interleaved): docs/benchmarks.md,
 "Non-dominated sorting: where the layers switch algorithm".
 
 The peel limits ``PEEL_UNTIL_ROWS`` are the crossovers measured for Best Order Sort
-against peeling on uniform random rows; the bitsets are at least as fast as Best Order
-Sort at those sizes (same page), so the limits were kept. Peeling costs one mask pass
-per layer, like N L.
+against peeling on uniform random rows (peeling costs one mask pass per layer, like N L),
+kept for the bitsets: on random rows of those sizes the bitsets took 0.3-0.6 of Best
+Order Sort's CPU time at 5-8 objectives, but 1.2x at 4-D x 20,000 (0.91 of moocore
+against 0.75), so tables of 20,000-40,000 rows in 4 objectives are where the layers are
+weakest (``python benchmarks/bench_layers.py``).
 """
 
 from __future__ import annotations
