@@ -12,9 +12,13 @@ Rules (the ones a reviewer checks):
   than three samples, and prints the number of rounds beside the spread;
 - wall time (``perf_counter``) and CPU time of this process (``process_time``) are both
   recorded; tables show the median and the spread (interquartile range over the median);
+- every case runs at least ``MIN_ROUNDS`` (5) interleaved rounds (a contender whose one
+  call takes over 2 s of CPU excepted: it is timed once and says "1 call");
 - the ratio ours / best peer is on median CPU time, and is printed only when the results
   agree: masks and layers exactly, volumes to 1e-12 relative. A differing result prints
-  ``refused`` with the reason instead of a ratio;
+  ``refused`` with the reason instead of a ratio. Beside it: the spread of the ratio (the
+  interquartile range and the min-max of the per-round ratios, ours / peer within one
+  round, so both saw the same load) and the ratio of median wall times;
 - the machine load (1-minute load average over the number of CPUs) is printed before
   and after, so a reader can discount a run made on a busy machine.
 """
@@ -30,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 VOLUME_RTOL = 1e-12
+MIN_ROUNDS = 5  # fewest interleaved rounds of a case (a contender timed once excepted)
 
 
 @dataclass
@@ -99,12 +104,13 @@ def interleaved(contenders: dict[str, Callable[[], object]], *, repeats: int = 7
     Two stopping rules:
 
     - ``min_cpu_seconds`` None (the default of the older scripts): ``repeats`` rounds,
-      fewer (at least 3) when one round would exceed ``budget_seconds`` of CPU time;
+      fewer (at least ``MIN_ROUNDS``) when one round would exceed ``budget_seconds`` of CPU
+      time;
     - ``min_cpu_seconds`` given (the Pareto table): rounds go on until every repeated
       contender has at least ``repeats`` rounds AND ``min_cpu_seconds`` of measured
       CPU time, or ``max_rounds`` rounds were made (fast rows: a few milliseconds of
       calls, where more rounds only cost time), or ``max_wall_seconds`` of wall time
-      passed (then at least 3 rounds). Slow rows (hundreds of ms a call) thus get
+      passed (then at least ``MIN_ROUNDS`` rounds). Slow rows (hundreds of ms a call) get
       enough rounds for a median, which a 3-round sample did not give.
     """
     results, timings, names = {}, {}, []
@@ -140,13 +146,13 @@ def _enough(timings: dict[str, Timing], names: list[str], rounds: int, started: 
             max_rounds: int, max_wall_seconds: float) -> bool:
     """Whether ``interleaved`` has made enough rounds (its docstring states the rules)."""
     if min_cpu_seconds is None:
-        if rounds >= repeats:
+        if rounds >= max(repeats, MIN_ROUNDS):
             return True
         round_seconds = sum(timings[n].cpu[-1] for n in names) if rounds else 0.0
-        return rounds >= 3 and round_seconds * (rounds + 1) > budget_seconds
-    if rounds >= max_rounds:
+        return rounds >= MIN_ROUNDS and round_seconds * (rounds + 1) > budget_seconds
+    if rounds >= max(max_rounds, MIN_ROUNDS):
         return True
-    if rounds >= 3 and time.perf_counter() - started >= max_wall_seconds:
+    if rounds >= MIN_ROUNDS and time.perf_counter() - started >= max_wall_seconds:
         return True
     return rounds >= repeats and all(sum(timings[n].cpu) >= min_cpu_seconds for n in names)
 
@@ -188,7 +194,28 @@ def ratio_cell(timings: dict[str, Timing], ours: str, checks: dict[str, str | No
     best = min(agreeing, key=lambda name: timings[name].cpu_median)
     ratio = timings[ours].cpu_median / timings[best].cpu_median
     note = "".join(f"; {n} refused: {w}" for n, w in refused.items())
-    return f"{ratio:.2f} (vs {best}){note}"
+    return f"{ratio:.2f} (vs {best}) [{ratio_spread(timings[ours], timings[best])}]{note}"
+
+
+def round_ratios(ours: Timing, peer: Timing) -> list[float]:
+    """Per-round CPU ratios ours / peer (the two timed in the same round), sorted; empty
+    when either was timed once."""
+    if ours.rounds < 2 or ours.rounds != peer.rounds:
+        return []
+    return sorted(a / b for a, b in zip(ours.cpu, peer.cpu) if b > 0)
+
+
+def ratio_spread(ours: Timing, peer: Timing) -> str:
+    """The spread of the ratio and the wall-time ratio, e.g.
+    ``round ratios IQR 0.52-0.60, min-max 0.45-0.70, 9 rounds; wall 0.55``."""
+    wall = ours.wall_median / peer.wall_median if peer.wall_median > 0 else float("nan")
+    ratios = round_ratios(ours, peer)
+    if not ratios:
+        return f"one call, no spread; wall {wall:.2f}"
+    q1, q3 = ((ratios[0], ratios[-1]) if len(ratios) < 4
+              else statistics.quantiles(ratios, n=4)[::2])
+    return (f"round ratios IQR {q1:.2f}-{q3:.2f}, min-max {ratios[0]:.2f}-{ratios[-1]:.2f}, "
+            f"{len(ratios)} rounds; wall {wall:.2f}")
 
 
 def load_line() -> str:

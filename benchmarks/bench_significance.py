@@ -75,7 +75,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)
-    repeats = 3 if args.quick else 7
+    repeats = 5 if args.quick else 7
     print(f"pareto_improvement_test, 2 sides x {N_SEEDS} seeds x {POINTS_PER_RUN} points, "
           f"B = {B:,}; {os.cpu_count()} cores\n")
     print(load_line() + "\n")

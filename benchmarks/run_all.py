@@ -7,7 +7,9 @@ Runs the grid of ``benchmarks/bench_pareto.py`` (interleaved repeats, CPU beside
 time, every result checked against every peer: masks and layers exactly, volumes to
 1e-12 relative) and prints one markdown row per cell: ours and the fastest agreeing peer
 (median CPU ms), the number of interleaved rounds, the spread of each (interquartile
-range over the median), the ratio ours / best peer, and whether the results agreed. A cell whose
+range over the median), the ratio ours / best peer with its spread (the per-round
+ratios' interquartile range and min-max) and the wall-time ratio, and whether the results
+agreed. A cell whose
 peers all disagree shows ``refused`` instead of a ratio. The per-peer tables (wall times,
 spreads, every peer) follow the summary. The other scripts (bench_copa, bench_posets,
 bench_significance, bench_upload, bench_explore_browser) time other parts and are run
@@ -24,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import bench_pareto
-from benchmarks._harness import fmt_ms, load_line, markdown
+from benchmarks._harness import fmt_ms, load_line, markdown, ratio_spread
 
 
 def _rounds_and_spread(timing) -> tuple[str, str]:
@@ -39,7 +41,7 @@ def summary_row(row: bench_pareto.Row) -> list[str]:
     rounds, spread = _rounds_and_spread(ours)
     if row.ratio.startswith("refused"):
         return [row.task, row.kind, str(row.k), f"{row.n:,}", ours_cpu, "-", rounds,
-                f"{spread} / -", "-", row.ratio]
+                f"{spread} / -", "-", "-", row.ratio]
     ratio, _, rest = row.ratio.partition(" (vs ")
     best = rest.split(")")[0]
     peer = row.timings[best]
@@ -49,7 +51,8 @@ def summary_row(row: bench_pareto.Row) -> list[str]:
     checked = "exact" if row.task in ("mask", "layers") else "1e-12 rel."
     return [row.task, row.kind, str(row.k), f"{row.n:,}", ours_cpu,
             f"{best} {fmt_ms(peer.cpu_median)}", rounds, f"{spread} / {peer_spread}",
-            f"**{ratio}**", f"agree ({checked})" + (f"; {row.note}" if row.note else "")]
+            f"**{ratio}**", ratio_spread(ours, peer),
+            f"agree ({checked})" + (f"; {row.note}" if row.note else "")]
 
 
 def main(argv=None) -> int:
@@ -64,7 +67,8 @@ def main(argv=None) -> int:
         "Pareto benchmarks", "summary: ours / best peer"))
     print(before + " (before)\n")
     head = ["task", "data", "K", "N", "ours CPU ms", "best peer, CPU ms", "rounds",
-            "IQR / median, ours / peer", "ours / best peer", "results"]
+            "IQR / median, ours / peer", "ours / best peer (CPU)",
+            "spread of the ratio (per round, CPU); wall ratio", "results"]
     print(markdown(head, [summary_row(r) for r in flat]))
     worse = [f"{r.task} K={r.k} N={r.n:,}" for r in flat
              if not r.ratio.startswith("refused") and float(r.ratio.split()[0]) > 1.0]

@@ -158,9 +158,30 @@ def nondominated_layers(points):
     return layers
 
 
-def best_order_layers(points):
-    """0-based layer of every row (the Best Order Sort kernel's answer), by peeling."""
-    return nondominated_layers(points) - 1
+def bitset_layers(points):
+    """0-based layer of every row (the dominance-set bitset kernel's answer), same method
+    in numpy: distinct rows in lexicographic order (``np.unique``), the rows dominating row
+    s are the earlier rows <= it in every objective (a boolean block per chunk of rows), and
+    the layer of s is one more than the largest layer among them (0 when there are none).
+    Duplicates take the layer of their copy."""
+    y = np.asarray(points, dtype=np.float64) + 0.0  # -0.0 and 0.0: one value
+    n, k = y.shape
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if float(n) * n * max(k, 1) > _MAX_PAIR_WORK:
+        raise TwinDeclined(f"{n} rows is too many for the numpy twin")
+    rows, back = np.unique(y, axis=0, return_inverse=True)
+    m = rows.shape[0]
+    rank = np.zeros(m, dtype=np.int64)
+    step = max(1, _CHUNK_CELLS // max(m * k, 1))
+    for lo in range(0, m, step):
+        block = rows[lo:lo + step]
+        below = (rows[None, :, :] <= block[:, None, :]).all(axis=2)  # [s, t]: t <= s
+        for a in range(block.shape[0]):
+            s = lo + a
+            dominators = np.flatnonzero(below[a, :s])  # distinct and earlier: t dominates s
+            rank[s] = rank[dominators].max() + 1 if dominators.size else 0
+    return rank[back.reshape(-1)]
 
 
 def alpha_sweep_select(u, in_focus, a, b, p, eligible):
@@ -409,7 +430,7 @@ TWINS = {
     "dominance.all_finite": all_finite,
     "dominance.nondominated_mask": nondominated_mask,
     "dominance_layers.nondominated_layers": nondominated_layers,
-    "dominance_layers.best_order_layers": best_order_layers,
+    "dominance_bitsets.bitset_layers": bitset_layers,
     "ranks.cdf_columns": cdf_columns,
     "criteria.copa_scores": copa_scores,
     "criteria.copa_select": copa_select,

@@ -108,18 +108,19 @@ def nondominated_layers(points, /, directions=None) -> np.ndarray:
     Notes
     -----
     Layer L is the non-dominated set of the rows left after removing layers 1..L-1.
-    The first front is peeled with :func:`nondominated_mask`. K = 2, 3: the other rows
-    are placed in lexicographic order by ENS-BS (Zhang, Tian, Cheng and Jin 2015, IEEE
-    TEVC 19(2)): binary search for the first layer none of whose rows dominates the new
-    row, a test that is O(log N) for K = 2 (the layer's newest row) and K = 3 (a 2-D
-    staircase per layer), so O(N log N log L) in all. K >= 4: up to 2,000 rows that a
-    64-row sample shows not to be front-heavy are all ranked at once by Best Order Sort;
-    otherwise more layers are peeled while many rows remain, then the rest are ranked
-    by Best Order Sort (Roy, Islam and
-    Deb 2016): each objective's sorted order is walked in turn and a row is compared
-    only with the rows seen before it in the order where it comes first, O(K N log N)
-    sorting plus O(K N^2) comparisons at worst (the switch points are measured
-    crossovers, see :mod:`copa_dash.core._kernels.dominance_layers`).
+    K >= 4 up to 20,000 rows: every row at once by dominance-set bitsets (Moreno et al.
+    2021, IEEE Trans. Cybernetics 51(12)): with the distinct rows in lexicographic order,
+    the rows that dominate row s are those before it that are <= it in every other
+    objective, an AND of one running bitset per objective's sorted order; the layer of s is
+    the first layer holding none of them, found by binary search (the test is monotone in
+    the layer). O(K N log N + K N^2 / 64) word operations, O(N^2 / 8) bytes. Otherwise the
+    first front is peeled with :func:`nondominated_mask`. K = 2, 3: the other rows are
+    placed in lexicographic order by ENS-BS (Zhang, Tian, Cheng and Jin 2015, IEEE TEVC
+    19(2)): binary search for the first layer none of whose rows dominates the new row, a
+    test that is O(log N) for K = 2 (the layer's newest row) and K = 3 (a 2-D staircase per
+    layer), so O(N log N log L) in all. K >= 4 above 20,000 rows: more layers are peeled
+    while many rows remain, then the rest are ranked by the bitsets (the switch points are
+    measured crossovers, see :mod:`copa_dash.core._kernels.dominance_layers`).
 
     Examples
     --------

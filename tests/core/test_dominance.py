@@ -12,6 +12,7 @@ from paretoset import paretoset
 from copa_dash.core import _twins as twins
 from copa_dash.core import dominance
 from copa_dash.core._kernels import dominance as kernels
+from copa_dash.core._kernels import dominance_bitsets as bitsets
 from copa_dash.core._kernels import dominance_layers as layer_kernels
 from copa_dash.core._kernels import dominance_sorting as sorting
 from copa_dash.core._kernels import dominance_tree as tree
@@ -98,9 +99,9 @@ def test_layers_match_peeling_and_moocore(seed):
 @pytest.mark.parametrize("shape", ["cube", "chain"])
 def test_layers_on_many_layers(k, shape):
     rng = np.random.default_rng(k)
-    if shape == "cube":  # big layers: K >= 4 keeps peeling with the mask
+    if shape == "cube":  # big layers
         points = rng.integers(0, 30, (600, k)).astype(np.float64)
-    else:  # a chain of small layers: every K goes to the ENS-BS placement
+    else:  # a chain of small layers (K >= 4: more than the bitsets' first 16 layers)
         points = (rng.integers(0, 3, (400, k)) + (np.arange(400) // 4)[:, None]).astype(float)
     expected = reference.nondominated_layers(points)
     assert expected.max() > 5
@@ -137,53 +138,61 @@ def tie_heavy_points(seed: int, k: int) -> np.ndarray:
     return np.ascontiguousarray(points)
 
 
-@pytest.mark.parametrize("k", range(2, 11))
+@pytest.mark.parametrize("k", range(1, 11))
 @pytest.mark.parametrize("seed", range(8))
-def test_best_order_sort_matches_the_twin_and_moocore(seed, k):
+def test_bitset_layers_match_both_twins_and_moocore(seed, k):
+    """The kernel, its numpy twin (same method), the longest-chain reference (another
+    method) and moocore agree on ties, duplicates, -0.0 and chains of layers."""
     points = tie_heavy_points(seed, k)
-    expected = twins.best_order_layers(points)
-    assert np.array_equal(layer_kernels.best_order_layers(points), expected)
-    assert np.array_equal(expected, moocore.pareto_rank(points))
+    expected = reference.longest_chain_layers(points)
+    assert np.array_equal(expected, reference.nondominated_layers(points) - 1)
+    assert np.array_equal(bitsets.bitset_layers(points), expected)
+    assert np.array_equal(twins.bitset_layers(points), expected)
+    if k >= 2:
+        assert np.array_equal(expected, moocore.pareto_rank(points))
 
 
-@pytest.mark.parametrize("k,n", [(4, 3_000), (6, 2_000), (8, 1_500)])
-def test_layers_switch_from_peeling_to_best_order_sort(k, n):
-    """Front-heavy tables keep peeling (the half-of-the-rows rule), the rest switch."""
+@pytest.mark.parametrize("n", [1, 2, 63, 64, 65, 127, 128, 129, 1_000])
+def test_bitset_layers_at_word_boundaries_and_many_layers(n):
+    """Row counts around the 64-bit words, and more than the 16 layers allocated first."""
+    rng = np.random.default_rng(n)
+    random_rows = rng.random((n, 5))
+    chain = rng.integers(0, 3, (n, 5)) + (np.arange(n) // 3)[:, None].astype(np.float64)
+    for points in (random_rows, chain):
+        assert np.array_equal(bitsets.bitset_layers(points), moocore.pareto_rank(points))
+    if n >= 128:
+        assert bitsets.bitset_layers(chain).max() > 16
+
+
+@pytest.mark.parametrize("k,n", [(4, 24_000), (5, 22_000), (8, 21_000)])
+def test_layers_above_the_bitset_limit_peel_first(k, n):
+    """Above 20,000 rows K >= 4 peels layers first (front-heavy tables keep peeling, the
+    half-of-the-rows rule), then the bitsets rank the rest: same layers as moocore."""
+    assert n > bitsets.BITSET_MAX_ROWS
     rng = np.random.default_rng(k)
     random_rows = rng.random((n, k))
-    x = np.abs(rng.standard_normal((n, k)))
+    x = np.abs(rng.standard_normal((n // 2, k)))
     sphere = x / np.linalg.norm(x, axis=1, keepdims=True)
     two_layers = np.concatenate([sphere, sphere + 0.1])  # two big layers
     for points in (random_rows, two_layers, np.round(random_rows * 4) / 4):
         assert np.array_equal(dominance.nondominated_layers(points),
                               moocore.pareto_rank(points) + 1)
     assert np.array_equal(dominance.nondominated_layers(two_layers),
-                          np.repeat([1, 2], n))
+                          np.repeat([1, 2], n // 2))
 
 
 @pytest.mark.parametrize("k", [4, 5, 6, 8])
-def test_small_tables_are_ranked_by_best_order_sort_at_once_unless_front_heavy(k):
-    """Up to 2,000 rows, random-like tables skip peeling; a front keeps it; same layers."""
+def test_tables_up_to_the_bitset_limit_are_ranked_at_once(k):
+    """Random rows, a whole front and rounded rows (ties) up to 20,000 rows: the bitsets
+    rank every row without peeling; same layers as moocore."""
     rng = np.random.default_rng(100 + k)
-    for n in (300, 1_000, 1_800):
+    for n in (300, 1_800, 10_000):
         random_rows = rng.random((n, k))
         x = np.abs(rng.standard_normal((n, k)))
         sphere = x / np.linalg.norm(x, axis=1, keepdims=True)
-        assert layer_kernels._best_order_at_once(random_rows)
-        assert layer_kernels._best_order_at_once(sphere) == (k >= 7 and n <= 1_000)
         for points in (random_rows, sphere, np.round(random_rows * 3) / 3):
             assert np.array_equal(dominance.nondominated_layers(points),
                                   moocore.pareto_rank(points) + 1)
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_sample_front_share_counts_the_sampled_rows_nobody_dominates(seed):
-    points = integer_points(seed + 1, n_max=300, k_min=2)
-    if points.shape[0] == 0:
-        return
-    s = min(64, points.shape[0])
-    sample = points[:: points.shape[0] // s][:s]
-    assert layer_kernels.sample_front_share(points, 64) == twins.nondominated_mask(sample).mean()
 
 
 @pytest.mark.parametrize("seed", range(10))

@@ -5,36 +5,31 @@ checks (:mod:`copa_dash.core.dominance` validates).
 
 Strategy of :func:`nondominated_layers`:
 
-1. Peel the first front with the fast :func:`~.dominance.nondominated_mask`.
-2. K = 2, 3: place the other rows in lexicographic order with ENS-BS (Zhang, Tian, Cheng
+1. K >= 4 and at most ``BITSET_MAX_ROWS`` (20,000) rows: every row is ranked at once by
+   dominance-set bitsets (:mod:`.dominance_bitsets`): O(K N^2 / 64) word operations
+   whatever the layers look like, so no front is peeled first and no sample is needed.
+2. Otherwise peel the first front with the fast :func:`~.dominance.nondominated_mask`.
+3. K = 2, 3: place the other rows in lexicographic order with ENS-BS (Zhang, Tian, Cheng
    and Jin 2015, IEEE TEVC 19(2)): binary search for the first layer that does not
    dominate the row, answered by its newest row for K = 2 and by a 2-D staircase per
    layer for K = 3 (both O(log) per test, O(N log N log L) in all).
-3. K >= 4: peel more layers while many rows remain; once at most
-   ``BEST_ORDER_MAX_ROWS[K]`` rows remain (and the last peeled layer was at most half of
-   the rows before it), rank them all at once by Best Order Sort (Roy, Islam and Deb
-   2016, GECCO companion "Best Order Sort: a new algorithm to non-dominated sorting for
-   evolutionary multi-objective optimization"): the rows are visited in the sorted order
-   of every objective in turn, and a row is ranked at its first visit by comparing it
-   only with the rows already seen *in that objective's order* (every row that
-   dominates it is among them), layer by layer until a layer has none that dominates
-   it. Rows are first seen early in some objective, so each is compared with about
-   N / (K + 1) rows instead of the N / 2 of a lexicographic scan.
+4. K >= 4 (more than 20,000 rows): peel more layers while many rows remain; once at most
+   ``PEEL_UNTIL_ROWS[K]`` rows remain (and the last peeled layer was at most half of the
+   rows before it), rank the rest at once with the bitsets.
 
-Why the switch: Best Order Sort compares a row with whole layers, so it grows like
-N^2 / L; peeling costs one mask pass per layer, like N L. The row limits below are the
-measured crossovers on uniform random rows; the half-of-the-rows condition keeps a large
-layer (a front-heavy table) on the peeling path, where Best Order Sort would be quadratic in
-that layer.
+Why the bitsets replaced Best Order Sort (Roy, Islam and Deb 2016), which this module ran
+before: Best Order Sort compares a row with the members of whole layers, so it grows like
+N^2 / L and was quadratic in a big layer (a front-heavy table); the bitsets cost
+(K - 1) N^2 / 128 word operations plus a binary search over the layers per row. Measured
+against moocore's ``pareto_rank`` (CPU time, interleaved): docs/benchmarks.md,
+"Non-dominated sorting: where the layers switch algorithm".
 
-Small tables skip step 1 (:func:`_best_order_at_once`): up to ``DIRECT_MAX_ROWS`` rows
-(K >= 4) Best Order Sort ranks every row at once, unless a sample of 64 evenly spaced rows
-is front-heavy (more than ``DIRECT_MAX_FRONT_SHARE[K]`` non-dominated; a front gives 1.0),
-where Best Order Sort is quadratic in the big layer and the peel path stays. From 7
-objectives up to 1,000 rows no sample is taken. The sample costs 5-15 microseconds.
-
-The measurements behind these limits (``python benchmarks/bench_pareto.py``, layers against
-moocore): docs/benchmarks.md, "Non-dominated sorting: where the layers switch algorithm".
+The peel limits ``PEEL_UNTIL_ROWS`` are the crossovers measured for Best Order Sort
+against peeling on uniform random rows (peeling costs one mask pass per layer, like N L),
+kept for the bitsets: on random rows of those sizes the bitsets took 0.3-0.6 of Best
+Order Sort's CPU time at 5-8 objectives, but 1.2x at 4-D x 20,000 (0.91 of moocore
+against 0.75), so tables of 20,000-40,000 rows in 4 objectives are where the layers are
+weakest (``python benchmarks/bench_layers.py``).
 """
 
 from __future__ import annotations
@@ -43,60 +38,12 @@ import numpy as np
 
 from ..jit import njit
 from .dominance import dominates, nondominated_mask
-from .dominance_sorting import distinct_sorted_rows, lexicographic_order, stable_argsort
+from .dominance_bitsets import BITSET_MAX_ROWS, bitset_layers
+from .dominance_sorting import lexicographic_order, stable_argsort
 
-# Most remaining rows that Best Order Sort ranks at once, by K (K >= 8 uses the last);
-# measured crossovers with peeling on uniform random rows (module notes).
-BEST_ORDER_MAX_ROWS = np.array([0, 0, 0, 0, 20_000, 12_000, 6_000, 4_000, 4_000],
-                               dtype=np.int64)
-
-
-# Best Order Sort on all rows at once, without peeling the front first (module notes):
-# for K >= 7 up to DIRECT_ALWAYS_ROWS rows, else for at most DIRECT_MAX_ROWS rows whose
-# sample of DIRECT_SAMPLE_ROWS rows has at most DIRECT_MAX_FRONT_SHARE[K] non-dominated
-# rows (K >= 8 uses the last).
-DIRECT_ALWAYS_ROWS = 1_000
-DIRECT_MAX_ROWS = 2_000
-DIRECT_SAMPLE_ROWS = 64
-DIRECT_MAX_FRONT_SHARE = np.array([0.0, 0.0, 0.0, 0.0, 0.6, 0.75, 0.85, 0.97, 0.97])
-
-
-@njit(cache=True)
-def sample_front_share(points, s):
-    """Share of non-dominated rows among ``s`` rows of ``points`` taken at an even stride.
-
-    O(s^2 K) (5-15 microseconds for s = 64): a cheap look at how front-heavy the
-    table is. Equal rows count as non-dominated.
-    """
-    n = points.shape[0]
-    s = min(s, n)
-    if s == 0:
-        return 0.0
-    step = n // s
-    kept = 0
-    for a in range(s):
-        i = a * step
-        dominated = False
-        for b in range(s):
-            j = b * step
-            if j != i and dominates(points[j], points[i]):
-                dominated = True
-                break
-        if not dominated:
-            kept += 1
-    return kept / s
-
-
-@njit(cache=True)
-def _best_order_at_once(points):
-    """Should Best Order Sort rank all rows of ``points`` (K >= 4) without peeling?"""
-    n, k = points.shape
-    if k >= 7 and n <= DIRECT_ALWAYS_ROWS:
-        return True
-    if n > DIRECT_MAX_ROWS:
-        return False
-    limit = DIRECT_MAX_FRONT_SHARE[min(k, DIRECT_MAX_FRONT_SHARE.shape[0] - 1)]
-    return sample_front_share(points, DIRECT_SAMPLE_ROWS) <= limit
+# Most remaining rows at which peeling (more than BITSET_MAX_ROWS rows, K >= 4) stops and
+# the bitsets rank the rest, by K (K >= 8 uses the last); module notes.
+PEEL_UNTIL_ROWS = np.array([0, 0, 0, 0, 20_000, 12_000, 6_000, 4_000, 4_000], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -265,67 +212,6 @@ def _ens_layers_scan(points, order):
 
 
 @njit(cache=True)
-def best_order_layers(points):
-    """0-based layer of every row of ``points`` (N, K), min-oriented, by Best Order Sort.
-
-    Duplicates share the layer of their first copy (they are removed before sorting, and
-    -0.0 is stored as 0.0, so
-    ``lists[j]`` orders distinct rows by objective j with ties in lexicographic order,
-    and a row that weakly dominates another comes before it in every list). A row is
-    ranked at its first visit in any list: layer r is the first whose members seen so
-    far in that list (a linked list per objective and layer) hold none that is <= the
-    row in every objective. O(K N log N) sorting plus O(K N^2) comparisons at worst.
-    """
-    n, k = points.shape
-    order, y, distinct = distinct_sorted_rows(points)
-    m = y.shape[0]
-    lists = np.empty((k, m), dtype=np.int64)
-    for t in range(m):
-        lists[0, t] = t  # already in lexicographic order
-    for j in range(1, k):  # stable: ties stay in lexicographic order
-        lists[j, :] = stable_argsort(y[:m, j].copy())
-    rank = np.full(m, -1, dtype=np.int64)
-    head = np.full((k, m), -1, dtype=np.int64)  # newest member of (objective, layer)
-    older = np.empty((k, m), dtype=np.int64)  # the member added before it
-    n_layers = 0
-    n_ranked = 0
-    for position in range(m):
-        for j in range(k):
-            s = lists[j, position]
-            r = rank[s]
-            if r < 0:
-                r = 0
-                while r < n_layers:
-                    t = head[j, r]
-                    dominated = False
-                    while t >= 0:
-                        le = True  # distinct rows: <= everywhere means dominates
-                        for d in range(k):
-                            if y[t, d] > y[s, d]:
-                                le = False
-                                break
-                        if le:
-                            dominated = True
-                            break
-                        t = older[j, t]
-                    if not dominated:
-                        break
-                    r += 1
-                rank[s] = r
-                if r == n_layers:
-                    n_layers += 1
-                n_ranked += 1
-            older[j, s] = head[j, r]
-            head[j, r] = s
-        if n_ranked == m:
-            break
-    out = np.empty(n, dtype=np.int64)
-    for t in range(n):
-        out[order[t]] = rank[distinct[t]]
-    return out
-
-
-@njit(cache=True)
 def nondominated_layers(points):
     """Layer of every row (1 = front) of ``points`` (N, K), min-oriented.
 
@@ -344,14 +230,14 @@ def nondominated_layers(points):
                 layer += 1
             layers[order[t]] = layer
         return layers
-    if k >= 4 and _best_order_at_once(points):
-        layer_of = best_order_layers(points)
+    if k >= 4 and n <= BITSET_MAX_ROWS:
+        layer_of = bitset_layers(points)
         for t in range(n):
             layers[t] = layer_of[t] + 1
         return layers
     remaining = np.arange(n)
     layer = 0
-    best_order_max = BEST_ORDER_MAX_ROWS[min(k, BEST_ORDER_MAX_ROWS.shape[0] - 1)]
+    peel_until = PEEL_UNTIL_ROWS[min(k, PEEL_UNTIL_ROWS.shape[0] - 1)]
     while True:
         sub = points if layer == 0 else _gather(points, remaining)
         front = nondominated_mask(sub)
@@ -370,11 +256,11 @@ def nondominated_layers(points):
         remaining = rest
         if m == 0:
             return layers
-        if k <= 3 or (m <= best_order_max and n_front <= m):
+        if k <= 3 or (m <= peel_until and n_front <= m):
             break
     rest_points = _gather(points, remaining)
     if k >= 4:
-        layer_of = best_order_layers(rest_points)
+        layer_of = bitset_layers(rest_points)
     else:
         order = lexicographic_order(rest_points)
         if k == 3:

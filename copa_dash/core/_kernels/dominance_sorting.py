@@ -158,7 +158,7 @@ def distinct_sorted_rows(points):
     (:func:`lexicographic_order`), ``rows`` (m, K) the distinct rows in that order, the
     first copy of each kept, -0.0 stored as 0.0 (equal values, one bit pattern: the radix
     sort orders -0.0 before 0.0), and ``distinct[t]`` the index in ``rows`` of the sorted
-    row ``points[order[t]]``. Shared by Best Order Sort and the hypervolume's
+    row ``points[order[t]]``. Shared by the layers' bitsets and the hypervolume's
     ``unique_front``. O(N log N + N K).
     """
     n, k = points.shape

@@ -38,6 +38,27 @@ def nondominated_layers(points: np.ndarray) -> np.ndarray:
     return layers
 
 
+def longest_chain_layers(points: np.ndarray) -> np.ndarray:
+    """0-based layer of every row as the length of the longest chain of rows dominating it.
+
+    Row s is in layer 0 when nothing dominates it, else one more than the largest layer
+    among the rows that dominate it (peeling gives the same layers: a row of layer r is
+    dominated by one of layer r - 1). Rows are taken in order of how many rows are <= them
+    in every objective, which puts every dominating row first. O(N^2 K) memory and time.
+    """
+    y = np.asarray(points, dtype=np.float64)
+    n = y.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    dominates = dominance_matrix(y)
+    weakly_below = (y[:, None, :] <= y[None, :, :]).all(axis=2).sum(axis=0)
+    rank = np.zeros(n, dtype=np.int64)
+    for s in np.argsort(weakly_below, kind="stable"):
+        dominators = np.flatnonzero(dominates[:, s])
+        rank[s] = rank[dominators].max() + 1 if dominators.size else 0
+    return rank
+
+
 def lexicographic_order(points: np.ndarray) -> np.ndarray:
     """Stable lexicographic row order (first column most significant)."""
     y = np.asarray(points, dtype=np.float64)
