@@ -92,13 +92,24 @@ class JobLifecycle:
         ``max_jobs``, ``max_jobs_per_client``, ``job_abandon_seconds``.
     where : str
         What runs the jobs, as the refusal says it.
+    grace_seconds : float
+        A job started this recently counts as running whatever ``jobs.running`` says (a
+        Celery task's state and heartbeat may lag its start).
     """
 
-    def __init__(self, registry, jobs, settings, *, where: str = "this instance"):
+    def __init__(self, registry, jobs, settings, *, where: str = "this instance",
+                 grace_seconds: float = 0.0):
         self.registry, self.jobs, self.settings, self.where = registry, jobs, settings, where
+        self.grace_seconds = grace_seconds
 
     def _prune(self, registry: dict) -> None:
-        for job in [job for job in registry if not self.jobs.running(job)]:
+        """Drop the jobs that ended (those started under ``grace_seconds`` ago are kept:
+        a queued job whose worker has not told yet that it runs still counts)."""
+        now = time.time()
+        for job in [job for job, entry in registry.items()
+                    if now - float(entry.get("started", 0)) >= self.grace_seconds
+                    and not self.jobs.running(job)]:
+            logger.debug("background job %s ended; it leaves the registry", job)
             del registry[job]
 
     def admit(self, key, client: str, launch) -> Admission:

@@ -66,7 +66,7 @@ def background_callback_manager(settings):
     remote = dash.CeleryManager(celery_app, expire=RESULT_EXPIRY_SECONDS)
     # the same limits, joining and abandonment as in-process, over a registry in Redis
     lifecycle = JobLifecycle(RedisRegistry(client), CeleryJobs(celery_app, client), settings,
-                             where="the job queue")
+                             where="the job queue", grace_seconds=job_health.STALE_SECONDS)
     return FailoverManager(remote, local, client, secret=settings.secret_key,
                            lifecycle=lifecycle, settings=settings)
 
@@ -157,9 +157,11 @@ class FailoverManager(BaseBackgroundCallbackManager):
         admission = self.lifecycle.admit(
             key, client, lambda: self.remote.call_job_fn(key, job_fn, args, context))
         if admission.refused is None:
+            # polls of this key follow Celery now, even if it once ran in-process here
+            self.local.handle.delete(_LOCAL_MARK + key)
             return admission.job
-        # refused: the page reads the reason from the local cache, as an in-process refusal
-        self.local.handle.set(_LOCAL_MARK + key, 1, expire=RESULT_EXPIRY_SECONDS)
+        # refused: the page reads the reason from the local cache (job 0 is local: no
+        # process), as an in-process refusal; the key stays Celery's for a later start
         self.local.handle.set(key, lost_result(admission.refused), expire=RESULT_EXPIRY_SECONDS)
         return 0
 
