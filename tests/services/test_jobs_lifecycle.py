@@ -146,3 +146,18 @@ def test_a_damaged_registry_in_redis_starts_empty(redis_client, settings):
     lifecycle = JobLifecycle(RedisRegistry(redis_client), FakeJobs(), settings)
     assert lifecycle.registry.load() == {}
     assert lifecycle.admit("k", "addr:a", lambda: "x").job == "x"
+
+
+def test_a_job_started_within_the_grace_counts_whatever_its_state_says(tmp_path, settings):
+    """A Celery task's state can lag its start: within ``grace_seconds`` it still counts."""
+    from copa_dash.services.cache import open_diskcache
+
+    jobs = FakeJobs()
+    registry = DiskcacheRegistry(open_diskcache(tmp_path / "grace"), "registry")
+    lifecycle = JobLifecycle(registry, jobs, settings, grace_seconds=0.5)
+    lifecycle.admit("k1", "addr:a", jobs.launch)
+    lifecycle.admit("k2", "addr:a", jobs.launch)
+    jobs.alive.clear()                       # both look ended (a lagging state)
+    assert "you already run 2" in lifecycle.admit("k3", "addr:a", jobs.launch).refused
+    time.sleep(0.6)                          # past the grace: they ended
+    assert lifecycle.admit("k3", "addr:a", jobs.launch).job == "job-3"
