@@ -131,6 +131,12 @@ def install_heartbeats(celery_app, client_factory) -> None:
         if getattr(task, "app", None) is not celery_app:
             return
         key = job_key(task_id)
+        # the first beat before the task runs: Celery writes STARTED right after this
+        # signal, and a job seen STARTED before its beat thread ran once looked lost
+        try:
+            client().set(key, b"1", ex=int(STALE_SECONDS))
+        except Exception:  # the beat thread tries again
+            logger.warning("first heartbeat of %s failed", task_id, exc_info=True)
         beats[key] = _Beat(lambda: client().set(key, b"1", ex=int(STALE_SECONDS)),
                            f"copa-job-beat-{task_id}").start()
 

@@ -7,11 +7,14 @@ application and the heartbeats are :mod:`copa_dash.services.jobs` and
 from __future__ import annotations
 
 import logging
+import os
+import time
 from pathlib import Path
 
 import dash
 from dash.background_callback.managers import BaseBackgroundCallbackManager
 
+from copa_dash.client_identity import current_client
 from copa_dash.services import job_health
 from copa_dash.services.cache import open_diskcache
 from copa_dash.services.jobs import (
@@ -20,7 +23,8 @@ from copa_dash.services.jobs import (
     lost_result,
     redis_client,
 )
-from copa_dash.ui.job_lifecycle import LifecycleManager
+from copa_dash.services.jobs_lifecycle import CeleryJobs, JobLifecycle, RedisRegistry
+from copa_dash.ui.job_lifecycle import SWEEP_SECONDS, LifecycleManager, start_sweeper
 
 logger = logging.getLogger(__name__)
 _FINISHED = ("SUCCESS", "FAILURE", "REVOKED")
@@ -57,9 +61,14 @@ def background_callback_manager(settings):
                              settings, expire=RESULT_EXPIRY_SECONDS)
     if not settings.redis_url:
         return local
-    remote = dash.CeleryManager(celery_app_for(settings), expire=RESULT_EXPIRY_SECONDS)
-    return FailoverManager(remote, local, redis_client(settings.redis_url),
-                           secret=settings.secret_key)
+    celery_app = celery_app_for(settings)
+    client = redis_client(settings.redis_url)
+    remote = dash.CeleryManager(celery_app, expire=RESULT_EXPIRY_SECONDS)
+    # the same limits, joining and abandonment as in-process, over a registry in Redis
+    lifecycle = JobLifecycle(RedisRegistry(client), CeleryJobs(celery_app, client), settings,
+                             where="the job queue", grace_seconds=job_health.STALE_SECONDS)
+    return FailoverManager(remote, local, client, secret=settings.secret_key,
+                           lifecycle=lifecycle, settings=settings)
 
 
 def _is_local(job) -> bool:
@@ -87,15 +96,27 @@ class FailoverManager(BaseBackgroundCallbackManager):
         The signing secret of job handles (``COPA_SECRET_KEY``); several instances must
         share it so that one follows a job another started. Without it the secret is kept
         in Redis, else in the local diskcache.
+    lifecycle : copa_dash.services.jobs_lifecycle.JobLifecycle, optional
+        Limits, joining and abandonment of the Celery jobs (registry in Redis, shared by the
+        replicas); a sweeper thread in each web worker revokes the abandoned ones. Without
+        it Celery jobs are neither bounded nor reaped.
+    settings : copa_dash.config.Settings, optional
+        Names the client of a request (the trusted proxy settings); needed with
+        ``lifecycle``.
     """
 
-    def __init__(self, remote, local, client, *, secret: str | None = None):
+    def __init__(self, remote, local, client, *, secret: str | None = None,
+                 lifecycle=None, settings=None):
         self.remote = remote
         self.local = local
         self.client = client
         self.secret = secret
+        self.lifecycle = lifecycle
+        self.settings = settings
         self.expire = remote.expire
         self._seen_running: set[str] = set()
+        self._sweeper_pid = None
+        self._last_sweep = 0.0
         # the background-callback key of each registered function; the sub-managers hold
         # the job functions themselves (they register every function too)
         super().__init__(None)
@@ -115,8 +136,8 @@ class FailoverManager(BaseBackgroundCallbackManager):
         background_key = job_fn
         if self._celery_usable():
             try:
-                return self.remote.call_job_fn(
-                    key, self.remote.func_registry[background_key], args, context)
+                return self._call_celery(key, self.remote.func_registry[background_key],
+                                         args, context)
             except Exception:  # broker errors come from kombu, redis-py or the OS
                 logger.warning("could not queue the job on Celery; running it in-process",
                                exc_info=True)
@@ -126,6 +147,51 @@ class FailoverManager(BaseBackgroundCallbackManager):
         self.local.handle.set(_LOCAL_MARK + key, 1, expire=RESULT_EXPIRY_SECONDS)
         return self.local.call_job_fn(
             key, self.local.func_registry[background_key], args, context)
+
+    def _call_celery(self, key, job_fn, args, context):
+        """Queue the job on Celery within the lifecycle's limits (or join the same job)."""
+        if self.lifecycle is None:
+            return self.remote.call_job_fn(key, job_fn, args, context)
+        self._ensure_sweeper()
+        client = current_client(self.settings).key
+        admission = self.lifecycle.admit(
+            key, client, lambda: self.remote.call_job_fn(key, job_fn, args, context))
+        if admission.refused is None:
+            # polls of this key follow Celery now, even if it once ran in-process here
+            self.local.handle.delete(_LOCAL_MARK + key)
+            return admission.job
+        # refused: the page reads the reason from the local cache (job 0 is local: no
+        # process), as an in-process refusal; the key stays Celery's for a later start
+        self.local.handle.set(key, lost_result(admission.refused), expire=RESULT_EXPIRY_SECONDS)
+        return 0
+
+    def _ensure_sweeper(self) -> None:
+        """A thread per web worker process that revokes abandoned Celery jobs."""
+        if self._sweeper_pid != os.getpid():
+            self._sweeper_pid = os.getpid()
+            start_sweeper(self.sweep, "copa-celery-job-sweeper")
+
+    def sweep(self) -> list:
+        """Revoke the Celery jobs no page polled for ``job_abandon_seconds``; the killed."""
+        self._last_sweep = time.monotonic()
+        if self.lifecycle is None:
+            return []
+        try:
+            return self.lifecycle.sweep()
+        except Exception:  # Redis away: the next sweep
+            logger.info("could not sweep the Celery jobs", exc_info=True)
+            return []
+
+    def _touch(self, job) -> None:
+        if self.lifecycle is None:
+            return
+        self._ensure_sweeper()
+        try:
+            self.lifecycle.touch(str(job))
+        except Exception:  # Redis away: the poll itself says so
+            logger.debug("could not mark job %s as followed", job, exc_info=True)
+        if time.monotonic() - self._last_sweep > SWEEP_SECONDS:
+            self.sweep()
 
     # ----- following a job
     def _remote_or_none(self, call, *args):
@@ -151,6 +217,8 @@ class FailoverManager(BaseBackgroundCallbackManager):
     def get_result(self, key, job):
         if _is_local(job):
             return self.local.get_result(key, job)
+        if job is not None:
+            self._touch(job)
         try:
             result = self.remote.get_result(key, job)
             if result is not self.UNDEFINED or job is None:
@@ -202,6 +270,8 @@ class FailoverManager(BaseBackgroundCallbackManager):
         if _is_local(job):
             return self.local.terminate_job(job)
         try:
+            if self.lifecycle is not None:
+                self.lifecycle.forget(str(job))
             return self.remote.terminate_job(job)
         except Exception:  # a dead broker has nothing left to stop
             logger.info("could not terminate Celery job %s", job, exc_info=True)

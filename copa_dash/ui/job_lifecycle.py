@@ -22,7 +22,10 @@ bounded how many jobs one client started. :class:`LifecycleManager` adds:
   they ask again.
 
 The registry of running jobs (``pid -> client, start, last poll``) lives in the jobs
-diskcache, shared by the instance's workers; it is updated in diskcache transactions.
+diskcache, shared by the instance's workers; it is updated in diskcache transactions. The
+rules are :mod:`copa_dash.services.jobs_lifecycle`, which the Celery path
+(:class:`copa_dash.ui.background.FailoverManager`) follows too; this class adapts them to
+job processes.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import dash
 
 from copa_dash.client_identity import current_client
 from copa_dash.services.jobs import lost_result
+from copa_dash.services.jobs_lifecycle import DiskcacheRegistry, JobLifecycle
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +54,20 @@ def _reap_children() -> None:
         import multiprocess
 
         multiprocess.active_children()
+
+
+class _LocalJobs:
+    """Job processes of this instance as :class:`JobLifecycle` sees them."""
+
+    def __init__(self, manager):
+        self.manager = manager
+
+    def running(self, job) -> bool:
+        return self.manager.job_running(job)
+
+    def kill(self, job) -> None:
+        dash.DiskcacheManager.terminate_job(self.manager, job)  # the process and its children
+        _reap_children()
 
 
 class LifecycleManager(dash.DiskcacheManager):
@@ -69,49 +87,27 @@ class LifecycleManager(dash.DiskcacheManager):
     def __init__(self, cache, settings, *, expire=None):
         super().__init__(cache, expire=expire)
         self.settings = settings
+        self.lifecycle = JobLifecycle(DiskcacheRegistry(cache, REGISTRY_KEY), _LocalJobs(self),
+                                      settings)
         self._sweeper = None
         self._sweeper_pid = None
         self._last_sweep = 0.0
 
-    # ----- the registry
     def _registry(self) -> dict:
-        value = self.handle.get(REGISTRY_KEY)
-        return dict(value) if isinstance(value, dict) else {}
-
-    def _running(self, registry: dict) -> dict:
-        return {pid: entry for pid, entry in registry.items() if self.job_running(pid)}
+        return self.lifecycle.registry.load()
 
     # ----- starting
     def call_job_fn(self, key, job_fn, args, context):
         self._ensure_sweeper()
         self.sweep()
         client = current_client(self.settings).key
-        with self.handle.transact():
-            running = self._running(self._registry())
-            for pid, entry in running.items():
-                if entry.get("key") == key:  # the same job runs: follow it
-                    running[pid] = {**entry, "polled": time.time()}
-                    self.handle.set(REGISTRY_KEY, running)
-                    logger.info("a page joined the running background job %s", pid)
-                    return pid
-            mine = sum(1 for entry in running.values() if entry["client"] == client)
-            refusal = None
-            if mine >= self.settings.max_jobs_per_client:
-                refusal = (f"you already run {mine} background job{'s' if mine > 1 else ''}, "
-                           f"the most one person may run at once; wait for "
-                           f"{'one' if mine > 1 else 'it'} to finish")
-            elif len(running) >= self.settings.max_jobs:
-                refusal = (f"this instance already runs {len(running)} background jobs, the "
-                           "most it runs at once; try again in a minute")
-            if refusal is not None:
-                self.handle.set(key, lost_result(refusal), expire=self.expire)
-                logger.info("refused a background job of %s: %s", client, refusal)
-                return 0  # no process: job_running(0) is False, terminate_job(0) does nothing
-            job = super().call_job_fn(key, job_fn, args, context)
-            running[int(job)] = {"client": client, "started": time.time(),
-                                 "polled": time.time(), "key": key}
-            self.handle.set(REGISTRY_KEY, running)
-        return job
+        admission = self.lifecycle.admit(
+            key, client, lambda: int(super(LifecycleManager, self).call_job_fn(
+                key, job_fn, args, context)))
+        if admission.refused is not None:
+            self.handle.set(key, lost_result(admission.refused), expire=self.expire)
+            return 0  # no process: job_running(0) is False, terminate_job(0) does nothing
+        return admission.job
 
     # ----- following
     def get_result(self, key, job):
@@ -125,11 +121,7 @@ class LifecycleManager(dash.DiskcacheManager):
             return
         if not pid:
             return
-        with self.handle.transact():
-            registry = self._registry()
-            if pid in registry:
-                registry[pid] = {**registry[pid], "polled": time.time()}
-                self.handle.set(REGISTRY_KEY, registry)
+        self.lifecycle.touch(pid)
         if time.monotonic() - self._last_sweep > SWEEP_SECONDS:
             self.sweep()
 
@@ -138,10 +130,7 @@ class LifecycleManager(dash.DiskcacheManager):
         if not job or not str(job).isdigit() or int(job) <= 0:
             return None
         result = super().terminate_job(job)
-        with self.handle.transact():
-            registry = self._registry()
-            if registry.pop(int(job), None) is not None:
-                self.handle.set(REGISTRY_KEY, registry)
+        self.lifecycle.forget(int(job))
         _reap_children()
         return result
 
@@ -157,40 +146,29 @@ class LifecycleManager(dash.DiskcacheManager):
         returns how many were killed."""
         self._last_sweep = time.monotonic()
         _reap_children()
-        now = time.time()
-        abandoned = []
-        with self.handle.transact():
-            registry = self._registry()
-            kept = {}
-            for pid, entry in registry.items():
-                if not self.job_running(pid):
-                    continue
-                if now - entry.get("polled", now) > self.settings.job_abandon_seconds:
-                    abandoned.append(pid)
-                    continue
-                kept[pid] = entry
-            if kept != registry:
-                self.handle.set(REGISTRY_KEY, kept)
-        for pid in abandoned:
-            logger.warning("background job %s was not followed for %.0f s: cancelled", pid,
-                           self.settings.job_abandon_seconds)
-            super().terminate_job(pid)
+        killed = self.lifecycle.sweep()
         _reap_children()
-        return len(abandoned)
+        return len(killed)
 
     def _ensure_sweeper(self) -> None:
         """A daemon thread per worker process that sweeps every few seconds."""
         if self._sweeper is not None and self._sweeper_pid == os.getpid():
             return
         self._sweeper_pid = os.getpid()
+        self._sweeper = start_sweeper(self.sweep, "copa-job-sweeper")
 
-        def run():
-            while True:
-                time.sleep(SWEEP_SECONDS)
-                try:
-                    self.sweep()
-                except Exception:  # the jobs cache is briefly unavailable: next round
-                    logger.debug("job sweep failed", exc_info=True)
 
-        self._sweeper = threading.Thread(target=run, name="copa-job-sweeper", daemon=True)
-        self._sweeper.start()
+def start_sweeper(sweep, name: str) -> threading.Thread:
+    """A daemon thread calling ``sweep()`` every :data:`SWEEP_SECONDS` (errors logged)."""
+
+    def run():
+        while True:
+            time.sleep(SWEEP_SECONDS)
+            try:
+                sweep()
+            except Exception:  # the registry is briefly unavailable: next round
+                logger.debug("job sweep failed", exc_info=True)
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
+    return thread

@@ -36,6 +36,8 @@ def uploads_list(infos: list[dict], *, empty: str) -> html.Div:
                      href=f"/explore?dataset={quote(info['id'])}"),
             html.Span(f" · {int(info.get('n_rows') or 0):,} rows · uploaded "
                       f"{str(info.get('created') or '')[:10]}"
-                      + (" · listed for everyone" if info.get("shared") else " · private"),
+                      + (" · listed for everyone" if info.get("shared") else
+                         f" · shared with {', '.join(info['groups'])}" if info.get("groups")
+                         else " · private"),
                       className="help"),
         ]) for info in infos])

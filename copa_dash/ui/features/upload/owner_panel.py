@@ -13,6 +13,7 @@ from copa_dash.ui.common.ids import PageIds
 from copa_dash.ui.common.my_uploads import MY_UPLOADS, OWNER_TOKEN_HELP, uploads_list
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.signed_in import signed_in_user
+from copa_dash.ui.features.upload.group_box import group_box, register_group_box
 
 
 class MineIds(PageIds, prefix="upload-mine"):
@@ -41,6 +42,7 @@ def owner_panel() -> html.Div:
             html.Button("Delete", id=MineIds.DELETE, className="button button-danger"),
         ]),
         html.Div(id=MineIds.MESSAGE),
+        group_box(),  # behind a login proxy that names groups only
     ])
 
 
@@ -53,7 +55,9 @@ def _listing(owned):
 
 
 def register_owner_panel(app) -> None:
-    """Attach the panel's two callbacks to ``app``."""
+    """Attach the panel's callbacks (and its group box's) to ``app``."""
+    register_group_box(app, pick=MineIds.PICK, listing=MineIds.LIST,
+                       relist=lambda owned: _listing(owned)[0])
 
     @app.callback(Output(MineIds.LIST, "children"), Output(MineIds.PICK, "options"),
                   Input(MY_UPLOADS, "modified_timestamp"), State(MY_UPLOADS, "data"))
