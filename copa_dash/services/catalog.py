@@ -77,7 +77,7 @@ def is_upload_id(ref: str) -> bool:
 # Parsed bundled tables are immutable and identical in every worker, so a small per-process
 # memo of them is safe (analysis results go to the shared cache); its bytes count against the
 # worker's COPA_MEMORY_CACHE_MB like the other in-process caches.
-_recent_bundled = RecentValues(entries=32, share=0.2, name="bundled tables")
+_recent_bundled = RecentValues(entries=32, share=0.15, name="bundled tables")
 
 
 def _bundled(name: str) -> OpenedDataset:

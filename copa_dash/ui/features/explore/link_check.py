@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from copa_dash.ui.common.query import as_list
+from copa_dash.services.views.query import as_list
 from copa_dash.ui.features.explore.state import AXES_MODES, ExploreState, format_p
 
 KNOWN_KEYS = {"dataset", "obj", "focus", "alpha", "w", "p", "pop", "range", "in", "axes", "x",
