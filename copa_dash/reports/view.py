@@ -182,6 +182,17 @@ def command_line(arguments: list[str]) -> str:
     return shlex.join(arguments)
 
 
+def from_explore(view: ExploreView, answers: tuple = ()) -> DecisionView:
+    """The report's view of an Explore view (every setting its link holds: the preferences,
+    the constraints and the figure's axes), with the "Help me choose" questions and answers
+    as (question, answer); the inverse of :func:`explore_view`."""
+    return DecisionView(
+        dataset=view.dataset, objectives=view.objectives, focus=view.focus,
+        alpha=view.alpha, weights=view.weights, p=view.p, population=view.population,
+        ranges=view.ranges, sets=view.sets, use_default_filters=False, answers=answers,
+        axes=view.axes, x=view.x, y=view.y, log=tuple(view.log))
+
+
 def explore_view(view: DecisionView) -> tuple[ExploreView, tuple[str, ...]]:
     """The Explore page's view of a resolved report view (its link is
     ``services.views.link(...)``), and what the link cannot hold (free conditions other than
@@ -235,4 +246,4 @@ def _p_text(p: float) -> str:
 
 
 __all__ = ["Condition", "DecisionView", "cli_arguments", "command_line", "conditions_from_where",
-           "explore_view", "preferences", "resolve", "row_filter"]
+           "explore_view", "from_explore", "preferences", "resolve", "row_filter"]

@@ -205,3 +205,16 @@ def test_the_finder_would_see_a_hand_written_link():
     hits = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
             and id(n) not in skip and "/explore?" in n.value]
     assert len(hits) == 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(explore_views())
+def test_the_reports_view_of_an_explore_view_gives_its_link_back(view):
+    from dataclasses import replace
+
+    from copa_dash.reports.view import explore_view, from_explore
+
+    back, lost = explore_view(from_explore(view))
+    assert lost == ()
+    # the report keeps every setting of the view; "compare" and the answers are the page's
+    assert back == replace(view, compare=False, choose="")
