@@ -22,7 +22,7 @@ from ..core.validate import check_p
 from ..data.filters import Condition, RowFilter
 from ..services.default_view import first_view
 from ..services.selection import Preferences
-from ..services.views.explore import ExploreView
+from ..services.views.explore import ExploreView, filters_of
 
 
 @dataclass(frozen=True)
@@ -115,11 +115,7 @@ def resolve(view: DecisionView, table, default_view) -> DecisionView:
     ranges, sets = tuple(view.ranges), tuple(view.sets)
     if view.use_default_filters and default_view is not None and default_view.filters \
             and not ranges and not sets:
-        for column, spec in default_view.filters.items():
-            if isinstance(spec, dict):
-                ranges += ((column, spec.get("min"), spec.get("max")),)
-            else:
-                sets += ((column, tuple(_text(v) for v in spec)),)
+        ranges, sets = filters_of(default_view)     # as the page fills them in
     return replace(view, objectives=objectives, focus=focus, alpha=float(alpha), p=float(p),
                    weights=weights, ranges=ranges, sets=sets, use_default_filters=False)
 
