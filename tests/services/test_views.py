@@ -165,8 +165,9 @@ def test_old_page_links_open_the_same_view():
 
 
 def test_a_link_naming_only_the_dataset():
-    assert dataset_link("explore", "a b/c") == "/explore?dataset=a+b%2Fc"
-    assert ExploreView.from_query(dataset_link("explore", "a b/c").split("?")[1]).dataset == "a b/c"
+    assert dataset_link("explore", "a b/c") == "/explore?dataset=a%20b/c"
+    for name in ("a b/c", "a&b=c", "x+y%z", "é"):
+        assert ExploreView.from_query(dataset_link("explore", name).split("?")[1]).dataset == name
     assert dataset_link("posets", "deepobs", base="http://h:1/") == "http://h:1/posets?dataset=deepobs"
 
 

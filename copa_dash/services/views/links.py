@@ -7,7 +7,7 @@ so a page's link format lives in its view (``to_query``) and nowhere else.
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import quote
 
 PAGES = ("explore", "rankings", "systems", "generalization", "posets")
 
@@ -36,4 +36,5 @@ def dataset_link(page: str, dataset: str, *, base: str = "") -> str:
     """
     if page not in PAGES:
         raise ValueError(f"unknown page {page!r}; pages: {', '.join(PAGES)}")
-    return f"{base.rstrip('/')}/{page}?{urlencode([('dataset', str(dataset))])}"
+    # quoted as a path is (a space as %20, "/" kept): safe inside a Markdown link too
+    return f"{base.rstrip('/')}/{page}?dataset={quote(str(dataset))}"
