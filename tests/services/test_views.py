@@ -219,3 +219,24 @@ def test_the_reports_view_of_an_explore_view_gives_its_link_back(view):
     assert lost == ()
     # the report keeps every setting of the view; "compare" and the answers are the page's
     assert back == replace(view, compare=False, choose="")
+
+
+def test_the_query_keys_are_the_keys_a_link_writes():
+    full = ExploreView("d", (("a", "max"),), focus=("a",), weights=(), population="filtered",
+                       ranges=(("a", 0.0, 1.0),), sets=(("t", ("x",)),), x="a", y="a",
+                       log=("x",), compare=True, choose="ab")
+    weighted = ExploreView("d", (("a", "max"),), weights=(("a", 1.0),))
+    written = {k for v in (full, weighted) for k in parsed(v.to_query())}
+    assert written == ExploreView.QUERY_KEYS
+
+
+def test_a_link_with_help_me_choose_answers_gets_no_note():
+    from copa_dash.services.catalog import open_dataset
+    from copa_dash.ui.features.explore.link_check import link_notes
+
+    opened = open_dataset("copa-synthetic")
+    query = parsed("dataset=copa-synthetic&choose=ab=&bogus=1")
+    view = ExploreView.from_query(query).with_defaults(opened, given=tuple(query))
+    assert view.choose == "ab="
+    assert link_notes(query, view, opened.table.objective_names) == [
+        "'bogus' is not a setting of this page; it was ignored."]

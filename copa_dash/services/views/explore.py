@@ -96,6 +96,10 @@ class ExploreView:
     """
 
     PAGE: ClassVar[str] = "explore"
+    #: the query keys :meth:`from_query` reads (every other key of a link is not a setting)
+    QUERY_KEYS: ClassVar[frozenset] = frozenset({
+        "dataset", "obj", "focus", "alpha", "w", "p", "pop", "range", "in", "axes", "x", "y",
+        "log", "compare", "choose"})
     dataset: str = ""
     objectives: tuple[tuple[str, str], ...] = ()      # (column, "min" | "max")
     focus: tuple[str, ...] = ()
