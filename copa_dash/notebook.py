@@ -47,6 +47,7 @@ from .services import systems as systems_service
 from .services.catalog import keep_in_memory, open_dataset
 from .services.default_view import first_view
 from .services.significance_verdict import verdict
+from .services.views import link
 
 __all__ = ["explore", "front", "hypervolume", "indicators", "rank", "report", "select",
            "significance", "sweep"]
@@ -609,10 +610,10 @@ def explore(data, objectives=None, *, id=None, focus=None, alpha=None, p=None, p
         ref = keep_in_memory(opened)
     view = views.resolve(views.DecisionView(ref, focus=_names(focus), alpha=alpha, p=p),
                          opened.table, opened.default_view)
-    query, _ = views.explore_query(view)
+    shown, _ = views.explore_view(view)
     port = port or _free_port()
     app = create_app()
-    target = f"/explore?{query}"
+    target = link(shown)
 
     @app.server.before_request
     def _open_the_view():                     # the inline frame loads "/": show the table

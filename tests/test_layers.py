@@ -242,3 +242,34 @@ def test_nothing_imports_the_command_line():
                    and m != "copa_dash.__main__"      # python -m copa_dash runs the CLI
                    for t in GRAPH[m] if _inside(t, "copa_dash.cli"))
     assert wrong == []
+
+
+# services/views: one frozen view per page, below the UI. It reads the services that define
+# a page's vocabulary (criteria, ties, permutations), and nothing that runs an analysis
+# except the view memo (services/views/memo.py: the explorer's computation, kept by view).
+VIEWS_MAY_IMPORT = {
+    "copa_dash.services.default_view", "copa_dash.services.selection",
+    "copa_dash.services.rankings", "copa_dash.services.systems", "copa_dash.services.posets",
+    "copa_dash.services.generalization",
+    # the memo only
+    "copa_dash.services.catalog", "copa_dash.services.explorer", "copa_dash.services.recent",
+}
+
+
+def test_the_views_import_only_their_vocabulary_below_the_ui():
+    wrong = sorted(f"{m} imports {t}" for m in GRAPH if _inside(m, "copa_dash.services.views")
+                   for t in GRAPH[m] if _inside(t, "copa_dash.services")
+                   and not _inside(t, "copa_dash.services.views") and t not in VIEWS_MAY_IMPORT)
+    assert wrong == []
+    memo_only = {"copa_dash.services.catalog", "copa_dash.services.explorer"}
+    assert sorted(f"{m} imports {t}" for m in GRAPH if _inside(m, "copa_dash.services.views")
+                  and m != "copa_dash.services.views.memo" for t in GRAPH[m] if t in memo_only) == []
+
+
+def test_the_pages_state_has_no_url_code_of_its_own():
+    """A page's state.py names its view from services/views; the link format lives there."""
+    states = [m for m in GRAPH if _page(m) and m.endswith(".state")]
+    assert len(states) == 5
+    assert sorted(f"{m} imports {t}" for m in states for t in GRAPH[m]
+                  if t.startswith("urllib")) == []
+    assert all(any(_inside(t, "copa_dash.services.views") for t in GRAPH[m]) for m in states)

@@ -16,6 +16,7 @@ import threading
 import webbrowser
 
 from ..core.errors import InvalidInputError
+from ..services.views.links import dataset_link
 from .sources import add_source_arguments, source_location
 
 
@@ -81,7 +82,7 @@ def run_serve(args) -> int:
         from ..services.source_uploads import save_source
 
         saved = save_source(settings, *source)
-        url = base_url(settings.host, settings.port) + f"/explore?dataset={saved.id}"
+        url = dataset_link("explore", saved.id, base=base_url(settings.host, settings.port))
     from ..app_factory import create_app  # lazy: dash, pandas, numba (~2 s CPU)
 
     app = create_app(settings)

@@ -16,12 +16,13 @@ from markupsafe import Markup
 
 from ..core.errors import InvalidInputError
 from ..services.systems import INDICATORS, LABELS, RADAR_AXES, RADAR_LABELS
+from ..services.views import link
 from ..version import __version__
 from . import figures as report_figures
 from . import pdf as pdf_output
 from . import view as views
 from .facts import DecisionFacts
-from .systems_facts import SystemsFacts, systems_cli, systems_query
+from .systems_facts import SystemsFacts, systems_cli, systems_view
 
 FORMATS = ("html", "pdf")
 
@@ -112,10 +113,10 @@ def decision_html(facts: DecisionFacts, *, fmt: str = "html", generated_at=None,
         {"label": "How sure is the pick (the same acceptability, flips and leave-one-out):",
          "text": views.command_line(["copa-dash", "robustness", *source, *settings, "--json"])},
     ]
-    query, lost = views.explore_query(view)
+    explore, lost = views.explore_view(view)
     if facts.provenance.kind in ("bundled", "uploaded"):
         reproduce.append({"label": "Share link (opens the same view on a running copa-dash):",
-                          "text": f"{share_base.rstrip('/')}/explore?{query}"})
+                          "text": link(explore, base=share_base)})
     else:
         where = "a file on your machine" if table_file else "in memory (a notebook)"
         notes.append(f"The table is {where}, so there is no share link; upload it to an "
@@ -145,7 +146,7 @@ def systems_html(facts: SystemsFacts, *, fmt: str = "html", generated_at=None,
     if facts.provenance.kind in ("bundled", "uploaded"):
         reproduce.append({"label": "Share link (opens the same comparison on a running "
                                    "copa-dash):",
-                          "text": f"{share_base.rstrip('/')}/systems?{systems_query(facts)}"})
+                          "text": link(systems_view(facts), base=share_base)})
     view = facts.view
     names = [n for n, _ in facts.objectives]
     titles = [report_figures.axis_title(n, view_label, "", d)

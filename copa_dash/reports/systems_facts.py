@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
 from ..services import systems
 from ..services.significance_verdict import verdict
+from ..services.views.systems import SystemsView
 from .provenance import Provenance, provenance
 from .view import _number
 
@@ -117,15 +117,12 @@ def systems_cli(facts: SystemsFacts, source: list[str]) -> list[list[str]]:
     return commands
 
 
-def systems_query(facts: SystemsFacts) -> str:
-    """The systems page's query string for the report's settings."""
-    pairs = [("dataset", facts.provenance.name),
-             ("tab", "significance" if facts.test is not None else "indicators")]
-    pairs += [("obj", name) for name, _ in facts.objectives]
-    pairs += [("norm", facts.normalize), ("sigma", f"{facts.sigma:g}")]
-    pairs += [("show", name) for name in facts.shown]
-    pairs += [("base", name) for name in facts.baseline]
-    pairs += [("cand", name) for name in facts.candidate]
-    pairs += [("perms", str(facts.settings["permutations"])),
-              ("seed", str(facts.settings["rng_seed"])), ("ref", facts.settings["ref_rule"])]
-    return urlencode(pairs, safe=":|,")
+def systems_view(facts: SystemsFacts) -> SystemsView:
+    """The systems page's view of the report's settings (its link: ``services.views.link``)."""
+    return SystemsView(
+        dataset=facts.provenance.name,
+        tab="significance" if facts.test is not None else "indicators",
+        objectives=tuple(name for name, _ in facts.objectives), normalize=facts.normalize,
+        sigma=facts.sigma, shown=tuple(facts.shown), baseline=tuple(facts.baseline),
+        candidate=tuple(facts.candidate), permutations=int(facts.settings["permutations"]),
+        seed=int(facts.settings["rng_seed"]), ref_rule=facts.settings["ref_rule"])

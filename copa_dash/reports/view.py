@@ -5,13 +5,10 @@ focus and alpha or per-objective weights, p, the CDF population, range and value
 filters) plus free ``--where`` conditions from the command line and the answers given in
 "Help me choose". :func:`resolve` fills what a view leaves out from the dataset's default
 view, exactly as the explorer and ``copa-dash select --dataset`` do, so the report states
-every setting explicitly. :func:`cli_arguments` and :func:`explore_query` turn a resolved
-view back into the command and the share link that reproduce it.
-
-The explorer's own URL code lives in the UI layer (``ui/.../state.py``), which services must
-not import; :func:`explore_query` writes the same readable format (``obj=NAME:DIR``,
-``focus``, ``alpha`` or ``w=NAME:W``, ``p``, ``pop``, ``range=NAME:LO:HI``,
-``in=NAME:A|B``) and a test parses it back with the UI's parser.
+every setting explicitly. :func:`cli_arguments` turns a resolved view back into the command
+that reproduces it, and :func:`explore_view` into the Explore page's view
+(:class:`~copa_dash.services.views.explore.ExploreView`, whose link is the page's own:
+``services.views.link``).
 """
 
 from __future__ import annotations
@@ -19,13 +16,13 @@ from __future__ import annotations
 import math
 import shlex
 from dataclasses import dataclass, replace
-from urllib.parse import urlencode
 
 from ..core.errors import InvalidInputError
 from ..core.validate import check_p
 from ..data.filters import Condition, RowFilter
 from ..services.default_view import first_view
 from ..services.selection import Preferences
+from ..services.views.explore import ExploreView, filters_of
 
 
 @dataclass(frozen=True)
@@ -118,11 +115,7 @@ def resolve(view: DecisionView, table, default_view) -> DecisionView:
     ranges, sets = tuple(view.ranges), tuple(view.sets)
     if view.use_default_filters and default_view is not None and default_view.filters \
             and not ranges and not sets:
-        for column, spec in default_view.filters.items():
-            if isinstance(spec, dict):
-                ranges += ((column, spec.get("min"), spec.get("max")),)
-            else:
-                sets += ((column, tuple(_text(v) for v in spec)),)
+        ranges, sets = filters_of(default_view)     # as the page fills them in
     return replace(view, objectives=objectives, focus=focus, alpha=float(alpha), p=float(p),
                    weights=weights, ranges=ranges, sets=sets, use_default_filters=False)
 
@@ -185,31 +178,31 @@ def command_line(arguments: list[str]) -> str:
     return shlex.join(arguments)
 
 
-def explore_query(view: DecisionView) -> tuple[str, tuple[str, ...]]:
-    """The explorer's query string for a resolved view, and what the link cannot hold (free
-    conditions other than ranges and sets), in words."""
-    pairs = [("dataset", view.dataset)]
-    pairs += [("obj", f"{n}:{d}") for n, d in view.objectives]
-    if view.weights:
-        pairs += [("w", f"{n}:{_number(w)}") for n, w in view.weights]
-    else:
-        pairs += [("focus", f) for f in view.focus]
-        pairs.append(("alpha", _number(view.alpha)))
-    pairs.append(("p", _p_text(view.p)))
-    if view.population != "all":
-        pairs.append(("pop", view.population))
-    for column, low, high in view.ranges:
-        pairs.append(("range", (f"{column}:{'' if low is None else _number(low)}:"
-                                f"{'' if high is None else _number(high)}")))
-    pairs += [("in", f"{column}:{'|'.join(values)}") for column, values in view.sets]
-    if view.axes:
-        pairs.append(("axes", view.axes))
-        pairs += [(key, name) for key, name in (("x", view.x), ("y", view.y)) if name]
-        pairs += [("log", axis) for axis in view.log] or [("log", "none")]
+def from_explore(view: ExploreView, answers: tuple = ()) -> DecisionView:
+    """The report's view of an Explore view (every setting its link holds: the preferences,
+    the constraints and the figure's axes), with the "Help me choose" questions and answers
+    as (question, answer); the inverse of :func:`explore_view`."""
+    return DecisionView(
+        dataset=view.dataset, objectives=view.objectives, focus=view.focus,
+        alpha=view.alpha, weights=view.weights, p=view.p, population=view.population,
+        ranges=view.ranges, sets=view.sets, use_default_filters=False, answers=answers,
+        axes=view.axes, x=view.x, y=view.y, log=tuple(view.log))
+
+
+def explore_view(view: DecisionView) -> tuple[ExploreView, tuple[str, ...]]:
+    """The Explore page's view of a resolved report view (its link is
+    ``services.views.link(...)``), and what the link cannot hold (free conditions other than
+    ranges and sets), in words. A report that states no axes leaves them to the page."""
+    explore = ExploreView(
+        dataset=view.dataset, objectives=tuple(view.objectives), focus=tuple(view.focus),
+        alpha=float(view.alpha), weights=tuple(view.weights), p=float(view.p),
+        population=view.population, ranges=tuple(view.ranges), sets=tuple(view.sets),
+        axes=view.axes, x=view.x if view.axes else "", y=view.y if view.axes else "",
+        log=tuple(view.log) if view.axes else ())
     lost = tuple(f"{c.column} {c.operator} "
                  f"{c.value if isinstance(c.value, str) else _number(c.value)}"
                  for c in view.conditions)
-    return urlencode(pairs, safe=":|,"), lost
+    return explore, lost
 
 
 def conditions_from_where(conditions) -> tuple[tuple, tuple, tuple]:
@@ -249,4 +242,4 @@ def _p_text(p: float) -> str:
 
 
 __all__ = ["Condition", "DecisionView", "cli_arguments", "command_line", "conditions_from_where",
-           "explore_query", "preferences", "resolve", "row_filter"]
+           "explore_view", "from_explore", "preferences", "resolve", "row_filter"]

@@ -77,7 +77,7 @@ def is_upload_id(ref: str) -> bool:
 # Parsed bundled tables are immutable and identical in every worker, so a small per-process
 # memo of them is safe (analysis results go to the shared cache); its bytes count against the
 # worker's COPA_MEMORY_CACHE_MB like the other in-process caches.
-_recent_bundled = RecentValues(entries=32, share=0.2, name="bundled tables")
+_recent_bundled = RecentValues(entries=32, share=0.15, name="bundled tables")
 
 
 def _bundled(name: str) -> OpenedDataset:
@@ -134,10 +134,8 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
         # a just-saved upload's first view may be being computed (services/first_view.py):
         # take its results rather than compute them a second time
         pending_work.wait_for(ref, lock_dir=pending_work.lock_dir(settings))
-        store = open_store(settings)
-        table = store.load(ref)
-        info = store.info(ref)
-        name = info.get("name") if isinstance(info, dict) else getattr(info, "name", None)
+        table, info = open_store(settings).load_with_info(ref)   # one read of the record
+        name = info.get("name")
         return OpenedDataset(
             ref=ref, cache_id=ref, table=table, title=name or f"upload {ref[:8]}",
             description="A table uploaded to this instance.", source="uploaded", licence="",

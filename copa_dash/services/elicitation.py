@@ -270,5 +270,7 @@ def _keep(problem, answers, settings, state) -> None:
 # A session step replays its answers from the URL. Without memory every step costs a full
 # replay (one criterion matrix per resampling, ~40-80 ms each on the LLM leaderboard's front
 # of 407 models); keeping the last few states makes a step one update and one question.
-# Bounded: a state on that front holds ~35 MB (its criterion matrix), so about eight are kept.
-_recent_states = RecentValues(entries=8, max_bytes=300 * 2**20)
+# Bounded: a state on that front holds ~35 MB (its criterion matrix); at most eight are kept,
+# within this cache's share of the worker's in-process budget (Settings.memory_cache_bytes,
+# COPA_MEMORY_CACHE_MB: 51 MiB of the default 512, one such state, several of a smaller front).
+_recent_states = RecentValues(entries=8, share=0.1, name="help-me-choose sessions")

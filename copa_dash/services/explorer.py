@@ -24,6 +24,7 @@ from . import method_limits, selection
 from .catalog import OpenedDataset
 from .objectives import TWO_OBJECTIVES, rows_left_out_note
 from .ranked import RankedRows
+from .recent import RecentValues
 
 BASELINES = ("sum", "saw", "ahp", "delta", "norm")
 BASELINE_LABELS = {"sum": "Sum", "saw": "SAW", "ahp": "AHP", "delta": "Delta", "norm": "norm",
@@ -201,11 +202,32 @@ def _normalised(problem, method: str) -> np.ndarray:
                                  method="maxnorm" if method == "saw" else method)
 
 
+# The summary view's coordinates depend only on u (kept with the problem, shared by the
+# requests of one dataset and filter), the focus and p: a move of alpha or of the weights
+# redraws the summary from here instead of recomputing a p-norm and a CDF over every row.
+# The kept u is compared by identity (the value holds it), so a new problem never reads
+# another's coordinates.
+_recent_summaries = RecentValues(entries=4, share=0.05, name="summary coordinates")
+
+
 def summary_coordinates(problem: selection.SelectionProblem) -> tuple[np.ndarray, np.ndarray]:
     """The paper's Fig. 4 view: x = u of the focus, y = CDF of the p-norm of the others' u.
 
     With several focus objectives x is the CDF of their p-norm as well.
     """
+    prefs = problem.preferences
+    key = (id(problem.u), tuple(prefs.objectives), tuple(prefs.focus), float(prefs.p))
+    kept = _recent_summaries.get(key)
+    if kept is not None and kept[0] is problem.u:
+        return kept[1]
+    x, y = _summary_coordinates(problem)
+    x.flags.writeable = False          # shared between requests: nobody may change them
+    y.flags.writeable = False
+    _recent_summaries.put(key, (problem.u, (x, y)), nbytes=x.nbytes + y.nbytes)
+    return x, y
+
+
+def _summary_coordinates(problem: selection.SelectionProblem) -> tuple[np.ndarray, np.ndarray]:
     prefs = problem.preferences
     focus = list(prefs.focus) or [prefs.objectives[0]]
     index_f = [prefs.objectives.index(f) for f in focus]

@@ -27,18 +27,21 @@ from .catalog import open_dataset
 from .default_view import FirstView, first_view
 from .explorer import Exploration, explore
 from .selection import Preferences
+from .views.explore import ExploreView
 
 __all__ = ["FirstView", "default_view", "first_view", "prepare", "prepare_in_background"]
 
 
 def default_view(table: EvalTable) -> tuple[Preferences, RowFilter]:
-    """The preferences and constraints of :func:`first_view` (what the background work
-    prepares for an upload, and what the page derives from ``/explore?dataset=ID``).
+    """The preferences and constraints of the Explore view ``/explore?dataset=ID`` opens for
+    an upload (:meth:`ExploreView.default_for <copa_dash.services.views.explore.ExploreView.\
+default_for>`, built on :func:`first_view`): what the background work prepares.
 
     ``tests/ui/test_first_view_defaults.py`` checks that the page, the CLI and the notebook
     use this same view.
     """
-    return first_view(table).preferences(), RowFilter()
+    view = ExploreView.default_for(table)
+    return view.preferences(), view.row_filter()
 
 
 def prepare(settings, dataset_id: str) -> Exploration:

@@ -8,7 +8,6 @@ instance's dataset store as the upload page would and returns the explorer's lin
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import quote
 
 from ..core.errors import InvalidInputError
 from ..data import io
@@ -17,6 +16,7 @@ from ..data.schema import Roles
 from .store import open_store
 from .uploads import check_objective_count, dataset_name_from, limits_from, read_and_propose
 from .uploads import with_units as roles_with_units
+from .views.links import dataset_link
 
 
 def store_table(settings, frame, roles: Roles, *, name: str) -> str:
@@ -45,7 +45,7 @@ def store_table(settings, frame, roles: Roles, *, name: str) -> str:
     """
     check_objective_count(frame, roles)
     saved = open_store(settings).save(frame, roles, name=name, shared=False)
-    return f"/explore?dataset={quote(saved.id)}"
+    return dataset_link("explore", saved.id)
 
 
 def store_table_file(settings, path) -> str:

@@ -197,7 +197,7 @@ def _nbytes(parts: dict) -> int:
 # naming the table's content (the catalog's ids do) and an analysis cache. The constraint mask
 # is kept apart, keyed by the filter: moving a range slider adds a small mask, not a copy of
 # the rows' values and u.
-_recent_bases = RecentValues(entries=8, share=0.3, name="problems")
+_recent_bases = RecentValues(entries=8, share=0.2, name="problems")
 _recent_masks = RecentValues(entries=32, share=0.05, name="constraint masks")
 
 

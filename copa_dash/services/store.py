@@ -49,7 +49,9 @@ import os
 import re
 import secrets
 import tempfile
+import threading
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from hmac import compare_digest
@@ -694,7 +696,15 @@ class DatasetStore:
             :class:`DatasetDamagedError` (naming the dataset) if its record or table
             cannot be read.
         """
+        return self._load(self._read_record(dataset_id), dataset_id)
+
+    def load_with_info(self, dataset_id: str, /) -> tuple[EvalTable, dict]:
+        """:meth:`load` and :meth:`info` from one read of the record (what opening an
+        upload needs on every request)."""
         record = self._read_record(dataset_id)
+        return self._load(record, dataset_id), _public(record)
+
+    def _load(self, record: dict, dataset_id: str) -> EvalTable:
         path = self._object_path(record["object"])
         key = (self.url, path, json.dumps(record.get("roles"), sort_keys=True))
         table = _recently_loaded.get(key)
@@ -925,6 +935,35 @@ def _public(record: dict) -> dict:
     return {key: record.get(key) for key in PUBLIC_FIELDS}
 
 
+# Every request that opens an upload used to build its own store handle: fsspec's set-up,
+# three makedirs (object-store requests on S3) and the format check, on every slider move. The
+# handle holds no dataset state (each read goes to the records), so one per store location
+# and process serves every request; a local store whose folders were removed is opened anew.
+_OPEN_STORES: OrderedDict = OrderedDict()
+_OPEN_STORES_KEPT = 8
+_open_stores_guard = threading.Lock()
+
+
 def open_store(settings) -> DatasetStore:
-    """The dataset store of an instance: ``settings.store_url`` and its admin token."""
-    return DatasetStore(settings.store_url, admin_token=settings.admin_token)
+    """The dataset store of an instance: ``settings.store_url`` and its admin token (one
+    handle per location in this process, see :func:`forget_open_stores`)."""
+    key = (os.getpid(), str(settings.store_url), settings.admin_token or None)
+    with _open_stores_guard:
+        kept = _OPEN_STORES.get(key)
+        if kept is not None:
+            _OPEN_STORES.move_to_end(key)
+    if kept is not None and (not kept.files.local
+                             or os.path.isdir(kept.files.path("records"))):
+        return kept
+    kept = DatasetStore(settings.store_url, admin_token=settings.admin_token)
+    with _open_stores_guard:
+        _OPEN_STORES[key] = kept
+        while len(_OPEN_STORES) > _OPEN_STORES_KEPT:
+            _OPEN_STORES.popitem(last=False)
+    return kept
+
+
+def forget_open_stores() -> None:
+    """Drop the kept store handles (the next :func:`open_store` builds a new one)."""
+    with _open_stores_guard:
+        _OPEN_STORES.clear()

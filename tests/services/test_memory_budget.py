@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from copa_dash.config import Settings
-from copa_dash.services import catalog, recent, selection, store
+from copa_dash.services import catalog, elicitation, explorer, recent, selection, store
+from copa_dash.services.views import memo
 
 
 def test_the_env_var_sets_the_worker_budget():
@@ -15,12 +16,15 @@ def test_the_env_var_sets_the_worker_budget():
 
 def test_the_shares_add_up_to_at_most_the_budget_and_follow_it():
     caches = [store._recently_loaded, selection._recent_bases, selection._recent_masks,
-              catalog._recent_bundled]
+              catalog._recent_bundled, elicitation._recent_states, memo._recent_views,
+              explorer._recent_summaries]
     assert all(c in recent._SHARED for c in caches)
     try:
         bounds = recent.set_memory_budget(100 * 2**20)
         assert sum(bounds.values()) <= 100 * 2**20
         assert store._recently_loaded.max_bytes == int(0.4 * 100 * 2**20)
+        # the help-me-choose sessions too (they held a fixed 300 MiB outside the budget)
+        assert elicitation._recent_states.max_bytes == int(0.1 * 100 * 2**20)
     finally:
         recent.set_memory_budget(Settings().memory_cache_bytes)
 

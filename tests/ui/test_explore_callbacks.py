@@ -16,6 +16,7 @@ from dash._utils import AttributeDict
 
 from copa_dash.services import explorer
 from copa_dash.services.catalog import open_dataset
+from copa_dash.services.views import memo
 from copa_dash.ui.features.explore import callbacks, panels, view_memo
 from copa_dash.ui.features.explore.callbacks import _table_page
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
@@ -75,8 +76,8 @@ def explore_calls(monkeypatch) -> list:
         calls.append(1)
         return explorer.explore(*args, **kwargs)
 
-    monkeypatch.setattr(view_memo, "explore", counted)
-    view_memo._recent_views.clear()
+    monkeypatch.setattr(memo, "explore", counted)
+    memo._recent_views.clear()
     return calls
 
 
@@ -103,8 +104,8 @@ def test_callers_asking_for_a_new_view_at_once_compute_it_once(monkeypatch):
         time.sleep(0.2)                      # the others arrive while it computes
         return explorer.explore(*args, **kwargs)
 
-    monkeypatch.setattr(view_memo, "explore", slow)
-    view_memo._recent_views.clear()
+    monkeypatch.setattr(memo, "explore", slow)
+    memo._recent_views.clear()
     state = _state(alpha=0.21)
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda _: view_memo.exploration(state), range(4)))

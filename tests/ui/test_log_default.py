@@ -4,8 +4,8 @@ import numpy as np
 
 from copa_dash.services import explorer
 from copa_dash.services.catalog import open_dataset
+from copa_dash.services.views.log_axes import default_log_axes, spans_decades
 from copa_dash.ui.features.explore.figures import front_figure
-from copa_dash.ui.features.explore.log_default import default_log_axes, spans_decades
 from copa_dash.ui.features.explore.state import parse_query, with_defaults
 from copa_dash.ui.features.explore.view_state import preferences_and_filter
 

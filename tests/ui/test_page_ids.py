@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from copa_dash.services.views.tabbed import TabbedView
 from copa_dash.ui.common.ids import PageIds, ViewPageIds
-from copa_dash.ui.common.tabbed_view import TabbedView
 from copa_dash.ui.features.explore.choose_panel import ChooseIds
 from copa_dash.ui.features.explore.ids import ExploreIds
 from copa_dash.ui.features.generalization.ids import GeneralizationIds

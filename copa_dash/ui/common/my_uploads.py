@@ -7,9 +7,9 @@ Tokens never travel in a link: only Dash callbacks of this instance's own pages 
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 from dash import dcc, html
+
+from copa_dash.services.views.links import dataset_link
 
 #: Id of the dcc.Store (storage_type="local") holding {record id: owner token}.
 MY_UPLOADS = "my-uploads"
@@ -33,7 +33,7 @@ def uploads_list(infos: list[dict], *, empty: str) -> html.Div:
     return html.Ul(className="my-uploads", children=[
         html.Li([
             dcc.Link(info.get("name") or f"upload {info['id'][:8]}",
-                     href=f"/explore?dataset={quote(info['id'])}"),
+                     href=dataset_link("explore", info["id"])),
             html.Span(f" · {int(info.get('n_rows') or 0):,} rows · uploaded "
                       f"{str(info.get('created') or '')[:10]}"
                       + (" · listed for everyone" if info.get("shared") else

@@ -11,11 +11,12 @@ explorer (``benchmarks/bench_explore_browser.py``).
 from __future__ import annotations
 
 import re
-from urllib.parse import urlencode
 
 from dash import Input, Output, State, dcc, get_relative_path, html, no_update
 from dash.exceptions import PreventUpdate, UnsupportedRelativePath
 from flask import has_request_context, request
+
+from copa_dash.services.views.links import dataset_link
 
 # an origin as a browser sends it: scheme, host and an optional port, nothing else
 _ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+")
@@ -94,4 +95,4 @@ def register_url_sync(app, *, path: str, nav: str, dataset: str, ref: str) -> No
         """Picking another dataset opens its default view."""
         if not chosen or chosen == current:
             raise PreventUpdate
-        return f"{path}?{urlencode({'dataset': chosen})}"
+        return dataset_link(path.strip("/"), chosen)

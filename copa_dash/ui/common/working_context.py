@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode
 
-from copa_dash.ui.common import query as codec  # the one query codec every page's state uses
+from copa_dash.services.views import query as codec  # the one query codec every page uses
 
 PREFIX = "ctx_"
 # the explorer's query keys the context carries (assets/context.js copies the same three)

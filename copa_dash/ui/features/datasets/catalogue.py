@@ -8,13 +8,12 @@ one box searches every text of a row (name, field, source, what you can learn) a
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 from dash import Input, Output, State, dash_table, dcc, html
 from dash.exceptions import PreventUpdate
 
 from copa_dash.services.catalog import CatalogEntry, catalog, search_catalog, with_my_uploads
 from copa_dash.services.uploads import my_uploads
+from copa_dash.services.views.links import dataset_link
 from copa_dash.ui.common.my_uploads import MY_UPLOADS
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.signed_in import signed_in_groups, signed_in_user
@@ -47,7 +46,7 @@ def _title_link(entry: CatalogEntry) -> str:
 
 def explore_href(ref: str) -> str:
     """The explorer's address for dataset ``ref``."""
-    return f"/explore?dataset={quote(str(ref))}"
+    return dataset_link("explore", str(ref))
 
 
 def count_text(shown: int, total: int, query: str | None) -> str:

@@ -4,13 +4,12 @@ its localStorage), each a link to the explorer and a Delete button that asks fir
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.uploads import delete_upload, my_uploads
+from copa_dash.services.views.links import dataset_link
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.my_uploads import MY_UPLOADS, my_uploads_store
 from copa_dash.ui.common.settings_access import current_settings
@@ -41,7 +40,7 @@ def mine_list(infos: list[dict]) -> html.Div | html.Ul:
         return html.P(EMPTY, className="help")
     return html.Ul(className="my-uploads", children=[html.Li([
         dcc.Link(info.get("name") or f"upload {info['id'][:8]}",
-                 href=f"/explore?dataset={quote(info['id'])}"),
+                 href=dataset_link("explore", info["id"])),
         html.Span(f" · {int(info.get('n_rows') or 0):,} rows · uploaded "
                   f"{str(info.get('created') or '')[:10]}"
                   + (" · listed for everyone" if info.get("shared") else " · private") + " ",

@@ -1,6 +1,6 @@
 """What a hand-edited explorer link asked for that the page could not honour.
 
-:func:`~copa_dash.ui.state.parse_query` and :func:`~copa_dash.ui.state.with_defaults` are
+:meth:`ExploreView.from_query` and :meth:`ExploreView.with_defaults` (``services/views``) are
 forgiving: a malformed value falls back to a default so a link never breaks the page. This
 module says, in a sentence per item, what was replaced or dropped, so the user is not left
 wondering why the view differs from the link.
@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import math
 
-from copa_dash.ui.common.query import as_list
+from copa_dash.services.views.query import as_list
 from copa_dash.ui.features.explore.state import AXES_MODES, ExploreState, format_p
 
-KNOWN_KEYS = {"dataset", "obj", "focus", "alpha", "w", "p", "pop", "range", "in", "axes", "x",
-              "y", "log", "compare"}
+KNOWN_KEYS = ExploreState.QUERY_KEYS    # "choose" too: the page writes it after "Help me choose"
 
 
 def _number(text: str) -> float | None:
@@ -33,7 +32,7 @@ def link_notes(query: dict, state: ExploreState, objective_columns) -> list[str]
     query : dict
         The parsed query string, ``{key: str | list[str]}``.
     state : ExploreState
-        The view the page shows (after :func:`~copa_dash.ui.state.with_defaults`).
+        The view the page shows (after :meth:`ExploreView.with_defaults`).
     objective_columns : iterable of str
         The dataset's objective columns.
     """

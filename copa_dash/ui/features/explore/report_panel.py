@@ -13,6 +13,7 @@ from urllib.parse import parse_qs
 from dash import html
 
 from copa_dash.reports import DecisionView, decision_report
+from copa_dash.reports.view import from_explore
 from copa_dash.services import elicitation
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.report_row import ReportRowIds, register_report_download, report_row
@@ -32,14 +33,8 @@ def report_controls() -> html.Div:
 
 
 def view_of(state, answers: tuple = ()) -> DecisionView:
-    """The report's view of an explorer state (every setting the URL holds: the preferences,
-    the constraints and the figure's axes), with the "Help me choose" questions and answers
-    (see :func:`answers_of`)."""
-    return DecisionView(
-        dataset=state.dataset, objectives=state.objectives, focus=state.focus,
-        alpha=state.alpha, weights=state.weights, p=state.p, population=state.population,
-        ranges=state.ranges, sets=state.sets, use_default_filters=False, answers=answers,
-        axes=state.axes, x=state.x, y=state.y, log=tuple(state.log))
+    """The report's view of an explorer state (:func:`copa_dash.reports.view.from_explore`)."""
+    return from_explore(state, answers)
 
 
 def answers_of(state) -> tuple:

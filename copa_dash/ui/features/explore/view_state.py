@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 
-from copa_dash.core.errors import InvalidInputError
-from copa_dash.services.inputs import RowFilter, check_p
+from copa_dash.services.inputs import RowFilter
 from copa_dash.services.selection import Preferences
 from copa_dash.ui.features.explore.state import P_STOPS, ExploreState, format_p, nearest_p_stop
 
@@ -102,24 +101,13 @@ def state_from_controls(*, objectives, directions, mode, focus, alpha, weights, 
         choose=choose or "")
 
 
-def preferences_and_filter(state: ExploreState, table) -> tuple[Preferences, RowFilter]:
-    """The selection service's inputs for ``state``.
+def preferences_and_filter(state: ExploreState, table=None) -> tuple[Preferences, RowFilter]:
+    """The selection service's inputs for ``state`` (its
+    :meth:`~copa_dash.services.views.explore.ExploreView.preferences` and ``row_filter``).
 
     Raises
     ------
     InvalidInputError
         If p is not a number >= 1, or the weights are all zero.
     """
-    if math.isnan(state.p):
-        raise InvalidInputError("p must be a number >= 1, or inf: type e.g. 2 or inf in the p box")
-    p = check_p(state.p)
-    names = state.objective_names
-    weights = None
-    if state.weights:
-        given = dict(state.weights)
-        weights = tuple(float(given.get(n, 0.0)) for n in names)
-    prefs = Preferences(objectives=names, directions=state.directions, focus=state.focus,
-                        alpha=state.alpha, weights=weights, p=p, population=state.population)
-    row_filter = RowFilter(ranges={c: (lo, hi) for c, lo, hi in state.ranges},
-                           sets={c: list(v) for c, v in state.sets})
-    return prefs, row_filter
+    return state.preferences(), state.row_filter()

@@ -1,95 +1,22 @@
-"""The validation -> test page's view as a frozen dataclass, and its only URL code."""
+"""The validation -> test page's view
+(:class:`~copa_dash.services.views.generalization.GeneralizationView`, below the UI: fields,
+link, default) named for the page, and the page's working-context hook."""
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, replace
-from urllib.parse import urlencode
+from dataclasses import replace
 
-from copa_dash.core.errors import InvalidInputError
-from copa_dash.services.generalization import TEST_PREFIX, VAL_PREFIX, label_text
-from copa_dash.ui.common.query import first as _first
+from copa_dash.services.generalization import TEST_PREFIX, VAL_PREFIX
+from copa_dash.services.views.generalization import GeneralizationView, format_ref, parse_ref
 from copa_dash.ui.common.working_context import WorkingContext, context_notes
 
+GapViewState = GeneralizationView   # the page's name for its view
+parse_query = GeneralizationView.from_query
+to_query = GeneralizationView.to_query
+with_defaults = GeneralizationView.with_defaults
 
-@dataclass(frozen=True)
-class GapViewState:
-    """Everything the page shows is a function of this state and the dataset."""
-
-    dataset: str = ""
-    metrics: tuple[tuple[str, str], ...] = ()   # (metric, "min" | "max")
-    ref: tuple[float, ...] = ()                 # empty: the default reference point
-    system: str = ""
-    budget: str = ""
-    seed: str = ""
-    a: str = ""
-    b: str = ""
-
-
-def parse_ref(text) -> tuple[float, ...]:
-    """``"0,0"`` -> ``(0.0, 0.0)``; empty text -> ``()`` (the default point).
-
-    Raises
-    ------
-    InvalidInputError
-        If a part is not a finite number.
-    """
-    text = "" if text is None else str(text).strip()
-    if not text:
-        return ()
-    try:
-        values = tuple(float(v) for v in text.split(","))
-    except ValueError:
-        raise InvalidInputError(f"reference point {text!r}: write numbers separated by commas") from None
-    if not all(math.isfinite(v) for v in values):
-        raise InvalidInputError(f"reference point {text!r}: every number must be finite")
-    return values
-
-
-def parse_query(query: dict) -> GapViewState:
-    """The state from a parsed query; malformed parts fall back to defaults."""
-    metrics = []
-    raw = query.get("metric") or []
-    for item in [raw] if isinstance(raw, str) else raw:
-        name, sep, direction = str(item).rpartition(":")
-        if sep and name and direction in ("min", "max"):
-            metrics.append((name, direction))
-    try:
-        ref = parse_ref(_first(query, "ref"))
-    except InvalidInputError:
-        ref = ()
-    return GapViewState(dataset=_first(query, "dataset"), metrics=tuple(metrics), ref=ref,
-                        **{k: _first(query, k) for k in ("system", "budget", "seed", "a", "b")})
-
-
-def to_query(state: GapViewState) -> str:
-    """The readable query string (without ``?``) that reproduces ``state``."""
-    pairs = [("dataset", state.dataset)] + [("metric", f"{m}:{d}") for m, d in state.metrics]
-    if state.ref:
-        pairs.append(("ref", format_ref(state.ref)))
-    pairs += [(k, getattr(state, k)) for k in ("system", "budget", "seed", "a", "b")
-              if getattr(state, k)]
-    return urlencode(pairs, safe=":|,")
-
-
-def format_ref(ref) -> str:
-    return ",".join(f"{float(v):g}" for v in ref)
-
-
-def with_defaults(state: GapViewState, report) -> GapViewState:
-    """Fill the search and the compared systems from the report when the URL left them out
-    (or named ones the report does not have): the first system, the largest budget."""
-    systems = [label_text(v) for v in report.systems]
-    budgets = [label_text(v) for v in report.budgets]
-    seeds = [label_text(v) for v in report.seeds]
-    system = state.system if state.system in systems else systems[0]
-    budget = state.budget if state.budget in budgets else budgets[-1]
-    seed = state.seed if state.seed in seeds else seeds[0]
-    a = state.a if state.a in systems else systems[0]
-    b = state.b if state.b in systems and state.b != a else next(
-        (s for s in systems if s != a), a)
-    metrics = tuple(zip(report.spec.metrics, report.spec.directions))
-    return replace(state, metrics=metrics, system=system, budget=budget, seed=seed, a=a, b=b)
+__all__ = ["GapViewState", "apply_context", "format_ref", "parse_query", "parse_ref",
+           "to_query", "with_defaults"]
 
 
 def apply_context(state: GapViewState, context: WorkingContext | None, choices):

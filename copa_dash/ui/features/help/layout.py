@@ -6,6 +6,7 @@ from __future__ import annotations
 import dash
 from dash import dcc, html
 
+from copa_dash.services.views.links import dataset_link
 from copa_dash.ui.common.glossary import HELP_PATH, TERMS
 from copa_dash.ui.features.help.docs_site import DOCS_PATH, nav_pages
 
@@ -32,7 +33,7 @@ EXAMPLES = (
         ("Name it and press \"Save and explore\": the explorer opens on your table, its link "
          "is yours to share, and Your uploads (on the Upload and Datasets pages) lets you "
          "rename or delete it."))),
-    ("Explore", "/explore?dataset=open-llm-leaderboard-v2", (
+    ("Explore", dataset_link("explore", "open-llm-leaderboard-v2"), (
         ("The Open LLM Leaderboard lists about 2,900 language models with six benchmark scores "
          "(higher is better) and their CO2 cost (lower is better)."),
         ("The default view puts the focus on co2_cost with alpha = 0.5: CO2 gets half the "
@@ -43,12 +44,12 @@ EXAMPLES = (
          "the hollow markers are the front, the coloured dots the picks as alpha moves."),
         ("Move alpha towards 1 to care only about CO2, towards 0 to care only about the scores; "
          "set p = 1 to let a strong benchmark make up for a weak one."))),
-    ("Rankings", "/rankings?dataset=decodingtrust", (
+    ("Rankings", dataset_link("rankings", "decodingtrust"), (
         "DecodingTrust scores 55 language models on eight trustworthiness tests.",
         ("Each column ranks the models under one criterion: the mean, the norm, and COPA for p in "
          "1, 2, 4, 8 and inf. The bump chart draws how a model's rank moves between criteria: a "
          "model that is good on average but poor on one test falls as p grows."))),
-    ("Systems", "/systems?dataset=fairness-adult-sex", (
+    ("Systems", dataset_link("systems", "fairness-adult-sex"), (
         ("Fairness algorithms on the UCI Adult data, each run several times, trade accuracy "
          "against a disparate-impact distance."),
         ("Per algorithm, the table gives HV, ONVG, ONVG^, ONVGR, UD_bar and OS of its own front, "
@@ -56,12 +57,12 @@ EXAMPLES = (
          "pentagon is a better system."),
         ("The permutation test asks whether one algorithm's front is better than another's by "
          "more than chance: it shuffles which runs belong to which algorithm."))),
-    ("Val -> test", "/generalization?dataset=breast-cancer-val-test", (
+    ("Val -> test", dataset_link("generalization", "breast-cancer-val-test"), (
         "Random search on a breast-cancer classifier, measured on validation and on test data.",
         ("The models on the validation front are re-drawn with their test values: the optimistic "
          "front is their best case, the pessimistic front their worst. The gap between the two "
          "hypervolumes says how much the validation front can disappoint on test data."))),
-    ("Posets", "/posets?dataset=deepobs", (
+    ("Posets", dataset_link("posets", "deepobs"), (
         "DeepOBS compares SGD, Momentum and Adam on eight deep-learning test problems.",
         ("Each problem (task) ranks the optimisers partially: one is above another only when it "
          "is no worse on every criterion. The ufg depth says how typical each problem's ranking "

@@ -1,13 +1,11 @@
-"""The posets page's view as a frozen dataclass, and its only URL code."""
+"""The posets page's view (:class:`~copa_dash.services.views.posets.PosetsView`, below the
+UI: fields, link, default) named for the page, and the page's working-context hook."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from urllib.parse import urlencode
+from dataclasses import replace
 
-from copa_dash.services.posets import MISSING, MODES, TIES, default_criteria
-from copa_dash.ui.common.query import first as _first
-from copa_dash.ui.common.query import number as _number
+from copa_dash.services.views.posets import EXACT_OF_MODE, PosetsView
 from copa_dash.ui.common.working_context import (
     WorkingContext,
     context_notes,
@@ -15,61 +13,13 @@ from copa_dash.ui.common.working_context import (
     fit_to_table,
 )
 
-# what the page's mode asks of the service's ``exact`` (None: exact when its predicted work is
-# within the instance's budget, else approximate)
-EXACT_OF_MODE = {"auto": None, "exact": True, "approx": False}
+PosetsState = PosetsView   # the page's name for its view
+parse_query = PosetsView.from_query
+to_query = PosetsView.to_query
+with_defaults = PosetsView.with_defaults
 
-
-@dataclass(frozen=True)
-class PosetsState:
-    """Everything the page shows is a function of this state (and the dataset)."""
-
-    dataset: str = ""
-    method: str = ""
-    task: str = ""
-    criteria: tuple[str, ...] = ()
-    ties: str = "drop"
-    missing: str = "drop"
-    mode: str = "auto"
-    tolerance: float = 0.01
-    k: int = 3
-
-
-def parse_query(query: dict) -> PosetsState:
-    """Read the state from a parsed query; malformed values fall back to defaults."""
-    ties, missing, mode = (_first(query, "ties", "drop"), _first(query, "missing", "drop"),
-                           _first(query, "mode", "auto"))
-    return PosetsState(
-        dataset=_first(query, "dataset"), method=_first(query, "method"),
-        task=_first(query, "task"),
-        criteria=tuple(dict.fromkeys(c for c in _first(query, "crit").split("|") if c)),
-        ties=ties if ties in TIES else "drop", missing=missing if missing in MISSING else "drop",
-        mode=mode if mode in MODES else "auto",
-        tolerance=min(0.5, max(0.001, _number(_first(query, "tol"), 0.01))),
-        k=int(min(50, max(1, _number(_first(query, "k"), 3)))))
-
-
-def to_query(state: PosetsState) -> str:
-    """The readable query string (without ``?``) that reproduces ``state``."""
-    pairs = [("dataset", state.dataset), ("method", state.method), ("task", state.task),
-             ("crit", "|".join(state.criteria)), ("ties", state.ties),
-             ("missing", state.missing), ("mode", state.mode)]
-    if state.mode != "exact":
-        pairs.append(("tol", f"{state.tolerance:g}"))
-    pairs.append(("k", str(state.k)))
-    return urlencode(pairs, safe="|")
-
-
-def with_defaults(state: PosetsState, opened) -> PosetsState:
-    """Fill what the URL left out from the dataset's roles and default view."""
-    table = opened.table
-    names = list(table.objective_names)
-    criteria = tuple(c for c in state.criteria if c in names) or tuple(
-        c for c, _ in default_criteria(table, opened.default_view))
-    columns = list(table.frame.columns)
-    method = state.method if state.method in columns else (table.roles.system or "")
-    task = state.task if state.task in columns else (table.roles.task or "")
-    return replace(state, dataset=opened.ref, criteria=criteria, method=method, task=task)
+__all__ = ["EXACT_OF_MODE", "PosetsState", "apply_context", "parse_query", "to_query",
+           "with_defaults"]
 
 
 def apply_context(state: PosetsState, context: WorkingContext | None, opened):

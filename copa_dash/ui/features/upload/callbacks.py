@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
@@ -19,6 +17,7 @@ from copa_dash.services.uploads import (
     stage_pasted,
     stage_upload,
 )
+from copa_dash.services.views.links import dataset_link
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.messages import two_objectives
 from copa_dash.ui.common.my_uploads import MY_UPLOADS
@@ -187,7 +186,7 @@ def register_callbacks(app) -> None:
         except InvalidInputError as exc:  # nothing was stored; an earlier link stays shown
             return no_update, alert(str(exc)), no_update, no_update
         prepare_in_background(current_settings(), saved.id)   # its first Explore view
-        link = f"/explore?dataset={quote(saved.id)}"
+        link = dataset_link("explore", saved.id)
         return html.Div(className="alert alert-info", children=[
             "Saved. Its link (keep it: the dataset is private to whoever holds it): ",
             dcc.Link(link, href=link, id="upload-explore-link"),

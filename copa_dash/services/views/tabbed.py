@@ -1,4 +1,4 @@
-"""What the view states of the rankings and systems pages share, declared once.
+"""What the views of the rankings and systems pages share, declared once.
 
 Both pages show one dataset, in one of their tabs, for the objective columns chosen by name;
 their URLs write these as ``dataset``, ``tab`` and one ``obj`` per objective, and both fall
@@ -8,9 +8,10 @@ back the same way when the link names none the dataset has.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import ClassVar
 
-from copa_dash.ui.common.query import as_list, first
+from .query import as_list, first
 
 
 @dataclass(frozen=True)
@@ -56,3 +57,12 @@ class TabbedView:
         chosen = list(view.objectives) if view is not None and view.objectives else names
         objectives = tuple(n for n in names if n in chosen)
         return objectives if len(objectives) >= at_least else tuple(names)
+
+
+def opened_of(table, dataset: str = "", default_view=None):
+    """``table`` as an opened dataset (``.table``, ``.default_view``, ``.ref``): an opened
+    dataset as it is, an :class:`~copa_dash.data.schema.EvalTable` with ``dataset`` as its
+    reference and ``default_view`` as its stated view."""
+    if hasattr(table, "table") and hasattr(table, "default_view"):
+        return table
+    return SimpleNamespace(table=table, default_view=default_view, ref=dataset)

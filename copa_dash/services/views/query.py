@@ -1,9 +1,33 @@
 """Reading values out of a parsed URL query (``{key: str | list[str]}``), forgivingly:
-a malformed value falls back to a default, so a hand-edited link never crashes a page."""
+a malformed value falls back to a default, so a hand-edited link never crashes a page.
+
+The one query codec every page's view (``services/views``) and the working context use.
+"""
 
 from __future__ import annotations
 
 import math
+from urllib.parse import parse_qs
+
+
+def parsed(query) -> dict:
+    """A query string (a leading ``?`` allowed) or an already parsed query as
+    ``{key: str | list[str]}``, the way Dash hands a page's layout its query (blank values
+    kept, a key given once as a string).
+
+    Examples
+    --------
+    >>> parsed("?dataset=d&obj=a:max&obj=b:min&x=")
+    {'dataset': 'd', 'obj': ['a:max', 'b:min'], 'x': ''}
+    >>> parsed({"dataset": "d"})
+    {'dataset': 'd'}
+    """
+    if query is None:
+        return {}
+    if isinstance(query, str):
+        pairs = parse_qs(query.removeprefix("?"), keep_blank_values=True)
+        return {k: v[0] if len(v) == 1 else v for k, v in pairs.items()}
+    return dict(query)
 
 
 def as_list(value) -> list[str]:
