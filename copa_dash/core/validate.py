@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .errors import InvalidInputError
+from .numbers import read_number
 
 MIN = "min"
 MAX = "max"
@@ -145,15 +146,10 @@ def format_p(p: float, /) -> str:
 
 
 def check_p(p, /, *, name: str = "p") -> float:
-    """Return p as a float in [1, inf]; accepts the strings 'inf' and 'infinity'."""
-    if isinstance(p, str):
-        if p.strip().lower() in ("inf", "infinity", "+inf"):
-            return float(np.inf)
-        try:
-            p = float(p)
-        except ValueError:
-            raise InvalidInputError(f"'{name}' must be a number >= 1 or 'inf', not {p!r}") from None
+    """Return p as a float in [1, inf]; a string is read by :func:`~copa_dash.core.numbers.read_number`
+    (so 'inf', 'infinity' and '∞' are accepted)."""
     try:
+        p = read_number(p, p) if isinstance(p, str) else float(p)
         p = float(p)
     except (TypeError, ValueError):
         raise InvalidInputError(f"'{name}' must be a number >= 1 or 'inf', not {p!r}") from None

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 from copa_dash.services.default_view import first_view
+from copa_dash.services.inputs import read_number
 from copa_dash.ui.common.query import as_list as _as_list
 from copa_dash.ui.common.query import (
     exact_number,
@@ -80,12 +81,7 @@ def format_p(p: float) -> str:
 _exact = exact_number
 
 
-def _float(text: str, default: float) -> float:
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        return default
-    return value if not math.isnan(value) else default
+_float = read_number
 
 
 def parse_query(query: dict) -> ExploreState:
@@ -97,7 +93,7 @@ def parse_query(query: dict) -> ExploreState:
         if sep and name:
             weights.append((name, max(0.0, _float(value, 0.0))))
     p_text = (_as_list(query.get("p")) or ["inf"])[0]
-    p = math.inf if p_text.lower() in ("inf", "infinity") else max(1.0, _float(p_text, math.inf))
+    p = max(1.0, _float(p_text, math.inf))
     axes = (_as_list(query.get("axes")) or ["raw"])[0]
     population = (_as_list(query.get("pop")) or ["all"])[0]
     return ExploreState(
