@@ -158,6 +158,28 @@ def check_p(p, /, *, name: str = "p") -> float:
     return p
 
 
+def check_probability(value, /, *, name: str) -> float:
+    """Return ``value`` as a float strictly between 0 and 1 (a level: alpha, delta, confidence).
+
+    Raises
+    ------
+    InvalidInputError
+        If it is not a number, or not in (0, 1); the message names the argument.
+
+    Examples
+    --------
+    >>> check_probability("0.05", name="alpha")
+    0.05
+    """
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"'{name}' must be a number in (0, 1), not {value!r}") from None
+    if not 0.0 < value < 1.0:
+        raise InvalidInputError(f"'{name}' must lie in (0, 1), but it is {value}")
+    return value
+
+
 def check_mask(mask, n_rows: int, /, *, name: str = "mask") -> np.ndarray:
     """Return a boolean row mask of length ``n_rows`` (None means all rows)."""
     if mask is None:

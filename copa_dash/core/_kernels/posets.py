@@ -294,6 +294,21 @@ def _in_closure(meet, join, target, n):
     return True
 
 
+@njit(cache=True)
+def _workspace(k, n):
+    """The scratch arrays of :func:`_set_masks`, :func:`_greedy_witness` and
+    :func:`_union_free` for sets of up to ``k`` members over ``n`` words of pairs: members,
+    pre_and, pre_or, suf_and, suf_or, only_in, absent_in, meet, join, t_stack, u_stack,
+    cand, tried, above, found."""
+    wide = np.empty((k + 1, n), dtype=np.uint64)
+    return (np.empty(k, dtype=np.int64), wide, np.empty_like(wide), np.empty_like(wide),
+            np.empty_like(wide), np.empty((k, n), dtype=np.uint64),
+            np.empty((k, n), dtype=np.uint64), np.empty(n, dtype=np.uint64),
+            np.empty(n, dtype=np.uint64), np.empty_like(wide), np.empty_like(wide),
+            np.empty_like(wide), np.empty((k + 1, 2), dtype=np.int64),
+            np.empty(n, dtype=np.uint64), np.empty(n, dtype=np.uint64))
+
+
 @njit(cache=True, nogil=True)
 def ufg_level_chunk(rows, nu, tail, targets, frontier, witness, max_size, numer,
                     out_frontier, out_witness):
@@ -327,21 +342,8 @@ def ufg_level_chunk(rows, nu, tail, targets, frontier, witness, max_size, numer,
     n_front, s = frontier.shape
     k = s + 1
     n_targets = targets.shape[0]
-    members = np.empty(k, dtype=np.int64)
-    pre_and = np.empty((k + 1, n), dtype=np.uint64)
-    pre_or = np.empty((k + 1, n), dtype=np.uint64)
-    suf_and = np.empty((k + 1, n), dtype=np.uint64)
-    suf_or = np.empty((k + 1, n), dtype=np.uint64)
-    only_in = np.empty((k, n), dtype=np.uint64)
-    absent_in = np.empty((k, n), dtype=np.uint64)
-    meet = np.empty(n, dtype=np.uint64)
-    join = np.empty(n, dtype=np.uint64)
-    t_stack = np.empty((k + 1, n), dtype=np.uint64)
-    u_stack = np.empty((k + 1, n), dtype=np.uint64)
-    cand = np.empty((k + 1, n), dtype=np.uint64)
-    tried = np.empty((k + 1, 2), dtype=np.int64)
-    above = np.empty(n, dtype=np.uint64)
-    found = np.empty(n, dtype=np.uint64)
+    (members, pre_and, pre_or, suf_and, suf_or, only_in, absent_in, meet, join, t_stack,
+     u_stack, cand, tried, above, found) = _workspace(k, n)
     n_out = 0
     denom = 0.0
     n_ufg = 0
@@ -411,21 +413,8 @@ def ufg_sample_tail(rows, nu, targets, prefixes, cum_mass, max_size, n_samples, 
     n_targets = targets.shape[0]
     total = cum_mass[n_front - 1]
     join_prob = nu / (1.0 + nu)
-    members = np.empty(m, dtype=np.int64)
-    pre_and = np.empty((m + 1, n), dtype=np.uint64)
-    pre_or = np.empty((m + 1, n), dtype=np.uint64)
-    suf_and = np.empty((m + 1, n), dtype=np.uint64)
-    suf_or = np.empty((m + 1, n), dtype=np.uint64)
-    only_in = np.empty((m, n), dtype=np.uint64)
-    absent_in = np.empty((m, n), dtype=np.uint64)
-    meet = np.empty(n, dtype=np.uint64)
-    join = np.empty(n, dtype=np.uint64)
-    t_stack = np.empty((m + 1, n), dtype=np.uint64)
-    u_stack = np.empty((m + 1, n), dtype=np.uint64)
-    cand = np.empty((m + 1, n), dtype=np.uint64)
-    tried = np.empty((m + 1, 2), dtype=np.int64)
-    above = np.empty(n, dtype=np.uint64)
-    found = np.empty(n, dtype=np.uint64)
+    (members, pre_and, pre_or, suf_and, suf_or, only_in, absent_in, meet, join, t_stack,
+     u_stack, cand, tried, above, found) = _workspace(m, n)
     n_ufg = 0
     for _ in range(n_samples):
         f = np.searchsorted(cum_mass, np.random.random() * total, side="right")
