@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.errors import InvalidInputError
+from ..core.numbers import read_numbers
 from ..services import generalization as gap_service
 from ._common import (
     emit,
@@ -41,10 +42,7 @@ _COLUMNS = {"system": "the system column (one search per system, budget and seed
 def _ref(text):
     if not text:
         return None
-    try:
-        return tuple(float(v) for v in text.split(","))
-    except ValueError:
-        raise InvalidInputError(f"--ref {text!r}: write numbers separated by commas") from None
+    return read_numbers(text, what="--ref")
 
 
 def _compare(text):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+from .errors import InvalidInputError
+
 _INFINITY_SIGN = "∞"
 
 
@@ -50,3 +52,23 @@ def read_number(text, default: float | None = None, *, finite: bool = False) -> 
     if math.isnan(value) or (finite and math.isinf(value)):
         return default
     return value
+
+
+def read_numbers(text: str, /, *, what: str) -> tuple[float, ...]:
+    """Comma-separated numbers (a reference point ``"1, 2.5, inf"``), each read by
+    :func:`read_number`.
+
+    Raises
+    ------
+    InvalidInputError
+        If a part is not a number: ``"{what} {text!r}: write numbers separated by commas"``.
+
+    Examples
+    --------
+    >>> read_numbers("1, 2.5,inf", what="--ref")
+    (1.0, 2.5, inf)
+    """
+    values = tuple(read_number(part) for part in str(text).split(","))
+    if any(value is None for value in values):
+        raise InvalidInputError(f"{what} {text!r}: write numbers separated by commas")
+    return values

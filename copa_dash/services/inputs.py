@@ -5,10 +5,10 @@ services stay its one way down."""
 
 from __future__ import annotations
 
-from ..core.numbers import read_number
+from ..core.numbers import read_number, read_numbers
 from ..core.validate import check_p
 from ..data.filters import RowFilter, compare, split_condition
 from ..data.schema import Objective, Roles
 
 __all__ = ["Objective", "Roles", "RowFilter", "check_p", "compare", "read_number",
-           "split_condition"]
+           "read_numbers", "split_condition"]

@@ -45,3 +45,13 @@ def test_finite_turns_infinity_away():
     assert read_number("inf", 7.0, finite=True) == 7.0
     assert read_number("-∞", finite=True) is None
     assert read_number("1e308", finite=True) == 1e308
+
+
+def test_a_list_of_numbers_is_read_part_by_part_and_a_bad_part_is_named_with_the_option():
+    from copa_dash.core.errors import InvalidInputError
+    from copa_dash.core.numbers import read_numbers
+
+    assert read_numbers(" 1,2.5 , -inf", what="--ref") == (1.0, 2.5, -math.inf)
+    for bad in ("1,,2", "1;2", "a,b", "1,nan"):
+        with pytest.raises(InvalidInputError, match=f"--ref '{bad}': write numbers separated"):
+            read_numbers(bad, what="--ref")

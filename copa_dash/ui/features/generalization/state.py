@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.generalization import TEST_PREFIX, VAL_PREFIX, label_text
+from copa_dash.services.inputs import read_numbers
 from copa_dash.ui.common.query import first as _first
 from copa_dash.ui.common.working_context import WorkingContext, context_notes
 
@@ -37,10 +38,7 @@ def parse_ref(text) -> tuple[float, ...]:
     text = "" if text is None else str(text).strip()
     if not text:
         return ()
-    try:
-        values = tuple(float(v) for v in text.split(","))
-    except ValueError:
-        raise InvalidInputError(f"reference point {text!r}: write numbers separated by commas") from None
+    values = read_numbers(text, what="reference point")
     if not all(math.isfinite(v) for v in values):
         raise InvalidInputError(f"reference point {text!r}: every number must be finite")
     return values
