@@ -73,6 +73,41 @@ def _satisfied(t, only_in, absent_in, a, n):
 
 
 @njit(cache=True)
+def _closure_fits(src, r, c, join, n):
+    """True when the poset ``src`` with the pair (c, r) added, closed transitively (every
+    row that reaches r gains c and what c reaches), stays inside ``join``."""
+    add = (_ONE << np.uint64(c)) | src[c]
+    for x in range(n):
+        if (x == r or (src[x] >> np.uint64(r)) & _ONE) and (src[x] | add) & ~join[x]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _closed_into(src, r, c, join, n, t):
+    """:func:`_closure_fits` and :func:`_add_closed` in one pass, for a ``t`` that is not
+    ``src``: True and t set when the closed poset stays inside join, else False (t spoiled)."""
+    add = (_ONE << np.uint64(c)) | src[c]
+    for x in range(n):
+        row = src[x]
+        if x == r or (row >> np.uint64(r)) & _ONE:
+            row = row | add
+            if row & ~join[x]:
+                return False
+        t[x] = row
+    return True
+
+
+@njit(cache=True)
+def _add_closed(src, r, c, n, t):
+    """``t`` = ``src`` with the pair (c, r) added and closed (``t`` may be ``src``)."""
+    add = (_ONE << np.uint64(c)) | src[c]
+    for x in range(n):
+        row = src[x]
+        t[x] = row | add if x == r or (row >> np.uint64(r)) & _ONE else row
+
+
+@njit(cache=True)
 def _warm_witness(prev, join, only_in, absent_in, k, n, t):
     """Fast path when ``prev`` witnessed the set without its last member: prev lies in
     [meet, join] of the larger set too, and only a pair of the last member alone can
@@ -84,20 +119,9 @@ def _warm_witness(prev, join, only_in, absent_in, k, n, t):
         while bits != _ZERO:
             c = _lowest_bit(bits)
             bits = bits & (bits - _ONE)
-            if (prev[c] >> np.uint64(r)) & _ONE:
+            if (prev[c] >> np.uint64(r)) & _ONE or not _closed_into(prev, r, c, join, n, t):
                 continue
-            add = (_ONE << np.uint64(c)) | prev[c]
             ok = True
-            for x in range(n):
-                row = prev[x]
-                if x == r or (row >> np.uint64(r)) & _ONE:
-                    row = row | add
-                    if row & ~join[x]:
-                        ok = False
-                        break
-                t[x] = row
-            if not ok:
-                continue
             for a in range(k - 1):
                 if not _satisfied(t, only_in, absent_in, a, n):
                     ok = False
@@ -127,16 +151,8 @@ def _greedy_witness(start, join, only_in, absent_in, k, n, t, first):
                 bits = bits & (bits - _ONE)
                 if (t[c] >> np.uint64(r)) & _ONE:
                     continue
-                add = (_ONE << np.uint64(c)) | t[c]
-                ok = True
-                for x in range(n):
-                    if (x == r or (t[x] >> np.uint64(r)) & _ONE) and (t[x] | add) & ~join[x]:
-                        ok = False
-                        break
-                if ok:
-                    for x in range(n):
-                        if x == r or (t[x] >> np.uint64(r)) & _ONE:
-                            t[x] |= add
+                if _closure_fits(t, r, c, join, n):
+                    _add_closed(t, r, c, n, t)
                     placed = True
                     break
             if placed:
