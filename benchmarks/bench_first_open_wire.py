@@ -26,17 +26,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks._gunicorn import GunicornServer
+
 DATASET = "open-llm-leaderboard-v2"
 SETTLED = """
 const done = arguments[arguments.length - 1];
@@ -53,48 +53,10 @@ check();
 """
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Server:
-    """``gunicorn app:server`` of this checkout with its own data and cache directories."""
-
-    def __init__(self, state: Path, env: dict | None = None):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        full = dict(os.environ, COPA_DATA_DIR=str(state / "data"),
-                    COPA_CACHE_DIR=str(state / "cache"), COPA_PORT=str(self.port),
-                    COPA_HOST="127.0.0.1", PYTHONPATH=str(ROOT))
-        for name in ("PORT", "COPA_AUTH_USER", "COPA_AUTH_PASSWORD", "COPA_REDIS_URL"):
-            full.pop(name, None)
-        full.update(env or {})
-        self.log = open(state / "gunicorn.log", "wb")  # noqa: SIM115 - open while it runs
-        self.process = subprocess.Popen([sys.executable, "-m", "gunicorn", "app:server"],
-                                        cwd=ROOT, env=full, stdout=self.log,
-                                        stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with {self.process.returncode}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=2):
-                    return
-            except OSError:
-                time.sleep(0.3)
-        raise RuntimeError("gunicorn did not answer /healthz in 300 s")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-        self.log.close()
+def start_server(state: Path) -> GunicornServer:
+    """``gunicorn app:server`` of this checkout, answering, with its data and cache in ``state``."""
+    return GunicornServer(state, env={"COPA_HOST": "127.0.0.1", "PYTHONPATH": str(ROOT)}
+                          ).wait_ready(300)
 
 
 def chromium():
@@ -167,7 +129,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     print(load_line())
     with tempfile.TemporaryDirectory(prefix="copa-wire-") as state:
-        server = Server(Path(state))
+        server = start_server(Path(state))
         try:
             first_open(server.url)  # the server's first open (numba, first view) is not timed
             results = []

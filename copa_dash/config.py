@@ -84,14 +84,21 @@ from .core.errors import InvalidInputError
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-def _int_env(env, name: str, default: int) -> int:
+def _env_number(env, name: str, read, what: str):
+    """The variable ``name`` read by ``read`` (int or float); None when unset or empty."""
     raw = env.get(name)
     if raw is None or raw == "":
-        return default
+        return None
     try:
-        value = int(raw)
+        return read(raw)
     except ValueError:
-        raise InvalidInputError(f"environment variable {name} must be an integer, not {raw!r}") from None
+        raise InvalidInputError(f"environment variable {name} must be {what}, not {raw!r}") from None
+
+
+def _int_env(env, name: str, default: int) -> int:
+    value = _env_number(env, name, int, "an integer")
+    if value is None:
+        return default
     if value <= 0:
         raise InvalidInputError(f"environment variable {name} must be positive, not {value}")
     return value
@@ -217,16 +224,12 @@ def _list_env(env, name: str) -> tuple[str, ...]:
 
 
 def _seconds_env(env, name: str, default: float) -> float:
-    raw = env.get(name)
-    if raw is None or raw == "":
+    value = _env_number(env, name, float, "a number of seconds")
+    if value is None:
         return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise InvalidInputError(f"environment variable {name} must be a number of seconds, "
-                                f"not {raw!r}") from None
     if not (math.isfinite(value) and value >= 0):
-        raise InvalidInputError(f"environment variable {name} must be finite and >= 0, not {raw!r}")
+        raise InvalidInputError(f"environment variable {name} must be finite and >= 0, "
+                                f"not {env[name]!r}")
     return value
 
 

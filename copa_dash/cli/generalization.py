@@ -17,27 +17,32 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.errors import InvalidInputError
+from ..core.numbers import read_numbers
 from ..services import generalization as gap_service
 from ._common import (
-    add_table_arguments,
     emit,
     format_table,
     guessed_frame,
     open_named_dataset,
     parse_objective,
 )
+from ._register import print_notes, table_command
 from .sources import source_from_args, source_given
 
 ROLE_OPTIONS = ("system", "budget", "seed", "split")
 
 
+# the column options of `gap`: the parts a column of a long table plays
+_COLUMNS = {"system": "the system column (one search per system, budget and seed)",
+           "budget": "the budget column",
+           "seed": "the seed column (numbers are averaged over seeds)",
+           "split": "long layout: the split column (values val/validation and test)"}
+
+
 def _ref(text):
     if not text:
         return None
-    try:
-        return tuple(float(v) for v in text.split(","))
-    except ValueError:
-        raise InvalidInputError(f"--ref {text!r}: write numbers separated by commas") from None
+    return read_numbers(text, what="--ref")
 
 
 def _compare(text):
@@ -104,23 +109,17 @@ def run_gap(args) -> int:
         print(f"\n{row['a']} vs {row['b']}{' (' + where + ')' if where else ''}:")
         for verdict in row["verdicts"]:
             print(f"  {verdict['criterion']}: {verdict['sentence']}")
-    for note in report.notes:
-        print(f"note: {note}")
-    return 0
+    return print_notes(report.notes, "note: ")
 
 
 def register(subparsers) -> None:
     """Add ``gap`` to the CLI."""
-    sub = subparsers.add_parser(
-        "gap", help="validation front, optimistic/pessimistic test fronts and the gap per system")
-    add_table_arguments(sub)
-    sub.add_argument("--system", help="the system column (one search per system, budget and seed)")
-    sub.add_argument("--budget", help="the budget column")
-    sub.add_argument("--seed", help="the seed column (numbers are averaged over seeds)")
-    sub.add_argument("--split", help="long layout: the split column (values val/validation and test)")
+    sub = table_command(
+        subparsers, "gap",
+        "validation front, optimistic/pessimistic test fronts and the gap per system", run_gap,
+        columns=_COLUMNS)
     sub.add_argument("--ref", help="reference point V,V,... in the metrics' own units and order "
                                    "(default: nadir + 10%% of the range over all val and test values)")
     sub.add_argument("--compare", metavar="A,B",
                      help="compare only these two systems (default: every pair, up to "
                           f"{gap_service.MAX_PAIRWISE_SYSTEMS} systems)")
-    sub.set_defaults(run=run_gap)

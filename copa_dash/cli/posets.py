@@ -15,6 +15,7 @@ from ..core.errors import InvalidInputError
 from ..data.guessed_roles import refuse_undecided
 from ..services import posets
 from ._common import emit, format_table, guessed_frame, open_named_dataset, parse_objective, say
+from ._register import add_column_options, print_notes
 from .sources import add_source_arguments, source_from_args, source_given, source_label
 
 #: the longest a depth runs without --exact or --max-seconds: the answer then comes with its
@@ -97,9 +98,7 @@ def run_depth(args) -> int:
                        ["task", "depth"]))
     print(f"{len(view.tasks)} tasks, {len(view.methods)} methods, {view.n_ufg_sets} ufg sets; "
           f"most central: {', '.join(central)}; most outlying: {', '.join(outlying)}")
-    for note in view.notes:
-        print(note)
-    return 0
+    return print_notes(view.notes)
 
 
 def register(subparsers) -> None:
@@ -109,8 +108,8 @@ def register(subparsers) -> None:
     sub.add_argument("table", nargs="?", help="CSV, TSV, Parquet, JSON or Excel file")
     sub.add_argument("--dataset", help="a bundled dataset by its manifest name")
     add_source_arguments(sub)
-    sub.add_argument("--method", help="the method column (default with --dataset: its system)")
-    sub.add_argument("--task", help="the task column (default with --dataset: its task)")
+    add_column_options(sub, {"method": "the method column (default with --dataset: its system)",
+                             "task": "the task column (default with --dataset: its task)"})
     sub.add_argument("--criterion", action="append", default=[], metavar="COL:DIR",
                      help="a criterion and its direction, min or max (repeat for each)")
     sub.add_argument("--ties", choices=posets.TIES, default="drop",

@@ -11,7 +11,16 @@ import math
 
 from ..data.filters import RowFilter, filter_from_view, filter_from_where
 from ..services import benchmarks
-from ._common import add_table_arguments, emit, format_table, jsonable, load_table
+from ._common import emit, format_table, jsonable, load_table
+from ._register import print_notes, table_command
+
+# the column options of `benchmark`: the parts a column of a long table plays
+_COLUMNS = {"system": "the method column of a TABLE file",
+           "task": "the task column of a TABLE file",
+           "seed": "the seed column of a TABLE file (rows are averaged)",
+           "metric": "the objective to compare on (default: the view's focus)",
+           "reference": "reference method of the scaled view (default: a random forest "
+                        "if there is one)"}
 
 
 def _benchmark_filter(args, table, info) -> RowFilter:
@@ -65,25 +74,17 @@ def run_benchmark(args) -> int:
               f"{view.critical_difference:.4f}")
         for group in result["cd_groups"]:
             print("  not significantly different: " + ", ".join(group))
-    for note in view.notes:
-        print(note)
-    return 0
+    return print_notes(view.notes)
 
 
 def register(subparsers) -> None:
     """Add ``benchmark`` to the CLI (``rank --criteria`` is wired by the selection module)."""
-    sub = subparsers.add_parser(
-        "benchmark", help="compare the methods of a long table (method x task) on one metric")
-    add_table_arguments(sub)
-    sub.add_argument("--system", help="the method column of a TABLE file")
-    sub.add_argument("--task", help="the task column of a TABLE file")
-    sub.add_argument("--seed", help="the seed column of a TABLE file (rows are averaged)")
-    sub.add_argument("--metric", help="the objective to compare on (default: the view's focus)")
-    sub.add_argument("--reference", help="reference method of the scaled view (default: a "
-                                         "random forest if there is one)")
+    sub = table_command(
+        subparsers, "benchmark",
+        "compare the methods of a long table (method x task) on one metric", run_benchmark,
+        columns=_COLUMNS)
     sub.add_argument("--significance", type=float, default=0.05,
                      help="significance level of the Nemenyi critical difference (default 0.05)")
     sub.add_argument("--where", action="append", default=[], metavar='"COL==X"',
                      help="keep only the rows that pass (default: the dataset's default filters "
                           "except the one on the task column)")
-    sub.set_defaults(run=run_benchmark)

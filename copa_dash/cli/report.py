@@ -26,7 +26,8 @@ from ..data.filters import filter_from_view, filter_from_where, value_sets_from_
 from ..reports import view as views
 from ..services import systems as systems_service
 from ..services.catalog import open_dataset
-from ._common import add_table_arguments, load_table
+from ._common import load_table
+from ._register import table_command
 from .preferences import add_preference_arguments
 from .sources import source_label
 from .systems import _table
@@ -195,19 +196,17 @@ def _output_arguments(sub: argparse.ArgumentParser) -> None:
 
 def register(subparsers) -> None:
     """Add ``report`` and ``systems-report`` to the CLI."""
-    sub = subparsers.add_parser(
-        "report", help="write the decision report of a view (HTML or PDF)")
-    add_table_arguments(sub)
+    sub = table_command(subparsers, "report",
+                        "write the decision report of a view (HTML or PDF)", run_report)
     add_preference_arguments(sub)
     _output_arguments(sub)
-    sub.set_defaults(run=run_report)
 
-    sub = subparsers.add_parser(
-        "systems-report", help="write the systems comparison and its significance test")
-    add_table_arguments(sub)
-    sub.add_argument("--system", help="the system column (default: the dataset's)")
-    sub.add_argument("--seed", help="the seed (replicate) column (default: the dataset's)")
-    sub.add_argument("--config", help="a config column shared across seeds")
+    sub = table_command(
+        subparsers, "systems-report", "write the systems comparison and its significance test",
+        run_systems_report,
+        columns={"system": "the system column (default: the dataset's)",
+                 "seed": "the seed (replicate) column (default: the dataset's)",
+                 "config": "a config column shared across seeds"})
     sub.add_argument("--baseline", default=None, metavar="A[,A2]", help="baseline system(s)")
     sub.add_argument("--candidate", default=None, metavar="B[,B2]", help="candidate system(s)")
     sub.add_argument("--permutations", type=int, default=systems_service.DEFAULT_PERMUTATIONS,
@@ -219,4 +218,3 @@ def register(subparsers) -> None:
                      help="scale of the objectives for the indicators (default minmax)")
     sub.add_argument("--sigma", type=float, default=0.1, help="UD niche radius (default 0.1)")
     _output_arguments(sub)
-    sub.set_defaults(run=run_systems_report)

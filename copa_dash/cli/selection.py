@@ -7,6 +7,7 @@ import argparse
 import numpy as np
 
 from ..core.errors import InvalidInputError
+from ..core.numbers import read_numbers
 from ..services import selection
 from ._common import add_table_arguments, emit
 from .preferences import (
@@ -97,10 +98,7 @@ def run_hypervolume(args) -> int:
     problem = selection.build_problem(table, prefs, row_filter)
     directions = list(prefs.directions)
     if args.ref:
-        try:
-            ref = [float(v) for v in args.ref.split(",")]
-        except ValueError:
-            raise InvalidInputError(f"--ref {args.ref!r}: write numbers separated by commas") from None
+        ref = list(read_numbers(args.ref, what="--ref"))
     else:
         ref = default_reference_point(problem.raw[problem.eligible], directions)
     rows = problem.raw[problem.eligible]

@@ -19,7 +19,7 @@ from scipy import stats
 from .criteria import copa_scores
 from .errors import InvalidInputError
 from .ranks import cdf_transform
-from .validate import as_points, check_p
+from .validate import as_points, check_p, check_probability
 
 __all__ = [
     "FriedmanResult",
@@ -323,12 +323,7 @@ def nemenyi_critical_difference(n_methods: int, n_tasks: int, /, *, alpha: float
     1.0663
     """
     k, n = _count(n_methods, "n_methods", 2), _count(n_tasks, "n_tasks", 1)
-    try:
-        alpha = float(alpha)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"'alpha' must be a number in (0, 1), not {alpha!r}") from None
-    if not 0.0 < alpha < 1.0:
-        raise InvalidInputError(f"'alpha' must lie in (0, 1), but it is {alpha}")
+    alpha = check_probability(alpha, name="alpha")
     q = float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf))
     return float(q / np.sqrt(2.0) * np.sqrt(k * (k + 1) / (6.0 * n)))
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ._kernels import ranks as _kernels
 from .errors import InvalidInputError
-from .validate import check_mask, oriented_points
+from .validate import check_mask, check_probability, oriented_points
 
 __all__ = ["cdf_transform", "dkw_epsilon", "u_interval", "u_standard_error"]
 
@@ -158,13 +158,7 @@ def u_interval(u, n_population, *, confidence: float = 0.95) -> tuple[np.ndarray
     arr = np.array(u, dtype=np.float64, copy=True)
     if ((arr < 0) | (arr > 1)).any():
         raise InvalidInputError("'u' must lie in [0, 1]")
-    try:
-        confidence = float(confidence)
-    except (TypeError, ValueError):
-        raise InvalidInputError(
-            f"'confidence' must be a number in (0, 1), not {confidence!r}") from None
-    if not 0.0 < confidence < 1.0:
-        raise InvalidInputError(f"'confidence' must lie in (0, 1), but it is {confidence}")
+    confidence = check_probability(confidence, name="confidence")
     n = _population_sizes(n_population)
     z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
     try:
@@ -205,12 +199,7 @@ def dkw_epsilon(n_population, *, delta: float = 0.05):
     >>> round(dkw_epsilon(1000), 4)
     0.0429
     """
-    try:
-        delta = float(delta)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"'delta' must be a number in (0, 1), not {delta!r}") from None
-    if not 0.0 < delta < 1.0:
-        raise InvalidInputError(f"'delta' must lie in (0, 1), but it is {delta}")
+    delta = check_probability(delta, name="delta")
     n = _population_sizes(n_population)
     eps = np.sqrt(np.log(2.0 / delta) / (2.0 * n))
     return float(eps) if eps.ndim == 0 else eps

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .errors import InvalidInputError
+from .numbers import read_number
 
 MIN = "min"
 MAX = "max"
@@ -145,21 +146,38 @@ def format_p(p: float, /) -> str:
 
 
 def check_p(p, /, *, name: str = "p") -> float:
-    """Return p as a float in [1, inf]; accepts the strings 'inf' and 'infinity'."""
-    if isinstance(p, str):
-        if p.strip().lower() in ("inf", "infinity", "+inf"):
-            return float(np.inf)
-        try:
-            p = float(p)
-        except ValueError:
-            raise InvalidInputError(f"'{name}' must be a number >= 1 or 'inf', not {p!r}") from None
+    """Return p as a float in [1, inf]; a string is read by :func:`~copa_dash.core.numbers.read_number`
+    (so 'inf', 'infinity' and '∞' are accepted)."""
     try:
+        p = read_number(p, p) if isinstance(p, str) else float(p)
         p = float(p)
     except (TypeError, ValueError):
         raise InvalidInputError(f"'{name}' must be a number >= 1 or 'inf', not {p!r}") from None
     if np.isnan(p) or p < 1:
         raise InvalidInputError(f"'{name}' must be >= 1 (or 'inf'), but it is {p}")
     return p
+
+
+def check_probability(value, /, *, name: str) -> float:
+    """Return ``value`` as a float strictly between 0 and 1 (a level: alpha, delta, confidence).
+
+    Raises
+    ------
+    InvalidInputError
+        If it is not a number, or not in (0, 1); the message names the argument.
+
+    Examples
+    --------
+    >>> check_probability("0.05", name="alpha")
+    0.05
+    """
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"'{name}' must be a number in (0, 1), not {value!r}") from None
+    if not 0.0 < value < 1.0:
+        raise InvalidInputError(f"'{name}' must lie in (0, 1), but it is {value}")
+    return value
 
 
 def check_mask(mask, n_rows: int, /, *, name: str = "mask") -> np.ndarray:

@@ -35,41 +35,28 @@ from .cell_marks import CELL_REGEX
 from .cell_parsing import _arrow_text, clean_text, row_list, text_column
 from .read_log import ReadLog
 from .role_guess import direction_reason
+from .vocabulary import header_words, word_lists
 
-STATUS_WORDS = frozenset({"status", "state", "outcome", "error", "errors", "exception",
-                          "failure", "failed", "fail", "success", "succeeded", "ok", "valid",
-                          "passed", "completed", "finished", "crashed", "oom"})
+_WORDS = word_lists("failed_rows")  # vocabulary.toml, [failed_rows]
+STATUS_WORDS = _WORDS["status_columns"]
 _FAILED_CELL = re.compile(
     r"^(?:x|✗|✘|❌|fail(?:ed|ure|s)?\b.*|error\b.*|err|errored|exception\b.*|"
     r"oom\b.*|out of memory\b.*|cuda out of memory\b.*|time ?out\b.*|timed out\b.*|"
     r"crash(?:ed)?\b.*|killed\b.*|abort(?:ed)?\b.*|invalid\b.*|dnf|did not finish\b.*|"
     r"not run|skipped|cancel(?:l)?ed)$", re.IGNORECASE)
 _PADDED_FAILED = r"^\s*" + _FAILED_CELL.pattern[1:-1] + r"\s*$"
-# a column named for success fails on 'no'/'false'; one named for failure on 'yes'/'true'
-_SUCCESS_WORDS = frozenset({"success", "succeeded", "ok", "valid", "passed", "completed",
-                            "finished"})
-_FAILURE_WORDS = frozenset({"failed", "failure", "fail", "error", "errors", "exception",
-                            "crashed", "oom"})
-_YES = frozenset({"yes", "true", "y", "1"})
-_NO = frozenset({"no", "false", "n", "0"})
-_FINE = frozenset({"ok", "none", "no error", "success", "-", "n/a", "na", "null", "0"})
-_TIME_WORDS = frozenset({"latency", "duration", "time", "runtime", "elapsed", "ttft", "tpot",
-                         "prefill", "walltime", "wall", "seconds", "secs", "ms"})
-_TIME_UNITS = frozenset({"s", "sec", "secs", "seconds", "ms", "us", "µs", "ns", "min", "mins",
-                         "minutes", "h", "hr", "hrs", "hours"})
-# Amounts no model or run can have at 0: a 0 there is "unknown" (the Open LLM leaderboard
-# v1 writes params_b = 0 for 624 models of unknown size), not the cheapest value.
-_AMOUNT_WORDS = frozenset({"params", "parameters", "param", "size", "memory", "mem", "vram",
-                           "energy", "power", "joules", "kwh", "wh", "watts", "flops",
-                           "gflops", "tflops", "macs", "gmacs"})
-_AMOUNT_UNITS = frozenset({"b", "m", "k", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "j",
-                           "kj", "mj", "kwh", "wh", "w", "kw"})
+_SUCCESS_WORDS = _WORDS["success_columns"]
+_FAILURE_WORDS = _WORDS["failure_columns"]
+_YES = _WORDS["yes"]
+_NO = _WORDS["no"]
+_FINE = _WORDS["fine_cells"]
+_TIME_WORDS = _WORDS["time_columns"]
+_TIME_UNITS = _WORDS["time_units"]
+_AMOUNT_WORDS = _WORDS["amount_columns"]
+_AMOUNT_UNITS = _WORDS["amount_units"]
 
 
-def _words(column) -> list[str]:
-    text = re.sub(r"[\(\[][^()\[\]]*[\)\]]", " ", str(column))
-    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text).lower()
-    return [w for w in re.split(r"[^0-9a-z]+", text) if w]
+_words = header_words
 
 
 @dataclass(frozen=True)

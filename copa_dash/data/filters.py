@@ -16,9 +16,53 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import InvalidInputError
+from ..core.numbers import read_number
 
 _OPERATORS = ("<=", ">=", "==", "!=", "<", ">")
-_WHERE_PATTERN = re.compile(r"^\s*(?P<col>.+?)\s*(?P<op><=|>=|==|!=|<|>)\s*(?P<value>.*?)\s*$")
+# the first operator of the text ends the column; ``=`` is read as ``==``
+_OPERATOR = re.compile(r"<=|>=|!=|==|=|<|>")
+
+
+@dataclass(frozen=True)
+class ConditionText:
+    """``COLUMN OP VALUE`` as typed, split: the one reading of the condition syntax that the
+    CLI's ``--where``, the notebook and the explorer's table search share.
+
+    Attributes
+    ----------
+    column : str
+        The text before the first operator, stripped (not yet checked against a table).
+    operator : str
+        One of ``< <= > >= == !=`` (a typed ``=`` is ``==``).
+    value : str
+        The text after the operator, stripped, without surrounding quotes.
+    number : float or None
+        ``value`` as a number (:func:`~copa_dash.core.numbers.read_number`), None if it is not one.
+    """
+
+    column: str
+    operator: str
+    value: str
+    number: float | None
+
+
+def split_condition(text: str) -> ConditionText | None:
+    """Split ``"COL>=X"`` at its first operator; None when it has none or no column before it.
+
+    Examples
+    --------
+    >>> split_condition(" cost = 2 ")
+    ConditionText(column='cost', operator='==', value='2', number=2.0)
+    >>> split_condition("type != 'chat'").value, split_condition("<= 3")
+    ('chat', None)
+    """
+    text = text or ""
+    found = _OPERATOR.search(text)
+    if found is None or not text[:found.start()].strip():
+        return None
+    value = text[found.end():].strip().strip("'\"")
+    operator = "==" if found.group() == "=" else found.group()
+    return ConditionText(text[:found.start()].strip(), operator, value, read_number(value))
 
 
 @dataclass(frozen=True)
@@ -35,7 +79,7 @@ class Condition:
         if isinstance(self.value, float):
             values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float)
             with np.errstate(invalid="ignore"):
-                result = _compare(values, self.operator, self.value)
+                result = compare(values, self.operator, self.value)
             return result & ~np.isnan(values)
         if self.operator in ("==", "!="):
             wanted = _as_text(self.value)
@@ -47,7 +91,8 @@ class Condition:
             f"filter on '{self.column}': '{self.operator}' needs a number, not {self.value!r}")
 
 
-def _compare(values: np.ndarray, operator: str, value: float) -> np.ndarray:
+def compare(values, operator: str, value: float):
+    """``values OP value`` elementwise, for an array or a Series (NaN passes only ``!=``)."""
     if operator == "<":
         return values < value
     if operator == "<=":
@@ -62,7 +107,8 @@ def _compare(values: np.ndarray, operator: str, value: float) -> np.ndarray:
 
 
 def parse_condition(text: str, columns) -> Condition:
-    """Parse ``"COL>=X"`` (operators ``< <= > >= == !=``) against the known ``columns``.
+    """Parse ``"COL>=X"`` (operators ``< <= > >= == !=``, ``=`` for ``==``) against the known
+    ``columns``.
 
     Raises
     ------
@@ -75,26 +121,20 @@ def parse_condition(text: str, columns) -> Condition:
     >>> parse_condition("score >= 0.5", ["score"])
     Condition(column='score', operator='>=', value=0.5)
     """
-    match = _WHERE_PATTERN.match(text or "")
-    if not match:
+    split = split_condition(text)
+    if split is None:
         raise InvalidInputError(
             f"cannot read the filter {text!r}: write COLUMN OP VALUE with OP one of "
             + ", ".join(_OPERATORS))
-    column, operator, raw = match.group("col"), match.group("op"), match.group("value")
+    column, operator = split.column, split.operator
     if column not in columns:
         raise InvalidInputError(
             f"filter {text!r} names the column '{column}', which the table does not have; "
             f"columns: {', '.join(map(str, columns))}")
-    raw = raw.strip().strip("'\"")
-    try:
-        value: float | str = float(raw)
-        if math.isnan(value):
-            raise ValueError
-    except ValueError:
-        value = raw
-        if operator not in ("==", "!="):
-            raise InvalidInputError(
-                f"filter {text!r}: '{operator}' needs a number, not {raw!r}") from None
+    value: float | str = split.number if split.number is not None else split.value
+    if isinstance(value, str) and operator not in ("==", "!="):
+        raise InvalidInputError(
+            f"filter {text!r}: '{operator}' needs a number, not {split.value!r}")
     return Condition(column, operator, value)
 
 

@@ -184,16 +184,24 @@ def check_json_depth(text, max_depth: int, *, what: str = "the JSON text") -> No
 
 # ---- Parquet ---------------------------------------------------------------------------
 
+PARQUET_FOOTER = "not a valid Parquet file (its footer or schema cannot be read)"
+PARQUET_PAGES = ("cannot read the Parquet data (a page is damaged or uses an encoding this "
+                 "reader does not take)")
+
+
+def unreadable_parquet(filename: str, exc: BaseException, what: str) -> InvalidInputError:
+    """The refusal of a Parquet file pyarrow could not read: ``what`` failed (PARQUET_FOOTER or
+    PARQUET_PAGES); the library's own words go to the log only."""
+    logger.info("%s: %s", filename, exc)
+    return InvalidInputError(f"{filename}: {what}; save it again from the program that wrote it")
+
+
 def _check_parquet(data: bytes, filename: str, limits, cap: int) -> None:
     try:
         parquet = pq.ParquetFile(pa.BufferReader(data))
         meta, schema = parquet.metadata, parquet.schema_arrow
     except Exception as exc:  # noqa: BLE001 - pyarrow on untrusted bytes
-        logger.info("%s: %s", filename, exc)  # the library's words stay in the log
-        raise InvalidInputError(
-            f"{filename}: not a valid Parquet file "
-            "(its footer or schema cannot be read); "
-            "save it again from the program that wrote it") from None
+        raise unreadable_parquet(filename, exc, PARQUET_FOOTER) from None
     n_rows, n_columns = meta.num_rows, len(schema)
     if meta.num_row_groups > MAX_ROW_GROUPS:
         raise InvalidInputError(
@@ -256,11 +264,7 @@ def _check_parquet(data: bytes, filename: str, limits, cap: int) -> None:
         except InvalidInputError:
             raise
         except Exception as exc:  # noqa: BLE001 - pyarrow on untrusted bytes
-            logger.info("%s: %s", filename, exc)  # the library's words stay in the log
-            raise InvalidInputError(
-                f"{filename}: cannot read the Parquet data "
-                "(a page is damaged or uses an encoding this reader does not take); "
-                "save it again from the program that wrote it") from None
+            raise unreadable_parquet(filename, exc, PARQUET_PAGES) from None
     needed = (stored + text_bytes + n_rows * n_columns * CELL_BYTES) * PARQUET_COPIES
     if needed > cap:
         raise _too_much_memory(filename, needed, cap, "the table")

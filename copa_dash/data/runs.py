@@ -14,7 +14,6 @@ dropped. The number of runs is kept in a column ``runs``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import pandas as pd
@@ -23,37 +22,15 @@ from ..core.errors import InvalidInputError
 from .cell_parsing import id_values
 from .role_guess import _ROLE_NAMES
 from .schema import Roles
+from .vocabulary import header_words, word_lists
 
-# Names of columns that set up a run rather than measure it. Kept here (not in the role
-# vocabulary) because they decide one thing only: whether repeated names are runs.
-SETTING_WORDS = frozenset({
-    "batch", "bs", "batchsize", "k", "topk", "ef", "efs", "efc", "nprobe", "probes", "nlist",
-    "threads", "workers", "shards", "replicas", "bits", "quant", "quantization",
-    "quantisation", "precision", "dtype", "beam", "beams", "temperature", "context",
-    "scenario", "backend", "framework", "platform", "engine", "experiment", "variant", "mode",
-    "args", "parameters", "params", "config", "configuration", "setting", "settings",
-    "hyperparameters", "hparams", "lr", "gpus", "accelerator", "accelerators", "device",
-    "optimization", "optimisation", "method", "query", "build", "index", "algorithm",
-    "search", "probe", "nprobes", "shard", "replica", "cache",
-})
-# short names that are settings only as the whole name ('k', 'ef'), never as a word of
-# another ('tokens/kWh', 'ef_score')
-_SHORT_SETTINGS = frozenset({"k", "bs", "ef", "efs", "efc", "m", "lr"})
-# Columns that vary from run to run without setting anything up: they never make a
-# configuration (a run's own name, when it ran, where its log is).
-_RUN_LOG_WORDS = frozenset({
-    "seed", "run", "fold", "trial", "rep", "repeat", "replicate", "repetition", "iteration",
-    "date", "time", "timestamp", "created", "started", "finished", "url", "link", "path",
-    "location", "notes", "note", "comment", "comments", "sha", "hash", "commit", "revision",
-    "log", "logs", "file", "filename", "host", "hostname", "uuid", "id",
-})
-
-
-def _name_words(column) -> list[str]:
-    """Lower-case words of a header without its unit: 'Energy (tokens/kWh)' -> energy."""
-    text = re.sub(r"[\(\[][^()\[\]]*[\)\]]", " ", str(column))
-    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text).lower()
-    return [w for w in re.split(r"[^0-9a-z]+", text) if w]
+# The word lists are in vocabulary.toml, [runs]: columns that set up a run rather than
+# measure it, short names that are settings only as the whole name, and columns that vary from
+# run to run without setting anything up.
+_WORDS = word_lists("runs")
+SETTING_WORDS = _WORDS["setting_columns"]
+_SHORT_SETTINGS = _WORDS["short_settings"]
+_RUN_LOG_WORDS = _WORDS["run_log_columns"]
 
 
 @dataclass(frozen=True)
@@ -100,7 +77,7 @@ def is_setting_column(frame: pd.DataFrame, column: str) -> bool:
     >>> [is_setting_column(f, c) for c in f.columns]
     [True, False, False]
     """
-    words = _name_words(column)
+    words = header_words(column)
     tasks = set(_ROLE_NAMES["task"]) | set(_ROLE_NAMES["split"])
     if words and ("_".join(words) in tasks or words[-1] in tasks):
         return False  # what is measured on (a task, a split), not how a run is set up

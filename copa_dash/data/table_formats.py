@@ -28,6 +28,7 @@ import pyarrow.parquet as pq
 from ..core.errors import InvalidInputError
 from .cell_parsing import text_column, values_column
 from .json_shapes import flatten, is_keyed_by_name, is_nested, keyed_records
+from .read_limits import PARQUET_FOOTER, PARQUET_PAGES, unreadable_parquet
 from .read_log import ReadLog
 from .text_tables import (
     DELIMITER_NAMES,
@@ -470,11 +471,7 @@ def read_parquet(data: bytes, filename: str, limits: Limits,
     except MemoryError:
         raise
     except Exception as exc:  # noqa: BLE001 - pyarrow on untrusted bytes
-        logger.info("%s: %s", filename, exc)  # the library's words stay in the log
-        raise InvalidInputError(
-            f"{filename}: not a valid Parquet file "
-            "(its footer or schema cannot be read); "
-            "save it again from the program that wrote it") from None
+        raise unreadable_parquet(filename, exc, PARQUET_FOOTER) from None
     if n_columns > limits.max_columns:
         check_header(parquet.schema_arrow.names, filename, limits)
     if meta.num_rows > limits.max_rows or meta.num_rows * n_columns > limits.max_cells:
@@ -488,11 +485,7 @@ def read_parquet(data: bytes, filename: str, limits: Limits,
     except MemoryError:
         raise
     except Exception as exc:  # noqa: BLE001 - pyarrow on untrusted bytes
-        logger.info("%s: %s", filename, exc)  # the library's words stay in the log
-        raise InvalidInputError(
-            f"{filename}: cannot read the Parquet data "
-            "(a page is damaged or uses an encoding this reader does not take); "
-            "save it again from the program that wrote it") from None
+        raise unreadable_parquet(filename, exc, PARQUET_PAGES) from None
     if not isinstance(frame.index, pd.RangeIndex):
         named = any(name is not None for name in frame.index.names)
         frame = frame.reset_index(drop=not named)

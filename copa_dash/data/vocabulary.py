@@ -15,6 +15,7 @@ words must follow each other (``win_rate`` matches ``Win Rate``).
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
@@ -124,6 +125,34 @@ def build_vocabulary(*tables: tuple[str, dict]) -> Vocabulary:
         communities=tuple((n, {k: frozenset(v) for k, v in lists.items()})
                           for n, lists in communities.items()),
         sources=tuple(source for source, _ in tables))
+
+
+@lru_cache(maxsize=8)
+def word_lists(section: str) -> dict[str, frozenset]:
+    """The word lists of one section of the package's ``vocabulary.toml`` (``COPA_VOCABULARY``
+    does not extend them): ``[failed_rows]`` and ``[runs]``, read by the modules of those names.
+
+    Examples
+    --------
+    >>> "oom" in word_lists("failed_rows")["failure_columns"]
+    True
+    """
+    table = _read(PACKAGED)
+    return {key: frozenset(_words_of(table, section, key, str(PACKAGED)))
+            for key in table.get(section, {})}
+
+
+def header_words(column) -> list[str]:
+    """Lower-case words of a header without its unit, camelCase split.
+
+    Examples
+    --------
+    >>> header_words("Energy (tokens/kWh)"), header_words("wallTime_s")
+    (['energy'], ['wall', 'time', 's'])
+    """
+    text = re.sub(r"[\(\[][^()\[\]]*[\)\]]", " ", str(column))
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text).lower()
+    return [w for w in re.split(r"[^0-9a-z]+", text) if w]
 
 
 @lru_cache(maxsize=4)

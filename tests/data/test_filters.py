@@ -94,3 +94,27 @@ def test_cli_and_elicitation_read_a_view_through_the_one_function():
     assert elicitation.filter_from_view is filter_from_view
     assert not hasattr(cli_preferences, "view_filter")
     assert not hasattr(elicitation, "view_row_filter")
+
+
+@pytest.mark.parametrize("typed, canonical", [
+    ("score=0.5", "score==0.5"),
+    ("type = chat", "type == chat"),
+    ("score <= '0.5'", "score<=0.5"),
+    ("score < ∞", "score < inf"),
+])
+def test_a_single_equals_quotes_and_infinity_read_as_their_canonical_form(typed, canonical):
+    assert parse_condition(typed, FRAME.columns) == parse_condition(canonical, FRAME.columns)
+    assert (filter_from_where([typed], FRAME.columns).mask(FRAME).tolist()
+            == filter_from_where([canonical], FRAME.columns).mask(FRAME).tolist())
+
+
+@pytest.mark.parametrize("text", ["cost<2", "cost <= 2", "cost=2", "cost == 2", "cost != 2",
+                                  "cost>'1'", "cost >= -inf", "cost < ∞", "cost>1e0"])
+def test_the_explorer_search_and_where_keep_the_same_rows_for_one_condition(text):
+    from copa_dash.ui.features.explore import table_query
+    frame = pd.DataFrame({"id": ["a", "b", "c", "d"], "cost": [0.5, 1.0, 2.0, 3.0]})
+    kept = table_query.search(frame, text, {"cost": "cost"})
+    assert kept.notes == ()
+    expected = filter_from_where([text], frame.columns).mask(frame)
+    assert kept.frame["id"].tolist() == frame["id"][expected].tolist()
+    assert 0 < int(expected.sum()) <= len(frame)

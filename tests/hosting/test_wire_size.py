@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from benchmarks.bench_first_open_wire import Server, first_open
+from benchmarks.bench_first_open_wire import first_open, start_server
 
 from .server import requests
 
@@ -25,7 +25,7 @@ LIMIT_BYTES = 1.5e6
 def server(tmp_path):
     if not shutil.which("chromedriver"):
         pytest.skip("chromedriver is not installed")
-    running = Server(tmp_path)
+    running = start_server(tmp_path)
     yield running
     running.stop()
 

@@ -8,81 +8,43 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from benchmarks._app import free_port
+from benchmarks._gunicorn import GunicornServer
+
 requests = pytest.importorskip("requests")
 pytest.importorskip("gunicorn")
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parents[2]
 BOOT_SECONDS = 120
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Gunicorn:
-    """``gunicorn app:server`` in the repository, configured by gunicorn.conf.py + env."""
+class Gunicorn(GunicornServer):
+    """``gunicorn app:server`` with 2 workers on ``port``, the answering worker's pid in every
+    access-log line (:class:`benchmarks._gunicorn.GunicornServer`)."""
 
     def __init__(self, tmp_path: Path, port: int, name: str):
-        self.url = f"http://127.0.0.1:{port}"
-        self.log_path = tmp_path / f"{name}.log"
-        env = dict(os.environ, COPA_DATA_DIR=str(tmp_path / "data"),
-                   COPA_CACHE_DIR=str(tmp_path / "cache"), COPA_HOST="127.0.0.1",
-                   COPA_PORT=str(port), COPA_WORKERS="2")
-        env.setdefault("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
-        for variable in ("PORT", "COPA_AUTH_USER", "COPA_AUTH_PASSWORD", "COPA_REDIS_URL"):
-            env.pop(variable, None)
-        self.log = open(self.log_path, "wb")  # noqa: SIM115 - open while gunicorn runs
-        # The pid of the answering worker in every access-log line.
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "app:server",
-             "--access-logformat", "worker=%(p)s %(m)s %(U)s %(s)s"],
-            cwd=REPO, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        super().__init__(tmp_path, name=name, port=port,
+                         args=["--access-logformat", "worker=%(p)s %(m)s %(U)s %(s)s"],
+                         env={"COPA_HOST": "127.0.0.1", "COPA_WORKERS": "2",
+                              "NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR",
+                                                                str(tmp_path / "numba"))})
 
-    def wait_ready(self) -> None:
-        deadline = time.monotonic() + BOOT_SECONDS
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                pytest.fail(f"gunicorn exited with {self.process.returncode}:\n{self.text()}")
-            try:
-                if requests.get(self.url + "/healthz", timeout=2).status_code == 200:
-                    return
-            except (requests.ConnectionError, requests.Timeout):  # booting
-                pass
-            time.sleep(0.3)
-        pytest.fail(f"gunicorn did not answer /healthz in {BOOT_SECONDS} s:\n{self.text()}")
+    def wait_ready(self, seconds: float = BOOT_SECONDS) -> Gunicorn:
+        return super().wait_ready(seconds)
 
-    def text(self) -> str:
-        self.log.flush()
-        return self.log_path.read_text(errors="replace")[-5000:]
+    def text(self, chars: int = 5000) -> str:
+        return super().text(chars)
 
     def worker_pids(self, path: str) -> set[str]:
         pattern = re.compile(rf"worker=<?(\d+)>? GET {re.escape(path)} 200")
         return set(pattern.findall(self.text()))
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)  # graceful: workers finish, then exit
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-        self.log.close()
 
 
 @pytest.fixture

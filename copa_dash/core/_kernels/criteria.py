@@ -63,6 +63,18 @@ def copa_scores(u, w, p):
 
 
 @njit(cache=True)
+def criteria_and_band_limit(u, rows, n_rows, w, p, out):
+    """``out[t]`` = C of row ``rows[t]`` (:func:`row_criterion`) for t < n_rows; returns the
+    limit of the tie band, the smallest of them times ``1 + TIE_RTOL`` (inf if none is finite)."""
+    best = np.inf
+    for t in range(n_rows):
+        out[t] = row_criterion(u, rows[t], w, p)
+        if out[t] < best:
+            best = out[t]
+    return best * (1.0 + TIE_RTOL)
+
+
+@njit(cache=True)
 def pick_from_band(u, w, rows, n_rows):
     """Position in ``rows[:n_rows]`` of the winner of the tie-breaks (C at p = 8, sum u, order).
 
@@ -71,12 +83,7 @@ def pick_from_band(u, w, rows, n_rows):
     if n_rows == 1:
         return 0
     c8 = np.empty(n_rows, dtype=np.float64)
-    best8 = np.inf
-    for t in range(n_rows):
-        c8[t] = row_criterion(u, rows[t], w, TIEBREAK_P)
-        if c8[t] < best8:
-            best8 = c8[t]
-    limit8 = best8 * (1.0 + TIE_RTOL)
+    limit8 = criteria_and_band_limit(u, rows, n_rows, w, TIEBREAK_P, c8)
     sums = np.full(n_rows, np.inf)
     best_sum = np.inf
     for t in range(n_rows):

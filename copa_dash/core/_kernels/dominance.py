@@ -27,6 +27,7 @@ import numpy as np
 from ..jit import njit
 from .dominance_sorting import stable_argsort
 from .dominance_tree import nondominated_mask_kdtree
+from .loops import tie_run_end
 
 
 @njit(cache=True)
@@ -212,10 +213,7 @@ def nondominated_mask_3d(points):
     tree = np.full(size + 1, np.inf)
     start = 0
     while start < n:
-        v = points[order0[start], 0]
-        stop = start + 1
-        while stop < n and points[order0[stop], 0] == v:
-            stop += 1
+        stop = tie_run_end(points, order0, start, 0)
         for t in range(start, stop):
             i = order0[t]
             best = np.inf

@@ -152,18 +152,23 @@ def best_models(u, theta, c, tie_rtol):
 
 
 @njit(cache=True)
+def half_exp_clipped(d):
+    """``e^(d/2)`` with d clipped to +-700 (where the Davidson probabilities are 0 or 1)."""
+    if d > 700.0:
+        d = 700.0
+    elif d < -700.0:
+        d = -700.0
+    return math.exp(0.5 * d)
+
+
+@njit(cache=True)
 def answer_probability(ca, cb, outcome, tau, nu, lapse):
     """P(outcome | C(a) = ca, C(b) = cb) under the Davidson model with a lapse rate.
 
     With ``s = e^(d/2)``: ``P(a) = s / (s + 1/s + nu)``, ``P(b) = (1/s) / (...)``,
     ``P(=) = nu / (...)``; one exponential (d is clipped to +-700, where P is 0 or 1 anyway).
     """
-    d = (cb - ca) / tau
-    if d > 700.0:
-        d = 700.0
-    elif d < -700.0:
-        d = -700.0
-    s = math.exp(0.5 * d)
+    s = half_exp_clipped((cb - ca) / tau)
     inv = 1.0 / s
     if outcome == OUTCOME_A:
         top = s
@@ -202,12 +207,7 @@ def pair_information(c, best, mass, pairs, n_models, tau, nu, lapse):
             if mass[m] == 0.0:
                 continue
             h = best[m]
-            d = (c[m, b] - c[m, a]) / tau
-            if d > 700.0:
-                d = 700.0
-            elif d < -700.0:
-                d = -700.0
-            s = math.exp(0.5 * d)
+            s = half_exp_clipped((c[m, b] - c[m, a]) / tau)
             inv = 1.0 / s
             scale = mass[m] * (1.0 - lapse) / (s + inv + nu)
             floor = mass[m] * lapse / 3.0

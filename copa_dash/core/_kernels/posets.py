@@ -73,6 +73,41 @@ def _satisfied(t, only_in, absent_in, a, n):
 
 
 @njit(cache=True)
+def _closure_fits(src, r, c, join, n):
+    """True when the poset ``src`` with the pair (c, r) added, closed transitively (every
+    row that reaches r gains c and what c reaches), stays inside ``join``."""
+    add = (_ONE << np.uint64(c)) | src[c]
+    for x in range(n):
+        if (x == r or (src[x] >> np.uint64(r)) & _ONE) and (src[x] | add) & ~join[x]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _closed_into(src, r, c, join, n, t):
+    """:func:`_closure_fits` and :func:`_add_closed` in one pass, for a ``t`` that is not
+    ``src``: True and t set when the closed poset stays inside join, else False (t spoiled)."""
+    add = (_ONE << np.uint64(c)) | src[c]
+    for x in range(n):
+        row = src[x]
+        if x == r or (row >> np.uint64(r)) & _ONE:
+            row = row | add
+            if row & ~join[x]:
+                return False
+        t[x] = row
+    return True
+
+
+@njit(cache=True)
+def _add_closed(src, r, c, n, t):
+    """``t`` = ``src`` with the pair (c, r) added and closed (``t`` may be ``src``)."""
+    add = (_ONE << np.uint64(c)) | src[c]
+    for x in range(n):
+        row = src[x]
+        t[x] = row | add if x == r or (row >> np.uint64(r)) & _ONE else row
+
+
+@njit(cache=True)
 def _warm_witness(prev, join, only_in, absent_in, k, n, t):
     """Fast path when ``prev`` witnessed the set without its last member: prev lies in
     [meet, join] of the larger set too, and only a pair of the last member alone can
@@ -84,20 +119,9 @@ def _warm_witness(prev, join, only_in, absent_in, k, n, t):
         while bits != _ZERO:
             c = _lowest_bit(bits)
             bits = bits & (bits - _ONE)
-            if (prev[c] >> np.uint64(r)) & _ONE:
+            if (prev[c] >> np.uint64(r)) & _ONE or not _closed_into(prev, r, c, join, n, t):
                 continue
-            add = (_ONE << np.uint64(c)) | prev[c]
             ok = True
-            for x in range(n):
-                row = prev[x]
-                if x == r or (row >> np.uint64(r)) & _ONE:
-                    row = row | add
-                    if row & ~join[x]:
-                        ok = False
-                        break
-                t[x] = row
-            if not ok:
-                continue
             for a in range(k - 1):
                 if not _satisfied(t, only_in, absent_in, a, n):
                     ok = False
@@ -127,16 +151,8 @@ def _greedy_witness(start, join, only_in, absent_in, k, n, t, first):
                 bits = bits & (bits - _ONE)
                 if (t[c] >> np.uint64(r)) & _ONE:
                     continue
-                add = (_ONE << np.uint64(c)) | t[c]
-                ok = True
-                for x in range(n):
-                    if (x == r or (t[x] >> np.uint64(r)) & _ONE) and (t[x] | add) & ~join[x]:
-                        ok = False
-                        break
-                if ok:
-                    for x in range(n):
-                        if x == r or (t[x] >> np.uint64(r)) & _ONE:
-                            t[x] |= add
+                if _closure_fits(t, r, c, join, n):
+                    _add_closed(t, r, c, n, t)
                     placed = True
                     break
             if placed:
@@ -294,6 +310,21 @@ def _in_closure(meet, join, target, n):
     return True
 
 
+@njit(cache=True)
+def _workspace(k, n):
+    """The scratch arrays of :func:`_set_masks`, :func:`_greedy_witness` and
+    :func:`_union_free` for sets of up to ``k`` members over ``n`` words of pairs: members,
+    pre_and, pre_or, suf_and, suf_or, only_in, absent_in, meet, join, t_stack, u_stack,
+    cand, tried, above, found."""
+    wide = np.empty((k + 1, n), dtype=np.uint64)
+    return (np.empty(k, dtype=np.int64), wide, np.empty_like(wide), np.empty_like(wide),
+            np.empty_like(wide), np.empty((k, n), dtype=np.uint64),
+            np.empty((k, n), dtype=np.uint64), np.empty(n, dtype=np.uint64),
+            np.empty(n, dtype=np.uint64), np.empty_like(wide), np.empty_like(wide),
+            np.empty_like(wide), np.empty((k + 1, 2), dtype=np.int64),
+            np.empty(n, dtype=np.uint64), np.empty(n, dtype=np.uint64))
+
+
 @njit(cache=True, nogil=True)
 def ufg_level_chunk(rows, nu, tail, targets, frontier, witness, max_size, numer,
                     out_frontier, out_witness):
@@ -327,21 +358,8 @@ def ufg_level_chunk(rows, nu, tail, targets, frontier, witness, max_size, numer,
     n_front, s = frontier.shape
     k = s + 1
     n_targets = targets.shape[0]
-    members = np.empty(k, dtype=np.int64)
-    pre_and = np.empty((k + 1, n), dtype=np.uint64)
-    pre_or = np.empty((k + 1, n), dtype=np.uint64)
-    suf_and = np.empty((k + 1, n), dtype=np.uint64)
-    suf_or = np.empty((k + 1, n), dtype=np.uint64)
-    only_in = np.empty((k, n), dtype=np.uint64)
-    absent_in = np.empty((k, n), dtype=np.uint64)
-    meet = np.empty(n, dtype=np.uint64)
-    join = np.empty(n, dtype=np.uint64)
-    t_stack = np.empty((k + 1, n), dtype=np.uint64)
-    u_stack = np.empty((k + 1, n), dtype=np.uint64)
-    cand = np.empty((k + 1, n), dtype=np.uint64)
-    tried = np.empty((k + 1, 2), dtype=np.int64)
-    above = np.empty(n, dtype=np.uint64)
-    found = np.empty(n, dtype=np.uint64)
+    (members, pre_and, pre_or, suf_and, suf_or, only_in, absent_in, meet, join, t_stack,
+     u_stack, cand, tried, above, found) = _workspace(k, n)
     n_out = 0
     denom = 0.0
     n_ufg = 0
@@ -411,21 +429,8 @@ def ufg_sample_tail(rows, nu, targets, prefixes, cum_mass, max_size, n_samples, 
     n_targets = targets.shape[0]
     total = cum_mass[n_front - 1]
     join_prob = nu / (1.0 + nu)
-    members = np.empty(m, dtype=np.int64)
-    pre_and = np.empty((m + 1, n), dtype=np.uint64)
-    pre_or = np.empty((m + 1, n), dtype=np.uint64)
-    suf_and = np.empty((m + 1, n), dtype=np.uint64)
-    suf_or = np.empty((m + 1, n), dtype=np.uint64)
-    only_in = np.empty((m, n), dtype=np.uint64)
-    absent_in = np.empty((m, n), dtype=np.uint64)
-    meet = np.empty(n, dtype=np.uint64)
-    join = np.empty(n, dtype=np.uint64)
-    t_stack = np.empty((m + 1, n), dtype=np.uint64)
-    u_stack = np.empty((m + 1, n), dtype=np.uint64)
-    cand = np.empty((m + 1, n), dtype=np.uint64)
-    tried = np.empty((m + 1, 2), dtype=np.int64)
-    above = np.empty(n, dtype=np.uint64)
-    found = np.empty(n, dtype=np.uint64)
+    (members, pre_and, pre_or, suf_and, suf_or, only_in, absent_in, meet, join, t_stack,
+     u_stack, cand, tried, above, found) = _workspace(m, n)
     n_ufg = 0
     for _ in range(n_samples):
         f = np.searchsorted(cum_mass, np.random.random() * total, side="right")

@@ -74,13 +74,19 @@ def hypervolume_2d_3d(points, ref):
 
 
 @njit(cache=True)
+def _hv_delta(side1, side0, ref):
+    """``HV(side1) - HV(side0)``, the first side's computed first."""
+    hv1 = hypervolume_2d_3d(side1, ref)
+    return hv1 - hypervolume_2d_3d(side0, ref)
+
+
+@njit(cache=True)
 def pooled_deltas(rows, run_start, labels, ref):
     """``HV(side 1) - HV(side 0)`` for every label vector (row of ``labels``), K = 2 or 3."""
     out = np.empty(labels.shape[0], dtype=np.float64)
     for b in range(labels.shape[0]):
-        hv1 = hypervolume_2d_3d(pooled_side_points(rows, run_start, labels[b], 1), ref)
-        hv0 = hypervolume_2d_3d(pooled_side_points(rows, run_start, labels[b], 0), ref)
-        out[b] = hv1 - hv0
+        out[b] = _hv_delta(pooled_side_points(rows, run_start, labels[b], 1),
+                           pooled_side_points(rows, run_start, labels[b], 0), ref)
     return out
 
 
@@ -89,7 +95,6 @@ def mean_deltas(sums, counts, labels, ref):
     """As :func:`pooled_deltas` with each side's front built from per-config means."""
     out = np.empty(labels.shape[0], dtype=np.float64)
     for b in range(labels.shape[0]):
-        hv1 = hypervolume_2d_3d(mean_side_points(sums, counts, labels[b], 1), ref)
-        hv0 = hypervolume_2d_3d(mean_side_points(sums, counts, labels[b], 0), ref)
-        out[b] = hv1 - hv0
+        out[b] = _hv_delta(mean_side_points(sums, counts, labels[b], 1),
+                           mean_side_points(sums, counts, labels[b], 0), ref)
     return out

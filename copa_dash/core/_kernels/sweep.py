@@ -32,7 +32,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import njit
-from .criteria import TIE_RTOL, TIEBREAK_P, pick_from_band, row_criterion, row_sum
+from .criteria import (
+    TIE_RTOL,
+    TIEBREAK_P,
+    criteria_and_band_limit,
+    pick_from_band,
+    row_sum,
+)
+from .loops import row_has_nan, row_le
 
 # (w u)^q above exp(-600) ~ 1e-261 leaves a wide margin above the subnormal range (1e-308).
 _LOG_SAFE = -600.0
@@ -73,19 +80,13 @@ def _group_log_power_sum(u, i, in_focus, focus_side, q):
 
 @njit(cache=True)
 def _usable_rows(u, eligible):
-    n, k_count = u.shape
+    n = u.shape[0]
     rows = np.empty(n, dtype=np.int64)
     count = 0
     for i in range(n):
-        if eligible[i]:
-            ok = True
-            for k in range(k_count):
-                if np.isnan(u[i, k]):
-                    ok = False
-                    break
-            if ok:
-                rows[count] = i
-                count += 1
+        if eligible[i] and not row_has_nan(u, i):
+            rows[count] = i
+            count += 1
     return rows[:count]
 
 
@@ -132,12 +133,7 @@ def _unbeaten(keys, sums, rows):
                 continue
             if not (sums[j] * (1.0 + TIE_RTOL) < sums[i] or rows[j] < rows[i]):
                 continue
-            le = True
-            for c in range(keys.shape[1]):
-                if keys[j, c] > keys[i, c]:
-                    le = False
-                    break
-            if le:
+            if row_le(keys, j, keys, i):
                 beaten = True
                 break
         if not beaten:
@@ -270,12 +266,7 @@ def _scan_direct(u, in_focus, cand_rows, a, b, p, selected):
     for t in range(a.shape[0]):
         for k in range(k_count):
             w[k] = a[t] if in_focus[k] else b[t]
-        best = np.inf
-        for s in range(c_count):
-            c[s] = row_criterion(u, cand_rows[s], w, p)
-            if c[s] < best:
-                best = c[s]
-        limit = best * (1.0 + TIE_RTOL)
+        limit = criteria_and_band_limit(u, cand_rows, c_count, w, p, c)
         n_band = 0
         for s in range(c_count):
             if c[s] <= limit:

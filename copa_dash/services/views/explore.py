@@ -20,6 +20,7 @@ from typing import ClassVar
 from urllib.parse import urlencode
 
 from ...core.errors import InvalidInputError
+from ...core.numbers import read_number
 from ...core.validate import check_p
 from ...data.filters import RowFilter
 from ..default_view import first_view
@@ -60,12 +61,7 @@ def format_p(p: float) -> str:
     return "inf" if math.isinf(p) else exact_number(p)
 
 
-def _float(text: str, default: float) -> float:
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        return default
-    return value if not math.isnan(value) else default
+_float = read_number   # one lenient number reader (copa_dash.core.numbers)
 
 
 @dataclass(frozen=True)
@@ -149,7 +145,7 @@ class ExploreView:
             if sep and name:
                 weights.append((name, max(0.0, _float(value, 0.0))))
         p_text = (as_list(query.get("p")) or ["inf"])[0]
-        p = math.inf if p_text.lower() in ("inf", "infinity") else max(1.0, _float(p_text, math.inf))
+        p = max(1.0, _float(p_text, math.inf))
         axes = (as_list(query.get("axes")) or ["raw"])[0]
         population = (as_list(query.get("pop")) or ["all"])[0]
         return cls(

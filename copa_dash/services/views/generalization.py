@@ -11,6 +11,7 @@ from typing import ClassVar
 from urllib.parse import urlencode
 
 from ...core.errors import InvalidInputError
+from ...core.numbers import read_numbers
 from ..generalization import label_text
 from .query import first, parsed
 
@@ -26,11 +27,7 @@ def parse_ref(text) -> tuple[float, ...]:
     text = "" if text is None else str(text).strip()
     if not text:
         return ()
-    try:
-        values = tuple(float(v) for v in text.split(","))
-    except ValueError:
-        raise InvalidInputError(f"reference point {text!r}: write numbers separated by "
-                                "commas") from None
+    values = read_numbers(text, what="reference point")
     if not all(math.isfinite(v) for v in values):
         raise InvalidInputError(f"reference point {text!r}: every number must be finite")
     return values

@@ -29,6 +29,8 @@ def parsed(query) -> dict:
         return {k: v[0] if len(v) == 1 else v for k, v in pairs.items()}
     return dict(query)
 
+from copa_dash.services.inputs import read_number
+
 
 def as_list(value) -> list[str]:
     """A query value as a list of strings (a repeated key gives several)."""
@@ -53,13 +55,8 @@ def number(text, default: float, low: float = -math.inf, high: float = math.inf)
     >>> number("7", 0.5, 0, 1), number("abc", 0.5), number("inf", 2.0)
     (1, 0.5, 2.0)
     """
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        return default
-    if math.isnan(value) or math.isinf(value):
-        return default
-    return min(high, max(low, value))
+    value = read_number(text, finite=True)
+    return default if value is None else min(high, max(low, value))
 
 
 # The three kinds of setting every page may share (the working context, see
@@ -72,14 +69,6 @@ def exact_number(value: float) -> str:
     """The shortest text that reads back as exactly ``value`` (1.0 -> "1", 0.1 -> "0.1")."""
     value = float(value)
     return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
-
-
-def _loose_float(text, default):
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        return default
-    return value if not math.isnan(value) else default
 
 
 def objective_pairs(values) -> tuple[tuple[str, str], ...]:
@@ -100,8 +89,8 @@ def range_triples(values) -> tuple[tuple[str, float | None, float | None], ...]:
         head, _, high = item.rpartition(":")
         name, _, low = head.rpartition(":")
         if name:
-            out.append((name, _loose_float(low, None) if low else None,
-                        _loose_float(high, None) if high else None))
+            out.append((name, read_number(low) if low else None,
+                        read_number(high) if high else None))
     return tuple(out)
 
 

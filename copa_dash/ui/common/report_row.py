@@ -28,22 +28,14 @@ class ReportRowIds:
 
     prefix: str
 
+    def _id(self, part: str) -> str:
+        return f"{self.prefix}-report-{part}"
+
     # upper-case properties: they read like the pages' id constants (ids.X.FORMAT)
-    @property
-    def FORMAT(self) -> str:
-        return f"{self.prefix}-report-format"
-
-    @property
-    def BUTTON(self) -> str:
-        return f"{self.prefix}-report-button"
-
-    @property
-    def DOWNLOAD(self) -> str:
-        return f"{self.prefix}-report-download"
-
-    @property
-    def ALERT(self) -> str:
-        return f"{self.prefix}-report-alert"
+    FORMAT = property(lambda self: self._id("format"))
+    BUTTON = property(lambda self: self._id("button"))
+    DOWNLOAD = property(lambda self: self._id("download"))
+    ALERT = property(lambda self: self._id("alert"))
 
 
 def report_row(ids: ReportRowIds, label: str, help_text: str) -> html.Div:

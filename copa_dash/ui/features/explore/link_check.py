@@ -8,20 +8,14 @@ wondering why the view differs from the link.
 
 from __future__ import annotations
 
-import math
-
+from copa_dash.services.inputs import read_number
 from copa_dash.services.views.query import as_list
 from copa_dash.ui.features.explore.state import AXES_MODES, ExploreState, format_p
 
 KNOWN_KEYS = ExploreState.QUERY_KEYS    # "choose" too: the page writes it after "Help me choose"
 
 
-def _number(text: str) -> float | None:
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        return None
-    return None if math.isnan(value) else value
+_number = read_number
 
 
 def link_notes(query: dict, state: ExploreState, objective_columns) -> list[str]:
@@ -62,7 +56,7 @@ def link_notes(query: dict, state: ExploreState, objective_columns) -> list[str]
             notes.append(f"alpha={text} is not a number from 0 to 1; the view uses "
                          f"alpha = {state.alpha:g}.")
     for text in as_list(query.get("p"))[:1]:
-        number = math.inf if text.strip().lower() in ("inf", "infinity") else _number(text)
+        number = _number(text)
         if number is None or number < 1:
             notes.append(f"p={text} is not a number of at least 1 (or inf); the view uses "
                          f"p = {format_p(state.p)}.")

@@ -2,7 +2,8 @@
 
 Only the visible page is sent to the browser, so a slider move redraws 15 rows, not
 thousands. The search box takes comma-joined conditions: a bare word matches ids that
-contain it (any case); ``name < 2`` compares an objective's raw values.
+contain it (any case); ``name < 2`` compares an objective's raw values (the condition syntax
+of the CLI's ``--where``, read by the same ``split_condition``).
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-# "<column> <op> <number>": the column is whatever comes before the first operator
-_OPERATOR = re.compile(r"<=|>=|!=|==|=|<|>")
+from copa_dash.services.inputs import compare, split_condition
+
 SEARCH_MAX_CHARS = 500
-_OPS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "=": "eq", "==": "eq", "!=": "ne"}
 RANKING = "rank"
 BY_ID = "id"
 
@@ -64,13 +64,12 @@ def search(frame: pd.DataFrame, text: str | None, columns: dict[str, str]) -> Se
         if not part:
             continue
         in_ids = frame["id"].astype(str).str.contains(part, case=False, regex=False)
-        operator = _OPERATOR.search(part)
-        if operator and operator.start() > 0:
-            name = part[:operator.start()].strip()
+        condition = split_condition(part)
+        if condition is not None:
+            name, value = condition.column, condition.number
             column = lookup.get(name.casefold())
-            value = _number(part[operator.end():])
             if column is not None and value is not None:
-                mask &= getattr(frame[column], _OPS[operator.group()])(value)
+                mask &= compare(frame[column], condition.operator, value)
                 continue
             if column is not None:   # a column, but no number: say so
                 notes.append(f"the value in '{part}' is not a number, so it was searched "
@@ -80,14 +79,6 @@ def search(frame: pd.DataFrame, text: str | None, columns: dict[str, str]) -> Se
                              f"({', '.join(columns)}), so '{part}' was searched in the ids.")
         mask &= in_ids
     return Searched(frame[mask], tuple(notes))
-
-
-def _number(text: str) -> float | None:
-    try:
-        value = float(text.strip())
-    except ValueError:
-        return None
-    return None if math.isnan(value) else value
 
 
 def sort_options(objectives: list[str]) -> list[dict]:

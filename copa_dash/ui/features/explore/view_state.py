@@ -4,29 +4,18 @@ from __future__ import annotations
 
 import math
 
-from copa_dash.services.inputs import RowFilter
+from copa_dash.services.inputs import RowFilter, read_number
 from copa_dash.services.selection import Preferences
 from copa_dash.ui.features.explore.state import P_STOPS, ExploreState, format_p, nearest_p_stop
 
 
 def _number(value) -> float | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        return None
-    return value if math.isfinite(value) else None
+    return read_number(value, finite=True)
 
 
 def _p(text) -> float:
-    raw = str(text if text is not None else "inf").strip().lower()
-    if raw in ("inf", "infinity", "∞", ""):
-        return math.inf
-    try:
-        return float(raw)
-    except ValueError:
-        return float("nan")
+    raw = str(text if text is not None else "").strip()
+    return read_number(raw, math.nan) if raw else math.inf
 
 
 def p_from_controls(box_text, stop_index, box_entered: bool) -> float:

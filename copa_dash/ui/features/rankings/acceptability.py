@@ -20,6 +20,7 @@ from dash import Input, Output, dcc, html
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services import rankings, robustness
 from copa_dash.services.catalog import open_dataset
+from copa_dash.services.inputs import read_number
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.features.rankings.ids import ID
@@ -52,10 +53,7 @@ def p_of(by: str) -> float:
     """The p of a COPA criterion label (``copa:2`` -> 2.0), inf for other criteria."""
     kind, _, value = (by or "").partition(":")
     if kind == "copa":
-        try:
-            return float(value) if value not in ("inf", "") else math.inf
-        except ValueError:
-            return math.inf
+        return read_number(value, math.inf)
     return math.inf
 
 

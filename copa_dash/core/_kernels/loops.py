@@ -1,0 +1,43 @@
+"""Inner loops that several kernels share, written once as small compiled functions.
+
+numba compiles each call site with the callee inlined by LLVM (they are tiny, and
+``cache=True`` keeps their machine code with the caller's), so a kernel that calls them runs
+as the hand-written loop did; ``benchmarks/bench_pareto.py --quick`` and the kernels'
+benchmarks measure that (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..jit import njit
+
+
+@njit(cache=True)
+def row_le(a, i, b, j):
+    """True when ``a[i, d] <= b[j, d]`` for every column d (stops at the first that is not)."""
+    for d in range(a.shape[1]):
+        if a[i, d] > b[j, d]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def row_has_nan(values, i):
+    """True when row ``i`` of ``values`` holds a NaN."""
+    for d in range(values.shape[1]):
+        if np.isnan(values[i, d]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def tie_run_end(points, order, start, column):
+    """End (exclusive) of the run of ``order`` from ``start`` whose rows share the value of
+    ``points[order[start], column]``; ``order`` sorts that column."""
+    n = order.shape[0]
+    v = points[order[start], column]
+    stop = start + 1
+    while stop < n and points[order[stop], column] == v:
+        stop += 1
+    return stop
