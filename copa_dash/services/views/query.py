@@ -29,7 +29,7 @@ def parsed(query) -> dict:
         return {k: v[0] if len(v) == 1 else v for k, v in pairs.items()}
     return dict(query)
 
-from copa_dash.services.inputs import read_number
+from copa_dash.core.numbers import read_number
 
 
 def as_list(value) -> list[str]:
