@@ -8,12 +8,11 @@ from dataclasses import replace
 
 from copa_dash.services.generalization import TEST_PREFIX, VAL_PREFIX
 from copa_dash.services.views.generalization import GeneralizationView, format_ref, parse_ref
+from copa_dash.ui.common.page_view import view_functions
 from copa_dash.ui.common.working_context import WorkingContext, context_notes
 
 GapViewState = GeneralizationView   # the page's name for its view
-parse_query = GeneralizationView.from_query
-to_query = GeneralizationView.to_query
-with_defaults = GeneralizationView.with_defaults
+parse_query, to_query, with_defaults = view_functions(GeneralizationView)
 
 __all__ = ["GapViewState", "apply_context", "format_ref", "parse_query", "parse_ref",
            "to_query", "with_defaults"]

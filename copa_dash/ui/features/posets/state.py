@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from copa_dash.services.views.posets import EXACT_OF_MODE, PosetsView
+from copa_dash.ui.common.page_view import view_functions
 from copa_dash.ui.common.working_context import (
     WorkingContext,
     context_notes,
@@ -14,9 +15,7 @@ from copa_dash.ui.common.working_context import (
 )
 
 PosetsState = PosetsView   # the page's name for its view
-parse_query = PosetsView.from_query
-to_query = PosetsView.to_query
-with_defaults = PosetsView.with_defaults
+parse_query, to_query, with_defaults = view_functions(PosetsView)
 
 __all__ = ["EXACT_OF_MODE", "PosetsState", "apply_context", "parse_query", "to_query",
            "with_defaults"]

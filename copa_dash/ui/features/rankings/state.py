@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from copa_dash.services.views.rankings import DEFAULT_TOP, MAX_TOP, RankingsView
+from copa_dash.ui.common.page_view import view_functions
 from copa_dash.ui.common.working_context import (
     WorkingContext,
     context_notes,
@@ -14,9 +15,7 @@ from copa_dash.ui.common.working_context import (
 )
 
 RankingsState = RankingsView   # the page's name for its view
-parse_query = RankingsView.from_query
-to_query = RankingsView.to_query
-with_defaults = RankingsView.with_defaults
+parse_query, to_query, with_defaults = view_functions(RankingsView)
 
 __all__ = ["DEFAULT_TOP", "MAX_TOP", "RankingsState", "apply_context", "parse_query",
            "to_query", "with_defaults"]

@@ -12,6 +12,7 @@ from copa_dash.services.views.systems import (
     REF_RULES,
     SystemsView,
 )
+from copa_dash.ui.common.page_view import view_functions
 from copa_dash.ui.common.working_context import (
     WorkingContext,
     context_notes,
@@ -20,9 +21,7 @@ from copa_dash.ui.common.working_context import (
 )
 
 SystemsState = SystemsView   # the page's name for its view
-parse_query = SystemsView.from_query
-to_query = SystemsView.to_query
-with_defaults = SystemsView.with_defaults
+parse_query, to_query, with_defaults = view_functions(SystemsView)
 
 __all__ = ["DEFAULT_SHOWN", "MAX_PERMUTATIONS", "NORMALIZATIONS", "REF_RULES", "SystemsState",
            "apply_context", "parse_query", "to_query", "with_defaults"]
