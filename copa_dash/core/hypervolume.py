@@ -15,6 +15,7 @@ import moocore  # the one place the core uses moocore: its HV4D+-based recursion
 import numpy as np
 
 from ._kernels import hypervolume as _kernels
+from ._kernels import hypervolume_qhv as _qhv_kernels
 from ._kernels import hypervolume_wfg as _wfg_kernels
 from .dominance import oriented_view
 from .errors import InvalidInputError
@@ -57,10 +58,14 @@ _EXACT_COST = {4: (2.89e-5, 1.69), 5: (1.18e-4, 2.06), 6: (9.3e-3, 1.58), 7: (3.
 _PROBE_SHARE = 0.125
 _PROBE_MIN_ROWS = 16
 _PROBE_MIN_SECONDS = 0.002
-# Below this many front rows moocore's recursion (HV4D+ base case, O(n^(K-2))) beats the
-# WFG kernel; measured crossovers on sphere fronts (CPU time): 6-D about 200 rows, 7-D
-# about 75, 8-D and up below 20 (WFG from the start).
-_WFG_FROM_ROWS = {4: None, 5: None, 6: 200, 7: 75}
+# Which exact method for K >= 4, by the measured crossovers (CPU time, sphere fronts, the
+# slow case; docs/benchmarks.md, "Hypervolume, 4 to 10 objectives"): moocore's recursion
+# (HV4D+ base case, O(n^(K-2))) at every size for K = 4, 5 (None) and below this many front
+# rows at K = 6, 7 (QHV-II 0.87 of it at 6-D x 100, 0.97 at 7-D x 40); the QHV-II kernel
+# above; from K = 8 the WFG kernel below _QHV_FROM_ROWS rows (QHV-II's stack costs more
+# than it saves on 8-D x 20, 1.23 of WFG; 1.0 at 30 rows) and QHV-II from there.
+_MOOCORE_BELOW_ROWS = {4: None, 5: None, 6: 100, 7: 40}
+_QHV_FROM_ROWS = 30
 
 
 @dataclass(frozen=True)
@@ -70,7 +75,7 @@ class HypervolumeEstimate:
     ``exact`` is True when ``value`` was computed exactly (then ``ci_low == ci_high ==
     value`` and ``n_samples == 0``), False for a Monte-Carlo estimate. ``method`` names
     what computed it: ``"hv2d"``, ``"hv3d"``, ``"moocore"`` (its HV4D+-based recursion),
-    ``"wfg"`` (the compiled WFG kernel), ``"trivial"`` (fewer than two front rows) or
+    ``"qhv"`` (the compiled QHV-II kernel), ``"wfg"`` (the compiled WFG kernel), ``"trivial"`` (fewer than two front rows) or
     ``"monte-carlo"``.
     """
 
@@ -94,15 +99,29 @@ def _oriented_problem(points, ref, directions):
 
 
 def exact_method(n_front: int, n_objectives: int) -> str:
-    """Name of the exact method :func:`hypervolume` uses for a front of this size."""
+    """Name of the exact method :func:`hypervolume` uses for a front of this size.
+
+    ``"trivial"`` (fewer than two rows or one objective), ``"hv2d"``, ``"hv3d"``;
+    for K >= 4 the method measured fastest on sphere fronts of that size (CPU time,
+    ``benchmarks/bench_hv_highdim.py``): ``"moocore"`` (its HV4D+-based recursion) at
+    K = 4, 5 and below 100 rows at K = 6 / 40 rows at K = 7, ``"wfg"`` below 30 rows from
+    K = 8, and the QHV-II kernel (``"qhv"``) otherwise.
+
+    Examples
+    --------
+    >>> exact_method(1000, 5), exact_method(300, 7), exact_method(20, 9)
+    ('moocore', 'qhv', 'wfg')
+    """
     if n_objectives <= 1 or n_front <= 1:
         return "trivial"
     if n_objectives <= 3:
         return f"hv{n_objectives}d"
-    wfg_from = _WFG_FROM_ROWS.get(n_objectives, 0)
-    if wfg_from is None or n_front < wfg_from:
+    moocore_below = _MOOCORE_BELOW_ROWS.get(n_objectives, 0)
+    if moocore_below is None or n_front < moocore_below:
         return "moocore"
-    return "wfg"
+    if n_front < _QHV_FROM_ROWS:
+        return "wfg"
+    return "qhv"
 
 
 def _exact_front(front: np.ndarray, r: np.ndarray) -> tuple[float, str]:
@@ -121,6 +140,8 @@ def _exact_front(front: np.ndarray, r: np.ndarray) -> tuple[float, str]:
         return float(_kernels.hypervolume(front, r)), method
     if method == "moocore":
         return float(_moocore_hv(front, r)), method
+    if method == "qhv":
+        return float(_qhv_kernels.hv_qhv(front, r)), method
     return float(_wfg_kernels.hv_wfg(front, r)), method
 
 
@@ -137,7 +158,7 @@ def _exact(y: np.ndarray, r: np.ndarray) -> float:
         return float(r[0] - inside.min()) if inside.size else 0.0
     if k <= 3:
         return float(_kernels.hypervolume(y, r))
-    if _WFG_FROM_ROWS.get(k, 0) is None:  # moocore whatever the size: it filters rows itself
+    if _MOOCORE_BELOW_ROWS.get(k, 0) is None:  # moocore whatever the size: it filters rows itself
         return float(_moocore_hv(y, r)) if y.shape[0] else 0.0
     return _exact_front(_kernels.unique_front(_kernels.inside_rows(y, r)), r)[0]
 
@@ -172,12 +193,15 @@ def hypervolume(points, /, ref, *, directions=None) -> float:
     O(N log N). K = 3: the HV3D sweep on the third objective with a 2-D staircase
     (Beume, Fonseca, Lopez-Ibanez, Paquete and Vahrenhold 2009), O(N log N) searches.
     K >= 4: the distinct non-dominated rows inside the box, then moocore's recursion
-    with the HV4D+ base case (K = 4, 5, and small fronts at K = 6, 7; O(N^(K-2))) or
-    the compiled WFG kernel with bounding and ordering heuristics
-    (:mod:`copa_dash.core._kernels.hypervolume_wfg`; larger fronts at K = 6, 7, and
-    every front from K = 8), whichever was measured faster (:func:`exact_method`).
-    Exponential in K in general (the problem is #P-hard). The slower compiled twin
-    ``copa_dash.core._kernels.hypervolume.hv_slices`` checks both in the tests.
+    with the HV4D+ base case (K = 4, 5, and small fronts at K = 6, 7; O(N^(K-2))), the
+    compiled QHV-II kernel (Jaszkiewicz 2018: count the largest box, split the rest of
+    the space into K disjoint boxes and recurse on the rows reaching each;
+    :mod:`copa_dash.core._kernels.hypervolume_qhv`) for larger fronts from K = 6, or the
+    compiled WFG kernel for fronts under 30 rows from K = 8, whichever was measured faster
+    (:func:`exact_method`). Exponential in K in general (the problem is #P-hard). The
+    slower compiled twin ``copa_dash.core._kernels.hypervolume.hv_slices`` and the plain
+    recursion ``copa_dash.core._reference.hypervolume.hypervolume_qhv`` check them in the
+    tests.
 
     Examples
     --------
