@@ -1,6 +1,6 @@
 """Exact hypervolume, 4 to 10 objectives: ours against pygmo (7-10-D) and moocore (4-5-D).
 
-    python benchmarks/bench_hv_highdim.py            # every case, 5 interleaved rounds
+    python benchmarks/bench_hv_highdim.py            # every case, 5 interleaved rounds (41 at 4-5-D)
     python benchmarks/bench_hv_highdim.py --rounds 7 --only 8x200
 
 Contenders, called in one process with their rounds interleaved (round r runs every
@@ -55,6 +55,7 @@ HIGH = [(7, 300), (8, 150), (8, 200), (9, 120), (10, 100)]
 LOW = [(4, 1000), (5, 1000)]
 KINDS = ("sphere", "linear", "convex", "random")
 RTOL = 1e-10
+LOW_ROUNDS = 41  # rounds of the 4-5-D rows (1-60 ms calls)
 
 
 def front(kind: str, n: int, k: int, seed: int = 0) -> np.ndarray:
@@ -133,6 +134,8 @@ def row(kind: str, k: int, n: int, rounds: int) -> list[str]:
         contenders[peer] = lambda: moocore.hypervolume(x, ref=ref)
         contenders["qhv"] = lambda: hv_qhv(x, ref)
         contenders["wfg"] = lambda: hv_wfg(x, ref)
+    if k < 6:  # millisecond calls: more rounds for the same confidence (few seconds)
+        rounds = max(rounds, LOW_ROUNDS)
     cpu, wall, results = interleaved(contenders, rounds)
     cells = [kind, str(k), f"{n:,}", exact_method(n, k), str(rounds),
              cell(cpu["ours"], wall["ours"]), f"{peer} {cell(cpu[peer], wall[peer])}",

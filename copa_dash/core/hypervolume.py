@@ -44,14 +44,15 @@ _SAMPLE_CHUNK = 1 << 16
 # (least squares in log-log over the sizes of 10 ms to a few seconds, front sizes growing
 # by sqrt(2); median CPU time of 1-7 calls of ``hypervolume``, so of the method
 # ``exact_method`` picks) on fronts on the positive unit sphere, the slow case at a given
-# front size. Measured 2026-11-25 21:33 UTC, load 2.9 per CPU before and 1.7 after on 2
-# shared CPUs, with the WFG kernel whose 4-6-objective leaves come from one template (the
-# table before it overestimated 4-6-D 1.4-3x, 7-8-D 1.1-1.2x, and random fronts 28x at 7-D
-# to 18,000x at 10-D).
-# Measured / fitted stays within 0.8-1.25 from 15 ms to 1.6 s at every K (4-D 0.5 s at
-# about 32,000 rows, 5-D 5,800, 6-D 1,250, 7-D 350, 8-D 150, 9-D 85, 10-D 60).
-_EXACT_COST = {4: (2.89e-5, 1.69), 5: (1.18e-4, 2.06), 6: (9.3e-3, 1.58), 7: (3.65e-2, 2.10),
-               8: (0.148, 3.05), 9: (0.897, 3.67), 10: (4.63, 4.26)}
+# front size. K = 4, 5 (moocore): measured 2026-11-25 21:33 UTC (load 2.9 per CPU). K = 6-10
+# re-measured 2026-11-28 04:36-04:48 UTC with the QHV-II kernel (``--k 6 7 8 9 10``, load
+# 8.1 per CPU before and 5.4 after on 2 shared CPUs, 677 s): measured / fitted 0.86-1.2 from
+# 10 ms to 2 s on sphere fronts; random fronts 0.0002-0.1 of the fit (the probe of
+# ``hypervolume_auto`` finds those). The WFG-era table it replaces predicted 2-8x more
+# (6-D 3-7x, 7-D 3-6x, 8-D 2-8x, 9-D 2-4x, 10-D 2-4x). 0.5 s at about 32,000 rows at
+# 4-D, 5,800 at 5-D, 3,500 at 6-D, 700 at 7-D, 240 at 8-D, 117 at 9-D, 78 at 10-D.
+_EXACT_COST = {4: (2.89e-5, 1.69), 5: (1.18e-4, 2.06), 6: (4.15e-3, 1.34), 7: (1.55e-2, 1.79),
+               8: (6.24e-2, 2.33), 9: (0.298, 3.26), 10: (1.22, 3.55)}
 # The probe of ``hypervolume_auto`` (``_probed_cost_seconds``): its subsets of the front
 # grow from this many rows while the next is predicted to take at most this share of the
 # budget.
@@ -295,7 +296,8 @@ def exact_cost_seconds(n_front: int, n_objectives: int) -> float:
     ``t100 * (n / 100)^e`` measured on sphere fronts (``_EXACT_COST``, see there for when
     and how); beyond 10 objectives the 9 -> 10 growth of both ``t100`` and ``e`` is
     extrapolated per objective. An upper-bound-minded heuristic: other fronts of the
-    same size are usually faster (random 7-10-D fronts 2-30x).
+    same size are usually faster (fronts of uniform random rows, 6-10-D: 10x to
+    thousands of times).
     """
     if n_objectives <= 3 or n_front <= 1:
         return 1e-6 * max(n_front, 1)
