@@ -324,7 +324,8 @@ def _probed_cost_seconds(front: np.ndarray, r: np.ndarray, budget: float) -> flo
     is predicted to take at most an eighth of the budget; the growth exponent between
     the last two subsets (kept between the model's minus 1, at least 1, and the
     model's) carries the last time to all n rows. A last subset under 2 ms is too short
-    to time: the model decides. The subsets together take about a quarter of the budget
+    to carry over several doublings: the model decides, unless it is already half the
+    front. The subsets together take about a quarter of the budget
     at most (each at least doubles the time of the one before). A cold numba cache makes
     the first subset slow and the prediction high: Monte-Carlo, never a surprise wait.
     """
@@ -347,7 +348,9 @@ def _probed_cost_seconds(front: np.ndarray, r: np.ndarray, budget: float) -> flo
                 or seconds * (following / size) ** growth > budget * _PROBE_SHARE):
             break
         previous, size = (size, seconds), following
-    if seconds < _PROBE_MIN_SECONDS:  # too short to time: the model decides
+    if seconds < _PROBE_MIN_SECONDS and 2 * size < n - 1:
+        # too short to carry over several doublings: the model decides (half the front
+        # under 2 ms is carried: one doubling, the growth capped at the model's)
         return exact_cost_seconds(n, k)
     return seconds * (n / size) ** growth
 

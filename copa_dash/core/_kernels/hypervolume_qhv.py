@@ -15,9 +15,11 @@ disjoint boxes by the first such j:
 (Jaszkiewicz, "Improved quick hypervolume algorithm", Computers & Operations Research 90,
 2018, section 3; the K-box split is what makes QHV-II faster than QHV's 2^K - 2 boxes). A
 row reaches box_j only when its own box meets it (``q_j < p'_j``; the other upper bounds are
-those of the parent, which it already beats), so the sets shrink quickly; a box with one or
-two rows is summed in closed form. Every term added is a positive volume (no
-inclusion-exclusion beyond two rows), so the rounding error stays at a few ulps per term.
+those of the parent, which it already beats), so the sets shrink quickly; a box with one to four
+rows is summed by inclusion-exclusion (at most 15 products of K clamped widths) instead of
+being split into up to K more boxes: 0.4 of the CPU time at 10-D x 100, 0.6 at 7-D x 300
+(sphere fronts). Every split adds positive volumes; the closed forms subtract, so the
+volumes differ from WFG's and moocore's in the last 12-14 digits (tests: 1e-12 relative).
 
 Why this and not WFG (``hypervolume_wfg``): measured on this machine, one process, CPU
 time, QHV-II takes 0.35-0.4 of our WFG kernel's time on 6-8-D sphere and linear fronts of
@@ -99,6 +101,7 @@ def hv_qhv(points, ref):
     lo = np.empty(k, dtype=np.float64)
     hi = np.empty(k, dtype=np.float64)
     pivot = np.empty(k, dtype=np.float64)
+    corners = np.empty((16, k), dtype=np.float64)
     total = 0.0
     while top > 0:
         top -= 1
@@ -127,6 +130,48 @@ def hv_qhv(points, ref):
                 vb *= hi[d] - xb
                 both *= hi[d] - max(xa, xb)
             total += va + vb - both
+            continue
+        if m == 3:  # inclusion-exclusion: 7 boxes instead of a split into up to K boxes
+            a = arena[off]
+            b = arena[off + 1]
+            c = arena[off + 2]
+            va = 1.0
+            vb = 1.0
+            vc = 1.0
+            vab = 1.0
+            vac = 1.0
+            vbc = 1.0
+            vabc = 1.0
+            for d in range(k):
+                xa = max(points[a, d], lo[d])
+                xb = max(points[b, d], lo[d])
+                xc = max(points[c, d], lo[d])
+                va *= hi[d] - xa
+                vb *= hi[d] - xb
+                vc *= hi[d] - xc
+                vab *= hi[d] - max(xa, xb)
+                vac *= hi[d] - max(xa, xc)
+                vbc *= hi[d] - max(xb, xc)
+                vabc *= hi[d] - max(max(xa, xb), xc)
+            total += va + vb + vc - vab - vac - vbc + vabc
+            continue
+        if m == 4:  # inclusion-exclusion over the 15 non-empty subsets
+            for mask in range(1, 16):
+                low = mask & -mask
+                row = 0
+                while (1 << row) != low:
+                    row += 1
+                rest = mask ^ low
+                q = arena[off + row]
+                volume = 1.0
+                for d in range(k):
+                    x = max(points[q, d], lo[d])
+                    if rest:
+                        x = max(x, corners[rest, d])
+                    corners[mask, d] = x
+                    volume *= hi[d] - x
+                bits = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + (mask >> 3)
+                total += volume if bits & 1 else -volume
             continue
         best = -1.0
         chosen = 0
