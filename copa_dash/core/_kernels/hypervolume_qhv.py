@@ -22,8 +22,9 @@ being split into up to K more boxes: 0.4 of the CPU time at 10-D x 100, 0.6 at 7
 volumes differ from WFG's and moocore's in the last 12-14 digits (tests: 1e-12 relative).
 
 Why this and not WFG (``hypervolume_wfg``): measured on this machine, one process, CPU
-time, QHV-II takes 0.35-0.4 of our WFG kernel's time on 6-8-D sphere and linear fronts of
-100-300 rows and 0.5-0.8 of pygmo's WFG from 7 to 10 objectives (docs/benchmarks.md,
+time, QHV-II (without the closed forms for 3-4 rows) took 0.35-0.45 of our WFG kernel's time
+on 6-8-D sphere fronts of 100-300 rows; with them, 0.12-0.33 of pygmo's WFG from 7 to 10
+objectives (docs/benchmarks.md,
 "Hypervolume, 4 to 10 objectives"). Tried and dropped: removing the rows whose clamped box
 another row's covers in each new box (1.4-4x slower: the test costs more than the smaller
 sets save).
