@@ -45,14 +45,15 @@ _SAMPLE_CHUNK = 1 << 16
 # by sqrt(2); median CPU time of 1-7 calls of ``hypervolume``, so of the method
 # ``exact_method`` picks) on fronts on the positive unit sphere, the slow case at a given
 # front size. K = 4, 5 (moocore): measured 2026-11-25 21:33 UTC (load 2.9 per CPU). K = 6-10
-# re-measured 2026-11-28 04:36-04:48 UTC with the QHV-II kernel (``--k 6 7 8 9 10``, load
-# 8.1 per CPU before and 5.4 after on 2 shared CPUs, 677 s): measured / fitted 0.86-1.2 from
-# 10 ms to 2 s on sphere fronts; random fronts 0.0002-0.1 of the fit (the probe of
-# ``hypervolume_auto`` finds those). The WFG-era table it replaces predicted 2-8x more
-# (6-D 3-7x, 7-D 3-6x, 8-D 2-8x, 9-D 2-4x, 10-D 2-4x). 0.5 s at about 32,000 rows at
-# 4-D, 5,800 at 5-D, 3,500 at 6-D, 700 at 7-D, 240 at 8-D, 117 at 9-D, 78 at 10-D.
-_EXACT_COST = {4: (2.89e-5, 1.69), 5: (1.18e-4, 2.06), 6: (4.15e-3, 1.34), 7: (1.55e-2, 1.79),
-               8: (6.24e-2, 2.33), 9: (0.298, 3.26), 10: (1.22, 3.55)}
+# re-measured 2026-11-28 05:11-05:13 UTC with the QHV-II kernel (``--k 6 7 8 9 10``, load
+# 2.8 per CPU before and 2.3 after on 2 shared CPUs, 122 s): measured / fitted 0.79-1.2 from
+# 10 ms to 2.3 s on sphere fronts; random fronts far below the fit (the probe of
+# ``hypervolume_auto`` finds those). The first QHV-II fit (before its 3-4-row closed forms)
+# predicted 1.3-4x more, the WFG-era table more still.
+# 0.5 s at about 32,000 rows at 4-D, 5,800 at 5-D, 5,000 at 6-D, 1,000 at 7-D, 330 at 8-D,
+# 160 at 9-D, 100 at 10-D.
+_EXACT_COST = {4: (2.89e-5, 1.69), 5: (1.18e-4, 2.06), 6: (2.84e-3, 1.32), 7: (9.98e-3, 1.70),
+               8: (3.26e-2, 2.31), 9: (0.132, 2.90), 10: (0.473, 3.50)}
 # The probe of ``hypervolume_auto`` (``_probed_cost_seconds``): its subsets of the front
 # grow from this many rows while the next is predicted to take at most this share of the
 # budget.

@@ -69,10 +69,11 @@ def test_a_random_front_over_the_table_is_probed_and_computed_exactly(monkeypatc
 
 
 def test_a_front_clearly_too_big_gets_monte_carlo_without_the_exact_run(monkeypatch):
-    # 9-D sphere, 400 rows: the table predicts minutes (113 rows took 1.2 s, 160 rows 4.8 s)
+    # 9-D sphere, 400 rows: the table predicts 7 s (QHV-II: 113 rows took 0.19 s, 160 rows
+    # 0.59 s in bench_hv_cost)
     points = _sphere(400, 9, seed=3)
     ref = np.full(9, 1.1)
-    assert hv.exact_cost_seconds(400, 9) > 50 * BUDGET
+    assert hv.exact_cost_seconds(400, 9) > 10 * BUDGET
     sizes = []
     exact_front = hv._exact_front
     monkeypatch.setattr(hv, "_exact_front",
