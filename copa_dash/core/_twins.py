@@ -371,6 +371,13 @@ def hv_wfg(front, ref):
     return float(moocore.hypervolume(np.ascontiguousarray(front), ref=np.asarray(ref)))
 
 
+def hv_qhv(points, ref):
+    """Exact hypervolume of any rows inside or outside ``ref`` (the QHV-II kernel's
+    contract): the rows strictly inside, then :func:`hv_wfg` (moocore, or declined)."""
+    inside = points[(points < np.asarray(ref)).all(axis=1)]
+    return hv_wfg(inside, ref)
+
+
 def hypervolume_2d_3d(points, ref):
     """Exact HV of any 2- or 3-objective rows (dominated or outside r: fine)."""
     if points.shape[0] == 0:
@@ -442,6 +449,7 @@ TWINS = {
     "hypervolume.unique_front": unique_front,
     "hypervolume.hypervolume": hypervolume,
     "hypervolume_wfg.hv_wfg": hv_wfg,
+    "hypervolume_qhv.hv_qhv": hv_qhv,
     "significance.hypervolume_2d_3d": hypervolume_2d_3d,
     "significance.pooled_side_points": pooled_side_points,
     "significance.mean_side_points": mean_side_points,

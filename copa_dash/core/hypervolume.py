@@ -15,6 +15,7 @@ import moocore  # the one place the core uses moocore: its HV4D+-based recursion
 import numpy as np
 
 from ._kernels import hypervolume as _kernels
+from ._kernels import hypervolume_qhv as _qhv_kernels
 from ._kernels import hypervolume_wfg as _wfg_kernels
 from .dominance import oriented_view
 from .errors import InvalidInputError
@@ -43,24 +44,30 @@ _SAMPLE_CHUNK = 1 << 16
 # (least squares in log-log over the sizes of 10 ms to a few seconds, front sizes growing
 # by sqrt(2); median CPU time of 1-7 calls of ``hypervolume``, so of the method
 # ``exact_method`` picks) on fronts on the positive unit sphere, the slow case at a given
-# front size. Measured 2026-11-25 21:33 UTC, load 2.9 per CPU before and 1.7 after on 2
-# shared CPUs, with the WFG kernel whose 4-6-objective leaves come from one template (the
-# table before it overestimated 4-6-D 1.4-3x, 7-8-D 1.1-1.2x, and random fronts 28x at 7-D
-# to 18,000x at 10-D).
-# Measured / fitted stays within 0.8-1.25 from 15 ms to 1.6 s at every K (4-D 0.5 s at
-# about 32,000 rows, 5-D 5,800, 6-D 1,250, 7-D 350, 8-D 150, 9-D 85, 10-D 60).
-_EXACT_COST = {4: (2.89e-5, 1.69), 5: (1.18e-4, 2.06), 6: (9.3e-3, 1.58), 7: (3.65e-2, 2.10),
-               8: (0.148, 3.05), 9: (0.897, 3.67), 10: (4.63, 4.26)}
+# front size. K = 4, 5 (moocore): measured 2026-11-25 21:33 UTC (load 2.9 per CPU). K = 6-10
+# re-measured 2026-11-28 05:11-05:13 UTC with the QHV-II kernel (``--k 6 7 8 9 10``, load
+# 2.8 per CPU before and 2.3 after on 2 shared CPUs, 122 s): measured / fitted 0.79-1.2 from
+# 10 ms to 2.3 s on sphere fronts; random fronts far below the fit (the probe of
+# ``hypervolume_auto`` finds those). The first QHV-II fit (before its 3-4-row closed forms)
+# predicted 1.3-4x more, the WFG-era table more still.
+# 0.5 s at about 32,000 rows at 4-D, 5,800 at 5-D, 5,000 at 6-D, 1,000 at 7-D, 330 at 8-D,
+# 160 at 9-D, 100 at 10-D.
+_EXACT_COST = {4: (2.89e-5, 1.69), 5: (1.18e-4, 2.06), 6: (2.84e-3, 1.32), 7: (9.98e-3, 1.70),
+               8: (3.26e-2, 2.31), 9: (0.132, 2.90), 10: (0.473, 3.50)}
 # The probe of ``hypervolume_auto`` (``_probed_cost_seconds``): its subsets of the front
 # grow from this many rows while the next is predicted to take at most this share of the
 # budget.
 _PROBE_SHARE = 0.125
 _PROBE_MIN_ROWS = 16
 _PROBE_MIN_SECONDS = 0.002
-# Below this many front rows moocore's recursion (HV4D+ base case, O(n^(K-2))) beats the
-# WFG kernel; measured crossovers on sphere fronts (CPU time): 6-D about 200 rows, 7-D
-# about 75, 8-D and up below 20 (WFG from the start).
-_WFG_FROM_ROWS = {4: None, 5: None, 6: 200, 7: 75}
+# Which exact method for K >= 4, by the measured crossovers (CPU time, sphere fronts, the
+# slow case; docs/benchmarks.md, "Hypervolume, 4 to 10 objectives"): moocore's recursion
+# (HV4D+ base case, O(n^(K-2))) at every size for K = 4, 5 (None) and below this many front
+# rows at K = 6, 7 (QHV-II 0.87 of it at 6-D x 100, 0.97 at 7-D x 40); the QHV-II kernel
+# above; from K = 8 the WFG kernel below _QHV_FROM_ROWS rows (QHV-II's stack costs more
+# than it saves on 8-D x 20, 1.23 of WFG; 1.0 at 30 rows) and QHV-II from there.
+_MOOCORE_BELOW_ROWS = {4: None, 5: None, 6: 100, 7: 40}
+_QHV_FROM_ROWS = 30
 
 
 @dataclass(frozen=True)
@@ -70,7 +77,7 @@ class HypervolumeEstimate:
     ``exact`` is True when ``value`` was computed exactly (then ``ci_low == ci_high ==
     value`` and ``n_samples == 0``), False for a Monte-Carlo estimate. ``method`` names
     what computed it: ``"hv2d"``, ``"hv3d"``, ``"moocore"`` (its HV4D+-based recursion),
-    ``"wfg"`` (the compiled WFG kernel), ``"trivial"`` (fewer than two front rows) or
+    ``"qhv"`` (the compiled QHV-II kernel), ``"wfg"`` (the compiled WFG kernel), ``"trivial"`` (fewer than two front rows) or
     ``"monte-carlo"``.
     """
 
@@ -94,15 +101,29 @@ def _oriented_problem(points, ref, directions):
 
 
 def exact_method(n_front: int, n_objectives: int) -> str:
-    """Name of the exact method :func:`hypervolume` uses for a front of this size."""
+    """Name of the exact method :func:`hypervolume` uses for a front of this size.
+
+    ``"trivial"`` (fewer than two rows or one objective), ``"hv2d"``, ``"hv3d"``;
+    for K >= 4 the method measured fastest on sphere fronts of that size (CPU time,
+    ``benchmarks/bench_hv_highdim.py``): ``"moocore"`` (its HV4D+-based recursion) at
+    K = 4, 5 and below 100 rows at K = 6 / 40 rows at K = 7, ``"wfg"`` below 30 rows from
+    K = 8, and the QHV-II kernel (``"qhv"``) otherwise.
+
+    Examples
+    --------
+    >>> exact_method(1000, 5), exact_method(300, 7), exact_method(20, 9)
+    ('moocore', 'qhv', 'wfg')
+    """
     if n_objectives <= 1 or n_front <= 1:
         return "trivial"
     if n_objectives <= 3:
         return f"hv{n_objectives}d"
-    wfg_from = _WFG_FROM_ROWS.get(n_objectives, 0)
-    if wfg_from is None or n_front < wfg_from:
+    moocore_below = _MOOCORE_BELOW_ROWS.get(n_objectives, 0)
+    if moocore_below is None or n_front < moocore_below:
         return "moocore"
-    return "wfg"
+    if n_front < _QHV_FROM_ROWS:
+        return "wfg"
+    return "qhv"
 
 
 def _exact_front(front: np.ndarray, r: np.ndarray) -> tuple[float, str]:
@@ -121,6 +142,8 @@ def _exact_front(front: np.ndarray, r: np.ndarray) -> tuple[float, str]:
         return float(_kernels.hypervolume(front, r)), method
     if method == "moocore":
         return float(_moocore_hv(front, r)), method
+    if method == "qhv":
+        return float(_qhv_kernels.hv_qhv(front, r)), method
     return float(_wfg_kernels.hv_wfg(front, r)), method
 
 
@@ -137,7 +160,7 @@ def _exact(y: np.ndarray, r: np.ndarray) -> float:
         return float(r[0] - inside.min()) if inside.size else 0.0
     if k <= 3:
         return float(_kernels.hypervolume(y, r))
-    if _WFG_FROM_ROWS.get(k, 0) is None:  # moocore whatever the size: it filters rows itself
+    if _MOOCORE_BELOW_ROWS.get(k, 0) is None:  # moocore whatever the size: it filters rows itself
         return float(_moocore_hv(y, r)) if y.shape[0] else 0.0
     return _exact_front(_kernels.unique_front(_kernels.inside_rows(y, r)), r)[0]
 
@@ -172,12 +195,15 @@ def hypervolume(points, /, ref, *, directions=None) -> float:
     O(N log N). K = 3: the HV3D sweep on the third objective with a 2-D staircase
     (Beume, Fonseca, Lopez-Ibanez, Paquete and Vahrenhold 2009), O(N log N) searches.
     K >= 4: the distinct non-dominated rows inside the box, then moocore's recursion
-    with the HV4D+ base case (K = 4, 5, and small fronts at K = 6, 7; O(N^(K-2))) or
-    the compiled WFG kernel with bounding and ordering heuristics
-    (:mod:`copa_dash.core._kernels.hypervolume_wfg`; larger fronts at K = 6, 7, and
-    every front from K = 8), whichever was measured faster (:func:`exact_method`).
-    Exponential in K in general (the problem is #P-hard). The slower compiled twin
-    ``copa_dash.core._kernels.hypervolume.hv_slices`` checks both in the tests.
+    with the HV4D+ base case (K = 4, 5, and small fronts at K = 6, 7; O(N^(K-2))), the
+    compiled QHV-II kernel (Jaszkiewicz 2018: count the largest box, split the rest of
+    the space into K disjoint boxes and recurse on the rows reaching each;
+    :mod:`copa_dash.core._kernels.hypervolume_qhv`) for larger fronts from K = 6, or the
+    compiled WFG kernel for fronts under 30 rows from K = 8, whichever was measured faster
+    (:func:`exact_method`). Exponential in K in general (the problem is #P-hard). The
+    slower compiled twin ``copa_dash.core._kernels.hypervolume.hv_slices`` and the plain
+    recursion ``copa_dash.core._reference.hypervolume.hypervolume_qhv`` check them in the
+    tests.
 
     Examples
     --------
@@ -271,7 +297,8 @@ def exact_cost_seconds(n_front: int, n_objectives: int) -> float:
     ``t100 * (n / 100)^e`` measured on sphere fronts (``_EXACT_COST``, see there for when
     and how); beyond 10 objectives the 9 -> 10 growth of both ``t100`` and ``e`` is
     extrapolated per objective. An upper-bound-minded heuristic: other fronts of the
-    same size are usually faster (random 7-10-D fronts 2-30x).
+    same size are usually faster (fronts of uniform random rows, 6-10-D: 10x to
+    thousands of times).
     """
     if n_objectives <= 3 or n_front <= 1:
         return 1e-6 * max(n_front, 1)
@@ -298,7 +325,8 @@ def _probed_cost_seconds(front: np.ndarray, r: np.ndarray, budget: float) -> flo
     is predicted to take at most an eighth of the budget; the growth exponent between
     the last two subsets (kept between the model's minus 1, at least 1, and the
     model's) carries the last time to all n rows. A last subset under 2 ms is too short
-    to time: the model decides. The subsets together take about a quarter of the budget
+    to carry over several doublings: the model decides, unless it is already half the
+    front. The subsets together take about a quarter of the budget
     at most (each at least doubles the time of the one before). A cold numba cache makes
     the first subset slow and the prediction high: Monte-Carlo, never a surprise wait.
     """
@@ -321,7 +349,9 @@ def _probed_cost_seconds(front: np.ndarray, r: np.ndarray, budget: float) -> flo
                 or seconds * (following / size) ** growth > budget * _PROBE_SHARE):
             break
         previous, size = (size, seconds), following
-    if seconds < _PROBE_MIN_SECONDS:  # too short to time: the model decides
+    if seconds < _PROBE_MIN_SECONDS and 2 * size < n - 1:
+        # too short to carry over several doublings: the model decides (half the front
+        # under 2 ms is carried: one doubling, the growth capped at the model's)
         return exact_cost_seconds(n, k)
     return seconds * (n / size) ** growth
 

@@ -51,17 +51,17 @@ def test_wfg_with_duplicates_and_dominated_rows_kept():
         reference.hypervolume_inclusion_exclusion(points, ref), rel=1e-12)
 
 
-def test_public_hypervolume_uses_wfg_above_the_measured_crossover():
+def test_public_hypervolume_uses_qhv_above_the_measured_crossover():
     points = _sphere(250, 6, seed=3)
     ref = np.full(6, 1.1)
-    assert hv.exact_method(250, 6) == "wfg"
+    assert hv.exact_method(250, 6) == "qhv"
     assert hv.exact_method(50, 6) == "moocore"
     assert hv.exact_method(20, 8) == "wfg"
     assert hv.exact_method(500, 4) == "moocore"
     assert hv.hypervolume(points, ref) == pytest.approx(
         moocore.hypervolume(points, ref=ref), rel=1e-12)
     est = hv.hypervolume_auto(points, ref, budget_seconds=60.0)
-    assert est.exact and est.method == "wfg"
+    assert est.exact and est.method == "qhv"
     assert est.value == pytest.approx(moocore.hypervolume(points, ref=ref), rel=1e-12)
 
 

@@ -56,3 +56,34 @@ def count_dominated_samples(front: np.ndarray, samples: np.ndarray) -> int:
     le = (front[None, :, :] <= samples[:, None, :]).all(axis=2)
     lt = (front[None, :, :] < samples[:, None, :]).any(axis=2)
     return int((le & lt).any(axis=1).sum())
+
+
+def hypervolume_qhv(points: np.ndarray, ref: np.ndarray) -> float:
+    """QHV-II's split written as a plain recursion (twin of ``_kernels.hypervolume_qhv``).
+
+    In the box ``[lo, hi]`` the row with the largest clamped box ``[max(q, lo), hi]`` (the
+    pivot p') counts whole; the rest of the box is the K disjoint boxes
+    ``{x : x_i >= p'_i (i < j), x_j < p'_j}``, each holding the other rows with
+    ``q_j < p'_j`` (Jaszkiewicz 2018, section 3). Rows outside ``ref`` add nothing.
+    """
+    ref = np.asarray(ref, dtype=np.float64)
+    y = _inside(points, ref)
+    return _qhv_box(y, np.full(ref.shape[0], -np.inf), ref)
+
+
+def _qhv_box(rows: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> float:
+    if rows.shape[0] == 0:
+        return 0.0
+    clamped = np.maximum(rows, lo)
+    volumes = np.prod(hi - clamped, axis=1)
+    best = int(np.argmax(volumes))
+    pivot = clamped[best]
+    others = np.delete(rows, best, axis=0)
+    total = float(volumes[best])
+    for j in range(lo.shape[0]):
+        sub_lo = np.where(np.arange(lo.shape[0]) < j, pivot, lo)
+        sub_hi = hi.copy()
+        sub_hi[j] = pivot[j]
+        if sub_hi[j] > sub_lo[j]:
+            total += _qhv_box(others[others[:, j] < pivot[j]], sub_lo, sub_hi)
+    return total
