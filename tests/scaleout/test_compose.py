@@ -48,7 +48,7 @@ def test_the_app_command_and_healthcheck_are_the_images():
 
 def test_the_proxy_buffers_bodies_and_bounds_sizes_and_waits():
     proxy = compose_services()["proxy"]
-    assert proxy["ports"] == ["${COPA_PUBLIC_PORT:-8050}:8080"]
+    assert proxy["ports"] == ["${COPA_PUBLIC_ADDRESS:-0.0.0.0}:${COPA_PUBLIC_PORT:-8050}:8080"]
     mount = "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro"
     assert proxy["volumes"] == [mount]
     conf = " ".join((ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8").split())
