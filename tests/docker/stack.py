@@ -138,7 +138,9 @@ class Stack:
     def env(self) -> dict:
         return {**os.environ, "COPA_PUBLIC_ADDRESS": "127.0.0.1",
                 "COPA_PUBLIC_PORT": str(self.public_port), "COPA_BASE_IMAGE": BASE_IMAGE,
-                "COPA_SECRET_KEY": f"{self.project}-secret"}
+                "COPA_SECRET_KEY": f"{self.project}-secret",
+                # creating a container copies its whole image on vfs: minutes under load
+                "COMPOSE_HTTP_TIMEOUT": "600", "DOCKER_CLIENT_TIMEOUT": "600"}
 
     def compose(self, *args: str, timeout: float = 300, check: bool = True):
         command = [*self.engine.compose, "-p", self.project, "-f", str(ROOT / "compose.yaml"),
@@ -150,10 +152,20 @@ class Stack:
         return f"http://127.0.0.1:{self.public_port}"
 
     def up(self) -> None:
-        self.compose("up", "-d", "--no-build", "--scale", "app=2", timeout=600)
+        self.compose("up", "-d", "--no-build", "--scale", "app=2", timeout=1200)
 
     def down(self) -> None:
-        self.compose("down", "-v", "--remove-orphans", "-t", "5", timeout=300, check=False)
+        self.compose("down", "-v", "--remove-orphans", "-t", "5", timeout=600, check=False)
+        # a container whose creation outlived a failed `up` is not known to compose yet
+        label = f"label=com.docker.compose.project={self.project}"
+        docker = self.engine.docker
+        for kind, listing in (("container", ["ps", "-aq"]), ("volume", ["volume", "ls", "-q"]),
+                              ("network", ["network", "ls", "-q"])):
+            leftover = run([docker, *listing, "--filter", label], timeout=120,
+                           check=False).stdout.split()
+            if leftover:
+                remove = ["rm", "-f"] if kind == "container" else [kind, "rm"]
+                run([docker, *remove, *leftover], timeout=300, check=False)
 
     def containers(self, service: str) -> list[str]:
         out = run([self.engine.docker, "ps", "-q", "--filter",
@@ -191,7 +203,7 @@ class Stack:
     def kill(self, container: str) -> None:
         run([self.engine.docker, "kill", container], timeout=60)
 
-    def logs(self, service: str | None = None) -> str:
-        out = self.compose("logs", "--no-color", "--tail", "200",
+    def logs(self, service: str | None = None, tail: str = "200") -> str:
+        out = self.compose("logs", "--no-color", "--tail", tail,
                            *([service] if service else []), timeout=120, check=False)
         return out.stdout + out.stderr

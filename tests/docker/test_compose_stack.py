@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -163,7 +164,7 @@ def test_a_replica_killed_under_load_costs_no_user_an_error(stack):
     killed.set()
     for user in users:
         user.join(timeout=SECONDS + 120)
-    proxy_log = stack.logs("proxy")
+    proxy_log = stack.logs("proxy", tail="all")
     latencies = sorted(load.latencies)
     p95 = latencies[int(0.95 * (len(latencies) - 1))] if latencies else float("nan")
     _report("load: answers", load.ok)
@@ -173,6 +174,6 @@ def test_a_replica_killed_under_load_costs_no_user_an_error(stack):
     _report("load: max ms", 1000 * latencies[-1] if latencies else float("nan"))
     assert not load.errors, load.errors[:10]
     assert load.ok >= USERS * 5 and load.after_kill >= USERS * 5
-    # the kill was not missed: nginx met the dead replica and passed the request on
-    assert "upstream" in proxy_log and (" failed " in proxy_log or "reset" in proxy_log
-                                        or "prematurely" in proxy_log), proxy_log[-3000:]
+    # the kill was not missed: nginx met the dead replica (a refused, reset or timed-out
+    # connection) and passed the request on
+    assert re.search(r"\[(error|warn)\] .*upstream", proxy_log), proxy_log[-3000:]

@@ -104,3 +104,26 @@ def test_nginx_accepts_the_proxy_configuration(tmp_path):
                              "-e", str(tmp_path / "error.log")],
                             check=False, capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_proxy_passes_the_host_with_its_port_so_callbacks_are_same_origin(tmp_path):
+    """compose publishes nginx on COPA_PUBLIC_PORT (8050): the page's callbacks carry
+    ``Origin: http://localhost:8050``, and the app compares it with the Host it is given.
+    nginx's ``$host`` drops the port, and every callback was refused as cross-site (403);
+    ``$http_host`` keeps it (found by running the stack, tests/docker)."""
+    from copa_dash.app_factory import create_app
+    from copa_dash.config import Settings
+
+    conf = " ".join((ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8").split())
+    assert "proxy_set_header Host $http_host;" in conf
+    assert "proxy_set_header X-Forwarded-Host $http_host;" in conf
+    client = create_app(Settings(data_dir=tmp_path / "data", cache_dir=tmp_path / "cache",
+                                 allowed_hosts=("localhost",))).server.test_client()
+
+    def status(host: str) -> int:
+        return client.post("/_dash-update-component", json={},
+                           headers={"Host": host, "X-Forwarded-Host": host,
+                                    "Origin": "http://localhost:8050"}).status_code
+
+    assert status("localhost") == 403            # what $host sent
+    assert status("localhost:8050") == 400       # $http_host: past the origin check (empty body)
