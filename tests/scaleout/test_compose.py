@@ -1,8 +1,9 @@
 """compose.yaml, the Dockerfile and the test cluster describe one deployment.
 
-There is no Docker engine here, so the compose file is checked by reading it, and the
-processes the other tests in this folder start are built from its commands
-(cluster.compose_command); the worker's container healthcheck is run for real.
+The default suite checks the compose file by reading it, and the processes the other tests
+in this folder start are built from its commands (cluster.compose_command); the worker's
+container healthcheck is run for real. The stack itself runs in the opt-in tests/docker
+(``make docker-test``), where a Docker engine is available.
 """
 
 from __future__ import annotations
