@@ -1,16 +1,24 @@
-# syntax=docker/dockerfile:1
 # copa-dash: gunicorn serving app:server, as a non-root user, with writable data and caches.
+#   deploy/base-image.sh                                         (once: copa-base:bookworm from Debian packages)
 #   docker build -t copa-dash .                                  (add --build-arg EXTRAS=redis for Redis/Celery)
 #   docker run -p 8050:8050 -v copa-state:/var/lib/copa copa-dash
+# Base: BASE_IMAGE, by default copa-base:bookworm, which deploy/base-image.sh builds from Debian
+# packages (no image registry needed; the site's CA certificates and pip index go into it);
+# where a registry is reachable, --build-arg BASE_IMAGE=python:3.11-slim works as well.
+# pip: the base image's /etc/pip.conf, or --build-arg PIP_INDEX_URL=... (and PIP_TRUSTED_HOST).
 # Port: COPA_PORT, else PORT (set by container platforms), else 8050 (gunicorn.conf.py).
 # Settings are environment variables (see copa_dash/config.py), e.g. -e COPA_WORKERS=4,
 # -e COPA_AUTH_USER=... -e COPA_AUTH_PASSWORD=..., -e COPA_REDIS_URL=redis://redis:6379/0.
 # For a team: compose.yaml builds this image with EXTRAS=redis and runs it as 2 app replicas
 # (this CMD) and a Celery worker (celery -A app:celery_app worker) beside Redis.
+ARG BASE_IMAGE=copa-base:bookworm
 
 ########## builder: resolve and install the package and its dependencies into a venv
-FROM python:3.11-slim AS builder
+FROM ${BASE_IMAGE} AS builder
 ARG EXTRAS=""
+# no defaults: unset unless given, so pip keeps the base image's configuration
+ARG PIP_INDEX_URL
+ARG PIP_TRUSTED_HOST
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONDONTWRITEBYTECODE=1
@@ -27,7 +35,7 @@ RUN python -m pip install --upgrade pip \
  && python -m pip install -c constraints.txt -e ".${EXTRAS:+[$EXTRAS]}"
 
 ########## runtime
-FROM python:3.11-slim AS runtime
+FROM ${BASE_IMAGE} AS runtime
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \

@@ -60,3 +60,15 @@ test-latest: browser
 bench:
 	$(PIP) install -q $(CONSTRAINTS) -e ".[test,bench]"
 	$(PYTHON) benchmarks/run_all.py
+
+# compose.yaml's stack built and run for real (tests/docker, opt-in; docs/hosting.md has the
+# times): the base image from Debian packages (deploy/base-image.sh, if missing), the images,
+# proxy + 2 replicas + worker + Redis on loopback ports, a replica killed under load. Needs
+# root with docker.io, docker-compose (or the compose plugin) and mmdebstrap installed, and an
+# engine running (`dockerd --storage-driver vfs &` where overlayfs is not available).
+.PHONY: docker-base docker-test
+docker-base:
+	bash deploy/base-image.sh
+
+docker-test: install-test
+	$(PYTHON) -m pytest -m docker -s -p no:cacheprovider tests/docker

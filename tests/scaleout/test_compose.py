@@ -1,8 +1,9 @@
 """compose.yaml, the Dockerfile and the test cluster describe one deployment.
 
-There is no Docker engine here, so the compose file is checked by reading it, and the
-processes the other tests in this folder start are built from its commands
-(cluster.compose_command); the worker's container healthcheck is run for real.
+The default suite checks the compose file by reading it, and the processes the other tests
+in this folder start are built from its commands (cluster.compose_command); the worker's
+container healthcheck is run for real. The stack itself runs in the opt-in tests/docker
+(``make docker-test``), where a Docker engine is available.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def test_the_app_command_and_healthcheck_are_the_images():
 
 def test_the_proxy_buffers_bodies_and_bounds_sizes_and_waits():
     proxy = compose_services()["proxy"]
-    assert proxy["ports"] == ["${COPA_PUBLIC_PORT:-8050}:8080"]
+    assert proxy["ports"] == ["${COPA_PUBLIC_ADDRESS:-0.0.0.0}:${COPA_PUBLIC_PORT:-8050}:8080"]
     mount = "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro"
     assert proxy["volumes"] == [mount]
     conf = " ".join((ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8").split())
@@ -104,3 +105,26 @@ def test_nginx_accepts_the_proxy_configuration(tmp_path):
                              "-e", str(tmp_path / "error.log")],
                             check=False, capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_proxy_passes_the_host_with_its_port_so_callbacks_are_same_origin(tmp_path):
+    """compose publishes nginx on COPA_PUBLIC_PORT (8050): the page's callbacks carry
+    ``Origin: http://localhost:8050``, and the app compares it with the Host it is given.
+    nginx's ``$host`` drops the port, and every callback was refused as cross-site (403);
+    ``$http_host`` keeps it (found by running the stack, tests/docker)."""
+    from copa_dash.app_factory import create_app
+    from copa_dash.config import Settings
+
+    conf = " ".join((ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8").split())
+    assert "proxy_set_header Host $http_host;" in conf
+    assert "proxy_set_header X-Forwarded-Host $http_host;" in conf
+    client = create_app(Settings(data_dir=tmp_path / "data", cache_dir=tmp_path / "cache",
+                                 allowed_hosts=("localhost",))).server.test_client()
+
+    def status(host: str) -> int:
+        return client.post("/_dash-update-component", json={},
+                           headers={"Host": host, "X-Forwarded-Host": host,
+                                    "Origin": "http://localhost:8050"}).status_code
+
+    assert status("localhost") == 403            # what $host sent
+    assert status("localhost:8050") == 400       # $http_host: past the origin check (empty body)
