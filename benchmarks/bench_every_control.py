@@ -207,6 +207,7 @@ class Bench:
         self.repeats, self.max_per_kind = repeats, max_per_kind
         self.timings: list[Timing] = []
         self.verbose = False
+        self.crashes: list[str] = []
 
     # -- one timed action -------------------------------------------------------------
     def timed(self, action) -> tuple[float, bool, float]:
@@ -328,6 +329,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     print(load_line(), flush=True)
     started = time.perf_counter()
+    from selenium.common.exceptions import WebDriverException
+
     with RunningApp(free_port()) as app:
         driver = headless_chromium(1400, 1000)
         try:
@@ -339,9 +342,16 @@ def main(argv=None) -> int:
                             args.datasets.split(",") if bound else [None])
                 for dataset in datasets:
                     print(f"  {name} {dataset or ''} ...", flush=True)
-                    bench.page(name, dataset)
+                    try:
+                        bench.page(name, dataset)
+                    except WebDriverException as exc:     # e.g. "tab crashed": said, then on
+                        first = (exc.msg or type(exc).__name__).splitlines()[0]
+                        bench.crashes.append(f"{name}/{dataset or '-'}: {first}")
+                        print(f"    the browser failed: {first}", flush=True)
+                        bench.driver.quit()
+                        bench.driver = headless_chromium(1400, 1000)
         finally:
-            driver.quit()
+            bench.driver.quit()
     head = ["page", "dataset", "interaction", "n", "median ms", "p90 ms", "max ms",
             "server CPU s", "callback"]
     rows = [t.row() for t in bench.timings]
@@ -351,6 +361,8 @@ def main(argv=None) -> int:
     print(show(head, rows))
     print(f"\nThe {len(slowest)} slowest (by median):")
     print(show(head, [t.row() for t in slowest]))
+    for crash in bench.crashes:
+        print(f"\nThe browser failed on {crash}")
     print("\nTargets (issue 33):")
     for line in _targets(bench.timings):
         print("  " + line)
