@@ -34,8 +34,8 @@ from copa_dash.ui.features.upload.proposal_form import (
 )
 from copa_dash.ui.features.upload.read_panel import what_we_read
 from copa_dash.ui.features.upload.saved_summary import (
-    back_address,
     explore_address,
+    navigation,
     register_saved_navigation,
 )
 from copa_dash.ui.features.upload.source_callbacks import register_source_callbacks
@@ -197,8 +197,7 @@ def register_callbacks(app) -> None:
             dcc.Link(link, href=link, id="upload-explore-link"),
             html.Br(), ("This browser keeps its owner token: rename or delete it under "
                         "\"Your uploads\" below."),
-        ]), None, {"go": link, "back": back_address(saved.id)}, \
-            {**(owned or {}), saved.id: saved.owner_token}
+        ]), None, navigation(saved.id), {**(owned or {}), saved.id: saved.owner_token}
 
 
 def _shown(staged):

@@ -29,6 +29,12 @@ def explore_address(dataset_id: str) -> str:
     return f"/explore?dataset={quote(dataset_id)}"
 
 
+def navigation(dataset_id: str) -> dict:
+    """What "Save and explore" hands the page (:func:`register_saved_navigation`): the
+    explorer's address to open and the summary's address to leave behind for Back."""
+    return {"go": explore_address(dataset_id), "back": back_address(dataset_id)}
+
+
 def saved_summary(dataset_id: str, settings) -> html.Div:
     """The saved upload in words: its name, rows and objectives, and its explorer link; a
     plain message when no upload has that id (deleted, or a mistyped link)."""
