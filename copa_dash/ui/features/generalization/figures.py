@@ -189,7 +189,7 @@ def _panel_layout(report: GapReport, fronts) -> dict:
         text = f"<b>{title}</b>" + (f"<br>{subtitles[i]}" if subtitles[i] else "")
         layout["annotations"].append({"text": text, "x": sum(domain) / 2, "y": 1.0, "xref": "paper",
                                       "yref": "paper", "yanchor": "bottom", "showarrow": False,
-                                      "font": {"size": 12}})
+                                      "font": {"size": 11}})
     return layout
 
 
