@@ -325,13 +325,15 @@ def main(argv=None) -> int:
                         help="at most this many controls of each kind per page")
     parser.add_argument("--slowest", type=int, default=15)
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    parser.add_argument("--app-dir", type=Path, default=ROOT,
+                        help="run the app.py of another checkout (PYTHONPATH set to it)")
     parser.add_argument("--verbose", action="store_true", help="print each sample as it comes")
     args = parser.parse_args(argv)
     print(load_line(), flush=True)
     started = time.perf_counter()
     from selenium.common.exceptions import WebDriverException
 
-    with RunningApp(free_port()) as app:
+    with RunningApp(free_port(), app_dir=args.app_dir) as app:
         driver = headless_chromium(1400, 1000)
         try:
             bench = Bench(app, driver, args.repeats, args.max_per_kind)
