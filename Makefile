@@ -8,8 +8,11 @@ PIP ?= $(PYTHON) -m pip
 # of all its extras (made by `make lock`); pyproject.toml keeps the library's loose ranges.
 CONSTRAINTS = -c constraints.txt
 
+# Not silent: on a new machine pip downloads ~150 MB of wheels (about 100 s), so the recipe says
+# so first and pip shows its own progress (downloads, then "Successfully installed").
 install:
-	$(PIP) install -q $(CONSTRAINTS) -e .
+	@echo "make: installing copa-dash and its dependencies with pip (about 100 s on a new machine, a few seconds once installed)..."
+	$(PIP) install --progress-bar on $(CONSTRAINTS) -e .
 
 run: install
 	$(PYTHON) -m copa_dash serve

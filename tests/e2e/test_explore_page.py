@@ -284,6 +284,9 @@ def test_log_x_draws_co2_cost_on_a_log_axis_and_the_link_keeps_it(dash_duo, app)
     dash_duo.start_server(app)
     _open(dash_duo, f"/explore?dataset={DATASET}&x=co2_cost&y=ifeval")
     wait_until(lambda: x_type() == "log")      # co2_cost spans > 2 decades: log by default
+    # ifeval has zeros: its log box is greyed and says why, never ticked over a linear axis
+    wait_until(lambda: not dash_duo.find_element("#explore-log input[value=y]").is_enabled())
+    assert "values \u2264 0" in dash_duo.find_element("#explore-log").text
     dash_duo.find_element("#explore-log input[value=x]").click()
     wait_until(lambda: x_type() == "linear")
     wait_until(lambda: "log=none" in share())

@@ -84,6 +84,17 @@ def test_a_real_table_is_mapped_saved_and_explored(dash_duo, app, tmp_path):
               "--objective", "training_time:min", "--json"])
     assert json.loads(out.getvalue())["id"] == "m2"
     screenshot(dash_duo, "upload-explored")
+    # Back lands on the saved upload's summary, not on an empty upload page (issue 33)
+    dataset_id = dash_duo.driver.current_url.split("dataset=")[1].split("&")[0]
+    dash_duo.driver.back()
+    wait_until(lambda: "/upload" in dash_duo.driver.current_url)
+    assert dash_duo.driver.current_url.endswith(f"/upload?saved={dataset_id}")
+    wait_until(lambda: dash_duo.driver.find_elements(By.CSS_SELECTOR, ".drop-zone"), timeout=30)
+    dash_duo.wait_for_contains_text("#upload-saved", "Saved: sweep", timeout=30)
+    assert "6 rows" in dash_duo.find_element("#upload-saved").text
+    assert dash_duo.find_element("#upload-saved-link").get_attribute("href").endswith(
+        f"/explore?dataset={dataset_id}")
+    screenshot(dash_duo, "upload-back-after-save")
     assert dash_duo.get_logs() == []
 
 

@@ -250,6 +250,26 @@ def test_a_log_axis_over_zeros_or_outside_the_raw_view_stays_linear_and_says_why
     assert "raw-values view" in figures.log_notes(result, "cdf", state.x, state.y, state.log)[0]
 
 
+def test_a_log_box_that_cannot_apply_is_unticked_and_greyed_with_the_reason():
+    """Issue 33: "log y" stayed ticked while the note said the y axis stays linear."""
+    from copa_dash.ui.features.explore import callbacks
+
+    state, result = _explore(x="co2_cost", y="math", log=("x", "y"))
+    options, ticked = callbacks.figure_outputs(result, state, None)["log"]
+    assert ticked == ["x"]                                  # log y is unticked: math has zeros
+    assert options == [{"label": "log x", "value": "x", "disabled": False},
+                       {"label": "log y (values \u2264 0)", "value": "y", "disabled": True}]
+    # outside the raw view both boxes are greyed and keep their ticks for the way back
+    cdf = replace(state, axes="cdf")
+    options, ticked = callbacks.figure_outputs(result, cdf, None)["log"]
+    assert ticked == ["x", "y"] and all(o["disabled"] for o in options)
+    assert [o["label"] for o in options] == ["log x", "log y"]
+    # a positive column gets its box back
+    state, result = _explore(x="co2_cost", y="bbh", log=("x",))
+    options, ticked = callbacks.figure_outputs(result, state, None)["log"]
+    assert ticked == ["x"] and not any(o["disabled"] for o in options)
+
+
 def test_leaving_the_p_box_unchanged_does_nothing_and_a_new_p_does():
     from copa_dash.ui.features.explore.callbacks import _p_box_unchanged
 

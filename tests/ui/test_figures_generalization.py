@@ -76,3 +76,20 @@ def test_budget_chart_and_summary_table_follow_the_summaries():
     rows, _ = figures.summary_table(report)
     assert [r["system"] for r in rows] == ["x", "x", "y", "y"]
     assert rows[0]["gap"] == f"{report.summaries[0].gap:.4f}"  # one seed: no ± part
+
+
+def test_panel_titles_fit_their_panel_at_a_1024_px_window():
+    """Issue 33: at 1024 x 768 the three panels' titles ran into each other. Each line of a
+    panel's title stays within ~20 characters (a panel is ~150 px wide there), in the three
+    title annotations above the panels."""
+    rng = np.random.default_rng(0)
+    val = rng.random((30, 2))
+    frame = pd.DataFrame({"id": [f"r{i}" for i in range(30)], "val_a": val[:, 0],
+                          "val_b": val[:, 1], "test_a": val[:, 0] * 0.9, "test_b": val[:, 1]})
+    report = gap.build_report(frame, gap.GapSpec("id", ("a", "b"), ("max", "max")))
+    layout = figures.search_panels(report, report.searches[0])["layout"]
+    titles = [a["text"] for a in layout["annotations"] if a.get("yanchor") == "bottom"]
+    assert len(titles) == 3
+    lines = [line.replace("<b>", "").replace("</b>", "") for t in titles for line in t.split("<br>")]
+    assert max(map(len, lines)) <= 22, lines
+    assert layout["margin"]["t"] >= 15 * max(t.count("<br>") + 1 for t in titles)

@@ -118,3 +118,12 @@ def test_directions_are_offered_only_on_objective_rows(tmp_path):
 ])
 def test_shows_direction(column, role, id_column, shown):
     assert shows_direction(column, role, id_column) is shown
+
+
+def test_the_saved_summary_of_an_unknown_upload_says_so_in_words(tmp_path):
+    from copa_dash.ui.features.upload.saved_summary import back_address, saved_summary
+
+    settings = Settings(data_dir=tmp_path / "data", cache_dir=tmp_path / "cache")
+    shown = saved_summary("0" * 32, settings)
+    assert "No saved upload has this id any more" in str(shown.children)
+    assert back_address("ab" * 16) == "/upload?saved=" + "ab" * 16

@@ -37,6 +37,10 @@ class ReportRowIds:
     DOWNLOAD = property(lambda self: self._id("download"))
     ALERT = property(lambda self: self._id("alert"))
 
+    @property
+    def PROGRESS(self) -> str:
+        return f"{self.prefix}-report-progress"
+
 
 def report_row(ids: ReportRowIds, label: str, help_text: str) -> html.Div:
     """The report row: format, button, the download and its message."""
@@ -48,6 +52,8 @@ def report_row(ids: ReportRowIds, label: str, help_text: str) -> html.Div:
         html.Button("Download report", id=ids.BUTTON, className="button", style=NOWRAP),
         html.Span(help_text, className="help"),
         dcc.Download(id=ids.DOWNLOAD),
+        # what the report is doing while it is written, in words ("Step 2 of 3: ...")
+        html.Span(id=ids.PROGRESS, className="help", role="status", **{"aria-live": "polite"}),
         html.Div(id=ids.ALERT),
     ])
 
@@ -56,21 +62,24 @@ def register_report_download(app, ids: ReportRowIds, *, query_store: str, share_
                              path: str, report_file: Callable) -> None:
     """The download callback, in the background (a PDF or a permutation test takes seconds).
 
-    ``report_file(query, fmt, share_base=...)`` returns ``(bytes, file name)`` or raises
-    InvalidInputError with what the services say about the view.
+    ``report_file(query, fmt, share_base=..., progress=...)`` returns ``(bytes, file name)``
+    or raises InvalidInputError with what the services say about the view; it tells
+    ``progress`` each step in words, which the row shows beside the greyed button.
     """
 
     @app.callback(Output(ids.DOWNLOAD, "data"), Output(ids.ALERT, "children"),
                   Input(ids.BUTTON, "n_clicks"), State(query_store, "data"),
                   State(ids.FORMAT, "value"), State(share_box, "value"),
                   background=True, running=[(Output(ids.BUTTON, "disabled"), True, False)],
-                  prevent_initial_call=True)
-    def download_report(n_clicks, query, fmt, share_link):
+                  progress=[Output(ids.PROGRESS, "children")], progress_default=[None],
+                  interval=500, prevent_initial_call=True)
+    def download_report(set_progress, n_clicks, query, fmt, share_link):
         if not n_clicks or not query:
             raise PreventUpdate
         base = (share_link or "").split(path, 1)[0]
         try:
-            data, name = report_file(query, fmt or "html", share_base=base)
+            data, name = report_file(query, fmt or "html", share_base=base,
+                                     progress=lambda text: set_progress((text,)))
         except InvalidInputError as exc:
             return no_update, alert(f"No report: {exc}")
         except (RuntimeError, OSError):

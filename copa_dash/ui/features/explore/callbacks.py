@@ -190,7 +190,8 @@ def message_outputs(message: str) -> dict:
     """What the page shows for a view it cannot explore: the message, nothing drawn, no pick
     card and an empty table."""
     return dict(alert=alert(message, "warning"), pick=pick_outputs(message), front=EMPTY_FIGURE,
-                parallel=EMPTY_FIGURE, compare=None, table=EMPTY_TABLE, drawn=None)
+                parallel=EMPTY_FIGURE, compare=None, table=EMPTY_TABLE, drawn=None,
+                log=(no_update, no_update))
 
 
 def _slider_update(result, state: ExploreState, drawn: dict, compare) -> dict:
@@ -203,7 +204,7 @@ def _slider_update(result, state: ExploreState, drawn: dict, compare) -> dict:
     return dict(alert=no_update,
                 front=no_update if same_layers else figures.layers_patch(layers),
                 parallel=no_update if same_pick else figures.parallel_patch(result),
-                compare=compare if state.compare else no_update,
+                compare=compare if state.compare else no_update, log=(no_update, no_update),
                 drawn=no_update if same_layers and same_pick
                 else dict(drawn, layers=digest, pick=result.pick))
 
@@ -215,6 +216,7 @@ def _full_draw(result, state: ExploreState, compare) -> dict:
     notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
     return dict(alert=[alert(n, "info") for n in notes], front=front,
                 parallel=figures.parallel_figure(result), compare=compare,
+                log=figures.log_choices(result, state.axes, state.x, state.y, state.log),
                 drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers),
                        "pick": result.pick})
 
@@ -274,6 +276,7 @@ def register_callbacks(app) -> None:
         output=dict(alert=Output(ID.ALERT, "children"), pick=PICK_OUTPUTS,
                     front=Output(ID.FRONT, "figure"), parallel=Output(ID.PARALLEL, "figure"),
                     compare=Output(ID.COMPARE_TABLE, "children"), table=TABLE_OUTPUTS,
+                    log=(Output(ID.LOG, "options"), Output(ID.LOG, "value")),
                     query=view_link_outputs(ID.QUERY, ID.SHARE), drawn=Output(ID.DRAWN, "data"),
                     p_controls=(Output(ID.P_INPUT, "value"), Output(ID.P_SLIDER, "value"))),
         inputs=dict(CONTROLS, **TABLE_VIEW),
@@ -296,12 +299,6 @@ def register_callbacks(app) -> None:
 
     app.callback(TABLE_OUTPUTS_AGAIN, inputs=dict(query=State(ID.QUERY, "data"), **TABLE_CONTROLS),
                  prevent_initial_call=True)(render_table)
-
-    # log scales apply to raw values: the boxes are greyed out in the other views
-    app.clientside_callback(
-        """function(axes, options) {
-            return options.map(o => Object.assign({}, o, {disabled: axes !== 'raw'}));
-        }""", Output(ID.LOG, "options"), Input(ID.AXES, "value"), State(ID.LOG, "options"))
 
     @app.callback(Output(ID.ALPHA_PANEL, "style"), Output(ID.WEIGHT_PANEL, "style"), Input(ID.MODE, "value"))
     def toggle_mode(mode):

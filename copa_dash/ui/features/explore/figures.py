@@ -127,6 +127,25 @@ def log_notes(exploration: Exploration, mode: str, x: str, y: str, log=()) -> li
             if axis in log and not done]
 
 
+def log_choices(exploration: Exploration, mode: str, x: str, y: str,
+                log=()) -> tuple[list[dict], list[str]]:
+    """The "log x" / "log y" boxes as they can apply: their options and the ticked axes.
+
+    Outside the raw-values view both boxes are greyed and keep their ticks (they apply again
+    on the way back). In the raw view an axis whose column has values of zero or below is
+    unticked and greyed, its label saying why, so no box stays ticked over a linear axis.
+    """
+    xs, ys, _, _ = axis_values(exploration, mode, x, y) if mode == "raw" else (None,) * 4
+    options, ticked = [], []
+    for axis, values in (("x", xs), ("y", ys)):
+        usable = mode == "raw" and _all_positive(values)
+        label = f"log {axis}" if usable or mode != "raw" else f"log {axis} (values \u2264 0)"
+        options.append({"label": label, "value": axis, "disabled": not usable})
+        if axis in log and (usable or mode != "raw"):
+            ticked.append(axis)
+    return options, ticked
+
+
 def _all_positive(values) -> bool:
     finite = np.asarray(values, dtype=float)
     finite = finite[np.isfinite(finite)]

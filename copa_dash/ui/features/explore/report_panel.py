@@ -50,7 +50,8 @@ def answers_of(state) -> tuple:
     return elicitation.answered_questions(problem, state.choose)
 
 
-def report_file(query: str, fmt: str, *, share_base: str = "") -> tuple[bytes, str]:
+def report_file(query: str, fmt: str, *, share_base: str = "",
+                progress=None) -> tuple[bytes, str]:
     """The report of the view ``query`` (the page's query string) and its file name.
 
     Raises
@@ -65,7 +66,7 @@ def report_file(query: str, fmt: str, *, share_base: str = "") -> tuple[bytes, s
     state = with_defaults(state, opened, given=set(given))
     name = f"copa-report-{opened.ref[:40]}.{fmt}"
     data = decision_report(opened, view_of(state, answers_of(state)), fmt=fmt, share_base=share_base,
-                           output_name=name, cache=current_cache())
+                           output_name=name, cache=current_cache(), progress=progress)
     return data, name
 
 

@@ -25,8 +25,10 @@ SYSTEM_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b
                  "#7f7f7f", "#bcbd22", "#17becf")
 MEASURES = (("hv_val", "validation HV", "solid"), ("hv_opt", "optimistic HV", "dash"),
             ("hv_pess", "pessimistic HV", "dot"))
-PANEL_TITLES = ("1. Validation front", "2. The same rows on test",
-                "3. Optimistic vs. pessimistic front")
+# Lines of at most ~20 characters: each panel is about 150 px wide at a 1024 px window, and
+# longer titles ran into their neighbours' (issue 33, screenshots at 1024 x 768).
+PANEL_TITLES = ("1. Validation front", "2. Same rows on test",
+                "3. Optimistic vs.<br>pessimistic front")
 PAD = 0.08
 
 
@@ -171,11 +173,11 @@ def _axis_title(report: GapReport, k: int) -> str:
 
 def _panel_layout(report: GapReport, fronts) -> dict:
     layout = {"template": "plotly_white", "height": 480, "hovermode": "closest",
-              "margin": {"l": 60, "r": 40, "t": 60, "b": 40}, "modebar": {"orientation": "v"},
+              "margin": {"l": 60, "r": 40, "t": 80, "b": 40}, "modebar": {"orientation": "v"},
               "legend": {"orientation": "h", "y": -0.2, "x": 0}, "annotations": []}
     domains = ((0.0, 0.30), (0.35, 0.65), (0.70, 1.0))
-    subtitles = (f"HV {fronts.hv_val:.4f}", "grey: test-only front, not knowable",
-                 f"HV {fronts.hv_opt:.4f} vs. {fronts.hv_pess:.4f}, gap {fronts.gap:.4f}")
+    subtitles = (f"HV {fronts.hv_val:.4f}", "grey: test-only front<br>(not knowable)",
+                 f"HV {fronts.hv_opt:.4f} vs. {fronts.hv_pess:.4f}<br>gap {fronts.gap:.4f}")
     for i, (domain, title) in enumerate(zip(domains, PANEL_TITLES)):
         suffix = "" if i == 0 else str(i + 1)
         layout[f"xaxis{suffix}"] = {"domain": list(domain), "anchor": f"y{suffix}",
@@ -187,7 +189,7 @@ def _panel_layout(report: GapReport, fronts) -> dict:
         text = f"<b>{title}</b>" + (f"<br>{subtitles[i]}" if subtitles[i] else "")
         layout["annotations"].append({"text": text, "x": sum(domain) / 2, "y": 1.0, "xref": "paper",
                                       "yref": "paper", "yanchor": "bottom", "showarrow": False,
-                                      "font": {"size": 12}})
+                                      "font": {"size": 11}})
     return layout
 
 

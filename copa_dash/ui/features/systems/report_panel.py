@@ -26,7 +26,8 @@ def report_controls() -> html.Div:
                       "offline)")
 
 
-def report_file(query: str, fmt: str, *, share_base: str = "") -> tuple[bytes, str]:
+def report_file(query: str, fmt: str, *, share_base: str = "",
+                progress=None) -> tuple[bytes, str]:
     """The systems report of the view ``query`` and its file name.
 
     Raises
@@ -41,7 +42,7 @@ def report_file(query: str, fmt: str, *, share_base: str = "") -> tuple[bytes, s
     testable = opened.table.roles.seed is not None and state.baseline and state.candidate
     name = f"copa-systems-{opened.ref[:40]}.{fmt}"
     data = systems_report(
-        opened, fmt=fmt, share_base=share_base, cache=current_cache(),
+        opened, fmt=fmt, share_base=share_base, cache=current_cache(), progress=progress,
         objectives=list(state.objectives), normalize=state.normalize, sigma=state.sigma,
         baseline=state.baseline if testable else (),
         candidate=state.candidate if testable else (), permutations=state.permutations,

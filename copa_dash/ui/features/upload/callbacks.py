@@ -17,7 +17,6 @@ from copa_dash.services.uploads import (
     stage_pasted,
     stage_upload,
 )
-from copa_dash.services.views.links import dataset_link
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.messages import two_objectives
 from copa_dash.ui.common.my_uploads import MY_UPLOADS
@@ -34,6 +33,11 @@ from copa_dash.ui.features.upload.proposal_form import (
     shows_direction,
 )
 from copa_dash.ui.features.upload.read_panel import what_we_read
+from copa_dash.ui.features.upload.saved_summary import (
+    explore_address,
+    navigation,
+    register_saved_navigation,
+)
 from copa_dash.ui.features.upload.source_callbacks import register_source_callbacks
 
 SINGLE_ROLES = ("system", "seed", "task", "split", "config", "budget")
@@ -97,6 +101,7 @@ def objectives_check(id_column, columns, roles, directions=None) -> html.Div:
 def register_callbacks(app) -> None:
     """Attach the upload page's callbacks to ``app``."""
     register_owner_panel(app)
+    register_saved_navigation(app)
 
     staged_outputs = (Output(ID.ALERT, "children", allow_duplicate=True),
                       Output(ID.PREVIEW, "children", allow_duplicate=True),
@@ -167,7 +172,7 @@ def register_callbacks(app) -> None:
 
     @app.callback(Output(ID.RESULT, "children", allow_duplicate=True),
                   Output(ID.SAVE_ERROR, "children", allow_duplicate=True),
-                  Output(RID.GO, "href"),
+                  Output(RID.GO, "data"),
                   Output(MY_UPLOADS, "data", allow_duplicate=True),
                   Input(ID.SAVE, "n_clicks"), State(ID.STAGED, "data"), State(ID.ID_COLUMN, "value"),
                   State({"type": ID.ROLE, "column": ALL}, "value"),
@@ -186,13 +191,13 @@ def register_callbacks(app) -> None:
         except InvalidInputError as exc:  # nothing was stored; an earlier link stays shown
             return no_update, alert(str(exc)), no_update, no_update
         prepare_in_background(current_settings(), saved.id)   # its first Explore view
-        link = dataset_link("explore", saved.id)
+        link = explore_address(saved.id)
         return html.Div(className="alert alert-info", children=[
             "Saved. Its link (keep it: the dataset is private to whoever holds it): ",
             dcc.Link(link, href=link, id="upload-explore-link"),
             html.Br(), ("This browser keeps its owner token: rename or delete it under "
                         "\"Your uploads\" below."),
-        ]), None, link, {**(owned or {}), saved.id: saved.owner_token}
+        ]), None, navigation(saved.id), {**(owned or {}), saved.id: saved.owner_token}
 
 
 def _shown(staged):

@@ -34,7 +34,8 @@ class UploadReadIds(PageIds, prefix="upload"):
     PASTE_READ: str
     READ_NOTES: str
     RUNS: str
-    GO: str                           # dcc.Location: "Save and explore" goes to the explorer
+    GO: str                           # dcc.Store: "Save and explore" goes to the explorer
+    SAVED: str                        # the saved upload's summary (/upload?saved=ID)
 
 
 class UploadSourceIds(PageIds, prefix="upload"):

@@ -12,17 +12,21 @@ from copa_dash.ui.common.table_ids import TOOLTIP_ARGS, id_tooltips
 from copa_dash.ui.features.upload.ids import UploadIds, UploadReadIds
 from copa_dash.ui.features.upload.owner_panel import owner_panel
 from copa_dash.ui.features.upload.paste_box import paste_box
+from copa_dash.ui.features.upload.saved_summary import saved_summary
 from copa_dash.ui.features.upload.source_form import source_form
 
 PATH = "/upload"
 
 
-def layout(**_query):
-    """The drop zone, then (after a file) its preview and the role mapping."""
+def layout(saved=None, **_query):
+    """The drop zone, then (after a file) its preview and the role mapping; at
+    ``?saved=ID`` (Back from the explorer after "Save and explore") the saved upload's
+    summary above them."""
     settings = current_settings()
     limit_mb = settings.max_upload_bytes / 2**20
     return html.Div(className="page", children=[
         html.H2("Upload a table of models"),
+        html.Div(saved_summary(saved, settings) if isinstance(saved, str) and saved else None),
         html.P("One row per model (or per run). Drop the file as exported - CSV or TSV (any "
                "separator, decimal commas), Excel (.xlsx), JSON, Parquet - or paste a Markdown or "
                "LaTeX table. We propose what each column is, say what we adjusted, and ask "
@@ -34,7 +38,7 @@ def layout(**_query):
             paste_box(),
             source_form(available_kinds(settings)),
         ]),
-        dcc.Location(id=UploadReadIds.GO, refresh=True),  # the explorer opens at its top
+        dcc.Store(id=UploadReadIds.GO),  # saved_summary: Back lands on the summary
         html.Div(id=UploadIds.ALERT),
         dcc.Store(id=UploadIds.STAGED),
         html.Div(id=UploadIds.PREVIEW),

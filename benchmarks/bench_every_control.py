@@ -1,0 +1,407 @@
+"""Every page and every control, timed in headless Chromium against the app served warm.
+
+Starts the app (``python app.py``) on a free loopback port, opens each page (Datasets, Upload,
+Explore, Rankings, Systems, Val -> test, Posets, Help) on the largest bundled tables (Open LLM
+leaderboard v2, DecodingTrust, amlb-2022; Val -> test on the breast-cancer table, the bundled
+one with validation and test columns) and works the page's controls, each ``--repeats``
+times:
+
+* sliders (``[role=slider]``) by the arrow keys, left then right;
+* check boxes (objective ticks, log axes, options) clicked off and on again;
+* radio groups (directions, modes, views) switched to another choice and back;
+* dropdowns (not the dataset switchers, which leave the page) opened and an option chosen;
+* tabs switched;
+* table columns sorted by their header (and the explorer's sort menu, a dropdown);
+* the explorer's range constraint typed in and cleared.
+
+Each interaction is timed by the page itself: a watcher armed before the action starts the
+clock at the action's first event (keydown / pointerdown, captured) and stops it at the last
+change of the document (a MutationObserver) before the page settles: no component marked as
+waiting for a callback (``data-dash-is-loading``), no callback pending (Dash's
+``_dash-loading-callback``) and 150 ms without a change. Plotly draws into the document, so
+a figure counts once drawn (the ``plotly_afterplot`` point). An interaction with no callback
+(a dropdown opening) settles in the browser alone.
+
+Opening a page is timed from the navigation's start (``performance.timeOrigin``) to the last
+change before the page settles with its main part drawn; each page is opened once untimed
+first (warm: the server has computed and cached the view) and then ``--repeats`` times.
+
+The table gives each interaction's median, 90th percentile and maximum in ms, and the
+server's CPU seconds per interaction (median; ``/proc``), then the slowest interactions,
+and the targets of issue 33 (every control under 1 s warm, an objective tick or a direction
+change on Explore under 300 ms, Rankings on the Open LLM leaderboard drawn within 1.5 s)
+checked. The machine's load is printed before and after: on a shared machine wall times
+follow the load.
+
+Usage::
+
+    python benchmarks/bench_every_control.py [--repeats 5] [--pages explore,rankings]
+        [--datasets open-llm-leaderboard-v2] [--max-per-kind 6] [--markdown]
+
+Needs Debian's chromium and chromium-driver (``make test`` installs them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks._app import RunningApp, free_port, headless_chromium
+from benchmarks._harness import load_line, markdown
+
+TABLES = ("open-llm-leaderboard-v2", "decodingtrust", "amlb-2022")
+VAL_TEST = "breast-cancer-val-test"
+# page: (path, dataset-bound, what shows once the page is drawn)
+PAGES = {
+    "datasets": ("/", False, "#datasets-search"),
+    "upload": ("/upload", False, ".drop-zone"),
+    "explore": ("/explore", True, "#explore-front .js-plotly-plot .main-svg"),
+    "rankings": ("/rankings", True, "#rankings-bump .js-plotly-plot .main-svg, .alert"),
+    "systems": ("/systems", True, "#systems-radar .js-plotly-plot .main-svg, .alert"),
+    "val-test": ("/generalization", "val-test", "main.results, .alert"),
+    "posets": ("/posets", True, "#posets-depth .js-plotly-plot .main-svg, .alert"),
+    "help": ("/help", False, ".help-page .glossary"),
+}
+
+# Armed before each action: the clock starts at the action's first event, stops at the last
+# change of the document before the page settles (see the module's docstring).
+ARM = """
+const gen = (window.__copaGen || 0) + 1;
+window.__copaGen = gen;
+window.__copaAct = null;
+if (window.__copaObs) { window.__copaObs.disconnect(); }
+const t = {start: null, last: null, busySeen: false};
+const busy = () => !!document.querySelector(
+  '[data-dash-is-loading="true"], ._dash-loading-callback');
+const obs = new MutationObserver(() => {
+  if (t.start !== null && gen === window.__copaGen) {
+    t.last = performance.now();
+    if (busy()) { t.busySeen = true; }
+  }
+});
+window.__copaObs = obs;
+obs.observe(document.documentElement, {childList: true, subtree: true, characterData: true,
+                                       attributes: true});
+function poll() {
+  if (gen !== window.__copaGen) { return; }
+  const now = performance.now();
+  if (busy()) { t.busySeen = true; }
+  const last = t.last === null ? t.start : t.last;
+  if (!busy() && now - last >= 150 && (t.busySeen || now - t.start >= 600)) {
+    obs.disconnect();
+    window.__copaAct = {ms: last - t.start, server: t.busySeen, changed: t.last !== null};
+    return;
+  }
+  if (now - t.start > 60000) { obs.disconnect(); window.__copaAct = {ms: -1}; return; }
+  setTimeout(poll, 10);
+}
+function begin() {
+  if (gen !== window.__copaGen || t.start !== null) { return; }
+  t.start = performance.now();
+  poll();
+}
+for (const type of ['keydown', 'pointerdown', 'mousedown']) {
+  document.addEventListener(type, begin, {capture: true, once: true});
+}
+"""
+
+COLLECT = """
+const done = arguments[arguments.length - 1];
+(function wait() {
+  if (window.__copaAct !== null && window.__copaAct !== undefined) { done(window.__copaAct); return; }
+  setTimeout(wait, 20);
+}());
+"""
+
+# After a navigation: wait until the page's main part is there and the page settled; the
+# time is that of the last change, from the navigation's start.
+PAGE_SETTLED = """
+const [ready, done] = [arguments[0], arguments[arguments.length - 1]];
+let last = performance.now();
+const busy = () => !!document.querySelector(
+  '[data-dash-is-loading="true"], ._dash-loading-callback');
+const obs = new MutationObserver(() => { last = performance.now(); });
+obs.observe(document.documentElement, {childList: true, subtree: true, characterData: true,
+                                       attributes: true});
+(function poll() {
+  const now = performance.now();
+  if (document.querySelector(ready) && !busy() && now - last >= 200) {
+    obs.disconnect(); done(last); return;
+  }
+  if (now > 120000) { obs.disconnect(); done(-1); return; }
+  setTimeout(poll, 10);
+}());
+"""
+
+# The page's controls, in the page's own part (not the header), each with a CSS path the
+# benchmark finds again after a re-render.
+CONTROLS = """
+const root = document.querySelector('#_pages_content') || document.body;
+const limit = arguments[0];
+const out = [];
+function path(el) {
+  const parts = [];
+  for (let e = el; e && e !== document.body; e = e.parentElement) {
+    let part = e.tagName.toLowerCase();
+    if (e.id) { parts.unshift(`${part}[id='${e.id.replace(/'/g, "\\\\'")}']`); break; }
+    const same = [...e.parentElement.children].filter(c => c.tagName === e.tagName);
+    if (same.length > 1) { part += `:nth-of-type(${same.indexOf(e) + 1})`; }
+    parts.unshift(part);
+  }
+  return parts.join(' > ');
+}
+function label(el) {
+  const own = el.getAttribute('aria-label') || (el.labels && el.labels[0] && el.labels[0].innerText)
+    || el.innerText || el.value || '';
+  const box = el.closest('[id]');
+  return `${own.trim().replace(/\\s+/g, '/').slice(0, 40)}${box ? ' @' + box.id.slice(0, 50) : ''}`;
+}
+const visible = el => el.getClientRects().length > 0 && !el.disabled
+  && !el.closest('[aria-disabled="true"], .nav, header, .report-row');
+const take = (kind, els) => els.filter(visible).slice(0, limit).forEach(
+  el => out.push({kind: kind, path: path(el), label: label(el)}));
+take('slider', [...root.querySelectorAll('[role=slider]')]);
+take('checkbox', [...root.querySelectorAll('input[type=checkbox]')]);
+// a radio group or a set of tabs is worked through its box: each action picks the first
+// choice in it that is not the current one
+const boxes = (els, boxOf) => [...new Set(els.filter(visible).map(boxOf).filter(Boolean))];
+take('radio', boxes([...root.querySelectorAll('input[type=radio]')], r => r.closest('[id]')));
+take('dropdown', [...root.querySelectorAll('button.dash-dropdown')].filter(
+  b => !/dataset/i.test((b.closest('[id]') || {}).id || '')));
+take('tab', boxes([...root.querySelectorAll('.tab')], t => t.parentElement));
+take('sort', [...root.querySelectorAll('.column-header--sort')]);
+take('range', [...root.querySelectorAll("input[id*='range-min']")]);
+return out;
+"""
+
+
+@dataclass
+class Timing:
+    page: str
+    dataset: str
+    control: str
+    ms: list[float] = field(default_factory=list)
+    server_cpu: list[float] = field(default_factory=list)
+    callback: bool = False
+
+    def row(self) -> list[str]:
+        ms = sorted(self.ms)
+        p90 = ms[min(len(ms) - 1, round(0.9 * (len(ms) - 1)))] if ms else float("nan")
+        return [self.page, self.dataset or "-", self.control, str(len(ms)),
+                f"{statistics.median(ms):.0f}" if ms else "-", f"{p90:.0f}",
+                f"{max(ms):.0f}" if ms else "-",
+                f"{statistics.median(self.server_cpu):.3f}" if self.server_cpu else "-",
+                "yes" if self.callback else "no"]
+
+
+class Bench:
+    def __init__(self, app: RunningApp, driver, repeats: int, max_per_kind: int):
+        self.app, self.driver = app, driver
+        self.repeats, self.max_per_kind = repeats, max_per_kind
+        self.timings: list[Timing] = []
+        self.verbose = False
+        self.crashes: list[str] = []
+
+    # -- one timed action -------------------------------------------------------------
+    def timed(self, action) -> tuple[float, bool, float]:
+        driver = self.driver
+        driver.execute_script(ARM)
+        cpu = self.app.cpu_seconds()
+        action()
+        driver.set_script_timeout(90)
+        result = driver.execute_async_script(COLLECT)
+        return float(result["ms"]), bool(result.get("server")), self.app.cpu_seconds() - cpu
+
+    def find(self, css: str):
+        from selenium.webdriver.common.by import By
+        found = self.driver.find_elements(By.CSS_SELECTOR, css)
+        return found[0] if found else None
+
+    def quiet(self, seconds: float = 0.3) -> None:
+        time.sleep(seconds)
+
+    def into_view(self, css: str):
+        element = self.find(css)
+        if element is not None:
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
+            self.quiet(0.3)
+        return self.find(css)
+
+    # -- pages ---------------------------------------------------------------------------
+    def open(self, url: str, ready: str) -> float:
+        self.driver.get(url)
+        self.driver.set_script_timeout(150)
+        return float(self.driver.execute_async_script(PAGE_SETTLED, ready))
+
+    def page(self, name: str, dataset: str | None) -> None:
+        path, _, ready = PAGES[name]
+        url = f"{self.app.url}{path}" + (f"?dataset={dataset}" if dataset else "")
+        self.open(url, ready)                                   # warm: untimed
+        opened = Timing(name, dataset or "", "open the page (to drawn and settled)")
+        for _ in range(self.repeats):
+            cpu = self.app.cpu_seconds()
+            opened.ms.append(self.open(url, ready))
+            opened.server_cpu.append(self.app.cpu_seconds() - cpu)
+        opened.callback = True
+        self.timings.append(opened)
+        if self.verbose:
+            print(f"    open: {[round(ms) for ms in opened.ms]} ms, server CPU "
+                  f"{[round(c, 2) for c in opened.server_cpu]} s", flush=True)
+        for control in self.driver.execute_script(CONTROLS, self.max_per_kind):
+            timing = Timing(name, dataset or "", f"{control['kind']}: {control['label']}")
+            try:
+                self.work(control, timing)
+            except Exception as exc:  # noqa: BLE001 - a control that vanished is reported, not fatal
+                timing.control += f" (stopped: {type(exc).__name__})"
+            if timing.ms:
+                self.timings.append(timing)
+            if self.verbose:
+                print(f"    {timing.control}: {[round(ms) for ms in timing.ms]} ms, server CPU "
+                      f"{[round(c, 2) for c in timing.server_cpu]} s", flush=True)
+            if self.driver.current_url.split("?")[0] != url.split("?")[0]:
+                self.open(url, ready)                           # a control left the page
+
+    def work(self, control: dict, timing: Timing) -> None:
+        from selenium.webdriver.common.keys import Keys
+
+        kind, css = control["kind"], control["path"]
+        for i in range(self.repeats):
+            element = self.into_view(css)
+            if element is None:
+                return
+            if kind == "slider":
+                key = Keys.ARROW_LEFT if i % 2 == 0 else Keys.ARROW_RIGHT
+                sample = self.timed(lambda e=element, k=key: e.send_keys(k))
+            elif kind in ("checkbox", "sort"):
+                sample = self.timed(element.click)
+            elif kind in ("radio", "tab"):
+                other = element.find_elements(
+                    "css selector", "input[type=radio]:not(:checked)" if kind == "radio"
+                    else ".tab:not(.tab--selected)")
+                if not other:
+                    return
+                sample = self.timed(other[0].click)
+            elif kind == "dropdown":
+                element.click()                                 # open (untimed)
+                self.quiet(0.4)
+                option = self.find(".dash-dropdown-options .dash-dropdown-option:nth-child("
+                                   f"{1 + i % 2})")
+                if option is None:
+                    element.send_keys(Keys.ESCAPE)
+                    return
+                sample = self.timed(option.click)
+                menu = self.find(".dash-dropdown-options")
+                if menu is not None:
+                    self.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+            elif kind == "range":
+                # the column's minimum (the box's placeholder) typed in, then cleared; Enter
+                # submits (the box is debounced)
+                low = (element.get_attribute("placeholder") or "min 0").split()[-1]
+                keys = low + Keys.ENTER if i % 2 == 0 else Keys.BACKSPACE * 16 + Keys.ENTER
+                sample = self.timed(lambda e=element, k=keys: e.send_keys(k))
+            else:
+                return
+            ms, server, cpu = sample
+            if ms >= 0:
+                timing.ms.append(ms)
+                timing.server_cpu.append(cpu)
+                timing.callback |= server
+            self.quiet(0.2)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--pages", default=",".join(PAGES))
+    parser.add_argument("--datasets", default=",".join(TABLES))
+    parser.add_argument("--max-per-kind", type=int, default=8,
+                        help="at most this many controls of each kind per page")
+    parser.add_argument("--slowest", type=int, default=15)
+    parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    parser.add_argument("--app-dir", type=Path, default=ROOT,
+                        help="run the app.py of another checkout (PYTHONPATH set to it)")
+    parser.add_argument("--verbose", action="store_true", help="print each sample as it comes")
+    args = parser.parse_args(argv)
+    print(load_line(), flush=True)
+    started = time.perf_counter()
+    from selenium.common.exceptions import WebDriverException
+
+    with RunningApp(free_port(), app_dir=args.app_dir) as app:
+        driver = headless_chromium(1400, 1000)
+        try:
+            bench = Bench(app, driver, args.repeats, args.max_per_kind)
+            bench.verbose = args.verbose
+            for name in args.pages.split(","):
+                bound = PAGES[name][1]
+                datasets = ([VAL_TEST] if bound == "val-test" else
+                            args.datasets.split(",") if bound else [None])
+                for dataset in datasets:
+                    print(f"  {name} {dataset or ''} ...", flush=True)
+                    try:
+                        bench.page(name, dataset)
+                    except WebDriverException as exc:     # e.g. "tab crashed": said, then on
+                        first = (exc.msg or type(exc).__name__).splitlines()[0]
+                        bench.crashes.append(f"{name}/{dataset or '-'}: {first}")
+                        print(f"    the browser failed: {first}", flush=True)
+                        bench.driver.quit()
+                        bench.driver = headless_chromium(1400, 1000)
+        finally:
+            bench.driver.quit()
+    head = ["page", "dataset", "interaction", "n", "median ms", "p90 ms", "max ms",
+            "server CPU s", "callback"]
+    rows = [t.row() for t in bench.timings]
+    slowest = sorted(bench.timings, key=lambda t: -statistics.median(t.ms))[:args.slowest]
+    show = markdown if args.markdown else _plain
+    print("\nEvery interaction (ms from the action to the settled page):")
+    print(show(head, rows))
+    print(f"\nThe {len(slowest)} slowest (by median):")
+    print(show(head, [t.row() for t in slowest]))
+    for crash in bench.crashes:
+        print(f"\nThe browser failed on {crash}")
+    print("\nTargets (issue 33):")
+    for line in _targets(bench.timings):
+        print("  " + line)
+    print(f"\n{load_line()}; {time.perf_counter() - started:.0f} s in all")
+    return 0
+
+
+def _targets(timings: list[Timing]) -> list[str]:
+    over = [t for t in timings if not t.control.startswith("open") and statistics.median(t.ms) >= 1000]
+    tick = [t for t in timings if t.page == "explore" and (
+        t.control.startswith("checkbox") and "explore-objectives" in t.control
+        or t.control.startswith("radio") and "explore-direction" in t.control)]
+    slow_tick = [t for t in tick if statistics.median(t.ms) >= 300]
+    rankings = [t for t in timings if t.page == "rankings" and t.dataset == TABLES[0]
+                and t.control.startswith("open")]
+    if not tick:
+        tick_line = "not measured"
+    else:
+        tick_line = "met" if not slow_tick else "missed by " + ", ".join(map(_name, slow_tick))
+    lines = ["every control under 1 s warm (median): "
+             + ("met" if not over else "missed by " + ", ".join(map(_name, over))),
+             "Explore objective tick / direction under 300 ms: " + tick_line]
+    for t in rankings:
+        lines.append(f"Rankings on {t.dataset} drawn within 1.5 s warm: median "
+                     f"{statistics.median(t.ms):.0f} ms: "
+                     f"{'met' if statistics.median(t.ms) < 1500 else 'missed'}")
+    return lines
+
+
+def _name(t: Timing) -> str:
+    return f"{t.page}/{t.dataset or '-'} {t.control} ({statistics.median(t.ms):.0f} ms)"
+
+
+def _plain(head: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+    return "\n".join("  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in [head, *rows])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,70 @@
+"""Every page at 1024 x 768 and 1400 x 1000 in headless Chromium, with a dataset loaded (issue 33
+item 6): no horizontal scroll of the page at 1024 wide (a wide table scrolls inside its own
+box, never the page). Screenshots of each page at both sizes go to
+tests/e2e/screenshots/width-{1024,1400}-*.png, to be looked at."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.app_under_test import screenshot, wait_until
+
+pytestmark = pytest.mark.browser
+
+# (name, address, what shows once the page is drawn), on the largest bundled tables
+PAGES = (
+    ("datasets", "/", "#datasets-search"),
+    ("upload", "/upload", ".drop-zone"),
+    ("explore", "/explore?dataset=open-llm-leaderboard-v2", "#explore-front .js-plotly-plot .main-svg"),
+    ("rankings", "/rankings?dataset=open-llm-leaderboard-v2",
+     "#rankings-bump .js-plotly-plot .main-svg"),
+    ("systems", "/systems?dataset=amlb-2022", "#systems-radar .js-plotly-plot .main-svg"),
+    ("generalization", "/generalization?dataset=breast-cancer-val-test", "main.results"),
+    ("posets", "/posets?dataset=dmop", "#posets-depth .js-plotly-plot .main-svg"),
+    ("help", "/help", ".help-page .glossary"),
+)
+
+# The page's width against the window's, and the outermost elements reaching past its right
+# edge that no scrolling box of their own holds (what a person would have to scroll to).
+OVERFLOW = """
+const width = document.documentElement.clientWidth;
+function clipped(el) {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const s = getComputedStyle(p);
+        if (['auto', 'scroll', 'hidden', 'clip'].includes(s.overflowX)
+                && p.getBoundingClientRect().right <= width + 1) {
+            return true;   // a box of its own, inside the window, scrolls or clips it
+        }
+    }
+    return false;
+}
+const past = [...document.querySelectorAll('body *')].filter(el => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.right > width + 1 && !clipped(el)
+        && !(el.parentElement && el.parentElement.getBoundingClientRect().right > width + 1
+             && !clipped(el.parentElement));
+}).slice(0, 8).map(el => `${el.tagName.toLowerCase()}#${el.id}.${el.className && el.className.baseVal === undefined ? el.className : ''} right ${Math.round(el.getBoundingClientRect().right)}`);
+return {scroll: document.documentElement.scrollWidth, width: width, past: past};
+"""
+
+
+def _settled(dash_duo, ready: str) -> bool:
+    driver = dash_duo.driver
+    return (bool(driver.find_elements("css selector", ready))
+            and not driver.find_elements("css selector", "[data-dash-is-loading='true']"))
+
+
+def test_no_page_scrolls_sideways_at_1024_wide(dash_duo, app):
+    dash_duo.driver.set_window_size(1024, 768)
+    dash_duo.start_server(app)
+    wide = {}
+    for name, path, ready in PAGES:
+        for width, height in ((1400, 1000), (1024, 768)):
+            dash_duo.driver.set_window_size(width, height)
+            dash_duo.driver.get(f"{dash_duo.server_url}{path}")
+            wait_until(lambda r=ready: _settled(dash_duo, r), timeout=120)
+            screenshot(dash_duo, f"width-{width}-{name}")
+        seen = dash_duo.driver.execute_script(OVERFLOW)
+        if seen["scroll"] > seen["width"] or seen["past"]:
+            wide[name] = seen
+    assert wide == {}, f"pages wider than the 1024 px window: {wide}"

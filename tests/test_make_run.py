@@ -1,0 +1,23 @@
+"""`make run` is not silent while pip installs (issue 33: 99 s of nothing on a new machine)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_run_says_what_it_installs_and_how_long_before_pip_shows_its_progress():
+    # -n prints the recipe without running it; the echo comes first, then pip without -q
+    recipe = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    pip = next(i for i, line in enumerate(recipe) if " pip install " in line)
+    said = " ".join(recipe[:pip])
+    assert "installing copa-dash" in said and "about 100 s" in said
+    assert " -q " not in recipe[pip] and "--progress-bar on" in recipe[pip]
+    assert "copa_dash serve" in recipe[-1]
