@@ -69,9 +69,13 @@ bench:
 # proxy + 2 replicas + worker + Redis on loopback ports, a replica killed under load. Needs
 # root with docker.io, docker-compose (or the compose plugin) and mmdebstrap installed, and an
 # engine running (`dockerd --storage-driver vfs &` where overlayfs is not available).
-.PHONY: docker-base docker-test
+.PHONY: docker-base docker-test docker-ci
 docker-base:
 	bash deploy/base-image.sh
 
 docker-test: install-test
 	$(PYTHON) -m pytest -m docker -s -p no:cacheprovider tests/docker
+
+# CI's last step (.ci/run, after `make test`): an engine started for it, then docker-test.
+docker-ci:
+	bash deploy/docker-engine.sh $(MAKE) docker-test

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,8 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 def test_make_run_says_what_it_installs_and_how_long_before_pip_shows_its_progress():
     # -n prints the recipe without running it; the echo comes first, then pip without -q
-    recipe = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True,
-                            check=True).stdout.splitlines()
+    # under `make test` the outer make's MAKEFLAGS/MAKELEVEL would add "Entering/Leaving
+    # directory" lines: run it as a user's shell would
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    recipe = subprocess.run(["make", "--no-print-directory", "-n", "run"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, check=True).stdout.splitlines()
     pip = next(i for i, line in enumerate(recipe) if " pip install " in line)
     said = " ".join(recipe[:pip])
     assert "installing copa-dash" in said and "about 100 s" in said

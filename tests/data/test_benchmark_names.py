@@ -156,3 +156,9 @@ def test_zero_parameters_are_unknown_never_the_cheapest(capsys):
     assert (result["view"]["focus"], result["view"]["alpha"]) == (["average"], 0.5)
     assert result["id"] == expected
     assert frame.loc[frame["model"] == result["id"], "params_b"].iloc[0] > 0
+
+
+def test_a_fairness_attribute_is_not_a_benchmark_name():
+    # 'race' is the attribute of fairness tables ('race-FPR'), not the RACE benchmark
+    assert direction_guess("race-FPR")[0] == "min"
+    assert direction_guess("race-calibration+")[0] is None
