@@ -14,6 +14,7 @@ from ..jit import njit
 from .dominance import nondominated_mask
 from .dominance_sorting import distinct_sorted_rows, stable_argsort
 from .dominance_tree import build_kdtree, orthant_has_other
+from .loops import row_below
 
 
 @njit(cache=True)
@@ -23,13 +24,8 @@ def inside_rows(points, ref):
     keep = np.zeros(n, dtype=np.bool_)
     m = 0
     for i in range(n):
-        ok = True
-        for d in range(k):
-            if not points[i, d] < ref[d]:
-                ok = False
-                break
-        keep[i] = ok
-        m += ok
+        keep[i] = row_below(points, i, ref)
+        m += keep[i]
     out = np.empty((m, k), dtype=np.float64)
     m = 0
     for i in range(n):

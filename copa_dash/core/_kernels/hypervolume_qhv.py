@@ -47,6 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import njit
+from .loops import row_below
 
 
 @njit(cache=True)
@@ -79,12 +80,7 @@ def hv_qhv(points, ref):
     arena = np.empty(max(1024, 4 * n * k), dtype=np.int64)
     m0 = 0
     for i in range(n):
-        inside = True
-        for d in range(k):
-            if not points[i, d] < ref[d]:
-                inside = False
-                break
-        if inside:
+        if row_below(points, i, ref):
             arena[m0] = i
             m0 += 1
     if m0 == 0:

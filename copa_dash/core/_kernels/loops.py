@@ -23,6 +23,16 @@ def row_le(a, i, b, j):
 
 
 @njit(cache=True)
+def row_below(points, i, ref):
+    """True when ``points[i, d] < ref[d]`` for every column d: row i strictly inside the
+    reference point's box (a NaN is not inside)."""
+    for d in range(points.shape[1]):
+        if not points[i, d] < ref[d]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def row_has_nan(values, i):
     """True when row ``i`` of ``values`` holds a NaN."""
     for d in range(values.shape[1]):
