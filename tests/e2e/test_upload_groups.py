@@ -63,6 +63,15 @@ def _upload_page(dash_duo) -> None:
     dash_duo.wait_for_contains_text("#upload-mine-list", NAME, timeout=30)
 
 
+def _ana_on_her_upload(dash_duo, shared: str) -> None:
+    """Ana (groups ml-team and staff) on the upload page, her upload chosen, the box saying
+    ``shared``."""
+    _as(dash_duo, "ana", "ml-team, staff")
+    _upload_page(dash_duo)
+    _pick(dash_duo, "#upload-mine-pick", NAME)
+    dash_duo.wait_for_text_to_equal("#upload-group-shared", shared)
+
+
 def test_the_owner_shares_an_upload_with_a_group_and_takes_it_back(dash_duo, app,
                                                                    proxied):
     frame = pd.DataFrame({"model": ["a", "b", "c"], "accuracy": [0.9, 0.8, 0.7],
@@ -73,11 +82,8 @@ def test_the_owner_shares_an_upload_with_a_group_and_takes_it_back(dash_duo, app
     open_page(dash_duo, app, "/")
     assert NAME not in _catalogue(dash_duo)          # nobody signed in: not listed
 
-    _as(dash_duo, "ana", "ml-team, staff")
-    _upload_page(dash_duo)
+    _ana_on_her_upload(dash_duo, "Shared with no group.")
     assert dash_duo.find_element("#upload-group-box").is_displayed()
-    _pick(dash_duo, "#upload-mine-pick", NAME)
-    dash_duo.wait_for_text_to_equal("#upload-group-shared", "Shared with no group.")
     _pick(dash_duo, "#upload-group-pick", "ml-team")
     dash_duo.find_element("#upload-group-share").click()
     dash_duo.wait_for_text_to_equal("#upload-group-shared", "Shared with the group ml-team.")
@@ -91,10 +97,7 @@ def test_the_owner_shares_an_upload_with_a_group_and_takes_it_back(dash_duo, app
     _as(dash_duo, "carl", "sales")
     assert NAME not in _catalogue(dash_duo)
 
-    _as(dash_duo, "ana", "ml-team, staff")
-    _upload_page(dash_duo)
-    _pick(dash_duo, "#upload-mine-pick", NAME)
-    dash_duo.wait_for_text_to_equal("#upload-group-shared", "Shared with the group ml-team.")
+    _ana_on_her_upload(dash_duo, "Shared with the group ml-team.")
     _pick(dash_duo, "#upload-group-pick", "ml-team")
     dash_duo.find_element("#upload-group-unshare").click()
     dash_duo.wait_for_text_to_equal("#upload-group-shared", "Shared with no group.")
