@@ -185,7 +185,8 @@ def healthz():
             damaged = services.store.damaged_objects()
         except Exception:
             logger.exception("health check: the stored objects cannot be checked")
-        if damaged != 0:  # some uploads answer 410 until the same table is uploaded again
+            store_state = "objects not checked"
+        if damaged:  # some uploads answer 410 until the same table is uploaded again
             store_state = "damaged objects"
     try:
         cache_state = services.cache.health()
