@@ -17,6 +17,7 @@ from copa_dash.services.uploads import (
     stage_pasted,
     stage_upload,
 )
+from copa_dash.services.views.links import dataset_link
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.messages import two_objectives
 from copa_dash.ui.common.my_uploads import MY_UPLOADS
@@ -34,7 +35,6 @@ from copa_dash.ui.features.upload.proposal_form import (
 )
 from copa_dash.ui.features.upload.read_panel import what_we_read
 from copa_dash.ui.features.upload.saved_summary import (
-    explore_address,
     navigation,
     register_saved_navigation,
 )
@@ -191,7 +191,7 @@ def register_callbacks(app) -> None:
         except InvalidInputError as exc:  # nothing was stored; an earlier link stays shown
             return no_update, alert(str(exc)), no_update, no_update
         prepare_in_background(current_settings(), saved.id)   # its first Explore view
-        link = explore_address(saved.id)
+        link = dataset_link("explore", saved.id)
         return html.Div(className="alert alert-info", children=[
             "Saved. Its link (keep it: the dataset is private to whoever holds it): ",
             dcc.Link(link, href=link, id="upload-explore-link"),

@@ -25,15 +25,10 @@ def back_address(dataset_id: str) -> str:
     return f"{PATH}?saved={quote(dataset_id)}"
 
 
-def explore_address(dataset_id: str) -> str:
-    """The explorer's address for ``dataset_id`` (the one link writer of the views)."""
-    return dataset_link("explore", dataset_id)
-
-
 def navigation(dataset_id: str) -> dict:
     """What "Save and explore" hands the page (:func:`register_saved_navigation`): the
     explorer's address to open and the summary's address to leave behind for Back."""
-    return {"go": explore_address(dataset_id), "back": back_address(dataset_id)}
+    return {"go": dataset_link("explore", dataset_id), "back": back_address(dataset_id)}
 
 
 def saved_summary(dataset_id: str, settings) -> html.Div:
@@ -47,7 +42,7 @@ def saved_summary(dataset_id: str, settings) -> html.Div:
         table = open_dataset(dataset_id, settings).table
     except InvalidInputError as exc:
         return alert(str(exc), "warning")
-    link = explore_address(dataset_id)
+    link = dataset_link("explore", dataset_id)
     objectives = ", ".join(f"{o.name} ({o.direction})" for o in map(table.objective,
                                                                      table.objective_names))
     return html.Div(id=UploadReadIds.SAVED, className="alert alert-info", children=[
