@@ -178,6 +178,33 @@ def main() -> None:
     _report(rows, answers, compile_all, loads, args.repeats)
 
 
+TIMING_KEYS = frozenset({"seconds"})   # how long an answer took is not the answer
+
+
+def _comparable(answer):
+    """An answer with its timing fields left out and floats rounded to 12 significant
+    digits (twins and kernels may sum in another order: the last digits differ)."""
+    if isinstance(answer, str):
+        try:
+            answer = json.loads(answer)
+        except ValueError:
+            return answer
+    if isinstance(answer, dict):
+        return {k: _comparable(v) for k, v in answer.items() if k not in TIMING_KEYS}
+    if isinstance(answer, list):
+        return [_comparable(v) for v in answer]
+    if isinstance(answer, float):
+        return float(f"{answer:.12g}")
+    return answer
+
+
+def _same(answers, key, kind):
+    """Whether ours and the peer gave the same answer (None when there is no answer)."""
+    if (key, kind, "ours") not in answers or (key, kind, "peer") not in answers:
+        return None
+    return _comparable(answers[(key, kind, "ours")]) == _comparable(answers[(key, kind, "peer")])
+
+
 def _report(rows, answers, compile_all, loads, repeats) -> None:
     print(f"## Cold start (numba cache empty) and warm start, {repeats} repeat(s), "
           f"{os.cpu_count()} CPUs; load average during the run {min(loads):.1f}-{max(loads):.1f}\n")
@@ -192,16 +219,14 @@ def _report(rows, answers, compile_all, loads, repeats) -> None:
             if not ours or not peer:
                 continue
             key = "app" if label.startswith("python app.py: Explore") else label
-            same = (answers.get((key, kind, "ours")) == answers.get((key, kind, "peer"))
-                    if (key, kind, "ours") in answers else None)
+            same = _same(answers, key, kind)
             ow, oc = (statistics.median(v) for v in zip(*ours))
             pw, pc = (statistics.median(v) for v in zip(*peer))
             ratio = f"{pw / ow:.1f}x" if same in (True, None) else "-"
             print(f"| {label} | {kind} | {ow:.1f} / {oc:.1f} | {pw:.1f} / {pc:.1f} | {ratio} | "
                   f"{'' if same is None else 'yes' if same else 'NO'} |")
     print(f"\n`copa-dash compile` (every kernel, empty cache): {compile_all:.0f} s wall.")
-    mismatched = [k for k in answers if k[2] == "ours" and (k[0], k[1], "peer") in answers
-                  and answers[k] != answers[(k[0], k[1], "peer")]]
+    mismatched = [k for k in answers if k[2] == "ours" and _same(answers, k[0], k[1]) is False]
     if mismatched:
         print("ANSWERS DIFFER: " + json.dumps([list(k[:2]) for k in mismatched]))
 
