@@ -113,7 +113,7 @@ def never_goal(series: pd.Series) -> tuple[str, str] | None:
         return "timestamp", "a date or time stamp"
     if normal in vocab.settings and normal not in vocab.counts:  # num_candidates: a setting
         return "setting", "a setting of the workload or run (a configuration, not a goal)"
-    directed = bool(_terms(name, vocab.maximise | vocab.minimise))  # num_params: a size
+    directed = bool(_terms(name, vocab.maximise | vocab.minimise | vocab.benchmarks))  # num_params
     if normal in vocab.counts or (not directed and words and (
             words[0] in ("n", "num", "number") or words[-1] in ("count", "counts", "samples"))):
         return "count", "a count or sample size: how much was measured, not how well"

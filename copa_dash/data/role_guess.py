@@ -251,8 +251,14 @@ def direction_guess(column_name: str, unit: str | None = None) -> tuple[str | No
         return None, "", "unsure"
     if by_unit is not None:
         return by_unit, why_unit, "sure"
+    # what was measured, named without how: a benchmark ('gsm8k') or a task family (MTEB's
+    # "...Retrieval") holds its score, read only when no other word decides ("MMLU - ECE")
+    bench = name_terms(words, vocab.benchmarks) or name_terms(_words(name), vocab.benchmarks)
+    if bench:
+        return "max", (f"the name reads as a score ({bench[0][0]!r}, "
+                       f"{vocab.community_of(bench[0][0])})"), "sure"
     alone = name_terms(words, vocab.maximise_alone) or name_terms(_words(name), vocab.maximise_alone)
-    if alone:  # a task family (MTEB's "...Retrieval"): only when nothing else decides
+    if alone:
         return "max", (f"the name reads as the score of a {alone[0][0].replace('_', ' ')} "
                        f"task ({vocab.community_of(alone[0][0])})"), "likely"
     if unit == "%":

@@ -45,6 +45,7 @@ class Vocabulary:
     maximise: frozenset
     minimise: frozenset
     maximise_alone: frozenset
+    benchmarks: frozenset
     best_at_one: frozenset
     best_at_zero: frozenset
     likely: frozenset
@@ -115,7 +116,7 @@ def build_vocabulary(*tables: tuple[str, dict]) -> Vocabulary:
 
     return Vocabulary(
         maximise=every("maximise"), minimise=every("minimise"),
-        maximise_alone=every("maximise_alone"),
+        maximise_alone=every("maximise_alone"), benchmarks=every("benchmarks"),
         best_at_one=every("best_at_one"), best_at_zero=every("best_at_zero"),
         likely=frozenset(merged["likely"]), uncertainty=frozenset(merged["uncertainty"]),
         counts=frozenset(merged["counts"]), settings=frozenset(merged["settings"]),

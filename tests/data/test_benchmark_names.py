@@ -162,3 +162,11 @@ def test_a_fairness_attribute_is_not_a_benchmark_name():
     # 'race' is the attribute of fairness tables ('race-FPR'), not the RACE benchmark
     assert direction_guess("race-FPR")[0] == "min"
     assert direction_guess("race-calibration+")[0] is None
+
+
+@pytest.mark.parametrize("name, direction", [
+    ("MMLU - ECE (10-bin)", "min"), ("BoolQ - ECE (10-bin)", "min"),
+    ("HellaSwag - Denoised inference time (s)", "min"), ("TruthfulQA - EM", "max")])
+def test_a_benchmark_name_yields_to_the_word_that_says_what_was_measured(name, direction):
+    # HELM's headers name the benchmark and then the metric: the metric decides
+    assert direction_guess(name)[0] == direction
