@@ -50,15 +50,24 @@ def bounded(cluster, tmp_path_factory):
 
 @pytest.fixture
 def clean_queue(cluster, bounded):
-    """No job of an earlier test left in the registry or on the worker."""
+    """No job of an earlier test left in the registry or on the worker, before and after.
+
+    The registry is the replicas' shared one: the scale-out session's other instances (the
+    two-instance and background-page tests) register their jobs in it too, and a job of theirs
+    still running would count against this instance's limit of 2.
+    """
+    _forget_every_job(cluster)
     yield
+    _forget_every_job(cluster)
+
+
+def _forget_every_job(cluster):
     from celery import Celery
 
-    registry = cluster.redis.client()
     app = Celery(broker=cluster.redis.url, backend=cluster.redis.url)
     for job in list(_registry(cluster)):
         app.control.revoke(job, terminate=True, signal="SIGKILL")
-    registry.delete(REDIS_REGISTRY_KEY)
+    cluster.redis.client().delete(REDIS_REGISTRY_KEY)
 
 
 def _registry(cluster) -> dict:
