@@ -14,26 +14,17 @@ from ..jit import njit
 from .dominance import nondominated_mask
 from .dominance_sorting import distinct_sorted_rows, stable_argsort
 from .dominance_tree import build_kdtree, orthant_has_other
-from .loops import row_below
+from .loops import row_below, rows_where
 
 
 @njit(cache=True)
 def inside_rows(points, ref):
     """Copy of the rows that strictly dominate ``ref`` (every coordinate below it)."""
-    n, k = points.shape
+    n = points.shape[0]
     keep = np.zeros(n, dtype=np.bool_)
-    m = 0
     for i in range(n):
         keep[i] = row_below(points, i, ref)
-        m += keep[i]
-    out = np.empty((m, k), dtype=np.float64)
-    m = 0
-    for i in range(n):
-        if keep[i]:
-            for d in range(k):
-                out[m, d] = points[i, d]
-            m += 1
-    return out
+    return rows_where(points, keep)
 
 
 @njit(cache=True)
@@ -138,19 +129,8 @@ def hv3d(points, ref):
 @njit(cache=True)
 def unique_front(points):
     """The non-dominated rows with duplicates dropped (duplicates add no volume)."""
-    n, k = points.shape
-    mask = nondominated_mask(points)
-    m = 0
-    for i in range(n):
-        m += mask[i]
-    front = np.empty((m, k), dtype=np.float64)
-    m = 0
-    for i in range(n):
-        if mask[i]:
-            for d in range(k):
-                front[m, d] = points[i, d]
-            m += 1
-    if m < 2:
+    front = rows_where(points, nondominated_mask(points))
+    if front.shape[0] < 2:
         return front
     return distinct_sorted_rows(front)[1]
 

@@ -51,3 +51,21 @@ def tie_run_end(points, order, start, column):
     while stop < n and points[order[stop], column] == v:
         stop += 1
     return stop
+
+
+@njit(cache=True)
+def rows_where(points, keep):
+    """A new C-contiguous float64 array of the rows of ``points`` where ``keep`` is True, in
+    their order (a reference point's inside rows, a front's rows)."""
+    n, k = points.shape
+    m = 0
+    for i in range(n):
+        m += keep[i]
+    out = np.empty((m, k), dtype=np.float64)
+    m = 0
+    for i in range(n):
+        if keep[i]:
+            for d in range(k):
+                out[m, d] = points[i, d]
+            m += 1
+    return out

@@ -6,13 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from copa_dash.services.views.posets import EXACT_OF_MODE, PosetsView
+from copa_dash.ui.common import working_context
 from copa_dash.ui.common.page_view import view_functions
-from copa_dash.ui.common.working_context import (
-    WorkingContext,
-    context_notes,
-    directions_of,
-    fit_to_table,
-)
 
 PosetsState = PosetsView   # the page's name for its view
 parse_query, to_query, with_defaults = view_functions(PosetsView)
@@ -21,16 +16,16 @@ __all__ = ["EXACT_OF_MODE", "PosetsState", "apply_context", "parse_query", "to_q
            "with_defaults"]
 
 
-def apply_context(state: PosetsState, context: WorkingContext | None, opened):
+def apply_context(state: PosetsState, context: working_context.WorkingContext | None, opened):
     """Posets' hook for the working context (``ui/common/working_context``), called before
     :func:`with_defaults`: the context's objectives become the criteria the methods are
     ordered by. Returns the state and the bar's notes, which say that constraints and flipped
     directions have no meaning here (None when the link carried no context)."""
     if context is None:
         return state, None
-    fitted, left_out = fit_to_table(context, opened.table, objectives_only=True)
+    fitted, left_out = working_context.fit_to_table(context, opened.table, objectives_only=True)
     state = replace(state, criteria=fitted.objective_names or state.criteria)
-    return state, context_notes(
+    return state, working_context.context_notes(
         "Posets", context, used=fitted, left_out=left_out,
-        table_directions=directions_of(opened.table),
+        table_directions=working_context.directions_of(opened.table),
         why_no_constraints="it orders the methods on every task")

@@ -6,13 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from copa_dash.services.views.rankings import DEFAULT_TOP, MAX_TOP, RankingsView
+from copa_dash.ui.common import working_context
 from copa_dash.ui.common.page_view import view_functions
-from copa_dash.ui.common.working_context import (
-    WorkingContext,
-    context_notes,
-    directions_of,
-    fit_to_table,
-)
 
 RankingsState = RankingsView   # the page's name for its view
 parse_query, to_query, with_defaults = view_functions(RankingsView)
@@ -21,7 +16,7 @@ __all__ = ["DEFAULT_TOP", "MAX_TOP", "RankingsState", "apply_context", "parse_qu
            "to_query", "with_defaults"]
 
 
-def apply_context(state: RankingsState, context: WorkingContext | None, opened):
+def apply_context(state: RankingsState, context: working_context.WorkingContext | None, opened):
     """The working context on the rankings page (a hook, see ``ui/common/working_context``):
     its objectives and its sets of values replace the default view's; ranges and flipped
     directions cannot apply here, and the notes say so. Returns the state and the notes
@@ -29,12 +24,12 @@ def apply_context(state: RankingsState, context: WorkingContext | None, opened):
     if context is None:
         return state, None
     table = opened.table
-    fitted, left_out = fit_to_table(context, table)
+    fitted, left_out = working_context.fit_to_table(context, table)
     objectives = fitted.objective_names or state.objectives
-    used = WorkingContext(objectives=fitted.objectives, sets=fitted.sets)
+    used = working_context.WorkingContext(objectives=fitted.objectives, sets=fitted.sets)
     state = replace(state, objectives=objectives, sets=fitted.sets,
                     focus=tuple(f for f in state.focus if f in objectives))
-    return state, context_notes(
+    return state, working_context.context_notes(
         "Rankings", context, used=used, left_out=left_out,
-        table_directions=directions_of(opened.table),
+        table_directions=working_context.directions_of(opened.table),
         why_no_ranges="it chooses the rows taking part by sets of values only")
