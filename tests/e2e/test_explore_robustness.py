@@ -89,3 +89,26 @@ def test_panel_shows_missing_scores_and_noise_where_the_table_has_them(dash_duo,
                 f"{100 * first['pick']:.0f}%") in body
     screenshot(dash_duo, f"explore-robustness-{dataset}")
     assert dash_duo.get_logs() == []
+
+
+def test_the_pick_and_how_sure_it_is_come_in_one_line_above_the_whole_figure(dash_duo, app, capsys):
+    """The first screen (1400 x 1000) holds the answer and the whole scatter: the line above
+    the figure names the CLI's pick and says the panel's verdict; the card and the panel,
+    whose height depends on the table (an upload's missing scores, notes), come below it."""
+    open_page(dash_duo, app, f"/explore?dataset={DATASET}")
+    wait_until(lambda: _verdict(dash_duo) != "", timeout=60)
+    expected = _cli(capsys)
+    line = " ".join(dash_duo.find_element("#explore-pick-line").text.split())
+    verdict = " ".join(_verdict(dash_duo).split())
+    assert line.startswith(f"COPA pick: {expected['pick']} — it ")
+    assert verdict.startswith(f"{expected['pick']} ")
+    assert f"— it{verdict[len(expected['pick']):]}" in line
+    box = dash_duo.driver.execute_script(
+        "const r = document.getElementById('explore-front').getBoundingClientRect();"
+        "const card = document.getElementById('explore-pick').getBoundingClientRect();"
+        "return [r.top + window.scrollY, r.bottom + window.scrollY, card.top + window.scrollY,"
+        "        window.innerHeight];")
+    _figure_top, figure_bottom, card_top, screen = box
+    assert figure_bottom <= screen, box           # the whole scatter on the first screen
+    assert card_top >= figure_bottom, box         # the card under it
+    screenshot(dash_duo, "explore-pick-line")

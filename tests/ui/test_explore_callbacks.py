@@ -48,7 +48,8 @@ def test_one_callback_reads_the_controls_and_the_table_pager_none():
 def test_the_view_callbacks_parts_render_the_pick_the_figures_and_a_message():
     state = _state(alpha=0.45)
     result = view_memo.exploration(state)
-    assert callbacks.pick_outputs(result) == (False, *panels.pick_card_text(result))
+    pick_id, body = panels.pick_card_text(result)
+    assert callbacks.pick_outputs(result) == (False, pick_id, body, False, pick_id)
     drawn = callbacks.figure_outputs(result, state, None)
     assert drawn["front"]["data"] and drawn["drawn"]["key"] == callbacks.drawn_key(state)
     moved = replace(state, alpha=0.55)
@@ -152,7 +153,7 @@ def test_the_pager_renders_the_table_page_of_the_view_in_the_store_from_the_view
 def test_a_view_with_a_message_shows_no_pick_and_an_empty_table_page():
     query = to_query(_state(objectives=(("bbh", "max"),), focus=("bbh",)))
     assert _fired(NEXT, callbacks.render_table, query, "", None, None, 1, 4) == callbacks.EMPTY_TABLE
-    assert callbacks.pick_outputs("a message") == (True, "", "")
+    assert callbacks.pick_outputs("a message") == (True, "", "", True, "")
     assert callbacks.table_outputs("a message", 2, "", None) == callbacks.EMPTY_TABLE
 
 

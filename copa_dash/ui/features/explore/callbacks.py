@@ -157,16 +157,19 @@ TABLE_OUTPUTS = (Output(ID.TABLE, "html"), Output(ID.TABLE_NOTE, "children"),
 TABLE_OUTPUTS_AGAIN = [Output(o.component_id, o.component_property, allow_duplicate=True)
                        for o in TABLE_OUTPUTS]
 PICK_OUTPUTS = (Output(ID.PICK, "hidden"), Output(ID.PICK_ID, "children"),
-                Output(ID.PICK_BODY, "html"))
+                Output(ID.PICK_BODY, "html"), Output(ID.PICK_LINE, "hidden"),
+                Output(ID.PICK_LINE_ID, "children"))
 EMPTY_TABLE = ("", "", 0, "", True, True)
 
 
 def pick_outputs(result) -> tuple:
-    """The pick card's outputs: shown, the pick's id and the card's body; hidden and empty
-    for a view that has a message instead of an exploration."""
+    """The pick card's outputs: shown, the pick's id and the card's body, then the line above
+    the figure (shown, the pick's id); hidden and empty for a view that has a message instead
+    of an exploration."""
     if isinstance(result, str):
-        return (True, "", "")
-    return (False, *panels.pick_card_text(result))
+        return (True, "", "", True, "")
+    pick_id, body = panels.pick_card_text(result)
+    return (False, pick_id, body, False, pick_id)
 
 
 def table_outputs(result, page, search, sort_key) -> tuple:

@@ -33,6 +33,8 @@ class ExploreIds(ViewPageIds, prefix="explore"):
     PICK: str
     PICK_ID = "pick-id"
     PICK_BODY: str
+    PICK_LINE: str                           # one line above the figure: the pick, how sure
+    PICK_LINE_ID: str
     FRONT: str
     COMPARE_TABLE: str
     TABLE: str                               # the page of ranked rows, as HTML

@@ -1,6 +1,7 @@
-"""The explorer's "How sure is this pick?" panel, beside the pick card.
+"""The explorer's "How sure is this pick?" panel, beside the pick card, and its verdict in
+the line above the figure.
 
-It is filled from the view's query string (the store the main callback writes last), so it
+Both are filled from the view's query string (the store the main callback writes last), so it
 loads after the figure and never delays a slider move; the numbers are those of
 :func:`copa_dash.services.robustness.robustness` (the CLI's ``robustness``, the notebook's
 ``copa_dash.robustness`` and the decision report). Text from the data is escaped.
@@ -24,10 +25,12 @@ from copa_dash.ui.features.explore.view_state import preferences_and_filter
 
 PANEL = "explore-robust"
 BODY = "explore-robust-body"
+VERDICT = "explore-robust-verdict"    # the verdict again, in the line above the figure
 # acceptability bars shown; the sections under them fold (details) so the panel is no taller
-# than the pick card beside it and the main figure stays on the first screen at 1400 x 1000
+# than the pick card beside it
 BARS = 5
-WAITING = "<p><em>Working out how sure the pick is…</em></p>"
+WAITING_WORDS = "working out how sure the pick is…"
+WAITING = f"<p><em>{WAITING_WORDS[0].upper() + WAITING_WORDS[1:]}</em></p>"
 
 
 def panel() -> html.Div:
@@ -125,19 +128,30 @@ def _missing_html(missing) -> list[str]:
             "</p></details>")]
 
 
+def verdict_line() -> html.Span:
+    """The verdict's place in the line above the figure (:func:`fill` writes it)."""
+    return html.Span(id=VERDICT, className="pick-line-verdict", children=WAITING_WORDS)
+
+
 def fill(query):
-    """The panel's body for the view ``query``, or what to do when it cannot be computed."""
+    """The panel's body for the view ``query`` and its verdict for the line above the
+    figure, or what to do when it cannot be computed (the line then says to look below)."""
     if not query:
-        return WAITING
+        return WAITING, WAITING_WORDS
     try:
-        return body_html(result_of(query))
+        result = result_of(query)
     except InvalidInputError as exc:
-        return f"<p><em>{escape(str(exc))}</em></p>"
+        return f"<p><em>{escape(str(exc))}</em></p>", "how sure it is: see the panel below."
+    verdict = result.verdict()
+    if verdict.startswith(f"{result.pick} "):      # the line names the pick just before
+        verdict = "it" + verdict[len(result.pick):]
+    return body_html(result), verdict
 
 
 def register_callbacks(app) -> None:
-    """Fill the panel whenever the view's query string changes."""
-    app.callback(Output(BODY, "html"), Input(ExploreIds.QUERY, "data"))(fill)
+    """Fill the panel and the verdict whenever the view's query string changes."""
+    app.callback(Output(BODY, "html"), Output(VERDICT, "children"),
+                 Input(ExploreIds.QUERY, "data"))(fill)
 
 
-__all__ = ["body_html", "panel", "register_callbacks", "result_of"]
+__all__ = ["body_html", "panel", "register_callbacks", "result_of", "verdict_line"]
