@@ -14,7 +14,7 @@ from ..jit import njit
 from .dominance import nondominated_mask
 from .dominance_sorting import distinct_sorted_rows, stable_argsort
 from .dominance_tree import build_kdtree, orthant_has_other
-from .loops import row_below, rows_where
+from .loops import clamp_row, row_below, rows_where
 
 
 @njit(cache=True)
@@ -185,16 +185,7 @@ def hv_slices(points, ref):
         m = 0
         covered = False
         for j in range(i):
-            le = True
-            for d in range(k - 1):
-                a = head[j, d]
-                b = head[i, d]
-                if a > b:
-                    le = False
-                    limit[m, d] = a
-                else:
-                    limit[m, d] = b
-            if le:  # an earlier slice already covers this row's whole box
+            if clamp_row(head, j, i, limit, m, k - 1):  # an earlier slice covers this box
                 covered = True
                 break
             m += 1

@@ -53,6 +53,7 @@ import numpy as np
 
 from ..jit import njit
 from .hypervolume import box_volume, staircase_insert
+from .loops import clamp_row
 
 _INSERTION_SORT_MAX = 24
 
@@ -94,16 +95,7 @@ def _limit_set(src, i, dst, k):
     """
     m = 0
     for j in range(i - 1, -1, -1):
-        inside = True
-        for d in range(k):
-            a = src[j, d]
-            b = src[i, d]
-            if a > b:
-                inside = False
-                dst[m, d] = a
-            else:
-                dst[m, d] = b
-        if inside:
+        if clamp_row(src, j, i, dst, m, k):
             return -1
         covered = False
         for q in range(m - 1, -1, -1):  # does a kept row weakly dominate the new clamp?

@@ -69,3 +69,23 @@ def rows_where(points, keep):
                 out[m, d] = points[i, d]
             m += 1
     return out
+
+
+@njit(cache=True)
+def clamp_row(src, j, i, dst, m, k):
+    """Write into ``dst[m, :k]`` row ``j`` of ``src`` clamped to row ``i`` (the larger value
+    in each of the first ``k`` columns: the part of row i's box that row j also covers).
+
+    Returns True when row j is <= row i in every one of those columns, so the clamp is row i
+    itself (row j's box covers row i's whole box).
+    """
+    le = True
+    for d in range(k):
+        a = src[j, d]
+        b = src[i, d]
+        if a > b:
+            le = False
+            dst[m, d] = a
+        else:
+            dst[m, d] = b
+    return le
