@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import posets as core
+from ..core.brief import brief_list
 from ..core.errors import InvalidInputError
 
 TIES = ("drop", "incomparable")
@@ -218,7 +219,7 @@ def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "
     for t in np.flatnonzero(~usable.all(axis=1)):
         absent = [data.methods[m] for m in np.flatnonzero(~usable[t])]
         no_row = not data.present[t][~usable[t]].all()
-        reasons[int(t)] = ("no row for " if no_row else "missing values for ") + ", ".join(absent)
+        reasons[int(t)] = ("no row for " if no_row else "missing values for ") + brief_list(absent)
     if t_idx.size == 0:
         raise InvalidInputError("no task has a value for every method on every criterion")
     tp = core.task_posets(values[t_idx, m_idx], list(data.directions), method_index=m_idx,
@@ -229,8 +230,12 @@ def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "
         reasons.setdefault(int(t), "methods equal on every criterion (tie)" if t in tied
                            else "incomplete")
     if tp.relations.shape[0] == 0:
-        raise InvalidInputError("no task is left: " + "; ".join(
-            f"{data.tasks[t]}: {r}" for t, r in sorted(reasons.items())))
+        listed = [f"{data.tasks[t]}: {r}" for t, r in sorted(reasons.items())]
+        more = f"; and {len(listed) - 3:,} more tasks" if len(listed) > 3 else ""
+        raise InvalidInputError(
+            "no task is left: partial rankings compare every method on each task, and every "
+            f"task lacks a method or a value ({'; '.join(listed[:3])}{more}). Choose a method "
+            "column and a task column such that each method has a row on each task")
     notes = list(data.notes)
     if exact is None:
         exact, why = _automatic_exact(tp.relations, len(data.methods), exact_budget)
@@ -238,8 +243,9 @@ def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "
     result = core.ufg_depth(tp.relations, exact=exact, tolerance=tolerance,
                             max_seconds=max_seconds, progress=progress, cancel=cancel)
     if reasons:
-        notes.append(f"{len(reasons)} of {len(data.tasks)} tasks are left out: " + "; ".join(
-            f"{data.tasks[t]} ({r})" for t, r in sorted(reasons.items())) + ".")
+        notes.append(f"{len(reasons)} of {len(data.tasks)} tasks are left out: " + brief_list(
+            (f"{data.tasks[t]} ({r})" for t, r in sorted(reasons.items())), separator="; ",
+            more="more") + ".")
     if tied and ties == "incomparable":
         notes.append(f"{len(tied)} tasks have methods equal on every criterion; they are kept "
                      "with those methods incomparable.")

@@ -210,3 +210,30 @@ def test_docstring_examples():
 
     result = doctest.testmod(posets, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 4 and result.failed == 0
+
+
+def test_a_method_column_with_one_method_per_task_gets_a_short_message():
+    """Every model a method and a task of its own (Posets on a leaderboard with ``model`` as
+    the method column): each task lacks all but one method. The message named every absent
+    method of every task, 300 MB on the Open LLM leaderboard, and the browser tab showing it
+    crashed; it names 3 tasks and 5 methods of each, then counts the rest."""
+    n = 400
+    frame = _frame([(f"m{i:03d}", f"t{i:03d}", float(i), float(-i)) for i in range(n)])
+    with pytest.raises(InvalidInputError) as caught:
+        _view(frame)
+    message = str(caught.value)
+    assert len(message) < 1_000, len(message)
+    # t000 lacks m001..m399: five named, 394 counted; 397 tasks beyond the three named
+    assert "t000: no row for m001, m002, m003, m004, m005 and 394 more" in message
+    assert f"and {n - 3} more tasks" in message
+    assert "each method has a row on each task" in message
+
+
+def test_the_note_on_left_out_tasks_names_a_few_and_counts_the_rest():
+    # p1-p3 keep the three methods; 40 more tasks have SGD only
+    rows = B2 + [("SGD", f"q{i:02d}", 1, 1) for i in range(40)]
+    view = _view(_frame(rows))
+    assert view.tasks == ("p1", "p2", "p3")
+    note = next(n for n in view.notes if "tasks are left out" in n)
+    assert note.startswith("40 of 43 tasks are left out: q00 (no row for Momentum, Adam)")
+    assert note.endswith("and 35 more.") and len(note) < 500
