@@ -234,8 +234,9 @@ def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "
         more = f"; and {len(listed) - 3:,} more tasks" if len(listed) > 3 else ""
         raise InvalidInputError(
             "no task is left: partial rankings compare every method on each task, and every "
-            f"task lacks a method or a value ({'; '.join(listed[:3])}{more}). Choose a method "
-            "column and a task column such that each method has a row on each task")
+            "task lacks a method or a value. Choose a method column and a task column such "
+            f"that each method has a row on each task. What is lacking: {'; '.join(listed[:3])}"
+            f"{more}.")
     notes = list(data.notes)
     if exact is None:
         exact, why = _automatic_exact(tp.relations, len(data.methods), exact_budget)
