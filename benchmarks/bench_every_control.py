@@ -12,7 +12,8 @@ times:
 * dropdowns (not the dataset switchers, which leave the page) opened and an option chosen;
 * tabs switched;
 * table columns sorted by their header (and the explorer's sort menu, a dropdown);
-* the explorer's range constraint typed in and cleared.
+* the explorer's range constraint typed in and cleared;
+* a range dragged on an axis of the explorer's parallel coordinates (brushing), a new range each time.
 
 Each interaction is timed by the page itself: a watcher armed before the action starts the
 clock at the action's first event (keydown / pointerdown, captured) and stops it at the last
@@ -178,6 +179,8 @@ take('dropdown', [...root.querySelectorAll('button.dash-dropdown')].filter(
 take('tab', boxes([...root.querySelectorAll('.tab')], t => t.parentElement));
 take('sort', [...root.querySelectorAll('.column-header--sort')]);
 take('range', [...root.querySelectorAll("input[id*='range-min']")]);
+// brushing: a range dragged on an axis of Explore's parallel coordinates (a constraint)
+take('brush', [...root.querySelectorAll('#explore-parallel .js-plotly-plot')]);
 return out;
 """
 
@@ -268,6 +271,25 @@ class Bench:
             if self.driver.current_url.split("?")[0] != url.split("?")[0]:
                 self.open(url, ready)                           # a control left the page
 
+    def drag_on_axis(self, graph, k: int, u_low: float, u_high: float) -> None:
+        """Drag a box across axis ``k`` of a parallel-coordinates graph from ``u_low`` to
+        ``u_high`` (W3C pointer actions in viewport pixels, as tests/e2e/test_explore_brushing
+        does: selenium's element offsets are taken from an element's visible centre)."""
+        from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+        x, y0, y1 = self.driver.execute_script(
+            "const g = arguments[0], xa = g._fullLayout.xaxis, ya = g._fullLayout.yaxis;"
+            "const r = g.querySelector('.nsewdrag').getBoundingClientRect();"
+            "return [r.left + xa.l2p(arguments[1]), r.top + ya.l2p(arguments[2]),"
+            "        r.top + ya.l2p(arguments[3])];", graph, k, u_low, u_high)
+        actions = ActionBuilder(self.driver)
+        actions.pointer_action.move_to_location(int(x - 25), int(y0))
+        actions.pointer_action.pointer_down()
+        actions.pointer_action.move_to_location(int(x), int(y0 + 10))
+        actions.pointer_action.move_to_location(int(x + 25), int(y1))
+        actions.pointer_action.pointer_up()
+        actions.perform()
+
     def work(self, control: dict, timing: Timing) -> None:
         from selenium.webdriver.common.keys import Keys
 
@@ -306,6 +328,11 @@ class Bench:
                 low = (element.get_attribute("placeholder") or "min 0").split()[-1]
                 keys = low + Keys.ENTER if i % 2 == 0 else Keys.BACKSPACE * 16 + Keys.ENTER
                 sample = self.timed(lambda e=element, k=keys: e.send_keys(k))
+            elif kind == "brush":
+                # axis 1 (the second objective), a different range of u each time: each drag
+                # replaces that objective's range constraint
+                sample = self.timed(lambda e=element, n=i: self.drag_on_axis(e, 1, 0.05 * n + 0.1,
+                                                                            0.05 * n + 0.6))
             else:
                 return
             ms, server, cpu = sample
