@@ -298,3 +298,17 @@ def peeled_layers(points, peel_until):
     for t in range(remaining.shape[0]):
         layers[remaining[t]] = layer + 1 + layer_of[t]
     return layers
+
+
+def layers_method(n: int, k: int) -> str:
+    """Which method :func:`nondominated_layers` uses for N rows in K objectives (for the
+    benchmarks' notes): "dense ranks" (K = 1), "ens" (K = 2, 3: peel one front, then
+    ENS-BS), "bitsets", "tree" or "peel" (then the bitsets)."""
+    if k == 1:
+        return "dense ranks"
+    if k <= 3:
+        return "ens"
+    kk = min(k, BITSET_UNTIL_ROWS.shape[0] - 1)
+    if n <= BITSET_UNTIL_ROWS[kk]:
+        return "bitsets"
+    return "tree" if n <= TREE_UNTIL_ROWS[kk] else "peel"
