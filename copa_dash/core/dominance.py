@@ -107,20 +107,23 @@ def nondominated_layers(points, /, directions=None) -> np.ndarray:
 
     Notes
     -----
-    Layer L is the non-dominated set of the rows left after removing layers 1..L-1.
-    K >= 4 up to 20,000 rows: every row at once by dominance-set bitsets (Moreno et al.
-    2021, IEEE Trans. Cybernetics 51(12)): with the distinct rows in lexicographic order,
-    the rows that dominate row s are those before it that are <= it in every other
-    objective, an AND of one running bitset per objective's sorted order; the layer of s is
-    the first layer holding none of them, found by binary search (the test is monotone in
-    the layer). O(K N log N + K N^2 / 64) word operations, O(N^2 / 8) bytes. Otherwise the
-    first front is peeled with :func:`nondominated_mask`. K = 2, 3: the other rows are
-    placed in lexicographic order by ENS-BS (Zhang, Tian, Cheng and Jin 2015, IEEE TEVC
-    19(2)): binary search for the first layer none of whose rows dominates the new row, a
-    test that is O(log N) for K = 2 (the layer's newest row) and K = 3 (a 2-D staircase per
-    layer), so O(N log N log L) in all. K >= 4 above 20,000 rows: more layers are peeled
-    while many rows remain, then the rest are ranked by the bitsets (the switch points are
-    measured crossovers, see :mod:`copa_dash.core._kernels.dominance_layers`).
+    Layer L is the non-dominated set of the rows left after removing layers 1..L-1;
+    equivalently, a row's layer is one more than the largest layer among the rows that
+    dominate it. K = 2, 3: the first front is peeled with :func:`nondominated_mask`, then
+    the other rows are placed in lexicographic order by ENS-BS (Zhang, Tian, Cheng and Jin
+    2015, IEEE TEVC 19(2)): binary search for the first layer none of whose rows dominates
+    the new row, a test that is O(log N) for K = 2 (the layer's newest row) and K = 3 (a
+    2-D staircase per layer), so O(N log N log L) in all. K >= 4, up to 12,000-16,000
+    rows: every row at once by dominance-set bitsets (Moreno et al. 2021, IEEE Trans.
+    Cybernetics 51(12)): with the distinct rows in lexicographic order, the rows that
+    dominate row s are those before it that are <= it in every other objective, an AND
+    of one running bitset per objective's sorted order, O(K N^2 / 64) word operations.
+    K >= 4 above that: the rows in lexicographic order each ask one k-d tree over the
+    other objectives, whose nodes keep the largest layer of the rows already placed, for
+    the largest layer below the row (a dominance-maximum form of ENS-NDT, Gustavsson and
+    Syberfeldt 2018), O(N K) memory; from 7 objectives and many rows (few, large layers)
+    fronts are peeled first instead. The switch points are measured crossovers, see
+    :mod:`copa_dash.core._kernels.dominance_layers`.
 
     Examples
     --------

@@ -166,8 +166,9 @@ def test_bitset_layers_at_word_boundaries_and_many_layers(n):
 
 @pytest.mark.parametrize("k,n", [(4, 24_000), (5, 22_000), (8, 21_000)])
 def test_layers_above_the_bitset_limit_peel_first(k, n):
-    """Above 20,000 rows K >= 4 peels layers first (front-heavy tables keep peeling, the
-    half-of-the-rows rule), then the bitsets rank the rest: same layers as moocore."""
+    """Above 20,000 rows: the layer-maximum k-d tree at 4-5-D; at 8-D layers are peeled
+    first (front-heavy tables keep peeling, the half-of-the-rows rule), then the bitsets
+    rank the rest: same layers as moocore."""
     assert n > bitsets.BITSET_MAX_ROWS
     rng = np.random.default_rng(k)
     random_rows = rng.random((n, k))

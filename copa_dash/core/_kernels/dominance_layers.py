@@ -3,33 +3,37 @@
 Inputs are (N, K) C-contiguous float64 arrays oriented to minimisation; nothing here
 checks (:mod:`copa_dash.core.dominance` validates).
 
-Strategy of :func:`nondominated_layers`:
+Strategy of :func:`nondominated_layers` (the row limits are by K, K >= 8 using the 8-D
+entry; every limit is a crossover measured on this project's 2-core machine in CPU time,
+interleaved, docs/benchmarks.md "Non-dominated sorting: where the layers switch
+algorithm"):
 
-1. K >= 4 and at most ``BITSET_MAX_ROWS`` (20,000) rows: every row is ranked at once by
-   dominance-set bitsets (:mod:`.dominance_bitsets`): O(K N^2 / 64) word operations
-   whatever the layers look like, so no front is peeled first and no sample is needed.
-2. Otherwise peel the first front with the fast :func:`~.dominance.nondominated_mask`.
-3. K = 2, 3: place the other rows in lexicographic order with ENS-BS (Zhang, Tian, Cheng
-   and Jin 2015, IEEE TEVC 19(2)): binary search for the first layer that does not
-   dominate the row, answered by its newest row for K = 2 and by a 2-D staircase per
-   layer for K = 3 (both O(log) per test, O(N log N log L) in all).
-4. K >= 4 (more than 20,000 rows): peel more layers while many rows remain; once at most
-   ``PEEL_UNTIL_ROWS[K]`` rows remain (and the last peeled layer was at most half of the
-   rows before it), rank the rest at once with the bitsets.
+1. K = 2, 3 (:func:`peeled_layers`): peel the front with the fast
+   :func:`~.dominance.nondominated_mask`, then place the other rows in lexicographic
+   order with ENS-BS (Zhang, Tian, Cheng and Jin 2015, IEEE TEVC 19(2)): binary search
+   for the first layer that does not dominate the row, answered by its newest row for
+   K = 2 and by a 2-D staircase per layer for K = 3 (both O(log) per test,
+   O(N log N log L) in all).
+2. K >= 4 up to ``BITSET_UNTIL_ROWS`` (12,000 rows at 4-D to 16,000 from 6-D): every
+   row ranked at once by dominance-set bitsets (:mod:`.dominance_bitsets`),
+   O(K N^2 / 64) word operations whatever the layers look like. Their N^2 / 16 bytes
+   leave the processor's caches above these sizes (4-D x 20,000: 1.1x moocore's time,
+   against 0.35 at 8,000 rows).
+3. K >= 4 above that, up to ``TREE_UNTIL_ROWS`` (any size at 4-6-D, 70,000 rows at 7-D,
+   20,000 from 8-D): the layer-maximum k-d tree (:mod:`.dominance_layer_tree`): rows in
+   lexicographic order, each asks one tree over objectives 1..K-1 for the largest layer
+   among the placed rows below it. O(N K) memory; 0.45-0.65 of moocore's CPU time from
+   20,000 to 100,000 rows at 4-6-D, where peeling fronts cost one mask pass per layer
+   (40 at 4-D x 100,000: 1.2-2.0x moocore).
+4. K >= 7 above that (:func:`peeled_layers`): few, large layers, so fronts are peeled
+   with the mask until at most ``PEEL_UNTIL_ROWS`` rows remain (and the last front was
+   no larger than the rest), and the bitsets rank the rest (8-D x 100,000: 9 layers,
+   0.52 of moocore; the tree 0.70-0.75: its K - 1 = 7 dimensions prune less).
 
 Why the bitsets replaced Best Order Sort (Roy, Islam and Deb 2016), which this module ran
 before: Best Order Sort compares a row with the members of whole layers, so it grows like
 N^2 / L and was quadratic in a big layer (a front-heavy table); the bitsets cost
-(K - 1) N^2 / 128 word operations plus a binary search over the layers per row. Measured
-against moocore's ``pareto_rank`` (CPU time, interleaved): docs/benchmarks.md,
-"Non-dominated sorting: where the layers switch algorithm".
-
-The peel limits ``PEEL_UNTIL_ROWS`` are the crossovers measured for Best Order Sort
-against peeling on uniform random rows (peeling costs one mask pass per layer, like N L),
-kept for the bitsets: on random rows of those sizes the bitsets took 0.3-0.6 of Best
-Order Sort's CPU time at 5-8 objectives, but 1.2x at 4-D x 20,000 (0.91 of moocore
-against 0.75), so tables of 20,000-40,000 rows in 4 objectives are where the layers are
-weakest (``python benchmarks/bench_layers.py``).
+(K - 1) N^2 / 128 word operations plus a binary search over the layers per row.
 """
 
 from __future__ import annotations
@@ -38,12 +42,19 @@ import numpy as np
 
 from ..jit import njit
 from .dominance import dominates, nondominated_mask
-from .dominance_bitsets import BITSET_MAX_ROWS, bitset_layers
+from .dominance_bitsets import bitset_layers
+from .dominance_layer_tree import layer_tree_layers
 from .dominance_sorting import lexicographic_order, stable_argsort
 
-# Most remaining rows at which peeling (more than BITSET_MAX_ROWS rows, K >= 4) stops and
-# the bitsets rank the rest, by K (K >= 8 uses the last); module notes.
-PEEL_UNTIL_ROWS = np.array([0, 0, 0, 0, 20_000, 12_000, 6_000, 4_000, 4_000], dtype=np.int64)
+# K >= 4, by K (K >= 8 uses the last entry); measured crossovers, module notes.
+# Most rows the dominance-set bitsets rank at once; above it the layer-maximum k-d tree.
+BITSET_UNTIL_ROWS = np.array([0, 0, 0, 0, 12_000, 14_000, 16_000, 16_000, 16_000],
+                             dtype=np.int64)
+# Most rows the k-d tree ranks at once; above it layers are peeled first.
+TREE_UNTIL_ROWS = np.array([0, 0, 0, 0, 2**62, 2**62, 2**62, 70_000, 20_000], dtype=np.int64)
+# Most remaining rows at which peeling (K >= 7 above TREE_UNTIL_ROWS) stops and the
+# bitsets rank the rest.
+PEEL_UNTIL_ROWS = 4_000
 
 
 @njit(cache=True)
@@ -230,14 +241,31 @@ def nondominated_layers(points):
                 layer += 1
             layers[order[t]] = layer
         return layers
-    if k >= 4 and n <= BITSET_MAX_ROWS:
-        layer_of = bitset_layers(points)
+    kk = min(k, BITSET_UNTIL_ROWS.shape[0] - 1)
+    if k >= 4 and n <= TREE_UNTIL_ROWS[kk]:
+        if n <= BITSET_UNTIL_ROWS[kk]:
+            layer_of = bitset_layers(points)
+        else:
+            layer_of = layer_tree_layers(points)
         for t in range(n):
             layers[t] = layer_of[t] + 1
         return layers
+    return peeled_layers(points, PEEL_UNTIL_ROWS)
+
+
+@njit(cache=True)
+def peeled_layers(points, peel_until):
+    """Layers (1 = front) of ``points`` (N, K >= 2) with the first fronts peeled by
+    :func:`~.dominance.nondominated_mask` and the rest ranked at once.
+
+    K = 2, 3: one front is peeled, the rest placed by ENS-BS. K >= 4: fronts are peeled
+    until at most ``peel_until`` rows remain and the last front peeled was no larger than
+    the rest (a front-heavy table keeps peeling), then the bitsets rank the rest.
+    """
+    n, k = points.shape
+    layers = np.zeros(n, dtype=np.int64)
     remaining = np.arange(n)
     layer = 0
-    peel_until = PEEL_UNTIL_ROWS[min(k, PEEL_UNTIL_ROWS.shape[0] - 1)]
     while True:
         sub = points if layer == 0 else _gather(points, remaining)
         front = nondominated_mask(sub)
@@ -270,3 +298,17 @@ def nondominated_layers(points):
     for t in range(remaining.shape[0]):
         layers[remaining[t]] = layer + 1 + layer_of[t]
     return layers
+
+
+def layers_method(n: int, k: int) -> str:
+    """Which method :func:`nondominated_layers` uses for N rows in K objectives (for the
+    benchmarks' notes): "dense ranks" (K = 1), "ens" (K = 2, 3: peel one front, then
+    ENS-BS), "bitsets", "tree" or "peel" (then the bitsets)."""
+    if k == 1:
+        return "dense ranks"
+    if k <= 3:
+        return "ens"
+    kk = min(k, BITSET_UNTIL_ROWS.shape[0] - 1)
+    if n <= BITSET_UNTIL_ROWS[kk]:
+        return "bitsets"
+    return "tree" if n <= TREE_UNTIL_ROWS[kk] else "peel"
