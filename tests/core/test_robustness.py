@@ -47,6 +47,43 @@ def test_kernel_twin_and_reference_give_the_same_top_three(seed, p):
     np.testing.assert_array_equal(twins.top_rows(u, cand, weights, p, 3), expected)
 
 
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("p", [1.0, 2.0, 3.5, 8.0, math.inf])
+@pytest.mark.parametrize("depth", [1, 3])
+def test_the_pruned_kernel_ranks_many_candidates_as_the_reference_does(seed, p, depth):
+    # hundreds of candidates (rows on a curved front), so the peak bound skips most of them;
+    # a few exact duplicates and a zero-weight objective in some draws
+    rng = np.random.default_rng(seed)
+    angles = rng.uniform(0, np.pi / 2, (300, 3))
+    u = np.abs(np.column_stack([np.cos(angles[:, 0]), np.sin(angles[:, 0]) * np.cos(angles[:, 1]),
+                                np.sin(angles[:, 0]) * np.sin(angles[:, 1])]))
+    u[rng.integers(0, 300, 20)] = u[rng.integers(0, 300)]
+    u = np.ascontiguousarray(u)
+    eligible = np.ones(300, dtype=bool)
+    weights = np.ascontiguousarray(np.vstack([rob.simplex_draws(3, 60, seed),
+                                              [[0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]]))
+    cand = kernels.top_candidates(u, eligible, depth)
+    assert cand.size > 50
+    expected = reference_rob.top_rows(u, eligible, weights, p, depth)
+    np.testing.assert_array_equal(kernels.top_rows(u, cand, weights, p, depth), expected)
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_a_row_just_past_the_bound_still_enters_the_band_of_ties(depth):
+    # at p = inf, C is the peak; B's C is A's plus half the tie tolerance, so the two tie on C
+    # and B wins the tie-break at p = 8. The bound (A's C) must be widened by the tolerance,
+    # or B is skipped and A is wrongly taken first.
+    a = [0.6, 0.6]
+    b = [0.6 * (1 + 5e-13), 0.0]
+    u = np.ascontiguousarray([a, b, [0.9, 0.9]])
+    weights = np.ascontiguousarray([[0.5, 0.5]])
+    eligible = np.ones(3, dtype=bool)
+    expected = reference_rob.top_rows(u, eligible, weights, math.inf, depth)
+    assert expected[0, 0] == 1
+    cand = kernels.top_candidates(u, eligible, depth)
+    np.testing.assert_array_equal(kernels.top_rows(u, cand, weights, math.inf, depth), expected)
+
+
 def _cell_centres(n):
     """Centroids of the n^2 equal triangles of the 2-simplex (exact midpoint rule)."""
     pts = [((i + 1 / 3) / n, (j + 1 / 3) / n) for i in range(n) for j in range(n - i)]

@@ -81,6 +81,22 @@ def top_candidates(u, eligible, depth):
 
 
 @njit(cache=True)
+def row_peak(u, i, w):
+    """``max_k w_k u_ik``: the largest weighted term of row i, a lower bound of its C.
+
+    ``row_criterion`` computes C as ``m * s^(1/p)`` with this same ``m`` and ``s >= 1`` (the
+    largest term contributes exactly 1), so ``m <= C`` holds in floating point as well, for
+    every p in [1, inf].
+    """
+    m = 0.0
+    for k in range(u.shape[1]):
+        x = w[k] * u[i, k]
+        if x > m:
+            m = x
+    return m
+
+
+@njit(cache=True)
 def top_rows(u, candidates, weights, p, depth):
     """(T, depth) int64: the first ``depth`` rows of the COPA ranking for each weight row.
 
@@ -88,20 +104,50 @@ def top_rows(u, candidates, weights, p, depth):
     -1 where fewer than ``depth`` rows can be ranked. Per weight vector: the criterion of
     each candidate, then ``depth`` rounds of "band of the smallest C among the rows left,
     tie-breaks of :func:`.criteria.pick_from_band`". O(T R (K + depth)) for R candidates.
+
+    Why the power sums are skipped for most rows: a row's C is at least its peak
+    ``max_k w_k u_k`` (:func:`row_peak`, no power). The ``depth`` rows of smallest peak
+    ("seeds") have exact C; the largest of those, ``bound``, is at least the C of every
+    row the first ``depth`` rounds can take, because a seed is left in each round. A row
+    whose peak exceeds ``bound * (1 + TIE_RTOL)`` therefore never reaches a band, and its C
+    is never computed (set to inf). At p > 1 this skips most of the ``u**p`` work (the
+    profile of a first p move on the Open LLM leaderboard: 3.6 of 3.85 s); the result is
+    the same rows in the same order, tested against the unpruned reference.
     """
     n_draws = weights.shape[0]
     n_cand = candidates.shape[0]
+    n_rounds = min(depth, n_cand)
     out = np.full((n_draws, depth), -1, dtype=np.int64)
     c = np.empty(n_cand, dtype=np.float64)
+    peak = np.empty(n_cand, dtype=np.float64)
     taken = np.zeros(n_cand, dtype=np.bool_)
     band = np.empty(n_cand, dtype=np.int64)
     band_pos = np.empty(n_cand, dtype=np.int64)
     for t in range(n_draws):
         w = weights[t]
         for r in range(n_cand):
-            c[r] = row_criterion(u, candidates[r], w, p)
+            peak[r] = row_peak(u, candidates[r], w)
             taken[r] = False
-        for d in range(min(depth, n_cand)):
+        # the seeds: the n_rounds rows of smallest peak, marked in `taken` for now
+        bound = 0.0
+        for s in range(n_rounds):
+            seed = -1
+            for r in range(n_cand):
+                if not taken[r] and (seed < 0 or peak[r] < peak[seed]):
+                    seed = r
+            taken[seed] = True
+            c[seed] = row_criterion(u, candidates[seed], w, p)
+            if c[seed] > bound:
+                bound = c[seed]
+        cut = bound * (1.0 + TIE_RTOL)
+        for r in range(n_cand):
+            if taken[r]:
+                taken[r] = False
+            elif peak[r] > cut:
+                c[r] = np.inf
+            else:
+                c[r] = row_criterion(u, candidates[r], w, p)
+        for d in range(n_rounds):
             best = np.inf
             for r in range(n_cand):
                 if not taken[r] and c[r] < best:
