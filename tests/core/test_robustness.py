@@ -5,6 +5,7 @@ the weight simplex, a dense alpha / weight / p scan, or a table with a column dr
 compiled kernels and their numpy twins must agree with it on seeded data with ties.
 """
 
+import itertools
 import math
 
 import numpy as np
@@ -82,6 +83,22 @@ def test_a_row_just_past_the_bound_still_enters_the_band_of_ties(depth):
     assert expected[0, 0] == 1
     cand = kernels.top_candidates(u, eligible, depth)
     np.testing.assert_array_equal(kernels.top_rows(u, cand, weights, math.inf, depth), expected)
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, math.inf])
+@pytest.mark.parametrize("depth", [1, 3, 6])
+def test_rows_tied_on_c_through_different_terms_all_enter_the_band(p, depth):
+    # every permutation of the same values under equal weights: C ties (up to rounding), so
+    # the floor of a tied row is within a few ulps of the bound and must not be skipped
+    rng = np.random.default_rng(11)
+    perms = np.array([[a, b, c] for a, b, c in itertools.permutations(range(3))])
+    values = rng.uniform(0.05, 0.95, 3)
+    u = np.ascontiguousarray(np.vstack([values[perms], rng.uniform(0.3, 1.0, (30, 3))]))
+    eligible = np.ones(len(u), dtype=bool)
+    weights = np.ascontiguousarray([[1 / 3, 1 / 3, 1 / 3], [0.2, 0.2, 0.6]])
+    expected = reference_rob.top_rows(u, eligible, weights, p, depth)
+    cand = kernels.top_candidates(u, eligible, depth)
+    np.testing.assert_array_equal(kernels.top_rows(u, cand, weights, p, depth), expected)
 
 
 def _cell_centres(n):
