@@ -2,6 +2,7 @@
 
     python benchmarks/bench_robustness.py            # everything (about 2 minutes)
     python benchmarks/bench_robustness.py --quick    # fewer rounds, no cold start
+    python benchmarks/bench_robustness.py --acceptability-only --p 1 3 inf   # section 1 at each p
 
 1. Rank acceptability, 10,000 Dirichlet(1) weight draws on the Open LLM leaderboard's default
    view (its rows, objectives and p): the compiled kernels against (a) the numpy twins (the same
@@ -104,8 +105,10 @@ def check(ours, other) -> str | None:
     return f"rank-1 shares differ by up to {diff:.4f} (ties broken differently)"
 
 
-def bench_acceptability(repeats) -> str:
+def bench_acceptability(repeats, p_override=None) -> str:
     u, eligible, p = default_view()
+    if p_override is not None:
+        p = p_override
     weights = core.simplex_draws(u.shape[1], SAMPLES, 0)
     timings, results = interleaved({
         "compiled": lambda: compiled(u, eligible, p, weights),
@@ -197,10 +200,18 @@ def bench_cold() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--p", nargs="+", type=float, metavar="P",
+                        help="run section 1 at these p instead of the view's (e.g. 1 3 inf)")
+    parser.add_argument("--acceptability-only", action="store_true",
+                        help="section 1 only (no CLI, no cold start)")
     args = parser.parse_args()
     print(load_line())
-    print(bench_acceptability(3 if args.quick else 7))
-    print()
+    for p in args.p or [None]:
+        print(bench_acceptability(3 if args.quick else 7, p))
+        print()
+    if args.acceptability_only:
+        print(load_line())
+        return
     print(bench_cli(3 if args.quick else 5))
     if not args.quick:
         print()

@@ -25,8 +25,13 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the id column (model name); default: guessed, or rows numbered "
                              "as on the upload page")
     parser.add_argument("--objective", action="append", default=[], metavar="COL:DIR",
-                        help="an objective and its direction, min or max (repeat for each); "
-                             "default: the guessed objectives ('copa-dash inspect TABLE')")
+                        help="an objective and its direction, min or max (repeat for each): "
+                             "the objectives given are all that are used; default: the "
+                             "guessed objectives ('copa-dash inspect TABLE')")
+    parser.add_argument("--direction", action="append", default=[], metavar="COL:DIR",
+                        help="decide or change the direction of one objective, min or max "
+                             "(repeat for each), keeping the other guessed objectives; a "
+                             "column not guessed as an objective becomes one")
     parser.add_argument("--ignore", action="append", default=[], metavar="COL",
                         help="leave a guessed objective out (repeat for each): needed for a "
                              "column whose direction nobody chose, unless --objective COL:DIR "
@@ -35,12 +40,12 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_arguments(parser)
 
 
-def parse_objective(text: str) -> tuple[str, str]:
+def parse_objective(text: str, flag: str = "--objective") -> tuple[str, str]:
     """``"COL:max"`` -> ``("COL", "max")``; the column may itself contain ':'."""
     column, sep, direction = text.rpartition(":")
     if not sep or not column or direction.lower() not in ("min", "max"):
         raise InvalidInputError(
-            f"--objective {text!r}: write COLUMN:min or COLUMN:max")
+            f"{flag} {text!r}: write COLUMN:min or COLUMN:max")
     return column, direction.lower()
 
 
@@ -82,9 +87,13 @@ def load_table(args):
     if source_given(args):  # --from-optuna / --from-mlflow / --from-lm-eval
         return table_from_source_args(args), None
     objectives = [parse_objective(o) for o in args.objective]
+    directions = [parse_objective(o, flag="--direction")
+                  for o in getattr(args, "direction", ()) or ()]
     info = open_named_dataset(args)
     if info is not None:
         table = info.table
+        if directions and not objectives:
+            objectives = _redirected(table, directions)
         if objectives:
             roles = table.roles
             known = {o.name: o for o in roles.objectives}
@@ -99,11 +108,23 @@ def load_table(args):
                                                   "budget") if getattr(args, k, None)}
     return table_from_file(args.table, id_column=args.id_column, objectives=objectives,
                            single=single, command=getattr(args, "command", None),
-                           ignore=tuple(getattr(args, "ignore", ()) or ())), None
+                           ignore=tuple(getattr(args, "ignore", ()) or ()),
+                           directions=directions), None
+
+
+def _redirected(table, directions) -> list[tuple[str, str]]:
+    """A bundled table's objectives with ``--direction`` applied (new columns appended)."""
+    decided = dict(directions)
+    unknown = [n for n in decided if n not in table.frame.columns]
+    if unknown:
+        raise InvalidInputError(f"--direction {unknown[0]!r}: the dataset has no such column")
+    chosen = [(o.name, decided.pop(o.name, o.direction)) for o in table.roles.objectives]
+    return chosen + list(decided.items())
 
 
 def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
-                    single: dict | None = None, command: str | None = None, ignore=()):
+                    single: dict | None = None, command: str | None = None, ignore=(),
+                    directions=()):
     """Read ``path`` with the shared reader and fill what the options leave open with the guesses.
 
     Every analysis command's TABLE goes through here: without ``--id`` the rows are named
@@ -118,12 +139,13 @@ def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
 
     read = io.read_table_report(path, filename=path)
     guessed = guessed_table(read, id_column=id_column, objectives=objectives, single=single,
-                            ignore=ignore, how="cli")
+                            ignore=ignore, how="cli", directions=directions)
     if guessed.said:
-        say(command, f"guessed from {path}: " + "; ".join(guessed.said) + " (give --id / "
-            "--objective to choose)")
+        say(command, f"guessed from {path}: " + "; ".join(guessed.said) + " (give --id, "
+            "--direction or --objective to choose)")
         for note in read.notes + guessed.proposal.notes:
-            if not (objectives and note.startswith("No direction guessed")):
+            decided = objectives or [d for d in directions if repr(d[0]) in note]
+            if not (decided and note.startswith("No direction guessed")):
                 say(command, note)
     return guessed.table
 

@@ -50,9 +50,9 @@ def run(args) -> int:
     print(format_table(rows, ["column", "role", "direction", "sure", "unit", "why"]))
     if proposal.undecided:
         print("\nAnalysis commands refuse this table until each direction is chosen: "
-              + " ".join(f"--objective '{c}:max'" for c in proposal.undecided[:3])
+              + " ".join(f"--direction '{c}:max'" for c in proposal.undecided[:3])
               + (" ..." if len(proposal.undecided) > 3 else "")
-              + " (or :min), or --ignore COLUMN.")
+              + " (or :min), keeping the other guesses; or --ignore COLUMN.")
     print("\nWhat we read:")
     for note in result["notes"]:
         print(f"- {note}")

@@ -11,8 +11,9 @@ from __future__ import annotations
 from ..core.errors import InvalidInputError
 
 _FIXES = {
-    "cli": ("--objective {q}:max (or :min) for each to use it, or --ignore {q} to leave it "
-            "out ('copa-dash inspect TABLE' lists the guesses)"),
+    "cli": ("--direction {q}:max (or :min) for each to use it with the other guesses, or "
+            "--ignore {q} to leave it out ('copa-dash inspect TABLE' lists the guesses; "
+            "--objective COL:DIR, repeated, names every objective yourself)"),
     "criteria": ("--criterion {q}:max (or :min) for each criterion to use: given criteria "
                  "replace the guessed ones"),
     "python": ("objectives={{{r}: 'max', ...}} naming every objective with its direction "

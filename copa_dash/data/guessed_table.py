@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.errors import InvalidInputError
 from .guessed_roles import refuse_undecided
 from .io import build_eval_table
 from .proposal import Proposal, prepare_frame, propose
@@ -30,7 +31,8 @@ class GuessedTable:
 
 
 def guessed_table(read: TableRead, /, *, id_column: str | None = None, objectives=(),
-                  single: dict | None = None, ignore=(), how: str = "cli") -> GuessedTable:
+                  single: dict | None = None, ignore=(), how: str = "cli",
+                  directions=()) -> GuessedTable:
     """Build the :class:`EvalTable` of ``read`` with the given roles, the rest guessed.
 
     Parameters
@@ -46,6 +48,10 @@ def guessed_table(read: TableRead, /, *, id_column: str | None = None, objective
         Explicit system/seed/task/split/config/budget columns.
     ignore : sequence of str
         Guessed objectives to leave out (``--ignore``).
+    directions : sequence of (name, direction)
+        Directions that decide or change those of the guessed objectives, which are all kept
+        (``--direction``); a named column that was not guessed as an objective becomes one.
+        Ignored when ``objectives`` is given (that list is the whole choice).
     how : {"cli", "criteria", "python"}
         Whose words a refusal gives the fix in (:func:`~copa_dash.data.guessed_roles.refuse_undecided`).
 
@@ -72,9 +78,15 @@ def guessed_table(read: TableRead, /, *, id_column: str | None = None, objective
         chosen = tuple(Objective(n, d, read.units.get(n), read.labels.get(n))
                        for n, d in objectives)
     else:
-        refuse_undecided(proposal, ignore=ignore, how=how, frame=read.frame)
-        chosen = tuple(o for o in proposal.roles(skip_undecided=True).objectives
+        decided = _checked_directions(proposal, directions, how)
+        refuse_undecided(proposal, ignore=tuple(ignore) + tuple(decided), how=how,
+                         frame=read.frame)
+        chosen = tuple(o for o in proposal.roles(directions=decided,
+                                                 skip_undecided=True).objectives
                        if o.name not in set(ignore))
+        named = {o.name for o in chosen}
+        chosen += tuple(Objective(n, d, read.units.get(n), read.labels.get(n))
+                        for n, d in decided.items() if n not in named and n not in set(ignore))
         said.append("objectives " + ", ".join(f"{o.display} ({o.direction})" for o in chosen))
         if ignore:
             said.append(f"left out (--ignore): {', '.join(ignore)}")
@@ -94,3 +106,16 @@ def guessed_table(read: TableRead, /, *, id_column: str | None = None, objective
     roles = Roles(id=id_column, objectives=chosen, **guessed_single)
     frame = prepare_frame(read.frame, proposal, roles)
     return GuessedTable(build_eval_table(frame, roles), proposal, tuple(said))
+
+
+def _checked_directions(proposal: Proposal, directions, how: str) -> dict:
+    """``directions`` as a dict, each naming a column of the table."""
+    decided = dict(directions or ())
+    columns = [g.name for g in proposal.columns]
+    unknown = [n for n in decided if n not in columns]
+    if unknown:
+        flag = "--direction" if how == "cli" else "directions="
+        raise InvalidInputError(f"{flag} {unknown[0]!r}: no such column; the columns are "
+                                + ", ".join(map(repr, columns[:12]))
+                                + (" ..." if len(columns) > 12 else ""))
+    return decided

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 
 from ..core import robustness as core
 from ..core import robustness_noise as noise
@@ -283,10 +284,10 @@ def _membership(table, problem, prefs, weights, uncertainty, seed) -> dict | Non
     elif roles.system and roles.seed:
         # a model is a system, or a (system, config) pair when the table has configs (a
         # threshold, a hyperparameter): its rows are its runs (seeds), resampled
-        labels = table.frame[roles.system].astype(str).to_numpy()[rows]
+        labels = _words(table.frame[roles.system])
         if roles.config:
-            labels = np.char.add(np.char.add(labels.astype(str), " / "),
-                                 table.frame[roles.config].astype(str).to_numpy()[rows])
+            labels = labels + " / " + _words(table.frame[roles.config])
+        labels = labels.to_numpy(dtype=object)[rows].astype(str)
         names, groups = np.unique(labels, return_inverse=True)
         if len(names) < 2 or len(names) == len(rows):
             return None
@@ -302,6 +303,16 @@ def _membership(table, problem, prefs, weights, uncertainty, seed) -> dict | Non
             "rows": [{"id": ids[i], "front": float(result.front[i]),
                       "pick": float(result.pick[i])} for i in order
                      if result.front[i] > 0 or result.pick[i] > 0]}
+
+
+def _words(column: pd.Series) -> pd.Series:
+    """The column as text, a missing value as "(none)".
+
+    Why not ``astype(str)`` alone: pandas 3 keeps a missing value missing there, so a join
+    with it is missing too, and ``to_numpy(dtype=str)`` of such a column cuts every label to
+    one character.
+    """
+    return column.astype(object).where(column.notna(), "(none)").astype(str)
 
 
 def _scales(table, prefs, uncertainty) -> np.ndarray:

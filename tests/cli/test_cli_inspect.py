@@ -93,7 +93,28 @@ def test_undecided_columns_are_refused_with_the_flags_that_decide_them(capsys):
     status, out, err = _run(capsys, "rank", str(MESSY / "arena_records.json"), "--json")
     assert status == 2 and out == ""
     assert "no direction for 'overall' (1309, 1321, 1308, ...), 'coding' (1359, " in err
-    assert "--objective overall:max (or :min) for each" in err and "--ignore overall" in err
+    assert "--direction overall:max (or :min) for each" in err and "--ignore overall" in err
+
+
+def test_direction_decides_an_undecided_column_and_keeps_the_other_guesses(capsys):
+    # the tester's F3: following the advice with --objective dropped every other guessed
+    # objective without a word; --direction decides one and keeps the guessed price
+    path = str(MESSY / "arena_records.json")
+    status, out, err = _run(capsys, "select", path, "--json", "--direction", "overall:max",
+                            "--direction", "coding:max")
+    assert status == 0, err
+    assert "objectives overall (max), coding (max), price [$/M tokens] (min)" in err
+    assert "No direction guessed" not in err
+    spelled = _run(capsys, "select", path, "--json", "--objective", "overall:max",
+                   "--objective", "coding:max", "--objective", "price ($/M tokens):min")
+    assert spelled[0] == 0 and json.loads(out)["id"] == json.loads(spelled[1])["id"]
+    # one decided, one left: still refused, naming only the one left
+    status, _, err = _run(capsys, "select", path, "--direction", "overall:max")
+    assert status == 2 and "'coding'" in err and "'overall'" not in err.split(":")[1]
+    status, _, err = _run(capsys, "select", path, "--direction", "nope:max")
+    assert status == 2 and "--direction 'nope': no such column" in err
+    status, _, err = _run(capsys, "select", path, "--direction", "overall")
+    assert status == 2 and "--direction 'overall': write COLUMN:min or COLUMN:max" in err
 
 
 @pytest.mark.parametrize("command", ["select", "rank", "front", "sweep"])

@@ -5,6 +5,7 @@ the weight simplex, a dense alpha / weight / p scan, or a table with a column dr
 compiled kernels and their numpy twins must agree with it on seeded data with ties.
 """
 
+import itertools
 import math
 
 import numpy as np
@@ -45,6 +46,59 @@ def test_kernel_twin_and_reference_give_the_same_top_three(seed, p):
     np.testing.assert_array_equal(twins.top_candidates(u, eligible, 3), cand)
     np.testing.assert_array_equal(kernels.top_rows(u, cand, weights, p, 3), expected)
     np.testing.assert_array_equal(twins.top_rows(u, cand, weights, p, 3), expected)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("p", [1.0, 2.0, 3.5, 8.0, math.inf])
+@pytest.mark.parametrize("depth", [1, 3])
+def test_the_pruned_kernel_ranks_many_candidates_as_the_reference_does(seed, p, depth):
+    # hundreds of candidates (rows on a curved front), so the peak bound skips most of them;
+    # a few exact duplicates and a zero-weight objective in some draws
+    rng = np.random.default_rng(seed)
+    angles = rng.uniform(0, np.pi / 2, (300, 3))
+    u = np.abs(np.column_stack([np.cos(angles[:, 0]), np.sin(angles[:, 0]) * np.cos(angles[:, 1]),
+                                np.sin(angles[:, 0]) * np.sin(angles[:, 1])]))
+    u[rng.integers(0, 300, 20)] = u[rng.integers(0, 300)]
+    u = np.ascontiguousarray(u)
+    eligible = np.ones(300, dtype=bool)
+    weights = np.ascontiguousarray(np.vstack([rob.simplex_draws(3, 60, seed),
+                                              [[0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]]))
+    cand = kernels.top_candidates(u, eligible, depth)
+    assert cand.size > 50
+    expected = reference_rob.top_rows(u, eligible, weights, p, depth)
+    np.testing.assert_array_equal(kernels.top_rows(u, cand, weights, p, depth), expected)
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_a_row_just_past_the_bound_still_enters_the_band_of_ties(depth):
+    # at p = inf, C is the peak; B's C is A's plus half the tie tolerance, so the two tie on C
+    # and B wins the tie-break at p = 8. The bound (A's C) must be widened by the tolerance,
+    # or B is skipped and A is wrongly taken first.
+    a = [0.6, 0.6]
+    b = [0.6 * (1 + 5e-13), 0.0]
+    u = np.ascontiguousarray([a, b, [0.9, 0.9]])
+    weights = np.ascontiguousarray([[0.5, 0.5]])
+    eligible = np.ones(3, dtype=bool)
+    expected = reference_rob.top_rows(u, eligible, weights, math.inf, depth)
+    assert expected[0, 0] == 1
+    cand = kernels.top_candidates(u, eligible, depth)
+    np.testing.assert_array_equal(kernels.top_rows(u, cand, weights, math.inf, depth), expected)
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, math.inf])
+@pytest.mark.parametrize("depth", [1, 3, 6])
+def test_rows_tied_on_c_through_different_terms_all_enter_the_band(p, depth):
+    # every permutation of the same values under equal weights: C ties (up to rounding), so
+    # the floor of a tied row is within a few ulps of the bound and must not be skipped
+    rng = np.random.default_rng(11)
+    perms = np.array([[a, b, c] for a, b, c in itertools.permutations(range(3))])
+    values = rng.uniform(0.05, 0.95, 3)
+    u = np.ascontiguousarray(np.vstack([values[perms], rng.uniform(0.3, 1.0, (30, 3))]))
+    eligible = np.ones(len(u), dtype=bool)
+    weights = np.ascontiguousarray([[1 / 3, 1 / 3, 1 / 3], [0.2, 0.2, 0.6]])
+    expected = reference_rob.top_rows(u, eligible, weights, p, depth)
+    cand = kernels.top_candidates(u, eligible, depth)
+    np.testing.assert_array_equal(kernels.top_rows(u, cand, weights, p, depth), expected)
 
 
 def _cell_centres(n):

@@ -36,6 +36,28 @@ def test_runs_are_bootstrapped_per_system():
     assert membership["rows"] == [{"id": "A", "front": 1.0, "pick": 1.0}]
 
 
+@pytest.mark.parametrize("config, label", [(["eta=1.0", "eta=30.0"], "eta=1.0"),
+                                           ([1.0, 30.0], "1.0"), ([1, np.nan], "1.0"),
+                                           ([np.nan, 2], "(none)")])
+def test_runs_are_bootstrapped_per_system_and_config(config, label):
+    # the fairness-comparison export: algorithm = system, params = config (strings, floats or
+    # a missing value), run-id = seed; the groups are (system, config) pairs
+    rows = []
+    for seed in range(4):
+        rows += [("A", config[0], seed, 0.9 + 0.001 * seed, 1.0),
+                 ("A", config[1], seed, 0.6, 2.0 + 0.1 * seed),
+                 ("B", config[0], seed, 0.4, 4.0)]
+    frame = pd.DataFrame(rows, columns=["system", "params", "seed", "acc", "cost"])
+    frame["id"] = [f"r{i}" for i in range(len(frame))]
+    table = build_eval_table(frame, Roles(id="id", objectives=(Objective("acc", "max"),
+                                                               Objective("cost", "min")),
+                                          system="system", config="params", seed="seed"))
+    result = robustness.robustness(table, _prefs(), samples=300)
+    membership = result.membership
+    assert membership["method"].startswith("bootstrap of the runs (seed) of each system / params")
+    assert membership["rows"] == [{"id": f"A / {label}", "front": 1.0, "pick": 1.0}]
+
+
 def test_missing_scores_are_reported_as_the_core_says():
     frame = pd.DataFrame({"id": list("abcde"), "acc": [0.9, 0.8, np.nan, 0.3, np.nan],
                           "cost": [2.0, 1.0, 5.0, np.nan, 0.5]})

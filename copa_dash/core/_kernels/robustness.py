@@ -80,6 +80,41 @@ def top_candidates(u, eligible, depth):
     return out[:m]
 
 
+#: kept off the Hoelder bound (relative): above the rounding of a K-term sum (a few K eps), far
+#: below the tie band, so the bound stays under the computed C of every row
+_BOUND_SLACK = 1e-13
+_EPS = 2.220446049250313e-16
+
+
+@njit(cache=True)
+def norm_floor_scale(k_count, p):
+    """``K^(1/p - 1)``, less a slack: ``scale * sum_k x_k`` is a lower bound of ``||x||_p``.
+
+    Hoelder: for ``x >= 0`` in K dimensions and ``p >= 1``, ``||x||_1 <= K^(1 - 1/p) ||x||_p``;
+    at p = 1 the bound is the criterion itself, at p = inf it is the mean.
+    """
+    exponent = -1.0 if np.isinf(p) else 1.0 / p - 1.0
+    return float(k_count) ** exponent * (1.0 - max(_BOUND_SLACK, 8.0 * k_count * _EPS))
+
+
+@njit(cache=True)
+def criterion_floor(u, i, w, scale):
+    """A lower bound of row i's C without powers: ``max(max_k w_k u_ik, scale * sum_k w_k u_ik)``.
+
+    The peak: ``row_criterion`` computes C as ``m * s^(1/p)`` with this same ``m`` and
+    ``s >= 1`` (the largest term contributes exactly 1), so ``m <= C`` in floating point too.
+    The sum: :func:`norm_floor_scale`.
+    """
+    peak = 0.0
+    total = 0.0
+    for k in range(u.shape[1]):
+        x = w[k] * u[i, k]
+        total += x
+        if x > peak:
+            peak = x
+    return max(peak, scale * total)
+
+
 @njit(cache=True)
 def top_rows(u, candidates, weights, p, depth):
     """(T, depth) int64: the first ``depth`` rows of the COPA ranking for each weight row.
@@ -88,20 +123,52 @@ def top_rows(u, candidates, weights, p, depth):
     -1 where fewer than ``depth`` rows can be ranked. Per weight vector: the criterion of
     each candidate, then ``depth`` rounds of "band of the smallest C among the rows left,
     tie-breaks of :func:`.criteria.pick_from_band`". O(T R (K + depth)) for R candidates.
+
+    Why the power sums are skipped for most rows: a row's C is at least its floor
+    (:func:`criterion_floor`: the largest weighted term, and the Hoelder bound from the sum;
+    no power). The ``depth`` rows of smallest floor ("seeds") have exact C; the largest of
+    those, ``bound``, is at least the C of every row the first ``depth`` rounds can take,
+    because a seed is left in each round. A row whose floor exceeds
+    ``bound * (1 + TIE_RTOL)`` therefore never reaches a band, and its C is never computed
+    (set to inf). This skips most of the ``u**p`` work (the profile of a first p move on the
+    Open LLM leaderboard: 3.6 of 3.85 s); the result is the same rows in the same order,
+    tested against the unpruned reference.
     """
     n_draws = weights.shape[0]
     n_cand = candidates.shape[0]
+    n_rounds = min(depth, n_cand)
     out = np.full((n_draws, depth), -1, dtype=np.int64)
     c = np.empty(n_cand, dtype=np.float64)
+    floor = np.empty(n_cand, dtype=np.float64)
+    scale = norm_floor_scale(u.shape[1], p)
     taken = np.zeros(n_cand, dtype=np.bool_)
     band = np.empty(n_cand, dtype=np.int64)
     band_pos = np.empty(n_cand, dtype=np.int64)
     for t in range(n_draws):
         w = weights[t]
         for r in range(n_cand):
-            c[r] = row_criterion(u, candidates[r], w, p)
+            floor[r] = criterion_floor(u, candidates[r], w, scale)
             taken[r] = False
-        for d in range(min(depth, n_cand)):
+        # the seeds: the n_rounds rows of smallest floor, marked in `taken` for now
+        bound = 0.0
+        for s in range(n_rounds):
+            seed = -1
+            for r in range(n_cand):
+                if not taken[r] and (seed < 0 or floor[r] < floor[seed]):
+                    seed = r
+            taken[seed] = True
+            c[seed] = row_criterion(u, candidates[seed], w, p)
+            if c[seed] > bound:
+                bound = c[seed]
+        cut = bound * (1.0 + TIE_RTOL)
+        for r in range(n_cand):
+            if taken[r]:
+                taken[r] = False
+            elif floor[r] > cut:
+                c[r] = np.inf
+            else:
+                c[r] = row_criterion(u, candidates[r], w, p)
+        for d in range(n_rounds):
             best = np.inf
             for r in range(n_cand):
                 if not taken[r] and c[r] < best:

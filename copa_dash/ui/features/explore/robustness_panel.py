@@ -9,6 +9,7 @@ loads after the figure and never delays a slider move; the numbers are those of
 
 from __future__ import annotations
 
+import logging
 from html import escape
 from urllib.parse import parse_qs
 
@@ -31,6 +32,10 @@ VERDICT = "explore-robust-verdict"    # the verdict again, in the line above the
 BARS = 5
 WAITING_WORDS = "working out how sure the pick is…"
 WAITING = f"<p><em>{WAITING_WORDS[0].upper() + WAITING_WORDS[1:]}</em></p>"
+FAILED_WORDS = ("How sure the pick is could not be worked out for this view: an error in "
+                "copa-dash, logged on the server. The pick above does not depend on it; "
+                "another setting may work.")
+logger = logging.getLogger(__name__)
 
 
 def panel() -> html.Div:
@@ -142,6 +147,12 @@ def fill(query):
         result = result_of(query)
     except InvalidInputError as exc:
         return f"<p><em>{escape(str(exc))}</em></p>", "how sure it is: see the panel below."
+    except Exception:  # a defect here must not leave the panel "working" forever
+        # the app's on_error handler would log it too, but leave both outputs on their waiting
+        # words; the pick and the figure above do not depend on this panel
+        logger.exception("the robustness panel failed for %s", query)
+        return (f"<p><em>{FAILED_WORDS}</em></p>",
+                "how sure it is could not be worked out (see the panel below).")
     verdict = result.verdict()
     if verdict.startswith(f"{result.pick} "):      # the line names the pick just before
         verdict = "it" + verdict[len(result.pick):]
