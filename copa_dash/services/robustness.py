@@ -210,7 +210,8 @@ def _compute(table, prefs, row_filter, samples, seed, radius, uncertainty, datas
         local={"radius": float(radius), "samples": int(samples), "stays": stays,
                "stays_se": float(local.stderr(stays))},
         flips=tuple(_flips(problem, prefs, weights, ids)),
-        leave_one_out=_leave_one_out(table, prefs, row_filter, weights, dataset_id, cache),
+        leave_one_out=_leave_one_out(table, prefs, row_filter, weights, dataset_id, cache,
+                                     problem=problem),
         membership=_membership(table, problem, prefs, weights, uncertainty, seed),
         missing=_missing(table, prefs, row_filter, weights, seed))
 
@@ -249,8 +250,17 @@ def _number(value: float):
     return "inf" if math.isinf(value) else float(value)
 
 
-def _leave_one_out(table, prefs, row_filter, weights, dataset_id, cache) -> dict:
-    """The pick of the view without each objective, by the selection service itself."""
+def _leave_one_out(table, prefs, row_filter, weights, dataset_id, cache, *,
+                   problem=None) -> dict:
+    """The pick of the view without each objective, by the selection service itself.
+
+    With the view's ``problem`` given and no row left out of it for a missing value, the
+    smaller view scores the same rows over the same population, and each column's u is that
+    column's own CDF (``cdf_transform`` works column by column), so its problem is the view's
+    without column k (:func:`_without`): no table read and no CDF computed again (8 problems
+    built from the table cost 0.4 s of a new view's robustness on the Open LLM leaderboard).
+    Otherwise (rows missing a value may come back without that objective) each is built.
+    """
     out = {}
     if len(prefs.objectives) < 2:
         return out
@@ -262,12 +272,26 @@ def _leave_one_out(table, prefs, row_filter, weights, dataset_id, cache) -> dict
                           directions=tuple(prefs.directions[j] for j in keep), focus=(),
                           weights=tuple(float(w) for w in rest))
         try:
-            problem = selection.build_problem(table, smaller, row_filter,
-                                              dataset_id=dataset_id, cache=cache)
-            out[name] = str(problem.ids[selection.select(problem)])
+            if problem is not None and problem.n_missing == 0:
+                less = _without(problem, smaller, k)
+            else:
+                less = selection.build_problem(table, smaller, row_filter,
+                                               dataset_id=dataset_id, cache=cache)
+            out[name] = str(less.ids[selection.select(less)])
         except InvalidInputError:
             out[name] = None
     return out
+
+
+def _without(problem: selection.SelectionProblem, smaller: selection.Preferences, k: int
+             ) -> selection.SelectionProblem:
+    """``problem`` without objective ``k``, for ``smaller`` (its preferences without it); only
+    for a problem that left no row out for a missing value (see :func:`_leave_one_out`)."""
+    keep = [j for j in range(problem.raw.shape[1]) if j != k]
+    key = dict(problem.cache_key, objectives=list(smaller.objectives),
+               directions=list(smaller.directions))
+    return replace(problem, preferences=smaller, raw=np.ascontiguousarray(problem.raw[:, keep]),
+                   u=np.ascontiguousarray(problem.u[:, keep]), cache_key=key)
 
 
 def _membership(table, problem, prefs, weights, uncertainty, seed) -> dict | None:
