@@ -254,16 +254,16 @@ def _leave_one_out(table, prefs, row_filter, weights, dataset_id, cache, *,
                    problem=None) -> dict:
     """The pick of the view without each objective, by the selection service itself.
 
-    With the view's ``problem`` given and no row left out of it for a missing value, the
-    smaller view scores the same rows over the same population, and each column's u is that
-    column's own CDF (``cdf_transform`` works column by column), so its problem is the view's
-    without column k (:func:`_without`): no table read and no CDF computed again (8 problems
-    built from the table cost 0.4 s of a new view's robustness on the Open LLM leaderboard).
-    Otherwise (rows missing a value may come back without that objective) each is built.
+    With the view's ``problem`` given, when no row left out of it for a missing value comes
+    back without objective k (none misses k alone), the smaller view scores the same rows
+    over the same population, and each column's u is that column's own CDF
+    (``cdf_transform`` works column by column), so its problem is the view's without column
+    k (:func:`_without`), with no CDF computed again. Otherwise it is built from the table.
     """
     out = {}
     if len(prefs.objectives) < 2:
         return out
+    missing = np.isnan(table.matrix(list(prefs.objectives))) if problem is not None else None
     for k, name in enumerate(prefs.objectives):
         rest = np.delete(weights, k)
         rest = rest / rest.sum() if rest.sum() > 0 else np.full(rest.size, 1.0 / rest.size)
@@ -272,7 +272,7 @@ def _leave_one_out(table, prefs, row_filter, weights, dataset_id, cache, *,
                           directions=tuple(prefs.directions[j] for j in keep), focus=(),
                           weights=tuple(float(w) for w in rest))
         try:
-            if problem is not None and problem.n_missing == 0:
+            if missing is not None and _same_rows(missing, k, problem):
                 less = _without(problem, smaller, k)
             else:
                 less = selection.build_problem(table, smaller, row_filter,
@@ -283,10 +283,17 @@ def _leave_one_out(table, prefs, row_filter, weights, dataset_id, cache, *,
     return out
 
 
+def _same_rows(missing: np.ndarray, k: int, problem: selection.SelectionProblem) -> bool:
+    """True when the rows with every objective but k (``missing``: the table's NaN cells in
+    the view's objectives) are the rows ``problem`` scores."""
+    complete = ~np.delete(missing, k, axis=1).any(axis=1)
+    return int(complete.sum()) == problem.rows.size
+
+
 def _without(problem: selection.SelectionProblem, smaller: selection.Preferences, k: int
              ) -> selection.SelectionProblem:
     """``problem`` without objective ``k``, for ``smaller`` (its preferences without it); only
-    for a problem that left no row out for a missing value (see :func:`_leave_one_out`)."""
+    when no row comes back without k (:func:`_same_rows`, see :func:`_leave_one_out`)."""
     keep = [j for j in range(problem.raw.shape[1]) if j != k]
     key = dict(problem.cache_key, objectives=list(smaller.objectives),
                directions=list(smaller.directions))

@@ -1,7 +1,7 @@
 """services/robustness.py's leave-one-out: taken from the view's own problem (its columns
 without one) when no row is left out for a missing value, it names the same pick as a problem
 built from the table without that objective, on seeded tables with ties and duplicates, with
-constraints, over both populations; with missing values it builds each problem."""
+constraints, over both populations; with missing values, only where no row comes back."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ def _table(seed: int, n: int = 60, missing: bool = False):
     values = rng.integers(0, 6, size=(n, len(NAMES))).astype(float)   # ties and duplicates
     if missing:
         values[rng.random(values.shape) < 0.08] = np.nan
+        values[np.isnan(values[:, 0]), 1] = np.nan      # a row missing a misses b too
     frame = pd.DataFrame(values, columns=list(NAMES))
     frame["id"] = [f"r{i}" for i in range(n)]
     frame["kind"] = rng.choice(["x", "y", "z"], size=n)
@@ -63,12 +64,22 @@ def test_the_shortcut_names_the_picks_built_from_the_table(seed, population, p):
         assert less.n_population == built.n_population and less.cache_key == built.cache_key
 
 
-def test_rows_missing_a_value_are_built_again():
-    table = _table(3, missing=True)
-    prefs = selection.Preferences(objectives=NAMES, directions=DIRECTIONS)
+@pytest.mark.parametrize("seed", range(4))
+def test_with_missing_values_only_objectives_no_row_misses_alone_are_taken(seed):
+    table = _table(seed, missing=True)
+    prefs = selection.Preferences(objectives=NAMES, directions=DIRECTIONS, focus=("c",))
     problem = selection.build_problem(table, prefs)
-    assert problem.n_missing > 0        # dropping an objective can bring rows back
+    assert problem.n_missing > 0
+    missing = np.isnan(table.matrix(list(NAMES)))
+    taken = [k for k in range(len(NAMES)) if robustness._same_rows(missing, k, problem)]
+    assert 0 in taken and 1 not in taken           # without a: no row comes back; b: some do
     weights = prefs.weight_vector()
     assert robustness._leave_one_out(table, prefs, RowFilter(), weights, "", None,
                                      problem=problem) == _built(table, prefs, RowFilter(),
                                                                 weights)
+    for k in taken:
+        smaller = selection.Preferences(objectives=NAMES[:k] + NAMES[k + 1:],
+                                        directions=DIRECTIONS[:k] + DIRECTIONS[k + 1:])
+        built = selection.build_problem(table, smaller)
+        np.testing.assert_array_equal(robustness._without(problem, smaller, k).u, built.u)
+        np.testing.assert_array_equal(robustness._without(problem, smaller, k).ids, built.ids)
