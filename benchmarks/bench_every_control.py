@@ -16,7 +16,8 @@ times:
 * a range dragged on an axis of the explorer's parallel coordinates (brushing), a new range each time.
 
 Each interaction is timed by the page itself: a watcher armed before the action starts the
-clock at the action's first event (keydown / pointerdown, captured) and stops it at the last
+clock at the action's first event (keydown / pointerdown, captured; a drag at its release,
+pointerup; it does not settle while the pointer is held) and stops it at the last
 change of the document (a MutationObserver) before the page settles: no component marked as
 waiting for a callback (``data-dash-is-loading``), no callback pending (Dash's
 ``_dash-loading-callback``) and 150 ms without a change. Plotly draws into the document, so
