@@ -6,8 +6,8 @@ again, although each column is a function of its own criterion only: a criterion
 depend on the entries, objectives, directions and weights, its ranks on those scores and on
 the tie-break keys (COPA at p = 8 and the sum of u, the same for every criterion); nothing
 in one column depends on another criterion. On the Open LLM leaderboard (2,921 entries,
-8 objectives) that was 0.24 s of server CPU for each new set; from kept columns it is a
-read. :func:`rank_table_of` returns the same :class:`~copa_dash.core.rank_tables.RankTable`
+8 objectives) a new set cost 0.032-0.038 s of CPU; from kept columns 0.006-0.010 s
+(docs/benchmarks.md, "28 Nov 2026, session 13"). :func:`rank_table_of` returns the same :class:`~copa_dash.core.rank_tables.RankTable`
 as :func:`~copa_dash.core.rank_tables.rank_rows` (tests/services/test_rank_columns.py).
 """
 
