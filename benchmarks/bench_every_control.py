@@ -16,7 +16,8 @@ times:
 * a range dragged on an axis of the explorer's parallel coordinates (brushing), a new range each time.
 
 Each interaction is timed by the page itself: a watcher armed before the action starts the
-clock at the action's first event (keydown / pointerdown, captured) and stops it at the last
+clock at the action's first event (keydown / pointerdown, captured; a drag at its release,
+pointerup; it does not settle while the pointer is held) and stops it at the last
 change of the document (a MutationObserver) before the page settles: no component marked as
 waiting for a callback (``data-dash-is-loading``), no callback pending (Dash's
 ``_dash-loading-callback``) and 150 ms without a change. Plotly draws into the document, so
@@ -78,7 +79,7 @@ const gen = (window.__copaGen || 0) + 1;
 window.__copaGen = gen;
 window.__copaAct = null;
 if (window.__copaObs) { window.__copaObs.disconnect(); }
-const t = {start: null, last: null, busySeen: false};
+const t = {start: null, last: null, busySeen: false, held: false, moved: false};
 const busy = () => !!document.querySelector(
   '[data-dash-is-loading="true"], ._dash-loading-callback');
 const obs = new MutationObserver(() => {
@@ -95,7 +96,7 @@ function poll() {
   const now = performance.now();
   if (busy()) { t.busySeen = true; }
   const last = t.last === null ? t.start : t.last;
-  if (!busy() && now - last >= 150 && (t.busySeen || now - t.start >= 600)) {
+  if (!t.held && !busy() && now - last >= 150 && (t.busySeen || now - t.start >= 600)) {
     obs.disconnect();
     window.__copaAct = {ms: last - t.start, server: t.busySeen, changed: t.last !== null};
     return;
@@ -111,6 +112,17 @@ function begin() {
 for (const type of ['keydown', 'pointerdown', 'mousedown']) {
   document.addEventListener(type, begin, {capture: true, once: true});
 }
+// a drag (a brush) is timed from its release: the page cannot settle while the pointer is
+// held, and the clock restarts at pointerup after a move (a drag's scripted moves are the
+// gesture, not the page's answer; on a figure with few lines nothing changes between them)
+document.addEventListener('pointerdown', () => { t.held = true; }, {capture: true, once: true});
+document.addEventListener('pointermove', () => { if (t.held) { t.moved = true; } },
+                          {capture: true});
+document.addEventListener('pointerup', () => {
+  if (gen !== window.__copaGen || !t.held) { return; }
+  t.held = false;
+  if (t.moved) { t.start = performance.now(); t.last = null; }
+}, {capture: true, once: true});
 """
 
 COLLECT = """

@@ -18,11 +18,12 @@ import numpy as np
 
 from ..core.criteria import weights_from_alpha
 from ..core.errors import InvalidInputError
-from ..core.rank_tables import Criterion, rank_rows, rank_spread
+from ..core.rank_tables import Criterion, rank_spread
 from ..core.validate import check_p, check_weights, format_p
 from ..data.filters import RowFilter
 from ..data.schema import EvalTable
 from .objectives import resolve_objectives, rows_left_out_note
+from .rank_columns import rank_table_of
 
 DEFAULT_CRITERIA = ("mean", "norm", "copa:1", "copa:2", "copa:4", "copa:8", "copa:inf")
 GROUP_MODES = ("system", "rows")   # system: by the system column when the table has one
@@ -197,7 +198,11 @@ def rank_view(table: EvalTable, *, criteria=DEFAULT_CRITERIA, objectives=None, w
     labels = tuple(label for label, _ in parsed)
 
     def compute() -> RankingView:
-        table_ = rank_rows(values, list(directions), w, [c for _, c in parsed], ties="break")
+        # one memoised column per criterion: a new criteria set reads the kept ones
+        table_ = rank_table_of(values, list(directions), w, parsed, cache=cache,
+                               dataset_id=dataset_id,
+                               key=None if cache is None else
+                               {k: v for k, v in key.items() if k != "criteria"})
         return RankingView(ids=np.asarray(ids, dtype=object), criteria=labels,
                            ranks_broken=table_.ranks, ranks_kept=table_.tied_ranks,
                            scores=table_.scores, objectives=tuple(names),

@@ -211,7 +211,8 @@ def _compute(table, prefs, row_filter, samples, seed, radius, uncertainty, datas
         local={"radius": float(radius), "samples": int(samples), "stays": stays,
                "stays_se": float(local.stderr(stays))},
         flips=tuple(_flips(problem, prefs, weights, ids)),
-        leave_one_out=_leave_one_out(table, prefs, row_filter, weights, dataset_id, cache),
+        leave_one_out=_leave_one_out(table, prefs, row_filter, weights, dataset_id, cache,
+                                     problem=problem),
         membership=_membership(table, problem, prefs, weights, uncertainty, seed),
         missing=_missing(table, prefs, row_filter, weights, seed))
 
@@ -250,11 +251,20 @@ def _number(value: float):
     return "inf" if math.isinf(value) else float(value)
 
 
-def _leave_one_out(table, prefs, row_filter, weights, dataset_id, cache) -> dict:
-    """The pick of the view without each objective, by the selection service itself."""
+def _leave_one_out(table, prefs, row_filter, weights, dataset_id, cache, *,
+                   problem=None) -> dict:
+    """The pick of the view without each objective, by the selection service itself.
+
+    With the view's ``problem`` given, when no row left out of it for a missing value comes
+    back without objective k (none misses k alone), the smaller view scores the same rows
+    over the same population, and each column's u is that column's own CDF
+    (``cdf_transform`` works column by column), so its problem is the view's without column
+    k (:func:`_without`), with no CDF computed again. Otherwise it is built from the table.
+    """
     out = {}
     if len(prefs.objectives) < 2:
         return out
+    missing = np.isnan(table.matrix(list(prefs.objectives))) if problem is not None else None
     for k, name in enumerate(prefs.objectives):
         rest = np.delete(weights, k)
         rest = rest / rest.sum() if rest.sum() > 0 else np.full(rest.size, 1.0 / rest.size)
@@ -263,12 +273,33 @@ def _leave_one_out(table, prefs, row_filter, weights, dataset_id, cache) -> dict
                           directions=tuple(prefs.directions[j] for j in keep), focus=(),
                           weights=tuple(float(w) for w in rest))
         try:
-            problem = selection.build_problem(table, smaller, row_filter,
-                                              dataset_id=dataset_id, cache=cache)
-            out[name] = str(problem.ids[selection.select(problem)])
+            if missing is not None and _same_rows(missing, k, problem):
+                less = _without(problem, smaller, k)
+            else:
+                less = selection.build_problem(table, smaller, row_filter,
+                                               dataset_id=dataset_id, cache=cache)
+            out[name] = str(less.ids[selection.select(less)])
         except InvalidInputError:
             out[name] = None
     return out
+
+
+def _same_rows(missing: np.ndarray, k: int, problem: selection.SelectionProblem) -> bool:
+    """True when the rows with every objective but k (``missing``: the table's NaN cells in
+    the view's objectives) are the rows ``problem`` scores."""
+    complete = ~np.delete(missing, k, axis=1).any(axis=1)
+    return int(complete.sum()) == problem.rows.size
+
+
+def _without(problem: selection.SelectionProblem, smaller: selection.Preferences, k: int
+             ) -> selection.SelectionProblem:
+    """``problem`` without objective ``k``, for ``smaller`` (its preferences without it); only
+    when no row comes back without k (:func:`_same_rows`, see :func:`_leave_one_out`)."""
+    keep = [j for j in range(problem.raw.shape[1]) if j != k]
+    key = dict(problem.cache_key, objectives=list(smaller.objectives),
+               directions=list(smaller.directions))
+    return replace(problem, preferences=smaller, raw=np.ascontiguousarray(problem.raw[:, keep]),
+                   u=np.ascontiguousarray(problem.u[:, keep]), cache_key=key)
 
 
 def _membership(table, problem, prefs, weights, uncertainty, seed) -> dict | None:

@@ -76,6 +76,8 @@ CONTROLS = {
 TABLE_VIEW = {"page": State(ID.TABLE_PAGE, "data"), "search": State(ID.TABLE_SEARCH, "value"),
               "sort_key": State(ID.TABLE_SORT, "value"), "drawn": State(ID.DRAWN, "data"),
               "shown_query": State(ID.QUERY, "data")}
+# a range dragged on the parallel coordinates: written into its constraint boxes (brushing.py)
+BRUSH = {"brush": Input(ID.PARALLEL, "selectedData")}
 TABLE_CONTROLS = {"search": Input(ID.TABLE_SEARCH, "value"),
                   "sort_key": Input(ID.TABLE_SORT, "value"),
                   "previous": Input(ID.TABLE_PREV, "n_clicks"),
@@ -160,6 +162,9 @@ PICK_OUTPUTS = (Output(ID.PICK, "hidden"), Output(ID.PICK_ID, "children"),
                 Output(ID.PICK_BODY, "html"), Output(ID.PICK_LINE, "hidden"),
                 Output(ID.PICK_LINE_ID, "children"))
 EMPTY_TABLE = ("", "", 0, "", True, True)
+# the constraint boxes, written by the view callback after a brush (and read by it)
+RANGE_OUTPUTS = (Output(_each_column(ID.RANGE_MIN), "value"),
+                 Output(_each_column(ID.RANGE_MAX), "value"))
 
 
 def pick_outputs(result) -> tuple:
@@ -281,14 +286,20 @@ def register_callbacks(app) -> None:
                     compare=Output(ID.COMPARE_TABLE, "children"), table=TABLE_OUTPUTS,
                     log=(Output(ID.LOG, "options"), Output(ID.LOG, "value")),
                     query=view_link_outputs(ID.QUERY, ID.SHARE), drawn=Output(ID.DRAWN, "data"),
-                    p_controls=(Output(ID.P_INPUT, "value"), Output(ID.P_SLIDER, "value"))),
-        inputs=dict(CONTROLS, **TABLE_VIEW),
+                    p_controls=(Output(ID.P_INPUT, "value"), Output(ID.P_SLIDER, "value")),
+                    ranges=RANGE_OUTPUTS),
+        inputs=dict(CONTROLS, **TABLE_VIEW, **BRUSH),
     )
-    def update_view(page, search, sort_key, drawn, shown_query, **controls):
+    def update_view(page, search, sort_key, drawn, shown_query, brush, **controls):
         """The view the controls describe: its share link, pick card, figures and table page,
         from one exploration. The p box and the p slider follow each other here too
-        (:func:`p_controls_sync`), in the same response."""
+        (:func:`p_controls_sync`), and a range brushed on the parallel coordinates is written
+        into its constraint boxes (:mod:`.brushing`), in the same response."""
         triggered = ctx.triggered_prop_ids
+        ranges = ([no_update] * len(controls["range_ids"]),) * 2   # each box: one per column
+        if brushing.BRUSH_TRIGGER in triggered:
+            controls, ranges = brushing.with_brush(
+                controls, brushing.brushed_bounds(brush, shown_query))
         state = _state(controls, triggered)
         sync = p_controls_sync(controls["p"], controls["p_stop"], _box_entered(triggered))
         if sync == (None, None) and _p_box_unchanged(triggered, state, shown_query):
@@ -297,7 +308,7 @@ def register_callbacks(app) -> None:
         shown = message_outputs(result) if isinstance(result, str) else dict(
             pick=pick_outputs(result), **figure_outputs(result, state, drawn),
             table=_table_page(result, page, search, sort_key))
-        return dict(shown, query=view_link(PATH, to_query(state)),
+        return dict(shown, query=view_link(PATH, to_query(state)), ranges=ranges,
                     p_controls=tuple(no_update if value is None else value for value in sync))
 
     app.callback(TABLE_OUTPUTS_AGAIN, inputs=dict(query=State(ID.QUERY, "data"), **TABLE_CONTROLS),
@@ -336,7 +347,6 @@ def register_callbacks(app) -> None:
 
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
     choose_callbacks.register(app)
-    brushing.register(app)
     report_panel.register_callbacks(app)
     robustness_panel.register_callbacks(app)
 
