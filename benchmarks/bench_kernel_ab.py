@@ -13,9 +13,10 @@ to 1e-12 relative; a differing result refuses the ratio). Machine load is printe
 after. For the cold compile time of a kernel, run ``--compile`` with an empty
 ``NUMBA_CACHE_DIR``: it times each side's first call (compilation included) once.
 
-Cases: the 3-D layers (ENS-BS with a staircase per layer: ``splice_one``, ``search_left``,
-``search_right``), the 3-D hypervolume (HV3D's staircase: ``splice_one``, ``search_left``)
-and the permutation test's HV differences (``pooled_deltas``, ``mean_deltas``), each on
+Cases: the 3-D layers (ENS-BS with a staircase per layer: ``search_left``,
+``search_right``), the 3-D hypervolume (HV3D's staircase: ``splice_one``, ``search_left``),
+the k-d tree's walks (``root_stack``, ``push_children``: the 5-D front mask and the
+Monte-Carlo hypervolume's sample count) and the permutation test's HV differences (``pooled_deltas``, ``mean_deltas``), each on
 seeded random data with ties.
 """
 
@@ -42,6 +43,7 @@ from benchmarks._harness import (
     markdown,
     ratio_cell,
     same_layers,
+    same_mask,
     same_volume,
 )
 
@@ -80,6 +82,9 @@ def _cases():
     sums = np.ascontiguousarray(rows.reshape(60, 10, 2))  # run r's row c has config c
     counts = np.ones((60, 10))
     ref2 = np.array([1.1, 1.6])
+    front5 = _points(20_000, 5, 6)
+    mc_front = np.ascontiguousarray(front5[:2_000])
+    samples = np.ascontiguousarray(np.random.default_rng(7).random((200_000, 5)) * 1.3)
     volume = lambda a, b: same_volume(a, b)
     deltas = lambda a, b: None if np.array_equal(a, b) else "deltas differ"
     return {
@@ -89,6 +94,11 @@ def _cases():
                          lambda m: lambda: m.nondominated_layers(layers_20k), same_layers),
         "hv3d-20k": ("_kernels.hypervolume", lambda m: lambda: m.hv3d(front, ref3), volume),
         "hv3d-200k": ("_kernels.hypervolume", lambda m: lambda: m.hv3d(hv_pts, ref3), volume),
+        "front5d-kdtree": ("_kernels.dominance_tree",
+                           lambda m: lambda: m.nondominated_mask_kdtree(front5), same_mask),
+        "mc-count-5d": ("_kernels.hypervolume",
+                        lambda m: lambda: m.count_dominated_samples(mc_front, samples),
+                        lambda a, b: None if a == b else f"counts {a} and {b}"),
         "pooled-deltas": ("_kernels.significance",
                           lambda m: lambda: m.pooled_deltas(rows, run_start, labels, ref2),
                           deltas),
