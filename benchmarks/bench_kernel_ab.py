@@ -82,6 +82,7 @@ def _cases():
     sums = np.ascontiguousarray(rows.reshape(60, 10, 2))  # run r's row c has config c
     counts = np.ones((60, 10))
     ref2 = np.array([1.1, 1.6])
+    tree4 = _points(20_000, 4, 8)
     front5 = _points(20_000, 5, 6)
     mc_front = np.ascontiguousarray(front5[:2_000])
     samples = np.ascontiguousarray(np.random.default_rng(7).random((200_000, 5)) * 1.3)
@@ -92,6 +93,8 @@ def _cases():
                         lambda m: lambda: m.nondominated_layers(layers_1k), same_layers),
         "layers3d-20k": ("_kernels.dominance_layers",
                          lambda m: lambda: m.nondominated_layers(layers_20k), same_layers),
+        "layers4d-tree-20k": ("_kernels.dominance_layer_tree",
+                              lambda m: lambda: m.layer_tree_layers(tree4), same_layers),
         "hv3d-20k": ("_kernels.hypervolume", lambda m: lambda: m.hv3d(front, ref3), volume),
         "hv3d-200k": ("_kernels.hypervolume", lambda m: lambda: m.hv3d(hv_pts, ref3), volume),
         "front5d-kdtree": ("_kernels.dominance_tree",
