@@ -15,7 +15,8 @@ after. For the cold compile time of a kernel, run ``--compile`` with an empty
 
 Cases: the 3-D layers (ENS-BS with a staircase per layer: ``search_left``,
 ``search_right``), the 3-D hypervolume (HV3D's staircase: ``splice_one``, ``search_left``),
-the k-d tree's walks (``root_stack``, ``push_children``: the 5-D front mask and the
+WFG's inclusion-exclusion (``_lowest_row``, ``_odd_size``: the generated 5-7-D frames and the
+generic one), the k-d tree's walks (``root_stack``, ``push_children``: the 5-D front mask and the
 Monte-Carlo hypervolume's sample count) and the permutation test's HV differences (``pooled_deltas``, ``mean_deltas``), each on
 seeded random data with ties.
 """
@@ -68,6 +69,13 @@ def _points(n: int, k: int, seed: int) -> np.ndarray:
     return np.ascontiguousarray(pts)
 
 
+def _sphere(n: int, k: int, seed: int) -> np.ndarray:
+    """Seeded rows on the unit sphere's positive orthant: all mutually non-dominated (the
+    slow case of an exact hypervolume)."""
+    rows = np.abs(np.random.default_rng(seed).standard_normal((n, k)))
+    return np.ascontiguousarray(rows / np.linalg.norm(rows, axis=1, keepdims=True))
+
+
 def _cases():
     """name -> (kernel module, build(module) -> zero-argument call, check(a, b))."""
     layers_1k, layers_20k = _points(1_000, 3, 1), _points(20_000, 3, 2)
@@ -83,6 +91,7 @@ def _cases():
     counts = np.ones((60, 10))
     ref2 = np.array([1.1, 1.6])
     tree4 = _points(20_000, 4, 8)
+    sphere6, sphere8 = _sphere(300, 6, 9), _sphere(60, 8, 10)
     front5 = _points(20_000, 5, 6)
     mc_front = np.ascontiguousarray(front5[:2_000])
     samples = np.ascontiguousarray(np.random.default_rng(7).random((200_000, 5)) * 1.3)
@@ -97,6 +106,10 @@ def _cases():
                               lambda m: lambda: m.layer_tree_layers(tree4), same_layers),
         "hv3d-20k": ("_kernels.hypervolume", lambda m: lambda: m.hv3d(front, ref3), volume),
         "hv3d-200k": ("_kernels.hypervolume", lambda m: lambda: m.hv3d(hv_pts, ref3), volume),
+        "wfg-6d-300": ("_kernels.hypervolume_wfg",
+                       lambda m: lambda: m.hv_wfg(sphere6, np.full(6, 1.1)), volume),
+        "wfg-8d-60": ("_kernels.hypervolume_wfg",
+                      lambda m: lambda: m.hv_wfg(sphere8, np.full(8, 1.1)), volume),
         "front5d-kdtree": ("_kernels.dominance_tree",
                            lambda m: lambda: m.nondominated_mask_kdtree(front5), same_mask),
         "mc-count-5d": ("_kernels.hypervolume",

@@ -128,6 +128,27 @@ def _limit_set(src, i, dst, k):
     return m
 
 
+@njit(cache=True, inline="always")
+def _lowest_row(mask):
+    """Index of the lowest set bit of ``mask`` > 0: the first row of the set ``mask``."""
+    low = mask & -mask
+    row = 0
+    while (1 << row) != low:
+        row += 1
+    return row
+
+
+@njit(cache=True, inline="always")
+def _odd_size(mask):
+    """True when the set ``mask`` has an odd number of rows (its inclusion-exclusion term
+    is added, else subtracted)."""
+    bits = 0
+    while mask:
+        bits += 1
+        mask &= mask - 1
+    return bits & 1 == 1
+
+
 @njit(cache=True)
 def _hv3d_frame(frame, m, ref, xs, ys, scratch):
     """HV3D sweep on ``frame[:m, :3]`` (rows strictly inside ``ref``); sorts the frame."""
@@ -209,22 +230,14 @@ def _hv{k}_frame(frame, m, ref, {lims}, xs, ys, scratch, corners):
         elif n <= 4:
             union = 0.0
             for mask in range(1, 1 << n):
-                low = mask & -mask
-                row = 0
-                while (1 << row) != low:
-                    row += 1
-                rest = mask ^ low
+                row = _lowest_row(mask)
+                rest = mask & (mask - 1)  # without its lowest row
 {terms("                x{t} = " + lim + "[row, {t}]", chr(10))}
                 if rest:
 {terms("                    x{t} = max(x{t}, corners[rest, {t}])", chr(10))}
 {terms("                corners[mask, {t}] = x{t}", chr(10))}
                 volume = {terms("(r{t} - x{t})", " * ")}
-                bits = 0
-                t = mask
-                while t:
-                    bits += 1
-                    t &= t - 1
-                union += volume if bits & 1 else -volume
+                union += volume if _odd_size(mask) else -volume
             value = union
         else:
             value = {below}
@@ -263,24 +276,16 @@ def _inclusion_exclusion(frame, m, k, ref, corners):
     """
     total = 0.0
     for mask in range(1, 1 << m):
-        low = mask & -mask
-        row = 0
-        while (1 << row) != low:
-            row += 1
-        rest = mask ^ low
+        row = _lowest_row(mask)
+        rest = mask & (mask - 1)  # without its lowest row
         volume = 1.0
-        bits = 0
         for d in range(k):
             x = frame[row, d]
             if rest:
                 x = max(x, corners[rest, d])
             corners[mask, d] = x
             volume *= ref[d] - x
-        t = mask
-        while t:
-            bits += 1
-            t &= t - 1
-        total += volume if bits & 1 else -volume
+        total += volume if _odd_size(mask) else -volume
     return total
 
 
