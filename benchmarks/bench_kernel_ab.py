@@ -92,6 +92,7 @@ def _cases():
     ref2 = np.array([1.1, 1.6])
     tree4 = _points(20_000, 4, 8)
     sphere6, sphere8 = _sphere(300, 6, 9), _sphere(60, 8, 10)
+    sphere7, sphere10 = _sphere(300, 7, 11), _sphere(100, 10, 12)
     front5 = _points(20_000, 5, 6)
     mc_front = np.ascontiguousarray(front5[:2_000])
     samples = np.ascontiguousarray(np.random.default_rng(7).random((200_000, 5)) * 1.3)
@@ -110,6 +111,10 @@ def _cases():
                        lambda m: lambda: m.hv_wfg(sphere6, np.full(6, 1.1)), volume),
         "wfg-8d-60": ("_kernels.hypervolume_wfg",
                       lambda m: lambda: m.hv_wfg(sphere8, np.full(8, 1.1)), volume),
+        "qhv-7d-300": ("_kernels.hypervolume_qhv",
+                       lambda m: lambda: m.hv_qhv(sphere7, np.full(7, 1.1)), volume),
+        "qhv-10d-100": ("_kernels.hypervolume_qhv",
+                        lambda m: lambda: m.hv_qhv(sphere10, np.full(10, 1.1)), volume),
         "front5d-kdtree": ("_kernels.dominance_tree",
                            lambda m: lambda: m.nondominated_mask_kdtree(front5), same_mask),
         "mc-count-5d": ("_kernels.hypervolume",

@@ -53,7 +53,7 @@ import numpy as np
 
 from ..jit import njit
 from .hypervolume import box_volume, staircase_insert
-from .loops import clamp_row
+from .loops import clamp_row, lowest_row, odd_size
 
 _INSERTION_SORT_MAX = 24
 
@@ -126,27 +126,6 @@ def _limit_set(src, i, dst, k):
                 dst[kept, d] = dst[m, d]
         m = kept + 1
     return m
-
-
-@njit(cache=True, inline="always")
-def _lowest_row(mask):
-    """Index of the lowest set bit of ``mask`` > 0: the first row of the set ``mask``."""
-    low = mask & -mask
-    row = 0
-    while (1 << row) != low:
-        row += 1
-    return row
-
-
-@njit(cache=True, inline="always")
-def _odd_size(mask):
-    """True when the set ``mask`` has an odd number of rows (its inclusion-exclusion term
-    is added, else subtracted)."""
-    bits = 0
-    while mask:
-        bits += 1
-        mask &= mask - 1
-    return bits & 1 == 1
 
 
 @njit(cache=True)
@@ -230,14 +209,14 @@ def _hv{k}_frame(frame, m, ref, {lims}, xs, ys, scratch, corners):
         elif n <= 4:
             union = 0.0
             for mask in range(1, 1 << n):
-                row = _lowest_row(mask)
+                row = lowest_row(mask)
                 rest = mask & (mask - 1)  # without its lowest row
 {terms("                x{t} = " + lim + "[row, {t}]", chr(10))}
                 if rest:
 {terms("                    x{t} = max(x{t}, corners[rest, {t}])", chr(10))}
 {terms("                corners[mask, {t}] = x{t}", chr(10))}
                 volume = {terms("(r{t} - x{t})", " * ")}
-                union += volume if _odd_size(mask) else -volume
+                union += volume if odd_size(mask) else -volume
             value = union
         else:
             value = {below}
@@ -276,7 +255,7 @@ def _inclusion_exclusion(frame, m, k, ref, corners):
     """
     total = 0.0
     for mask in range(1, 1 << m):
-        row = _lowest_row(mask)
+        row = lowest_row(mask)
         rest = mask & (mask - 1)  # without its lowest row
         volume = 1.0
         for d in range(k):
@@ -285,7 +264,7 @@ def _inclusion_exclusion(frame, m, k, ref, corners):
                 x = max(x, corners[rest, d])
             corners[mask, d] = x
             volume *= ref[d] - x
-        total += volume if _odd_size(mask) else -volume
+        total += volume if odd_size(mask) else -volume
     return total
 
 

@@ -135,3 +135,27 @@ def search_right(a, lo, hi, value):
         else:
             hi = mid
     return lo
+
+
+@njit(cache=True, inline="always")
+def lowest_row(mask):
+    """Index of the lowest set bit of ``mask`` > 0: the first row of the row set ``mask``
+    (inclusion-exclusion over a few boxes, WFG's and QHV-II's)."""
+    low = mask & -mask
+    row = 0
+    while (1 << row) != low:
+        row += 1
+    return row
+
+
+@njit(cache=True, inline="always")
+def odd_size(mask):
+    """True when the row set ``mask`` has an odd number of rows: its inclusion-exclusion
+    term is added, else subtracted. Branch-free: the parity of the bits, folded in halves."""
+    mask ^= mask >> 32
+    mask ^= mask >> 16
+    mask ^= mask >> 8
+    mask ^= mask >> 4
+    mask ^= mask >> 2
+    mask ^= mask >> 1
+    return mask & 1 == 1
