@@ -14,7 +14,7 @@ after. For the cold compile time of a kernel, run ``--compile`` with an empty
 ``NUMBA_CACHE_DIR``: it times each side's first call (compilation included) once.
 
 Cases: the 3-D layers (ENS-BS with a staircase per layer: ``search_left``,
-``search_right``), the 3-D hypervolume (HV3D's staircase: ``splice_one``, ``search_left``),
+``search_right``), the 3-D hypervolume (HV3D's staircase: ``search_left``),
 WFG's inclusion-exclusion (``_lowest_row``, ``_odd_size``: the generated 5-7-D frames and the
 generic one), the k-d tree's walks (``root_stack``, ``push_children``: the 5-D front mask and the
 Monte-Carlo hypervolume's sample count) and the permutation test's HV differences (``pooled_deltas``, ``mean_deltas``), each on

@@ -153,8 +153,8 @@ def _ens_layers_3d(points, order):
         e = st
         while e < end and ys[e] >= p2:  # stairs the new row covers (it dominates them)
             e += 1
-        # loops.splice_one on xs, ys and zs at once: three calls of it (one loop per
-        # array) cost 4% more CPU time on 3-D x 20,000 rows (bench_kernel_ab.py)
+        # the splice stairs[st:e] = [row], as in hypervolume.staircase_insert, one loop over
+        # the three arrays: a helper called per array cost 4 % (bench_kernel_ab.py)
         removed = e - st
         if removed == 0:
             for u in range(end, st, -1):

@@ -14,7 +14,7 @@ from ..jit import njit
 from .dominance import nondominated_mask
 from .dominance_sorting import distinct_sorted_rows, stable_argsort
 from .dominance_tree import build_kdtree, orthant_has_other
-from .loops import clamp_row, row_below, rows_where, search_left, splice_one
+from .loops import clamp_row, row_below, rows_where, search_left
 
 
 @njit(cache=True)
@@ -71,9 +71,19 @@ def staircase_insert(xs, ys, m, x, y, r0, r1):
         e += 1
     right = xs[e] if e < m else r0
     gain += (right - left) * (height - y)
-    splice_one(xs, s, e, m, x)  # the row replaces the stairs it covers
-    splice_one(ys, s, e, m, y)
-    return m + 1 - (e - s), gain
+    # the splice stairs[s:e] = [row], one loop over both arrays (see _ens_layers_3d)
+    removed = e - s
+    if removed == 0:
+        for u in range(m, s, -1):
+            xs[u] = xs[u - 1]
+            ys[u] = ys[u - 1]
+    elif removed > 1:
+        for u in range(s + 1, m - removed + 1):
+            xs[u] = xs[u + removed - 1]
+            ys[u] = ys[u + removed - 1]
+    xs[s] = x
+    ys[s] = y
+    return m + 1 - removed, gain
 
 
 @njit(cache=True)

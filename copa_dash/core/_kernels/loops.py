@@ -3,11 +3,12 @@
 numba compiles each call site with the callee inlined by LLVM (they are tiny, and
 ``cache=True`` keeps their machine code with the caller's), so a kernel that calls them runs
 as the hand-written loop did; ``benchmarks/bench_pareto.py --quick`` and the kernels'
-benchmarks measure that (docs/benchmarks.md). The staircase loops (``splice_one``,
-``search_left``, ``search_right``) take arrays from kernels that call them once or more per
-row: numba inlines them in its own IR (``inline="always"``), so no call and no reference
-counting of the arrays is left (``benchmarks/bench_kernel_ab.py`` compares them with the
-written-in loops).
+benchmarks measure that (docs/benchmarks.md). The staircase searches (``search_left``,
+``search_right``) and the subset helpers take arrays or run in kernels that call them once or
+more per row: numba inlines them in its own IR (``inline="always"``), so no call and no
+reference counting of the arrays is left (``benchmarks/bench_kernel_ab.py`` compares them
+with the written-in loops). Not here, measured: the staircase's splice (one helper call per
+array cost HV3D and the 3-D layers 4 % of their CPU time against one loop over all arrays).
 """
 
 from __future__ import annotations
@@ -93,22 +94,6 @@ def clamp_row(src, j, i, dst, m, k):
         else:
             dst[m, d] = b
     return le
-
-
-@njit(cache=True, inline="always")
-def splice_one(a, start, stop, end, value):
-    """``a[start:stop] = [value]`` on the used part ``a[:end]``, as on a Python list: the run
-    of ``stop - start`` entries (none, one or more) gives way to one entry, and
-    ``a[stop:end]`` shifts to follow it. The used part's length becomes
-    ``end + 1 - (stop - start)``; an empty run needs room for one more entry."""
-    removed = stop - start
-    if removed == 0:
-        for u in range(end, start, -1):
-            a[u] = a[u - 1]
-    elif removed > 1:
-        for u in range(start + 1, end - removed + 1):
-            a[u] = a[u + removed - 1]
-    a[start] = value
 
 
 @njit(cache=True, inline="always")
