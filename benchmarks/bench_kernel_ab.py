@@ -13,12 +13,13 @@ to 1e-12 relative; a differing result refuses the ratio). Machine load is printe
 after. For the cold compile time of a kernel, run ``--compile`` with an empty
 ``NUMBA_CACHE_DIR``: it times each side's first call (compilation included) once.
 
-Cases: the 3-D layers (ENS-BS with a staircase per layer: ``search_left``,
-``search_right``), the 3-D hypervolume (HV3D's staircase: ``search_left``),
-WFG's inclusion-exclusion (``_lowest_row``, ``_odd_size``: the generated 5-7-D frames and the
-generic one), the k-d tree's walks (``root_stack``, ``push_children``: the 5-D front mask and the
-Monte-Carlo hypervolume's sample count) and the permutation test's HV differences (``pooled_deltas``, ``mean_deltas``), each on
-seeded random data with ties.
+Cases: the 3-D layers (ENS-BS with a staircase per layer: ``search_sorted``), the 3-D
+hypervolume (HV3D's staircase: ``search_sorted``), WFG's and QHV-II's inclusion-exclusion
+(``lowest_row``, ``odd_size``: the generated 5-7-D frames, the generic one, four-row
+boxes), the k-d
+tree's walks (``root_stack``, ``push_children``: the 5-D front mask and the Monte-Carlo
+hypervolume's sample count) and the permutation test's HV differences (``pooled_deltas``,
+``mean_deltas``), each on seeded random data with ties.
 """
 
 from __future__ import annotations
@@ -38,15 +39,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._harness import (
-    interleaved,
-    load_line,
-    markdown,
-    ratio_cell,
-    same_layers,
-    same_mask,
-    same_volume,
-)
+from benchmarks import _harness
 
 
 def peer_core(rev: str) -> str:
@@ -96,15 +89,15 @@ def _cases():
     front5 = _points(20_000, 5, 6)
     mc_front = np.ascontiguousarray(front5[:2_000])
     samples = np.ascontiguousarray(np.random.default_rng(7).random((200_000, 5)) * 1.3)
-    volume = lambda a, b: same_volume(a, b)
+    volume, layers, mask = _harness.same_volume, _harness.same_layers, _harness.same_mask
     deltas = lambda a, b: None if np.array_equal(a, b) else "deltas differ"
     return {
         "layers3d-1k": ("_kernels.dominance_layers",
-                        lambda m: lambda: m.nondominated_layers(layers_1k), same_layers),
+                        lambda m: lambda: m.nondominated_layers(layers_1k), layers),
         "layers3d-20k": ("_kernels.dominance_layers",
-                         lambda m: lambda: m.nondominated_layers(layers_20k), same_layers),
+                         lambda m: lambda: m.nondominated_layers(layers_20k), layers),
         "layers4d-tree-20k": ("_kernels.dominance_layer_tree",
-                              lambda m: lambda: m.layer_tree_layers(tree4), same_layers),
+                              lambda m: lambda: m.layer_tree_layers(tree4), layers),
         "hv3d-20k": ("_kernels.hypervolume", lambda m: lambda: m.hv3d(front, ref3), volume),
         "hv3d-200k": ("_kernels.hypervolume", lambda m: lambda: m.hv3d(hv_pts, ref3), volume),
         "wfg-6d-300": ("_kernels.hypervolume_wfg",
@@ -116,7 +109,7 @@ def _cases():
         "qhv-10d-100": ("_kernels.hypervolume_qhv",
                         lambda m: lambda: m.hv_qhv(sphere10, np.full(10, 1.1)), volume),
         "front5d-kdtree": ("_kernels.dominance_tree",
-                           lambda m: lambda: m.nondominated_mask_kdtree(front5), same_mask),
+                           lambda m: lambda: m.nondominated_mask_kdtree(front5), mask),
         "mc-count-5d": ("_kernels.hypervolume",
                         lambda m: lambda: m.count_dominated_samples(mc_front, samples),
                         lambda a, b: None if a == b else f"counts {a} and {b}"),
@@ -139,7 +132,7 @@ def main(argv=None) -> int:
     peer = peer_core(args.peer_rev)
     cases = _cases()
     chosen = [c for c in args.cases.split(",") if c] or list(cases)
-    print(load_line())
+    print(_harness.load_line())
     rows = []
     for name in chosen:
         module, build, check = cases[name]
@@ -153,14 +146,14 @@ def main(argv=None) -> int:
                 cells.append(f"{time.process_time() - cpu0:.2f} s")
             rows.append([name, *cells, "first call, compile included"])
             continue
-        timings, results = interleaved({"this": ours, "peer": theirs}, repeats=args.repeats,
-                                       budget_seconds=20.0)
+        timings, results = _harness.interleaved({"this": ours, "peer": theirs},
+                                                repeats=args.repeats, budget_seconds=20.0)
         why = check(results["this"], results["peer"])
         rows.append([name, timings["this"].cell(), timings["peer"].cell(),
-                     ratio_cell(timings, "this", {"peer": why})])
-    print(markdown(["case", "this: CPU ms / wall ms", f"peer {args.peer_rev}",
+                     _harness.ratio_cell(timings, "this", {"peer": why})])
+    print(_harness.markdown(["case", "this: CPU ms / wall ms", f"peer {args.peer_rev}",
                     "this / peer (CPU)"], rows))
-    print(load_line())
+    print(_harness.load_line())
     return 0
 
 

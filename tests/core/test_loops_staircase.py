@@ -1,10 +1,10 @@
-"""The staircase searches ``search_left`` and ``search_right`` against numpy's
-``searchsorted`` (the independent source)."""
+"""The staircase search ``search_sorted`` against numpy's ``searchsorted`` (the independent
+source)."""
 
 import numpy as np
 import pytest
 
-from copa_dash.core._kernels.loops import search_left, search_right
+from copa_dash.core._kernels.loops import search_sorted
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -15,5 +15,6 @@ def test_search_left_and_right_are_searchsorted_on_the_slice(seed):
         lo = int(rng.integers(0, a.shape[0] + 1))
         hi = int(rng.integers(lo, a.shape[0] + 1))
         value = float(rng.integers(-1, 7))
-        assert search_left(a, lo, hi, value) == lo + np.searchsorted(a[lo:hi], value, "left")
-        assert search_right(a, lo, hi, value) == lo + np.searchsorted(a[lo:hi], value, "right")
+        for right, side in ((False, "left"), (True, "right")):
+            expected = lo + np.searchsorted(a[lo:hi], value, side)
+            assert search_sorted(a, lo, hi, value, right) == expected

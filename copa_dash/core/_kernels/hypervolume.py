@@ -14,7 +14,7 @@ from ..jit import njit
 from .dominance import nondominated_mask
 from .dominance_sorting import distinct_sorted_rows, stable_argsort
 from .dominance_tree import build_kdtree, orthant_has_other
-from .loops import clamp_row, row_below, rows_where, search_left
+from .loops import clamp_row, row_below, rows_where, search_sorted
 
 
 @njit(cache=True)
@@ -55,7 +55,7 @@ def staircase_insert(xs, ys, m, x, y, r0, r1):
     Returns ``(m, gain)``: the new length and the area the row adds inside
     ``[., r0] x [., r1]``. The arrays must have room for one more stair.
     """
-    s = search_left(xs, 0, m, x)  # first stair with xs >= x
+    s = search_sorted(xs, 0, m, x, False)  # first stair with xs >= x
     if s > 0 and ys[s - 1] <= y:
         return m, 0.0
     if s < m and xs[s] == x and ys[s] <= y:

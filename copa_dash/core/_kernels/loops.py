@@ -3,12 +3,12 @@
 numba compiles each call site with the callee inlined by LLVM (they are tiny, and
 ``cache=True`` keeps their machine code with the caller's), so a kernel that calls them runs
 as the hand-written loop did; ``benchmarks/bench_pareto.py --quick`` and the kernels'
-benchmarks measure that (docs/benchmarks.md). The staircase searches (``search_left``,
-``search_right``) and the subset helpers take arrays or run in kernels that call them once or
-more per row: numba inlines them in its own IR (``inline="always"``), so no call and no
-reference counting of the arrays is left (``benchmarks/bench_kernel_ab.py`` compares them
-with the written-in loops). Not here, measured: the staircase's splice (one helper call per
-array cost HV3D and the 3-D layers 4 % of their CPU time against one loop over all arrays).
+benchmarks measure that (docs/benchmarks.md). The staircase search (``search_sorted``) and
+the subset helpers take arrays or run in kernels that call them once or more per row: numba
+inlines them in its own IR (``inline="always"``), so no call and no reference counting of
+the arrays is left (``benchmarks/bench_kernel_ab.py`` compares them with the written-in
+loops). Not here, measured: the staircase's splice (one helper call per array cost HV3D and
+the 3-D layers 4 % of their CPU time against one loop over all arrays).
 """
 
 from __future__ import annotations
@@ -97,25 +97,14 @@ def clamp_row(src, j, i, dst, m, k):
 
 
 @njit(cache=True, inline="always")
-def search_left(a, lo, hi, value):
-    """First index t in ``[lo, hi)`` with ``a[t] >= value`` (``hi`` when none), ``a[lo:hi]``
-    sorted increasing: ``lo + np.searchsorted(a[lo:hi], value, "left")``."""
+def search_sorted(a, lo, hi, value, right):
+    """``lo + np.searchsorted(a[lo:hi], value, "right" if right else "left")`` for
+    ``a[lo:hi]`` sorted increasing: the first index t in ``[lo, hi)`` with ``a[t] > value``
+    (right) or ``a[t] >= value`` (left), ``hi`` when none. Callers pass ``right`` as a
+    constant, which the compiler folds once this is inlined."""
     while lo < hi:
         mid = (lo + hi) >> 1
-        if a[mid] < value:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-@njit(cache=True, inline="always")
-def search_right(a, lo, hi, value):
-    """First index t in ``[lo, hi)`` with ``a[t] > value`` (``hi`` when none), ``a[lo:hi]``
-    sorted increasing: ``lo + np.searchsorted(a[lo:hi], value, "right")``."""
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if a[mid] <= value:
+        if a[mid] < value or (right and a[mid] == value):
             lo = mid + 1
         else:
             hi = mid
