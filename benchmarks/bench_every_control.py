@@ -56,6 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._app import RunningApp, free_port, headless_chromium
+from benchmarks._gestures import drag_on_axis
 from benchmarks._harness import load_line, markdown
 
 TABLES = ("open-llm-leaderboard-v2", "decodingtrust", "amlb-2022")
@@ -283,25 +284,6 @@ class Bench:
             if self.driver.current_url.split("?")[0] != url.split("?")[0]:
                 self.open(url, ready)                           # a control left the page
 
-    def drag_on_axis(self, graph, k: int, u_low: float, u_high: float) -> None:
-        """Drag a box across axis ``k`` of a parallel-coordinates graph from ``u_low`` to
-        ``u_high`` (W3C pointer actions in viewport pixels, as tests/e2e/test_explore_brushing
-        does: selenium's element offsets are taken from an element's visible centre)."""
-        from selenium.webdriver.common.actions.action_builder import ActionBuilder
-
-        x, y0, y1 = self.driver.execute_script(
-            "const g = arguments[0], xa = g._fullLayout.xaxis, ya = g._fullLayout.yaxis;"
-            "const r = g.querySelector('.nsewdrag').getBoundingClientRect();"
-            "return [r.left + xa.l2p(arguments[1]), r.top + ya.l2p(arguments[2]),"
-            "        r.top + ya.l2p(arguments[3])];", graph, k, u_low, u_high)
-        actions = ActionBuilder(self.driver)
-        actions.pointer_action.move_to_location(int(x - 25), int(y0))
-        actions.pointer_action.pointer_down()
-        actions.pointer_action.move_to_location(int(x), int(y0 + 10))
-        actions.pointer_action.move_to_location(int(x + 25), int(y1))
-        actions.pointer_action.pointer_up()
-        actions.perform()
-
     def work(self, control: dict, timing: Timing) -> None:
         from selenium.webdriver.common.keys import Keys
 
@@ -343,8 +325,8 @@ class Bench:
             elif kind == "brush":
                 # axis 1 (the second objective), a different range of u each time: each drag
                 # replaces that objective's range constraint
-                sample = self.timed(lambda e=element, n=i: self.drag_on_axis(e, 1, 0.05 * n + 0.1,
-                                                                            0.05 * n + 0.6))
+                sample = self.timed(lambda e=element, n=i: drag_on_axis(
+                    self.driver, e, 1, 0.05 * n + 0.1, 0.05 * n + 0.6))
             else:
                 return
             ms, server, cpu = sample

@@ -126,29 +126,24 @@ def _error(message: str, status: int) -> Response:
     return response
 
 
-@api_blueprint.errorhandler(DatasetNotFoundError)
-def _not_found(error):
-    return _error(str(error), 404)
+#: The HTTP status of each known error, the most specific first (all are InvalidInputError).
+_STATUS_OF_ERROR = (
+    (DatasetNotFoundError, 404),
+    (DatasetDamagedError, 410),
+    (NotOwnerError, 403),
+    (UploadTooLargeError, 413),
+    (InvalidInputError, 400),
+)
 
 
-@api_blueprint.errorhandler(DatasetDamagedError)
-def _damaged(error):
-    return _error(str(error), 410)
+def _known_error(error):
+    """A user's error: its message, with the status of its most specific listed class."""
+    status = next(code for kind, code in _STATUS_OF_ERROR if isinstance(error, kind))
+    return _error(str(error), status)
 
 
-@api_blueprint.errorhandler(NotOwnerError)
-def _not_owner(error):
-    return _error(str(error), 403)
-
-
-@api_blueprint.errorhandler(UploadTooLargeError)
-def _too_large_upload(error):
-    return _error(str(error), 413)
-
-
-@api_blueprint.errorhandler(InvalidInputError)
-def _invalid_input(error):
-    return _error(str(error), 400)
+for _kind, _ in _STATUS_OF_ERROR:
+    api_blueprint.register_error_handler(_kind, _known_error)
 
 
 @api_blueprint.errorhandler(HTTPException)

@@ -397,8 +397,8 @@ class Hypervolume:
     """``.value`` and the reference point ``.ref`` (raw units)."""
 
     value: float
-    ref: tuple
-    objectives: tuple
+    ref: tuple[float, ...]
+    objectives: tuple[str, ...]
 
     def __float__(self) -> float:
         return self.value

@@ -306,17 +306,16 @@ def _staircase_insert(xs, ys, x, y, r0, r1):
         return 0.0
     if s < m and xs[s] == x and ys[s] <= y:
         return 0.0
-    height = ys[s - 1] if s > 0 else r1
-    left = x
-    gain = 0.0
     e = s
-    while e < m and ys[e] >= y:
-        gain += (xs[e] - left) * (height - y)
-        left = xs[e]
-        height = ys[e]
+    while e < m and ys[e] >= y:  # stairs[s:e] are the ones the new row covers
         e += 1
-    right = xs[e] if e < m else r0
-    gain += (right - left) * (height - y)
+    # the new area is a strip per covered stair, [x, ...) under the stair before it
+    lefts = [x, *xs[s:e]]
+    rights = [*xs[s:e], xs[e] if e < m else r0]
+    heights = [ys[s - 1] if s > 0 else r1, *ys[s:e]]
+    gain = 0.0
+    for left, right, height in zip(lefts, rights, heights):
+        gain += (right - left) * (height - y)
     xs[s:e] = [x]
     ys[s:e] = [y]
     return gain

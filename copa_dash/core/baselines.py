@@ -46,6 +46,7 @@ def normalised_objectives(points, /, directions=None, *, method, reference=None)
     Returns
     -------
     ndarray, shape (N, K)
+        Each row's normalised value per objective, oriented so that smaller is better.
 
     Raises
     ------

@@ -20,7 +20,7 @@ from ._kernels import hypervolume_wfg as _wfg_kernels
 from .dominance import oriented_view
 from .errors import InvalidInputError
 from .ranks import u_interval
-from .validate import check_ref_point, parse_directions
+from .validate import check_non_negative, check_ref_point, parse_directions
 
 try:  # moocore's C entry point without its argument conversion (we validate once)
     from moocore import _moocore as moocore_private
@@ -363,14 +363,13 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
 
     Parameters
     ----------
-    points, ref, directions
-        As in :func:`hypervolume`.
+    points, ref, directions, n_samples, rng, confidence
+        As in :func:`hypervolume_mc` (the last three used when the exact value is too
+        costly).
     budget_seconds : float, default 0.5
         Compute exactly when :func:`exact_cost_seconds` of the front, or else a timed
         probe on subsets of the front (Notes), predicts at most this many seconds of CPU
         time; always exact for K <= 3.
-    n_samples, rng, confidence
-        As in :func:`hypervolume_mc`, used when the exact value is too costly.
 
     Returns
     -------
@@ -404,12 +403,7 @@ def hypervolume_auto(points, /, ref, *, directions=None, budget_seconds: float =
     (3.0, True, 'hv2d')
     """
     y, r = _oriented_problem(points, ref, directions)
-    try:
-        budget = float(budget_seconds)
-    except (TypeError, ValueError):
-        raise InvalidInputError("'budget_seconds' must be a number") from None
-    if not (math.isfinite(budget) and budget >= 0):
-        raise InvalidInputError(f"'budget_seconds' must be finite and >= 0, not {budget}")
+    budget = check_non_negative(budget_seconds, name="budget_seconds")
     front, _ = _box_and_front(y, r)
     if (y.shape[1] <= 3 or exact_cost_seconds(front.shape[0], y.shape[1]) <= budget
             or _probed_cost_seconds(front, r, budget) <= budget):
@@ -458,12 +452,7 @@ def default_reference_point(points, /, directions=None, *, margin: float = 0.1) 
     >>> default_reference_point([[5.0], [5.0]])
     array([5.5])
     """
-    try:
-        margin = float(margin)
-    except (TypeError, ValueError):
-        raise InvalidInputError("'margin' must be a number") from None
-    if not (math.isfinite(margin) and margin >= 0):
-        raise InvalidInputError(f"'margin' must be finite and >= 0, not {margin}")
+    margin = check_non_negative(margin, name="margin")
     y = oriented_view(points, directions, min_rows=1)
     maximise = parse_directions(directions, y.shape[1])
     nadir = y.max(axis=0)

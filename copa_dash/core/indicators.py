@@ -114,6 +114,7 @@ def normalized_objectives(points, /, directions=None, *, normalize: str = "minma
     Returns
     -------
     ndarray, shape (N, K)
+        Values in [0, 1], 0 the best; NaN in the rows outside ``rows``.
 
     Raises
     ------
@@ -122,6 +123,8 @@ def normalized_objectives(points, /, directions=None, *, normalize: str = "minma
 
     Examples
     --------
+    Each column's best value maps to 0 and its worst to 1, whatever its direction:
+
     >>> normalized_objectives([[1.0, 10.0], [3.0, 30.0], [2.0, 20.0]], ["min", "max"])
     array([[0. , 1. ],
            [1. , 0. ],

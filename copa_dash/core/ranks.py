@@ -59,6 +59,12 @@ def cdf_transform(points, /, directions=None, *, population=None) -> np.ndarray:
     array([[0.33333333, 0.        ],
            [0.        , 0.66666667],
            [0.33333333, 0.33333333]])
+
+    With the first two rows as the population, the third is counted against them only:
+
+    >>> cdf_transform([[3.0, 0.9], [1.0, 0.5], [3.0, 0.7]], ["min", "max"],
+    ...               population=[True, True, False])[2]
+    array([0.5, 0.5])
     """
     y = oriented_points(points, directions, allow_nan=True, min_rows=1)
     mask = check_mask(population, y.shape[0], name="population")

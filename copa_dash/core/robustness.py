@@ -167,11 +167,13 @@ def rank_acceptability(u, /, *, p, eligible=None, samples: int = 10_000, rng=0, 
     Returns
     -------
     Acceptability
+        Per row, the share of draws that rank it first and in the top ``depth``.
 
     Raises
     ------
     InvalidInputError
-        If an input is invalid or no eligible row is free of missing values.
+        If ``u``, ``p``, ``eligible``, ``samples``, ``depth`` or ``center``/``radius`` is
+        invalid, or no eligible row is free of missing values.
 
     Notes
     -----

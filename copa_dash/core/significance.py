@@ -18,7 +18,7 @@ from ._kernels import significance as _kernels
 from .dominance import nondominated_mask
 from .errors import InvalidInputError
 from .hypervolume import default_reference_point, hypervolume
-from .validate import as_points, check_ref_point, orient, parse_directions
+from .validate import as_points, check_non_negative, check_ref_point, orient, parse_directions
 
 __all__ = [
     "CHUNK",
@@ -35,11 +35,12 @@ __all__ = [
 #: its Monte Carlo error about 0.003 at p = 0.05. Every front end defaults to it.
 DEFAULT_PERMUTATIONS = 5000
 
-REF_RULES = ("range", "worst-multiple")
-WORST_MULTIPLE = 1.1
-"""The paper's rule: r is this multiple of the worst observed value, away from the ideal."""
+#: Permutations per compiled call; progress and cancel are checked between calls.
 CHUNK = 250
-"""Permutations per compiled call; progress and cancel are checked between calls."""
+
+#: The paper's rule: r is this multiple of the worst observed value, away from the ideal.
+WORST_MULTIPLE = 1.1
+REF_RULES = ("range", "worst-multiple")
 
 
 @dataclass(frozen=True)
@@ -399,16 +400,6 @@ def _positive_int(value, name: str) -> int:
     return int(value)
 
 
-def _non_negative(value, name: str) -> float:
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"'{name}' must be a number, not {value!r}") from None
-    if not np.isfinite(out) or out < 0:
-        raise InvalidInputError(f"'{name}' must be finite and >= 0, not {value!r}")
-    return out
-
-
 def simulated_runs(generator: np.random.Generator, *, n_seeds: int, points_per_run: int,
                    effect: float, noise_sd: float, n_objectives: int):
     """One simulated data set of :func:`power_estimate`: points, run ids and sides.
@@ -496,8 +487,8 @@ def power_estimate(*, n_seeds: int, points_per_run: int, effect: float, noise_sd
         raise InvalidInputError("'n_objectives' must be at least 2")
     n_simulations = _positive_int(n_simulations, "n_simulations")
     n_permutations = _positive_int(n_permutations, "n_permutations")
-    effect = _non_negative(effect, "effect")
-    noise_sd = _non_negative(noise_sd, "noise_sd")
+    effect = check_non_negative(effect, name="effect")
+    noise_sd = check_non_negative(noise_sd, name="noise_sd")
     for name, value in (("alpha", alpha), ("confidence", confidence)):
         if not (isinstance(value, (int, float, np.floating)) and 0 < value < 1):
             raise InvalidInputError(f"'{name}' must be a number in (0, 1), not {value!r}")

@@ -68,11 +68,13 @@ def alpha_sweep(u, /, focus, *, p, n_alphas: int = 10_000, eligible=None) -> Swe
     Returns
     -------
     SweepResult
+        The grid, the row selected at each alpha, and each selected row's alpha range.
 
     Raises
     ------
     InvalidInputError
-        If an input is invalid or no eligible row is free of missing values.
+        If ``u``, ``focus``, ``p``, ``n_alphas`` or ``eligible`` is invalid, or no eligible
+        row is free of missing values.
 
     Notes
     -----

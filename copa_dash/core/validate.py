@@ -171,13 +171,28 @@ def check_probability(value, /, *, name: str) -> float:
     >>> check_probability("0.05", name="alpha")
     0.05
     """
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"'{name}' must be a number in (0, 1), not {value!r}") from None
+    value = _as_float(value, name, "a number in (0, 1)")
     if not 0.0 < value < 1.0:
         raise InvalidInputError(f"'{name}' must lie in (0, 1), but it is {value}")
     return value
+
+
+def check_non_negative(value, /, *, name: str) -> float:
+    """Return ``value`` as a finite float >= 0 (a budget, a margin, a noise level), else
+    raise InvalidInputError naming the argument (``check_non_negative("0.5", name="margin")``
+    is 0.5)."""
+    out = _as_float(value, name, "a number")
+    if not np.isfinite(out) or out < 0:
+        raise InvalidInputError(f"'{name}' must be finite and >= 0, not {value!r}")
+    return out
+
+
+def _as_float(value, name: str, expected: str) -> float:
+    """``float(value)``, or InvalidInputError "'name' must be <expected>, not <value>"."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"'{name}' must be {expected}, not {value!r}") from None
 
 
 def check_mask(mask, n_rows: int, /, *, name: str = "mask") -> np.ndarray:

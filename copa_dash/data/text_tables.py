@@ -53,10 +53,23 @@ def sample_rows(text: str, delimiter: str, limit: int = 200) -> list[list[str]]:
 def sniff_delimiter(text: str, fmt: str) -> str:
     """The separator of a delimited text (see the module notes); the format's first if none splits.
 
+    Parameters
+    ----------
+    text : str
+        The file's text; only its first ``SAMPLE_CHARS`` characters are read.
+    fmt : {"csv", "tsv", "txt"}
+        The format named by the file's suffix; ``CANDIDATES[fmt]`` lists the separators
+        tried, the format's usual one first.
+
     Examples
     --------
+    A European export: semicolons between the cells, decimal commas inside them.
+
     >>> sniff_delimiter("model;acc;params\\nA;0,5;1,2\\nB;0,7;3,4\\n", "csv")
     ';'
+
+    A plain comma-separated file:
+
     >>> sniff_delimiter("a,b\\n1,2\\n", "csv")
     ','
     """

@@ -9,8 +9,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
-from selenium.webdriver.common.actions.action_builder import ActionBuilder
 
+from benchmarks._gestures import drag_on_axis
 from copa_dash.services.brushing import brushed_range
 from copa_dash.ui.features.explore import view_memo
 from tests.e2e.app_under_test import graph_figure, open_page, screenshot, wait_until
@@ -20,21 +20,10 @@ DATASET = "dmop"
 
 
 def _drag(dash_duo, k: int, u_low: float, u_high: float) -> None:
-    """Drag a box across axis k from u_low to u_high, in viewport pixels (W3C pointer actions:
-    no element-relative offsets, which selenium takes from an element's visible centre)."""
-    x, y0, y1 = dash_duo.driver.execute_script(
-        "const g = document.querySelector('#explore-parallel .js-plotly-plot');"
-        "const xa = g._fullLayout.xaxis, ya = g._fullLayout.yaxis;"
-        "const r = g.querySelector('.nsewdrag').getBoundingClientRect();"
-        "return [r.left + xa.l2p(arguments[0]), r.top + ya.l2p(arguments[1]),"
-        "        r.top + ya.l2p(arguments[2])];", k, u_low, u_high)
-    actions = ActionBuilder(dash_duo.driver)
-    actions.pointer_action.move_to_location(int(x - 25), int(y0))
-    actions.pointer_action.pointer_down()
-    actions.pointer_action.move_to_location(int(x), int(y0 + 10))
-    actions.pointer_action.move_to_location(int(x + 25), int(y1))
-    actions.pointer_action.pointer_up()
-    actions.perform()
+    """Drag a box across axis k of the Explore page's parallel coordinates (the gesture
+    bench_every_control.py times)."""
+    graph = dash_duo.driver.find_element("css selector", "#explore-parallel .js-plotly-plot")
+    drag_on_axis(dash_duo.driver, graph, k, u_low, u_high)
 
 
 def test_a_range_dragged_on_an_axis_becomes_its_constraint(dash_duo, app):

@@ -63,9 +63,8 @@ def layer_tree_layers(points):
 def tree_layers(points, leaf_size):
     """:func:`layer_tree_layers` with leaves of at most ``leaf_size`` rows."""
     n, k = points.shape
-    out = np.zeros(n, dtype=np.int64)
     if n == 0:
-        return out
+        return np.zeros(0, dtype=np.int64)
     order, y, distinct = distinct_sorted_rows(points)
     m = y.shape[0]
     rest = np.ascontiguousarray(y[:, 1:])
@@ -160,6 +159,7 @@ def tree_layers(points, leaf_size):
             if not changed:
                 break
             v = parent[v]
+    out = np.empty(n, dtype=np.int64)  # order is a permutation: every entry is set
     for t in range(n):
         out[order[t]] = rank[distinct[t]]
     return out

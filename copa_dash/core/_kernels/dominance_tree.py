@@ -17,6 +17,25 @@ LEAF_SIZE = 16
 MAX_DEPTH = 128
 
 
+@njit(cache=True, inline="always")
+def root_stack():
+    """``(stack, top)`` of a depth-first walk that starts at the root, node 0: pop with
+    ``top -= 1; v = stack[top]`` while ``top > 0``. Holds ``MAX_DEPTH`` nodes: median
+    splits make the tree at most log2 N deep, and a walk keeps one pending node a level."""
+    stack = np.empty(MAX_DEPTH, dtype=np.int64)
+    stack[0] = 0
+    return stack, 1
+
+
+@njit(cache=True, inline="always")
+def push_children(stack, top, c):
+    """Push node ``c``'s pair ``c``, ``c + 1`` so that ``c`` (the lower half) pops first;
+    returns the new ``top``."""
+    stack[top] = c + 1
+    stack[top + 1] = c
+    return top + 2
+
+
 @njit(cache=True)
 def _swap_rows(rows, perm, i, j):
     perm[i], perm[j] = perm[j], perm[i]
@@ -89,9 +108,7 @@ def build_kdtree(points, leaf_size):
     start[0] = 0
     stop[0] = n
     n_nodes = 1
-    stack = np.empty(MAX_DEPTH, dtype=np.int64)
-    stack[0] = 0
-    top = 1
+    stack, top = root_stack()
     while top > 0:
         top -= 1
         v = stack[top]
@@ -124,9 +141,7 @@ def build_kdtree(points, leaf_size):
             upper[c + 1, d] = upper[v, d]
         upper[c, split] = value
         lower[c + 1, split] = value
-        stack[top] = c + 1
-        stack[top + 1] = c
-        top += 2
+        top = push_children(stack, top, c)
     for v in range(n_nodes - 1, -1, -1):  # children come after their parent
         c = child[v]
         if c >= 0:
@@ -155,9 +170,7 @@ def orthant_has_other(tree_points, start, stop, child, lower, upper, p):
     child first, so dominated rows usually meet a dominating row early.
     """
     k = p.shape[0]
-    stack = np.empty(MAX_DEPTH, dtype=np.int64)
-    stack[0] = 0
-    top = 1
+    stack, top = root_stack()
     while top > 0:
         top -= 1
         v = stack[top]
@@ -181,9 +194,7 @@ def orthant_has_other(tree_points, start, stop, child, lower, upper, p):
             continue  # every row of the node equals p
         c = child[v]
         if c >= 0:
-            stack[top] = c + 1
-            stack[top + 1] = c
-            top += 2
+            top = push_children(stack, top, c)
             continue
         for t in range(start[v], stop[v]):
             le = True

@@ -14,7 +14,7 @@ from ..jit import njit
 from .dominance import nondominated_mask
 from .dominance_sorting import distinct_sorted_rows, stable_argsort
 from .dominance_tree import build_kdtree, orthant_has_other
-from .loops import clamp_row, row_below, rows_where
+from .loops import clamp_row, row_below, rows_where, search_sorted
 
 
 @njit(cache=True)
@@ -55,15 +55,7 @@ def staircase_insert(xs, ys, m, x, y, r0, r1):
     Returns ``(m, gain)``: the new length and the area the row adds inside
     ``[., r0] x [., r1]``. The arrays must have room for one more stair.
     """
-    lo = 0
-    hi = m
-    while lo < hi:  # s = first stair with xs >= x
-        mid = (lo + hi) >> 1
-        if xs[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    s = lo
+    s = search_sorted(xs, 0, m, x, False)  # first stair with xs >= x
     if s > 0 and ys[s - 1] <= y:
         return m, 0.0
     if s < m and xs[s] == x and ys[s] <= y:
@@ -79,20 +71,19 @@ def staircase_insert(xs, ys, m, x, y, r0, r1):
         e += 1
     right = xs[e] if e < m else r0
     gain += (right - left) * (height - y)
+    # the splice stairs[s:e] = [row], one loop over both arrays (see _ens_layers_3d)
     removed = e - s
     if removed == 0:
         for u in range(m, s, -1):
             xs[u] = xs[u - 1]
             ys[u] = ys[u - 1]
-        m += 1
     elif removed > 1:
         for u in range(s + 1, m - removed + 1):
             xs[u] = xs[u + removed - 1]
             ys[u] = ys[u + removed - 1]
-        m -= removed - 1
     xs[s] = x
     ys[s] = y
-    return m, gain
+    return m + 1 - removed, gain
 
 
 @njit(cache=True)

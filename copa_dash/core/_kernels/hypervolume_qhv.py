@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import njit
-from .loops import row_below
+from .loops import lowest_row, odd_size, row_below
 
 
 @njit(cache=True)
@@ -154,11 +154,8 @@ def hv_qhv(points, ref):
             continue
         if m == 4:  # inclusion-exclusion over the 15 non-empty subsets
             for mask in range(1, 16):
-                low = mask & -mask
-                row = 0
-                while (1 << row) != low:
-                    row += 1
-                rest = mask ^ low
+                row = lowest_row(mask)
+                rest = mask & (mask - 1)  # without its lowest row
                 q = arena[off + row]
                 volume = 1.0
                 for d in range(k):
@@ -167,8 +164,7 @@ def hv_qhv(points, ref):
                         x = max(x, corners[rest, d])
                     corners[mask, d] = x
                     volume *= hi[d] - x
-                bits = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + (mask >> 3)
-                total += volume if bits & 1 else -volume
+                total += volume if odd_size(mask) else -volume
             continue
         best = -1.0
         chosen = 0

@@ -53,7 +53,7 @@ import numpy as np
 
 from ..jit import njit
 from .hypervolume import box_volume, staircase_insert
-from .loops import clamp_row
+from .loops import clamp_row, lowest_row, odd_size
 
 _INSERTION_SORT_MAX = 24
 
@@ -209,22 +209,14 @@ def _hv{k}_frame(frame, m, ref, {lims}, xs, ys, scratch, corners):
         elif n <= 4:
             union = 0.0
             for mask in range(1, 1 << n):
-                low = mask & -mask
-                row = 0
-                while (1 << row) != low:
-                    row += 1
-                rest = mask ^ low
+                row = lowest_row(mask)
+                rest = mask & (mask - 1)  # without its lowest row
 {terms("                x{t} = " + lim + "[row, {t}]", chr(10))}
                 if rest:
 {terms("                    x{t} = max(x{t}, corners[rest, {t}])", chr(10))}
 {terms("                corners[mask, {t}] = x{t}", chr(10))}
                 volume = {terms("(r{t} - x{t})", " * ")}
-                bits = 0
-                t = mask
-                while t:
-                    bits += 1
-                    t &= t - 1
-                union += volume if bits & 1 else -volume
+                union += volume if odd_size(mask) else -volume
             value = union
         else:
             value = {below}
@@ -263,24 +255,16 @@ def _inclusion_exclusion(frame, m, k, ref, corners):
     """
     total = 0.0
     for mask in range(1, 1 << m):
-        low = mask & -mask
-        row = 0
-        while (1 << row) != low:
-            row += 1
-        rest = mask ^ low
+        row = lowest_row(mask)
+        rest = mask & (mask - 1)  # without its lowest row
         volume = 1.0
-        bits = 0
         for d in range(k):
             x = frame[row, d]
             if rest:
                 x = max(x, corners[rest, d])
             corners[mask, d] = x
             volume *= ref[d] - x
-        t = mask
-        while t:
-            bits += 1
-            t &= t - 1
-        total += volume if bits & 1 else -volume
+        total += volume if odd_size(mask) else -volume
     return total
 
 

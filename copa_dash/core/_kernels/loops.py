@@ -3,7 +3,12 @@
 numba compiles each call site with the callee inlined by LLVM (they are tiny, and
 ``cache=True`` keeps their machine code with the caller's), so a kernel that calls them runs
 as the hand-written loop did; ``benchmarks/bench_pareto.py --quick`` and the kernels'
-benchmarks measure that (docs/benchmarks.md).
+benchmarks measure that (docs/benchmarks.md). The staircase search (``search_sorted``) and
+the subset helpers take arrays or run in kernels that call them once or more per row: numba
+inlines them in its own IR (``inline="always"``), so no call and no reference counting of
+the arrays is left (``benchmarks/bench_kernel_ab.py`` compares them with the written-in
+loops). Not here, measured: the staircase's splice (one helper call per array cost HV3D and
+the 3-D layers 4 % of their CPU time against one loop over all arrays).
 """
 
 from __future__ import annotations
@@ -89,3 +94,42 @@ def clamp_row(src, j, i, dst, m, k):
         else:
             dst[m, d] = b
     return le
+
+
+@njit(cache=True, inline="always")
+def search_sorted(a, lo, hi, value, right):
+    """``lo + np.searchsorted(a[lo:hi], value, "right" if right else "left")`` for
+    ``a[lo:hi]`` sorted increasing: the first index t in ``[lo, hi)`` with ``a[t] > value``
+    (right) or ``a[t] >= value`` (left), ``hi`` when none. Callers pass ``right`` as a
+    constant, which the compiler folds once this is inlined."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if a[mid] < value or (right and a[mid] == value):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, inline="always")
+def lowest_row(mask):
+    """Index of the lowest set bit of ``mask`` > 0: the first row of the row set ``mask``
+    (inclusion-exclusion over a few boxes, WFG's and QHV-II's)."""
+    low = mask & -mask
+    row = 0
+    while (1 << row) != low:
+        row += 1
+    return row
+
+
+@njit(cache=True, inline="always")
+def odd_size(mask):
+    """True when the row set ``mask`` has an odd number of rows: its inclusion-exclusion
+    term is added, else subtracted. Branch-free: the parity of the bits, folded in halves."""
+    mask ^= mask >> 32
+    mask ^= mask >> 16
+    mask ^= mask >> 8
+    mask ^= mask >> 4
+    mask ^= mask >> 2
+    mask ^= mask >> 1
+    return mask & 1 == 1
