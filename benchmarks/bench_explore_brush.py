@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._app import RunningApp, free_port, headless_chromium, tree_cpu_seconds
+from benchmarks._gestures import drag_on_axis
 from benchmarks._harness import load_line, markdown
 from benchmarks.bench_every_control import PAGES, TABLES, Bench
 
@@ -70,8 +71,8 @@ def main(argv=None) -> int:
                     bench = benches[name]
                     graph = bench.into_view(GRAPH)
                     browser = tree_cpu_seconds(bench.driver.service.process.pid)
-                    ms, _, server = bench.timed(lambda b=bench, g=graph, n=i: b.drag_on_axis(
-                        g, 1, 0.1 + 0.05 * n, 0.6 + 0.05 * n))
+                    ms, _, server = bench.timed(lambda b=bench, g=graph, n=i: drag_on_axis(
+                        b.driver, g, 1, 0.1 + 0.05 * n, 0.6 + 0.05 * n))
                     browser = tree_cpu_seconds(bench.driver.service.process.pid) - browser
                     samples.setdefault((dataset, name), []).append((ms, server, browser))
                     bench.quiet(0.5)
