@@ -13,12 +13,11 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 from urllib.parse import urlencode
 
-from ..systems import DEFAULT_PERMUTATIONS
+from ..systems import DEFAULT_PERMUTATIONS, REF_RULES
 from .query import as_list, first, number, parsed
 from .tabbed import TabbedView, opened_of
 
 NORMALIZATIONS = ("minmax", "cdf")
-REF_RULES = ("range", "worst-multiple")
 DEFAULT_SHOWN = 5
 MAX_PERMUTATIONS = 1_000_000
 
