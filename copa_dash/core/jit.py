@@ -115,9 +115,45 @@ def _after_fork_in_child() -> None:
     _STATE.progress = progress
     _STATE.mode = "foreground" if mode != "foreground" else mode
     global_compiler_lock._lock = threading.RLock()
+    llvm = _llvm_lock_holder()
+    if llvm is not None:
+        llvm._lock = threading.RLock()
 
 
-os.register_at_fork(after_in_child=_after_fork_in_child)
+def _llvm_lock_holder():
+    """llvmlite's lock around the LLVM C API (``ffi.lib._lock``, private), or None."""
+    try:
+        from llvmlite.binding import ffi
+
+        holder = ffi.lib._lock
+        return holder if hasattr(holder, "_lock") else None
+    except Exception:  # noqa: BLE001 - another llvmlite: only the compiler lock is held
+        return None
+
+
+def _before_fork() -> None:
+    """Hold numba's compiler lock and LLVM's lock across a fork.
+
+    Why: a job forked while the compile thread is inside LLVM got a copy of LLVM's lock held
+    by a thread that does not exist in the child, and its first kernel load (a Posets job
+    on a freshly started server) waited on it for ever. Waiting here instead delays the fork
+    by at most one kernel's compile, and the child starts with no compile half done.
+    """
+    global_compiler_lock._lock.acquire()
+    llvm = _llvm_lock_holder()
+    if llvm is not None:
+        llvm._lock.acquire()
+
+
+def _after_fork_in_parent() -> None:
+    llvm = _llvm_lock_holder()
+    if llvm is not None:
+        llvm._lock.release()
+    global_compiler_lock._lock.release()
+
+
+os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
+                    after_in_child=_after_fork_in_child)
 
 
 def configure(*, mode: str | None = None, progress: bool | None = None) -> None:

@@ -1,6 +1,7 @@
 """How kernels compile (core/jit.py): lazily, in the foreground, behind a twin in the
 background, or deferred to another process; with progress on stderr and a status."""
 
+import os
 import pickle
 import threading
 import time
@@ -205,3 +206,34 @@ def test_compiles_in_two_threads_ending_in_any_order_leave_the_status_idle(jit_s
     for thread in threads:
         thread.join(20)
     assert jit.status().running is None and not jit.status().busy
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork only")
+def test_a_fork_during_a_compile_gives_the_child_usable_llvm_and_compiler_locks():
+    # the context helper's deadlock: a Posets job forked while the compile thread was inside
+    # LLVM waited for ever on LLVM's lock in the child. A thread holds both locks as a compile
+    # does; the fork must wait for it, and the child must be able to take both at once.
+    from numba.core.compiler_lock import global_compiler_lock
+
+    from copa_dash.core.jit import _llvm_lock_holder
+
+    llvm = _llvm_lock_holder()
+    assert llvm is not None, "llvmlite moved its lock: update core/jit._llvm_lock_holder"
+    holding = threading.Event()
+
+    def compile_like():
+        with global_compiler_lock, llvm:
+            holding.set()
+            time.sleep(0.5)
+
+    thread = threading.Thread(target=compile_like)
+    thread.start()
+    holding.wait(5)
+    pid = os.fork()
+    if pid == 0:        # the child: both locks at once, or exit 1 after 3 s
+        ok = (global_compiler_lock._lock.acquire(timeout=3)
+              and _llvm_lock_holder()._lock.acquire(timeout=3))
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    thread.join()
+    assert os.waitstatus_to_exitcode(status) == 0
