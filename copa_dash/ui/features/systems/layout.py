@@ -17,7 +17,7 @@ from dash import dash_table, dcc, html
 
 from copa_dash.services.catalog import bundled_datasets, catalog
 from copa_dash.services.significance_verdict import SIGNIFICANCE_LEVEL, verdict
-from copa_dash.services.systems import NO_SYSTEM_COLUMN, system_names
+from copa_dash.services.systems import NO_SYSTEM_COLUMN, significance_blocker, system_names
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.glossary import indicator_terms
@@ -190,6 +190,7 @@ SIDE_LABELS = {"baseline": "Baseline systems (one or more)",
 
 def _significance_panel(table, state, systems) -> html.Div:
     options = _options(systems)
+    blocked = significance_blocker(table)
     return html.Div([
         help_text(HELP_TEST),
         # several systems per side: the labels say so, as the controls allow it; each label
@@ -214,8 +215,10 @@ def _significance_panel(table, state, systems) -> html.Div:
                 {"label": "nadir + 10% of the range", "value": "range"},
                 {"label": "1.1 x the worst value (paper)", "value": "worst-multiple"}]),
         ]),
-        html.Div(className="axes-row", children=[
-            html.Button("Run the test", id=ID.RUN, className="button"),
+        # a table without runs cannot be tested: say so up front instead of offering Run
+        html.Div(id=ID.TEST_BLOCKED, children=alert(blocked, "info") if blocked else None),
+        html.Div(className="axes-row", style={"display": "none"} if blocked else None, children=[
+            html.Button("Run the test", id=ID.RUN, className="button", disabled=bool(blocked)),
             html.Button("Cancel", id=ID.CANCEL, className="button", disabled=True),
             html.Div(id=ID.PROGRESS_ROW, style={"display": "none"}, children=[
                 html.Progress(id=ID.PROGRESS, value="0", max="100",
