@@ -20,7 +20,7 @@ from ..core.criteria import weights_from_alpha
 from ..core.errors import InvalidInputError
 from ..core.rank_tables import Criterion, rank_rows, rank_spread
 from ..core.validate import check_p, check_weights, format_p
-from ..data.filters import RowFilter
+from ..data.filters import RowFilter, value_label
 from ..data.schema import EvalTable
 from .objectives import resolve_objectives, rows_left_out_note
 
@@ -221,6 +221,13 @@ def _weights(names, weights, focus, alpha) -> np.ndarray:
     if unknown:
         raise InvalidInputError(f"focus objective(s) {', '.join(unknown)} are not chosen")
     return weights_from_alpha(len(names), [names.index(f) for f in focus], alpha)
+
+
+def set_values(table: EvalTable, column: str) -> list[str]:
+    """The distinct values of ``column`` as the "Rows taking part" picker offers them: the
+    texts :class:`RowFilter` matches (``'True'`` and ``True`` are ``'true'``, as a link from
+    Explore writes them), sorted, missing cells left out."""
+    return sorted({value_label(v) for v in table.frame[column].dropna().tolist()})
 
 
 def entry_names(table: EvalTable, *, group: str = "system") -> list[str]:
