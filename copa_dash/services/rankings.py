@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from ..core.criteria import weights_from_alpha
 from ..core.errors import InvalidInputError
@@ -136,6 +137,10 @@ def _entries(table: EvalTable, objectives, row_filter: RowFilter, group: str):
     system = table.roles.system
     ids, values = table.ids[keep], raw[keep]
     if system is None or group == "rows":
+        if table.roles.seed:
+            # say what one ranked item is (Explore ranks rows; here the user chose rows too)
+            notes.append(f"Each entry is one row: one run of a {system or 'system'}, with its "
+                         f"configuration and seed ({table.roles.seed!r}); nothing is averaged.")
         return ids, values, np.ones(len(ids), dtype=np.int64), None, notes
     names = frame[system].astype(str).to_numpy()[keep]
     systems, first, inverse, counts = np.unique(names, return_index=True, return_inverse=True,
@@ -147,8 +152,17 @@ def _entries(table: EvalTable, objectives, row_filter: RowFilter, group: str):
     if counts.max() > 1:
         seed = table.roles.seed
         what = f"its runs (seed column {seed!r})" if seed else "its rows"
-        notes.append(f"One entry per {system}: the mean of {what}, {counts.min()} to "
+        notes.append(f"Each entry is one {system}: the mean of {what}, {counts.min()} to "
                      f"{counts.max()} rows each.")
+        config = table.roles.config
+        if config is not None:
+            configs = pd.Series(frame[config].astype(str).to_numpy()[keep]).groupby(
+                names).nunique()
+            mixed = int((configs > 1).sum())
+            if mixed:
+                notes.append(f"{mixed} of {len(systems)} {system} values have several "
+                             f"configurations ({config!r}), pooled in that one mean; choose "
+                             "'one per row' to rank each run with its configuration.")
     task = table.roles.task
     if task is not None and counts.max() > 1:
         n_tasks = frame[task].to_numpy()[keep]
