@@ -158,3 +158,25 @@ def test_a_table_without_runs_says_so_and_offers_no_run():
             assert run.disabled is True
         else:
             assert note.children is None and not run.disabled
+
+
+def test_the_indicators_say_in_words_that_they_are_being_computed():
+    """Finding F2: a first Systems view of a 12-objective upload was a blank panel for 40 s.
+    A status line says what is computed, for how many systems (counted here with pandas),
+    from the first paint, and the indicators callback shows it while it runs and hides it
+    after (its ``running`` entry)."""
+    from copa_dash.app_factory import create_app
+    from copa_dash.ui.features.systems.ids import SystemsIds as ID
+
+    app = create_app()
+    drawn = page.layout(dataset="fairness-adult-sex")
+    line = find(drawn, ID.WORKING)
+    frame = open_dataset("fairness-adult-sex").table.frame
+    assert line.role == "status" and not (getattr(line, "style", None) or {}).get("display")
+    assert line.children.startswith(
+        f"Working: computing the indicators of {frame['algorithm'].nunique()} systems")
+    # the callbacks as Dash sends them to the browser (what /_dash-dependencies serves)
+    running = [spec.get("running") for spec in app._callback_list
+               if f"{ID.TABLE}.data" in spec["output"]]
+    assert running == [{"running": {f"{ID.WORKING}.style": {}},
+                        "runningOff": {f"{ID.WORKING}.style": {"display": "none"}}}]

@@ -34,6 +34,7 @@ class SystemsIds(ViewPageIds, prefix="systems"):
     PROGRESS_TEXT: str
     TEST_ALERT: str
     TEST_BLOCKED: str
+    WORKING: str
     RESULT: str
     VERDICT: str
     NULL: str

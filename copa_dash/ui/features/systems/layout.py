@@ -120,6 +120,10 @@ def layout(**query):
         _controls(opened, state, systems),
         html.Main(className="results", children=[
             html.Div(id=ID.ALERT),
+            # shown from the start and while the indicators are recomputed (callbacks), so a
+            # slow first view (kernels compiling, many objectives) is never a blank panel
+            html.P(working_words(len(systems)), id=ID.WORKING,
+                   role="status", className="help"),
             dcc.Tabs(id=ID.TABS, value=state.tab, children=[
                 dcc.Tab(label="Indicators and radar", value="indicators",
                         children=_indicators_panel(state)),
@@ -182,6 +186,13 @@ def _indicators_panel(state) -> html.Div:
         ]),
         dcc.Graph(id=ID.FRONT, config={"displaylogo": False}),
     ])
+
+
+def working_words(n_systems: int) -> str:
+    """The status line while the indicators are computed."""
+    return (f"Working: computing the indicators of {n_systems} systems on the chosen "
+            "objectives (hypervolume, spread, ...). The first view of a table can take some "
+            "seconds more while the computing kernels are prepared; later views are quicker.")
 
 
 SIDE_LABELS = {"baseline": "Baseline systems (one or more)",
