@@ -272,3 +272,16 @@ def value_sets_from_in(texts, columns) -> dict:
                 f"columns: {', '.join(map(str, columns))}")
         sets[column] = items
     return sets
+
+
+def value_label(value) -> str:
+    """The text under which a value set shows and matches ``value``: ``True``, ``'True'``
+    and ``'true'`` are all ``'true'``, so a set chosen on one page selects the same rows, and
+    shows as chosen, on every other.
+
+    Examples
+    --------
+    >>> value_label("True"), value_label(True), value_label("chat")
+    ('true', 'true', 'chat')
+    """
+    return _as_text(value)

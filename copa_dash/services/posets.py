@@ -440,3 +440,40 @@ def agreement(view: DepthView, *, k: int) -> AgreementView:
                          depths=tuple(float(view.distinct_depths[d]) for d in agreed.indices),
                          above=above, incomparable=incomparable,
                          undecided=pairs - len(above) - len(incomparable))
+
+
+#: sets of posets the exact enumeration examines a second on this kind of machine (2**19 in
+#: 1.1 s on the bundled bbob table, see :func:`copa_dash.core.posets.exact_depth_work`); used
+#: only to put the predicted work in time words
+EXACT_SETS_PER_SECOND = 2 ** 19 / 1.1
+
+
+def _duration(seconds: float) -> str:
+    """``"about 2 minutes"``, ``"about 75 years"``: a rough time in the largest fitting unit."""
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600),
+                       ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"about {seconds / size:,.0f} {unit}"
+    return "about a second" if seconds < 1.5 else f"about {seconds:.0f} seconds"
+
+
+def exact_forecast(view: DepthView, *, budget: int = DEFAULT_EXACT_BUDGET) -> str | None:
+    """What choosing the exact depth would cost, in words, when it is past ``budget``
+    (None when exact is quick, or ``view`` is already exact).
+
+    The work is :func:`copa_dash.core.posets.exact_depth_work` of the view's distinct posets
+    and methods -- an upper bound known before starting -- put in time at
+    :data:`EXACT_SETS_PER_SECOND`; the approximate view's own error bound is quoted beside it.
+    """
+    if view.exact:
+        return None
+    work = core.exact_depth_work(len(view.distinct), len(view.methods))
+    if work <= budget:
+        return None
+    power = int(np.floor(np.log10(work)))
+    seconds = work / EXACT_SETS_PER_SECOND
+    verdict = ("so it will likely not finish" if seconds > 3600
+               else "which you can wait for if you need it exact")
+    return (f"Exact depth here could examine about 10^{power} sets ({work:.3g}): at about "
+            f"{EXACT_SETS_PER_SECOND:,.0f} sets a second that is up to {_duration(seconds)}, "
+            f"{verdict}. The approximate depth shown is within ±{view.error_bound:.3g} of it.")

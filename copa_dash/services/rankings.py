@@ -15,12 +15,13 @@ import json
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from ..core.criteria import weights_from_alpha
 from ..core.errors import InvalidInputError
 from ..core.rank_tables import Criterion, rank_spread
 from ..core.validate import check_p, check_weights, format_p
-from ..data.filters import RowFilter
+from ..data.filters import RowFilter, value_label
 from ..data.schema import EvalTable
 from .objectives import resolve_objectives, rows_left_out_note
 from .rank_columns import rank_table_of
@@ -137,6 +138,10 @@ def _entries(table: EvalTable, objectives, row_filter: RowFilter, group: str):
     system = table.roles.system
     ids, values = table.ids[keep], raw[keep]
     if system is None or group == "rows":
+        if table.roles.seed:
+            # say what one ranked item is (Explore ranks rows; here the user chose rows too)
+            notes.append(f"Each entry is one row: one run of a {system or 'system'}, with its "
+                         f"configuration and seed ({table.roles.seed!r}); nothing is averaged.")
         return ids, values, np.ones(len(ids), dtype=np.int64), None, notes
     names = frame[system].astype(str).to_numpy()[keep]
     systems, first, inverse, counts = np.unique(names, return_index=True, return_inverse=True,
@@ -148,8 +153,17 @@ def _entries(table: EvalTable, objectives, row_filter: RowFilter, group: str):
     if counts.max() > 1:
         seed = table.roles.seed
         what = f"its runs (seed column {seed!r})" if seed else "its rows"
-        notes.append(f"One entry per {system}: the mean of {what}, {counts.min()} to "
+        notes.append(f"Each entry is one {system}: the mean of {what}, {counts.min()} to "
                      f"{counts.max()} rows each.")
+        config = table.roles.config
+        if config is not None:
+            configs = pd.Series(frame[config].astype(str).to_numpy()[keep]).groupby(
+                names).nunique()
+            mixed = int((configs > 1).sum())
+            if mixed:
+                notes.append(f"{mixed} of {len(systems)} {system} values have several "
+                             f"configurations ({config!r}), pooled in that one mean; choose "
+                             "'one per row' to rank each run with its configuration.")
     task = table.roles.task
     if task is not None and counts.max() > 1:
         n_tasks = frame[task].to_numpy()[keep]
@@ -226,6 +240,13 @@ def _weights(names, weights, focus, alpha) -> np.ndarray:
     if unknown:
         raise InvalidInputError(f"focus objective(s) {', '.join(unknown)} are not chosen")
     return weights_from_alpha(len(names), [names.index(f) for f in focus], alpha)
+
+
+def set_values(table: EvalTable, column: str) -> list[str]:
+    """The distinct values of ``column`` as the "Rows taking part" picker offers them: the
+    texts :class:`RowFilter` matches (``'True'`` and ``True`` are ``'true'``, as a link from
+    Explore writes them), sorted, missing cells left out."""
+    return sorted({value_label(v) for v in table.frame[column].dropna().tolist()})
 
 
 def entry_names(table: EvalTable, *, group: str = "system") -> list[str]:

@@ -248,6 +248,21 @@ def parse_sides(text) -> tuple[str, ...]:
     return tuple(dict.fromkeys(str(i).strip() for i in items if str(i).strip()))
 
 
+def significance_blocker(table: EvalTable) -> str | None:
+    """Why the significance test cannot run on ``table``, in words for a page; None if it can.
+
+    The test permutes runs, (system, seed) pairs, so it needs a seed (replicate) column. A
+    table of results already averaged over seeds or folds (amlb-2022, the leaderboards) has
+    none, and no choice on the page can make one.
+    """
+    if table.roles.seed is not None:
+        return None
+    return ("This table has no seed column: each of its rows is already a summary (over seeds "
+            "or folds), not one run, so there are no runs for the test to compare. The test "
+            "needs several runs (seeds) per system; open a table that has them, such as the "
+            "fairness tables, or upload one with a seed column.")
+
+
 def _runs(table: EvalTable, used: np.ndarray, baseline, candidate):
     """Run id of each used row, side and label of each run of the two sides."""
     known = set(system_names(table))
@@ -262,10 +277,9 @@ def _runs(table: EvalTable, used: np.ndarray, baseline, candidate):
     if both:
         raise InvalidInputError(f"{', '.join(map(repr, both))} is on both sides: a system "
                                 "belongs to the baseline or to the candidate")
-    if table.roles.seed is None:
-        raise InvalidInputError(
-            "the test needs a seed column (--seed COL): runs are (system, seed) pairs and are "
-            "what the test permutes")
+    blocker = significance_blocker(table)
+    if blocker:
+        raise InvalidInputError(blocker)
     frame = table.frame
     system = frame[table.roles.system].to_numpy().astype(str)
     seed = frame[table.roles.seed].to_numpy().astype(str)

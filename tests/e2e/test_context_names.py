@@ -38,7 +38,8 @@ def test_an_upload_is_named_and_a_deleted_one_forgotten(dash_duo, app):
 
     store.delete(ref, owner_token=saved.owner_token)
     dash_duo.find_element("a.nav-link[href^='/systems']").click()
-    wait_until(lambda: "not on this instance" in _bar(dash_duo), timeout=60)
+    # named as this browser saw it, and said to be deleted (F7)
+    wait_until(lambda: "'my sweep of three', which was deleted" in _bar(dash_duo), timeout=60)
     wait_until(lambda: not (_stored(dash_duo) or {}).get("dataset"), timeout=30)
     # the header's links no longer carry the deleted dataset
     wait_until(lambda: ref not in dash_duo.find_element(

@@ -90,6 +90,29 @@ def test_systems_are_the_mean_of_their_seeds():
     assert any("seed column 'seed'" in note for note in view.notes)
 
 
+def test_each_page_says_what_one_entry_is_and_which_configs_a_mean_pools():
+    """Finding F18: the fairness upload (algorithm / params / run-id) was ranked per row on
+    Explore and per algorithm on Rankings, with the configs of an algorithm silently pooled.
+    The notes say what one entry is, and how many systems mix configurations (counted here
+    with pandas)."""
+    frame = _seed_table().frame.assign(config=["a", "b", "a", "a", "x", "y"])
+    roles = Roles("run", (Objective("err", "min"), Objective("cost", "min")),
+                  system="system", seed="seed", config="config")
+    table = build_eval_table(frame, roles)
+    view = rankings.rank_view(table, criteria="mean")
+    mixed = int((frame.groupby("system")["config"].nunique() > 1).sum())
+    assert mixed == 2
+    assert any(n.startswith("Each entry is one system: the mean of its runs") for n in view.notes)
+    assert any(n.startswith(f"{mixed} of 3 system values have several configurations")
+               and "'one per row'" in n for n in view.notes)
+    rows = rankings.rank_view(table, criteria="mean", group="rows")
+    assert any(n.startswith("Each entry is one row: one run of a system, with its "
+                            "configuration and seed") for n in rows.notes)
+    # without a config column nothing is said about configurations
+    plain = rankings.rank_view(_seed_table(), criteria="mean")
+    assert not any("configurations" in n for n in plain.notes)
+
+
 def test_rows_mode_keeps_every_run_and_delta_names_a_system():
     rows = rankings.rank_view(_seed_table(), criteria="obj:err", group="rows")
     assert len(rows.ids) == 6 and rows.group_column is None

@@ -247,8 +247,13 @@ def test_significance_errors(kwargs, message):
 
 def test_significance_needs_a_seed_column():
     table = _table(_runs_table(np.random.default_rng(0)))
-    with pytest.raises(InvalidInputError, match="seed column"):
+    with pytest.raises(InvalidInputError, match="seed column") as raised:
         systems.significance_test(table, baseline="base", candidate="cand")
+    # words for a page, not a command-line flag; the same words the page shows up front
+    assert "--seed" not in str(raised.value)
+    assert str(raised.value) == systems.significance_blocker(table)
+    assert systems.significance_blocker(_table(_runs_table(np.random.default_rng(0)),
+                                               seed="seed")) is None
 
 
 def test_parse_sides():

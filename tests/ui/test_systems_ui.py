@@ -19,7 +19,7 @@ from copa_dash.ui.features.systems import (
     layout as page,  # not test_summary: pytest would collect it
 )
 from copa_dash.ui.features.systems.state import SystemsState, parse_query, to_query, with_defaults
-from tests.ui.dash_tree import find, walk
+from tests.ui.dash_tree import find, text, walk
 
 
 def test_state_round_trips_through_the_query():
@@ -136,3 +136,47 @@ def test_the_side_pickers_are_labelled_as_the_multi_selects_they_are():
         label, picker = block.children
         assert picker.id == side and picker.multi is True and picker.value == values
         assert label.htmlFor == side and label.children.endswith("systems (one or more)")
+
+
+def test_a_table_without_runs_says_so_and_offers_no_run():
+    """amlb-2022 has no seed column (its rows are fold averages): the significance tab says
+    up front, in words without CLI flags, that the test needs runs, and Run is disabled and
+    hidden (it used to be offered, then answer with ``--seed COL``). A table with seeds keeps
+    Run enabled and shows no such note."""
+    from copa_dash.ui.features.systems.ids import SystemsIds as ID
+
+    for name, blocked in (("amlb-2022", True), ("fairness-adult-sex", False)):
+        opened = open_dataset(name)
+        names = systems.system_names(opened.table)
+        state = with_defaults(parse_query({"tab": "significance"}), opened, names)
+        panel = page._significance_panel(opened.table, state, names)
+        note = find(panel, ID.TEST_BLOCKED)
+        run = find(panel, ID.RUN)
+        words = text(note)
+        if blocked:
+            assert "no seed column" in words and "fairness" in words and "--" not in words
+            assert run.disabled is True
+        else:
+            assert note.children is None and not run.disabled
+
+
+def test_the_indicators_say_in_words_that_they_are_being_computed():
+    """Finding F2: a first Systems view of a 12-objective upload was a blank panel for 40 s.
+    A status line says what is computed, for how many systems (counted here with pandas),
+    from the first paint, and the indicators callback shows it while it runs and hides it
+    after (its ``running`` entry)."""
+    from copa_dash.app_factory import create_app
+    from copa_dash.ui.features.systems.ids import SystemsIds as ID
+
+    app = create_app()
+    drawn = page.layout(dataset="fairness-adult-sex")
+    line = find(drawn, ID.WORKING)
+    frame = open_dataset("fairness-adult-sex").table.frame
+    assert line.role == "status" and not (getattr(line, "style", None) or {}).get("display")
+    assert line.children.startswith(
+        f"Working: computing the indicators of {frame['algorithm'].nunique()} systems")
+    # the callbacks as Dash sends them to the browser (what /_dash-dependencies serves)
+    running = [spec.get("running") for spec in app._callback_list
+               if f"{ID.TABLE}.data" in spec["output"]]
+    assert running == [{"running": {f"{ID.WORKING}.style": {}},
+                        "runningOff": {f"{ID.WORKING}.style": {"display": "none"}}}]

@@ -22,14 +22,16 @@ from __future__ import annotations
 
 from dash import ALL, ClientsideFunction, Input, Output, State, dcc, html, no_update
 
-from copa_dash.services.catalog import dataset_label
+from copa_dash.services.catalog import dataset_label, is_upload_id
 from copa_dash.services.warmup import compile_progress
+from copa_dash.ui.common.my_uploads import MY_UPLOADS
 from copa_dash.ui.common.page_frame import PAGE_NOTES
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.working_context import KEYS, PREFIX
 
 DATASET_PAGES = ("/explore", "/rankings", "/systems", "/generalization", "/posets")
 CONTEXT_SOURCE = "/explore"     # the page whose objectives and constraints are the context
+SEEN_NAMES = 50                 # uploads whose names the browser keeps, to name them once deleted
 
 
 class ContextIds:
@@ -37,6 +39,7 @@ class ContextIds:
 
     URL = "context-url"
     LAST = "context-last-dataset"
+    SEEN = "context-seen-names"
     BAR = "context-bar"
     NAME = "context-dataset-name"
     REF = "context-dataset-ref"
@@ -62,6 +65,7 @@ def context_bar() -> list:
         # and the page, drawn from the link as it was, replaced it again)
         dcc.Location(id=ContextIds.URL, refresh="callback-nav"),
         dcc.Store(id=ContextIds.LAST, storage_type="local"),
+        dcc.Store(id=ContextIds.SEEN, storage_type="local"),
         dcc.Store(id=ContextIds.CONFIG, data=_config()),
         dcc.Store(id=ContextIds.REF),
         html.Div(id=ContextIds.BAR, className="context-bar", style={"display": "none"},
@@ -80,17 +84,40 @@ def context_bar() -> list:
     ]
 
 
-def dataset_name_and_memory(ref, settings):
-    """(what the bar calls dataset ``ref``, what the browser should remember): its name
-    (:func:`~copa_dash.services.catalog.dataset_label`), and, for a dataset that no longer
-    exists (a deleted upload, a mistyped name), a plain word while the browser forgets it, so
-    no other page is sent to it again."""
+def dataset_name_and_memory(ref, settings, seen=None):
+    """(what the bar calls dataset ``ref``, what the browser should remember, the names it
+    has seen): its name (:func:`~copa_dash.services.catalog.dataset_label`), and, for a
+    dataset that no longer exists (a deleted upload, a mistyped name), words saying so -- with
+    the name the browser saw it under, if it did -- while the browser forgets it, so no other
+    page is sent to it again. ``seen`` (``{ref: name}``, browser-local) learns each upload's
+    name, so a link to it after a delete can still name it."""
+    seen = dict(seen or {})
     if not ref:
-        return "the page's example (pick another on the Datasets page)", no_update
+        return "the page's example (pick another on the Datasets page)", no_update, no_update
     label = dataset_label(ref, settings)
     if label is None:
-        return "a dataset that is not on this instance (any more)", {}
-    return label, no_update
+        if ref in seen:
+            return (f"{seen[ref]!r}, which was deleted: choose another with Switch dataset",
+                    {}, no_update)
+        gone = ("a dataset that was deleted (or was never on this instance): choose another "
+                "with Switch dataset")
+        return gone, {}, no_update
+    if is_upload_id(ref) and seen.get(ref) != label:
+        # the last few only: the store lives in the browser, it should not grow for ever
+        seen = dict(list({**{k: v for k, v in seen.items() if k != ref}, ref: label}.items())
+                    [-SEEN_NAMES:])
+        return label, no_update, seen
+    return label, no_update, no_update
+
+
+def forget_if_gone(last, settings):
+    """The browser's last dataset (``{dataset, query, explore}``), emptied when it names an
+    upload that is gone (just deleted on the Upload or Datasets page): the header's links
+    then stop carrying it. ``no_update`` otherwise."""
+    ref = last.get("dataset") if isinstance(last, dict) else last
+    if ref and is_upload_id(ref) and dataset_label(ref, settings) is None:
+        return {}
+    return no_update
 
 
 def _config() -> dict:
@@ -120,9 +147,19 @@ def register_context_callbacks(app) -> None:
 
     @app.callback(Output(ContextIds.NAME, "children"),
                   Output(ContextIds.LAST, "data", allow_duplicate=True),
-                  Input(ContextIds.REF, "data"), prevent_initial_call=True)
-    def name_the_dataset(ref):
-        return dataset_name_and_memory(ref, current_settings())
+                  Output(ContextIds.SEEN, "data"),
+                  Input(ContextIds.REF, "data"), State(ContextIds.SEEN, "data"),
+                  prevent_initial_call=True)
+    def name_the_dataset(ref, seen):
+        return dataset_name_and_memory(ref, current_settings(), seen)
+
+    # a delete (Upload or Datasets page) changes the browser's list of own uploads: if the
+    # dataset the header's links carry went with it, they drop it at once
+    @app.callback(Output(ContextIds.LAST, "data", allow_duplicate=True),
+                  Input(MY_UPLOADS, "data"), State(ContextIds.LAST, "data"),
+                  prevent_initial_call=True)
+    def forget_a_deleted_dataset(_owned, last):
+        return forget_if_gone(last, current_settings())
 
     @app.callback(Output(ContextIds.COMPILE, "children"),
                   Output(ContextIds.COMPILE_POLL, "disabled"),

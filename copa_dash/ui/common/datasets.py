@@ -5,7 +5,7 @@ from __future__ import annotations
 from dash import dcc, html
 
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.services.catalog import OpenedDataset, open_dataset
+from copa_dash.services.catalog import OpenedDataset, dataset_label, is_upload_id, open_dataset
 from copa_dash.ui.common.alerts import alert
 
 
@@ -15,6 +15,15 @@ def open_or_explain(ref: str, settings, title: str) -> tuple[OpenedDataset | Non
     try:
         return open_dataset(ref, settings), None
     except InvalidInputError as exc:
+        message = str(exc)
+        if is_upload_id(ref) and dataset_label(ref, settings) is None:
+            # a deleted upload: words a user can act on, not the store's "no dataset has the id"
+            message = GONE_UPLOAD
         return None, html.Div(className="page", children=[
-            html.H2(title), alert(str(exc), "error"),
-            dcc.Link("Back to the dataset list", href="/")])
+            html.H2(title), alert(message, "error"),
+            dcc.Link("Choose a dataset in the catalogue", href="/")])
+
+
+GONE_UPLOAD = ("This link names an upload that is no longer on this instance: it was deleted, "
+               "so there is nothing to show. The dataset bar above names it if this browser "
+               "saw it. Choose a dataset in the catalogue.")

@@ -47,10 +47,10 @@ def _view(state: PosetsState, settings, *, progress=None):
 def _empty(query) -> dict:
     figures_off = {name: figures.EMPTY for name in ("depth", "central", "outlying", "beats")}
     return {**{name: None for name in VIEWS}, **figures_off, "shown": page.HIDDEN,
-            "query": query}
+            "query": query, "forecast": None, "forecast_bar": None}
 
 
-def _views(view, k: int) -> dict:
+def _views(view, k: int, budget: int = posets.DEFAULT_EXACT_BUDGET) -> dict:
     """Every output of the drawing callback but the query, from one DepthView (the figures'
     box shown)."""
     central, outlying = posets.extreme_tasks(view)
@@ -64,7 +64,9 @@ def _views(view, k: int) -> dict:
     return {"headline": page.headline(view, central, outlying), "tied": page.tied_panel(view),
             "depth": figures.depth_figure(view), **hasse, "beats": figures.beats_figure(view),
             "agreement": page.agreement_panel(posets.agreement(view, k=k)),
-            "notes": [alert(n, "info") for n in view.notes], "shown": {}}
+            "notes": [alert(n, "info") for n in view.notes], "shown": {},
+            "forecast": (forecast := posets.exact_forecast(view, budget=budget)),
+            "forecast_bar": forecast}
 
 
 def register_callbacks(app) -> None:
@@ -105,7 +107,8 @@ def register_callbacks(app) -> None:
             "depth": (ID.DEPTH, "figure"), "central": (ID.HASSE_CENTRAL, "figure"),
             "outlying": (ID.HASSE_OUTLYING, "figure"), "beats": (ID.BEATS, "figure"),
             "agreement": (ID.AGREEMENT, "children"), "notes": (ID.NOTES, "children"),
-            "shown": (ID.FIGURES, "style"),
+            "shown": (ID.FIGURES, "style"), "forecast": (ID.FORECAST, "children"),
+            "forecast_bar": (ID.FORECAST_BAR, "children"),
         }.items()}, "query": view_link_outputs(ID.QUERY, ID.SHARE)},
         inputs={"result": Input(ID.RESULT, "data"), "k": Input(ID.K, "value")})
     def draw(result, k):
@@ -118,6 +121,7 @@ def register_callbacks(app) -> None:
         except InvalidInputError as exc:
             return {**_empty(view_link(page.PATH, to_query(state))),
                     "headline": alert(str(exc), "warning")}
-        return {**_views(view, state.k), "query": view_link(page.PATH, to_query(state))}
+        return {**_views(view, state.k, settings.depth_exact_budget),
+                "query": view_link(page.PATH, to_query(state))}
 
     register_url_sync(app, path=page.PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)

@@ -14,6 +14,8 @@ class PosetsIds(ViewPageIds, prefix="posets"):
     TIES: str
     MISSING: str
     MODE: str
+    FORECAST: str
+    FORECAST_BAR: str
     TOLERANCE: str
     K: str
     RESULT: str

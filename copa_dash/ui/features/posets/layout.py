@@ -85,6 +85,8 @@ def _controls(opened, state: PosetsState) -> html.Aside:
             {"label": "automatic: exact when quick, else approximate", "value": "auto"},
             {"label": "exact (can take long)", "value": "exact"},
             {"label": "approximate", "value": "approx"}]),
+        # what exact would cost on this view, said before the user starts it (callbacks.draw)
+        html.P(id=ID.FORECAST, className="help", role="note"),
         html.Label("error at most (approximate)", htmlFor=ID.TOLERANCE, className="help"),
         dcc.Input(id=ID.TOLERANCE, type="number", min=0.001, max=0.5, step="any",
                   value=state.tolerance, debounce=True, style={"width": "90px"}),
@@ -115,6 +117,8 @@ def layout(**query):
                 html.Progress(id=ID.PROGRESS, value="0", max="100", style={"width": "240px"}),
                 html.Button("Cancel", id=ID.CANCEL, className="button",
                             style={"marginLeft": "10px"}),
+                # the predicted cost of an exact depth, beside the bar it would hold at
+                html.Span(id=ID.FORECAST_BAR, className="help", style={"marginLeft": "10px"}),
             ]),
             html.Div(id=ID.ALERT),
             html.Div(id=ID.HEADLINE, className=MARK),

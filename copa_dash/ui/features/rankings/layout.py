@@ -14,7 +14,7 @@ from dash import dash_table, dcc, html
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.benchmarks import task_group_columns
 from copa_dash.services.catalog import catalog
-from copa_dash.services.rankings import DEFAULT_CRITERIA, entry_names
+from copa_dash.services.rankings import DEFAULT_CRITERIA, entry_names, set_values
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.long_options import matching_options
@@ -70,8 +70,7 @@ def _set_filters(table, state: RankingsState) -> html.Div:
     for column in columns:
         if column not in table.frame.columns:
             continue
-        values = sorted({str(v) if not isinstance(v, bool) else str(v).lower()
-                         for v in table.frame[column].dropna().tolist()})
+        values = set_values(table, column)
         if not 0 < len(values) <= MAX_SET_VALUES:
             continue
         rows.append(html.Div(className="set-row", children=[

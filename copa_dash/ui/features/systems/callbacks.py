@@ -117,7 +117,8 @@ def _register_indicators(app) -> None:
                 "radar": Output(ID.RADAR, "figure")},
         inputs={"ref": State(ID.REF, "data"), "objectives": Input(ID.OBJECTIVES, "value"),
                 "normalize": Input(ID.NORMALIZE, "value"), "sigma": Input(ID.SIGMA, "value"),
-                "shown": Input(ID.SHOWN, "value")})
+                "shown": Input(ID.SHOWN, "value")},
+        running=[(Output(ID.WORKING, "style"), {}, {"display": "none"})])
     def update_indicators(ref, objectives, normalize, sigma, shown):
         try:
             view = _indicators_view(ref, objectives, normalize, sigma)

@@ -33,6 +33,8 @@ class SystemsIds(ViewPageIds, prefix="systems"):
     PROGRESS: str
     PROGRESS_TEXT: str
     TEST_ALERT: str
+    TEST_BLOCKED: str
+    WORKING: str
     RESULT: str
     VERDICT: str
     NULL: str

@@ -17,7 +17,7 @@ from dash import dash_table, dcc, html
 
 from copa_dash.services.catalog import bundled_datasets, catalog
 from copa_dash.services.significance_verdict import SIGNIFICANCE_LEVEL, verdict
-from copa_dash.services.systems import NO_SYSTEM_COLUMN, system_names
+from copa_dash.services.systems import NO_SYSTEM_COLUMN, significance_blocker, system_names
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.glossary import indicator_terms
@@ -120,6 +120,10 @@ def layout(**query):
         _controls(opened, state, systems),
         html.Main(className="results", children=[
             html.Div(id=ID.ALERT),
+            # shown from the start and while the indicators are recomputed (callbacks), so a
+            # slow first view (kernels compiling, many objectives) is never a blank panel
+            html.P(working_words(len(systems)), id=ID.WORKING,
+                   role="status", className="help"),
             dcc.Tabs(id=ID.TABS, value=state.tab, children=[
                 dcc.Tab(label="Indicators and radar", value="indicators",
                         children=_indicators_panel(state)),
@@ -184,12 +188,20 @@ def _indicators_panel(state) -> html.Div:
     ])
 
 
+def working_words(n_systems: int) -> str:
+    """The status line while the indicators are computed."""
+    return (f"Working: computing the indicators of {n_systems} systems on the chosen "
+            "objectives (hypervolume, spread, ...). The first view of a table can take some "
+            "seconds more while the computing kernels are prepared; later views are quicker.")
+
+
 SIDE_LABELS = {"baseline": "Baseline systems (one or more)",
                "candidate": "Candidate systems (one or more)"}
 
 
 def _significance_panel(table, state, systems) -> html.Div:
     options = _options(systems)
+    blocked = significance_blocker(table)
     return html.Div([
         help_text(HELP_TEST),
         # several systems per side: the labels say so, as the controls allow it; each label
@@ -214,8 +226,10 @@ def _significance_panel(table, state, systems) -> html.Div:
                 {"label": "nadir + 10% of the range", "value": "range"},
                 {"label": "1.1 x the worst value (paper)", "value": "worst-multiple"}]),
         ]),
-        html.Div(className="axes-row", children=[
-            html.Button("Run the test", id=ID.RUN, className="button"),
+        # a table without runs cannot be tested: say so up front instead of offering Run
+        html.Div(id=ID.TEST_BLOCKED, children=alert(blocked, "info") if blocked else None),
+        html.Div(className="axes-row", style={"display": "none"} if blocked else None, children=[
+            html.Button("Run the test", id=ID.RUN, className="button", disabled=bool(blocked)),
             html.Button("Cancel", id=ID.CANCEL, className="button", disabled=True),
             html.Div(id=ID.PROGRESS_ROW, style={"display": "none"}, children=[
                 html.Progress(id=ID.PROGRESS, value="0", max="100",
