@@ -68,3 +68,69 @@ def test_a_quality_is_put_against_the_least_correlated_cost():
 ])
 def test_what_reads_as_a_cost(name, direction, unit, cost):
     assert is_cost(Objective(name, direction, unit)) is cost
+
+
+# --- real uploads (tests/data/messy): what the newcomer saw (F5, F22) -----------------------
+
+MESSY = __import__("pathlib").Path(__file__).parents[1] / "data" / "messy"
+
+
+def _upload(name, directions=None) -> EvalTable:
+    from copa_dash.data.io import read_table_report
+    from copa_dash.data.proposal import prepare_frame, propose
+
+    read = read_table_report(MESSY / name)
+    proposal = propose(read.frame, units=read.units, labels=read.labels)
+    roles = proposal.roles(directions={**{c: "min" for c in proposal.undecided},
+                                       **(directions or {})})
+    return EvalTable(prepare_frame(read.frame, proposal, roles), roles)
+
+
+def _rho_with(table, x, names) -> dict:
+    """|Spearman's rho| of ``x`` with each of ``names`` on the rows complete in all of them
+    (scipy: the independent source)."""
+    frame = table.frame[[x, *names]].apply(pd.to_numeric, errors="coerce").dropna()
+    return {n: abs(spearmanr(frame[x], frame[n])[0]) for n in names}
+
+
+def test_mteb_opens_on_the_average_against_a_cost_not_two_costs():
+    table = _upload("embed_mteb_2024.tsv", {"Embedding Dimensions": "min"})
+    view = first_view(table)
+    costs = ["Model Size (GB)", "Embedding Dimensions"]
+    assert [is_cost(table.objective(n)) for n in costs] == [True, True]
+    assert view.x == "Average (56 datasets)" and view.focus == ("Average (56 datasets)",)
+    rho = _rho_with(table, view.x, costs)
+    assert view.y == min(costs, key=rho.get) and "a quality against a cost" in view.reason
+
+
+def test_a_fairness_upload_opens_on_accuracy_against_a_fairness_measure():
+    table = _upload("fairness_adult_sex.csv")
+    view = first_view(table)
+    fair = [o.name for o in table.roles.objectives if o.name.startswith("|")]
+    assert len(fair) == 4 and view.x == "accuracy"
+    rho = _rho_with(table, "accuracy", fair)
+    assert view.y == min(fair, key=rho.get) and "fairness measure" in view.reason
+
+
+def test_helm_calibration_opens_on_the_mean_win_rate_not_two_eces():
+    table = _upload("helm_classic_calibration.tsv")
+    view = first_view(table)
+    assert view.x == "Mean win rate" and view.y.endswith(" - ECE (10-bin)")
+    others = [o.name for o in table.roles.objectives if o.name != "Mean win rate"]
+    rho = _rho_with(table, "Mean win rate", others)   # on the rows complete in all, as shown
+    assert view.y == min(others, key=rho.get) and f"= {rho[view.y]:.2f})" in view.reason
+
+
+def test_without_an_aggregate_two_of_the_same_metric_are_avoided():
+    rng = np.random.default_rng(3)
+    base = rng.random(50)
+    # the two ECEs are the least correlated pair, but they measure the same thing
+    columns = {"IMDB - ECE (10-bin)": rng.random(50), "RAFT - ECE (10-bin)": rng.random(50),
+               "IMDB - EM": base, "RAFT - EM": base + rng.normal(0, 0.3, 50)}
+    view = first_view(_table(columns, [Objective(n, "min" if "ECE" in n else "max")
+                                       for n in columns]))
+    assert {view.x.rsplit(" - ")[1], view.y.rsplit(" - ")[1]} == {"ECE (10-bin)", "EM"}
+    # all of one metric: the least correlated pair as before
+    same = {k: v for k, v in columns.items() if "ECE" in k}
+    view = first_view(_table(same, [Objective(n, "min") for n in same]))
+    assert {view.x, view.y} == set(same)
