@@ -15,6 +15,7 @@ from copa_dash.services.explorer import BASELINE_LABELS, Exploration, summary_co
 from copa_dash.services.scatter_sample import scatter_rows
 from copa_dash.ui.common.plot_text import plot_text  # re-exported: callers import it from here
 from copa_dash.ui.features.explore import label_layout
+from copa_dash.ui.features.explore.axis_names import distinct_labels
 
 WEBGL_ROWS = 10_000
 FAINT = "rgba(160,160,160,0.35)"
@@ -435,7 +436,8 @@ def parallel_figure(exploration: Exploration) -> dict:
     axes = shown_axes(problem.preferences)
     names = [problem.preferences.objectives[k] for k in axes]
     positions = np.flatnonzero(problem.eligible & exploration.front)
-    labels = [plot_text(n) for n in names]
+    short, metric_title = distinct_labels(names)   # HELM: "IMDB", not "... ECE (10-bin)"
+    labels = [plot_text(n) for n in short]
     xs, ys, text = [], [], []
     for i in positions:
         xs.extend(labels + [None])
@@ -448,7 +450,8 @@ def parallel_figure(exploration: Exploration) -> dict:
              "line": {"color": "rgba(110,130,160,0.35)", "width": 1}}
     return {
         "data": [front],
-        "layout": {"margin": {"l": 60, "r": 30, "t": 36 if hidden else 20, "b": 60},
+        "layout": {"margin": {"l": 60, "r": 30, "t": 36 if hidden else 20,
+                              "b": 90 if metric_title else 60},
                    "height": 340,
                    "template": "plotly_white", "hovermode": "closest",
                    "legend": {"orientation": "h", "y": -0.2, "x": 0},
@@ -459,7 +462,9 @@ def parallel_figure(exploration: Exploration) -> dict:
                    # identity and would redraw every line on each slider move
                    "xaxis": {"type": "category", "showgrid": True,
                              "range": [-0.2, len(names) - 0.8], "autorange": False,
-                             "tickangle": -30 if len(names) > 6 else 0},
+                             "tickangle": -30 if len(names) > 6 else 0,
+                             **({"title": {"text": plot_text(metric_title),
+                                           "font": {"size": 11}}} if metric_title else {})},
                    "annotations": [] if not hidden else [{
                        "xref": "paper", "yref": "paper", "x": 0, "y": 1.02,
                        "showarrow": False, "xanchor": "left", "yanchor": "bottom",
