@@ -26,7 +26,8 @@ def test_helm_axes_are_named_by_their_task():
     assert len(set(axes)) == len(axes) == len(names)
     # independent: the task is the name before " - ", as HELM writes it
     assert axes == ["Mean win rate"] + [n.split(" - ")[0] for n in names[1:]]
-    assert figure["layout"]["xaxis"]["title"]["text"].startswith("each task's ECE (10-bin) (MMLU")
+    (note,) = figure["layout"]["annotations"]
+    assert note["text"] == "MMLU ... RAFT: each the task's ECE (10-bin)"
 
 
 def test_labels_stay_whole_when_stripping_would_merge_two():

@@ -3,7 +3,7 @@
 HELM's per-task columns are ``<Task> - ECE (10-bin)``; rotated under the axes, the start of
 each name ran off the figure and every axis read "ECE (10-bin)". When two or more shown axes
 share the metric after the last `` - `` (:func:`~copa_dash.services.default_view.metric_of`),
-their labels keep only the task and the figure's axis title names the metric once.
+their labels keep only the task and a line above the figure names the metric once.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def distinct_labels(names) -> tuple[list[str], str]:
     Examples
     --------
     >>> distinct_labels(["Mean win rate", "IMDB - ECE (10-bin)", "RAFT - ECE (10-bin)"])
-    (['Mean win rate', 'IMDB', 'RAFT'], "each task's ECE (10-bin) (IMDB, RAFT)")
+    (['Mean win rate', 'IMDB', 'RAFT'], "IMDB, RAFT: each the task's ECE (10-bin)")
     >>> distinct_labels(["acc", "latency"])
     (['acc', 'latency'], '')
     """
@@ -39,5 +39,6 @@ def distinct_labels(names) -> tuple[list[str], str]:
     for metric in sorted(shared, key=lambda m: metrics.index(m)):
         full = next(n for n, m in zip(names, metrics) if m == metric).rsplit(" - ", 1)[1]
         tasks = [lab for lab, m in zip(labels, metrics) if m == metric]
-        parts.append(f"each task's {full.strip()} ({', '.join(tasks)})")
+        shown = ", ".join(tasks) if len(tasks) <= 3 else f"{tasks[0]} ... {tasks[-1]}"
+        parts.append(f"{shown}: each the task's {full.strip()}")
     return labels, "; ".join(parts)

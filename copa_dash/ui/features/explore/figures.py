@@ -450,8 +450,8 @@ def parallel_figure(exploration: Exploration) -> dict:
              "line": {"color": "rgba(110,130,160,0.35)", "width": 1}}
     return {
         "data": [front],
-        "layout": {"margin": {"l": 60, "r": 30, "t": 36 if hidden else 20,
-                              "b": 90 if metric_title else 60},
+        "layout": {"margin": {"l": 60, "r": 30, "t": 36 if hidden or metric_title else 20,
+                              "b": 60},
                    "height": 340,
                    "template": "plotly_white", "hovermode": "closest",
                    "legend": {"orientation": "h", "y": -0.2, "x": 0},
@@ -462,14 +462,16 @@ def parallel_figure(exploration: Exploration) -> dict:
                    # identity and would redraw every line on each slider move
                    "xaxis": {"type": "category", "showgrid": True,
                              "range": [-0.2, len(names) - 0.8], "autorange": False,
-                             "tickangle": -30 if len(names) > 6 else 0,
-                             **({"title": {"text": plot_text(metric_title),
-                                           "font": {"size": 11}}} if metric_title else {})},
-                   "annotations": [] if not hidden else [{
+                             "tickangle": -30 if len(names) > 6 else 0},
+                   "annotations": ([] if not hidden else [{
                        "xref": "paper", "yref": "paper", "x": 0, "y": 1.02,
                        "showarrow": False, "xanchor": "left", "yanchor": "bottom",
                        "text": f"{len(names)} of {len(names) + hidden} objectives shown (the "
-                               "focus first); the pick card lists them all"}],
+                               "focus first); the pick card lists them all"}]) + ([] if not
+                       metric_title else [{   # HELM's "<Task> - ECE (10-bin)": named once
+                           "xref": "paper", "yref": "paper", "x": 1, "y": 1.02,
+                           "showarrow": False, "xanchor": "right", "yanchor": "bottom",
+                           "font": {"size": 11}, "text": plot_text(metric_title)}]),
                    "yaxis": {"title": {"text": "u (share of rows better)"}, "type": "linear",
                              "range": [1.02, -0.02], "autorange": False, "tickformat": ".0%"}},
     }
