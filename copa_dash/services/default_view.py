@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -46,12 +46,14 @@ COST_UNITS = frozenset({
     "samples/s", "qps", "$/m", "usd/m", "tokens/kwh",
 })
 SAMPLE_ROWS = 20_000  # rows the correlations are computed on (evenly spaced, deterministic)
+MOSTLY_MISSING = 0.5  # an objective missing in more than this share of rows is left out
 
 
 @dataclass(frozen=True)
 class FirstView:
     """The one default view of a table without a stated one (an upload, a file given to the
-    CLI, a DataFrame given to the notebook): every objective with its direction, the pair
+    CLI, a DataFrame given to the notebook): every objective with its direction (but those
+    missing in most rows, ``left_out``, so the view keeps most rows), the pair
     on the page's axes (``x`` against ``y``), the focus ``x`` with alpha 0.5, p = inf, every
     row. ``reason`` says in words why this pair.
     """
@@ -63,6 +65,14 @@ class FirstView:
     reason: str
     alpha: float = 0.5
     p: float = math.inf
+    # objectives missing in most rows, left out so the view keeps most rows (ticked again
+    # at will); with the rows each is missing for, and the table's rows
+    left_out: tuple[tuple[str, int], ...] = ()
+    rows: int = 0
+
+    def left_out_note(self) -> str:
+        """Which objectives the view leaves out and why ("" when none)."""
+        return mostly_missing_note(self.left_out, self.rows)
 
     @property
     def focus(self) -> tuple[str, ...]:
@@ -79,13 +89,40 @@ class FirstView:
         return (f"the default view of an upload (as the page opens it): {self.x} against "
                 f"{self.y} ({self.reason}); focus {self.x} with alpha {self.alpha:g}, the "
                 f"other objectives share the rest; p = {'inf' if math.isinf(self.p) else self.p}"
-                "; every row")
+                "; every row" + (f". {self.left_out_note()}" if self.left_out else ""))
 
     def to_dict(self) -> dict:
         """JSON of the view (the API and ``--json``)."""
         return {"objectives": [f"{n}:{d}" for n, d in zip(self.objectives, self.directions)],
                 "x": self.x, "y": self.y, "focus": list(self.focus), "alpha": self.alpha,
-                "p": "inf" if math.isinf(self.p) else self.p, "why": self.reason}
+                "p": "inf" if math.isinf(self.p) else self.p, "why": self.reason,
+                "left_out": [n for n, _ in self.left_out]}
+
+
+def mostly_missing(table: EvalTable, names) -> tuple[tuple[str, int], ...]:
+    """``(objective, rows without it)`` for those of ``names`` missing in most rows."""
+    names = list(names)
+    if not names:
+        return ()
+    counts = np.isnan(table.matrix(names)).sum(axis=0)
+    return tuple((n, int(k)) for n, k in zip(names, counts)
+                 if k > MOSTLY_MISSING * len(table.frame))
+
+
+def mostly_missing_note(left_out, rows: int) -> str:
+    """The note on objectives left out of a view for missing in most rows ("" when none).
+
+    >>> mostly_missing_note([("HellaSwag - ECE", 39)], 67)
+    "Left out of the first view because it is missing for most rows: 'HellaSwag - ECE' (39 of 67 rows); tick it to include it (rows without it are then left out)."
+    """
+    if not left_out:
+        return ""
+    named = ", ".join(f"{n!r} ({k} of {rows} rows)" for n, k in left_out)
+    one = len(left_out) == 1
+    it = "it" if one else "them"
+    return (f"Left out of the first view because {'it is' if one else 'they are'} missing for "
+            f"most rows: {named}; tick {it} to include {it} (rows without {it} are then left "
+            "out).")
 
 
 def _words(text) -> list[str]:
@@ -200,6 +237,16 @@ def first_view(table: EvalTable) -> FirstView:
     ('acc1', 'params', ('acc1',))
     """
     objectives = table.roles.objectives
+    left_out = mostly_missing(table, [o.name for o in objectives]) \
+        if len(objectives) > 2 else ()
+    if len(objectives) - len(left_out) < 2:   # a front needs two objectives: keep them all
+        left_out = ()
+    gone = {n for n, _ in left_out}
+    view = _first_view(table, tuple(o for o in objectives if o.name not in gone))
+    return replace(view, left_out=left_out, rows=len(table.frame)) if left_out else view
+
+
+def _first_view(table: EvalTable, objectives) -> FirstView:
     names = tuple(o.name for o in objectives)
     directions = tuple(o.direction for o in objectives)
     if len(names) == 1:
