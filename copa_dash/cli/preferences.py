@@ -72,6 +72,8 @@ def build(args):
         # a TABLE file opens as the page opens its upload: the one first view
         first = first_view(table)
         focus = first.focus
+        # without the objectives missing in most rows, as the page opens it
+        objectives, directions = list(first.objectives), list(first.directions)
     args.first_view = first
     alpha = args.alpha if args.alpha is not None else (view.alpha if view is not None else 0.5)
     p = check_p(args.p) if args.p is not None else (view.p if view is not None else math.inf)

@@ -34,6 +34,7 @@ from ..core.errors import InvalidInputError
 from .aggregate_columns import direct_aggregates
 from .cell_parsing import id_values, row_list
 from .column_kinds import never_goal
+from .fairness_values import target_from_values
 from .proposal_extras import (
     add_derived,
     derived_notes,
@@ -361,7 +362,13 @@ def _guess_column(series, column, roles, units, labels, sibling_units, mixed) ->
         unit = unit or sibling_units.get(column)
         target = fairness_target(column)
         if target is not None:
-            guesses.extend(target_guesses(column, target, unit, label, make=ColumnGuess))
+            target, values_say = target_from_values(target, series)
+            if target is None:   # the name and the values disagree: the user chooses
+                guesses.append(ColumnGuess(column, "objective", None, unit, label,
+                                           values_say, confidence="unsure"))
+                return guesses
+            guesses.extend(target_guesses(column, target, unit, label, make=ColumnGuess,
+                                          why=values_say))
             return guesses
         direction, why, sure = direction_guess(column, unit)
         if direction is None and column in mixed:

@@ -141,16 +141,19 @@ def fairness_target(column: str) -> str | None:
     return None
 
 
-def target_guesses(column, transform, unit, label, *, make) -> list:
+def target_guesses(column, transform, unit, label, *, make, why="") -> list:
     """The column kept as metadata and the derived objective to minimise, built with
-    ``make`` (:class:`~copa_dash.data.proposal.ColumnGuess`)."""
+    ``make`` (:class:`~copa_dash.data.proposal.ColumnGuess`); ``why`` says what decided
+    the best value when the values did (:mod:`~copa_dash.data.fairness_values`)."""
     best = "1" if transform == "abs_one_minus" else "0"
     derived = TRANSFORMS[transform].format(column)
+    because = f" ({why})" if why else ""
     return [make(column, "metadata", unit=unit, label=label,
-                 reason=f"best at {best}, neither min nor max: {derived!r} is proposed instead",
+                 reason=f"best at {best}{because}, neither min nor max: {derived!r} is "
+                        "proposed instead",
                  confidence="likely"),
             make(derived, "objective", "min", unit=unit,
-                 reason=f"the distance of {column!r} from {best}, its best value",
+                 reason=f"the distance of {column!r} from {best}, its best value{because}",
                  confidence="likely", source=column, transform=transform)]
 
 
@@ -158,7 +161,8 @@ def derived_notes(guesses) -> list[str]:
     derived = [g for g in guesses if g.source is not None and g.role == "objective"]
     if not derived:
         return []
-    return ["Fairness measures are best at 1 (ratios) or 0 (differences), so each is "
+    return ["Fairness measures are best at 1 (ratios, or differences stored as 1 - difference)"
+            " or 0 (differences), so each is "
             "replaced by its distance from that value, minimised: " + ", ".join(
                 f"{g.name!r}" for g in derived[:6]) + (" ..." if len(derived) > 6 else "")
             + " (the original columns stay as metadata)."]

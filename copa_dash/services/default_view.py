@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..data.proposal_extras import fairness_target
 from ..data.schema import EvalTable
 from .selection import Preferences
 
@@ -31,7 +32,12 @@ COST_WORDS = frozenset({
     "cost", "costs", "co2", "co2e", "carbon", "emissions", "throughput", "qps", "speed", "fps",
     "tokens", "samples", "seconds", "secs", "ms", "bytes", "mb", "gb", "kwh", "wh", "usd",
     "dollars", "footprint", "build", "index", "storage", "disk", "weights",
+    "dimensions", "dimension", "dims",   # an embedding's dimensions: its index's memory
 })
+# A quality that summarises the others ("Average (56 datasets)", "Mean win rate"): the one the
+# leaderboard is about, so the first view leads with it.
+AGGREGATE_WORDS = frozenset({"average", "avg", "mean", "overall", "aggregate", "composite"})
+NOT_AGGREGATE_WORDS = frozenset({"length", "len", "words", "characters", "chars"})  # avg_length
 COST_UNITS = frozenset({
     "s", "sec", "secs", "seconds", "ms", "us", "µs", "ns", "min", "mins", "minutes", "h", "hr",
     "hrs", "hours", "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "k", "m", "bn", "t",
@@ -40,12 +46,14 @@ COST_UNITS = frozenset({
     "samples/s", "qps", "$/m", "usd/m", "tokens/kwh",
 })
 SAMPLE_ROWS = 20_000  # rows the correlations are computed on (evenly spaced, deterministic)
+MOSTLY_MISSING = 0.5  # an objective missing in more than this share of rows is left out
 
 
 @dataclass(frozen=True)
 class FirstView:
     """The one default view of a table without a stated one (an upload, a file given to the
-    CLI, a DataFrame given to the notebook): every objective with its direction, the pair
+    CLI, a DataFrame given to the notebook): every objective with its direction (but those
+    missing in most rows, ``left_out``, so the view keeps most rows), the pair
     on the page's axes (``x`` against ``y``), the focus ``x`` with alpha 0.5, p = inf, every
     row. ``reason`` says in words why this pair.
     """
@@ -57,6 +65,14 @@ class FirstView:
     reason: str
     alpha: float = 0.5
     p: float = math.inf
+    # objectives missing in most rows, left out so the view keeps most rows (ticked again
+    # at will); with the rows each is missing for, and the table's rows
+    left_out: tuple[tuple[str, int], ...] = ()
+    rows: int = 0
+
+    def left_out_note(self) -> str:
+        """Which objectives the view leaves out and why ("" when none)."""
+        return mostly_missing_note(self.left_out, self.rows)
 
     @property
     def focus(self) -> tuple[str, ...]:
@@ -73,13 +89,40 @@ class FirstView:
         return (f"the default view of an upload (as the page opens it): {self.x} against "
                 f"{self.y} ({self.reason}); focus {self.x} with alpha {self.alpha:g}, the "
                 f"other objectives share the rest; p = {'inf' if math.isinf(self.p) else self.p}"
-                "; every row")
+                "; every row" + (f". {self.left_out_note()}" if self.left_out else ""))
 
     def to_dict(self) -> dict:
         """JSON of the view (the API and ``--json``)."""
         return {"objectives": [f"{n}:{d}" for n, d in zip(self.objectives, self.directions)],
                 "x": self.x, "y": self.y, "focus": list(self.focus), "alpha": self.alpha,
-                "p": "inf" if math.isinf(self.p) else self.p, "why": self.reason}
+                "p": "inf" if math.isinf(self.p) else self.p, "why": self.reason,
+                "left_out": [n for n, _ in self.left_out]}
+
+
+def mostly_missing(table: EvalTable, names) -> tuple[tuple[str, int], ...]:
+    """``(objective, rows without it)`` for those of ``names`` missing in most rows."""
+    names = list(names)
+    if not names:
+        return ()
+    counts = np.isnan(table.matrix(names)).sum(axis=0)
+    return tuple((n, int(k)) for n, k in zip(names, counts)
+                 if k > MOSTLY_MISSING * len(table.frame))
+
+
+def mostly_missing_note(left_out, rows: int) -> str:
+    """The note on objectives left out of a view for missing in most rows ("" when none).
+
+    >>> mostly_missing_note([("HellaSwag - ECE", 39)], 67)
+    "Left out of the first view because it is missing for most rows: 'HellaSwag - ECE' (39 of 67 rows); tick it to include it (rows without it are then left out)."
+    """
+    if not left_out:
+        return ""
+    named = ", ".join(f"{n!r} ({k} of {rows} rows)" for n, k in left_out)
+    one = len(left_out) == 1
+    it = "it" if one else "them"
+    return (f"Left out of the first view because {'it is' if one else 'they are'} missing for "
+            f"most rows: {named}; tick {it} to include {it} (rows without {it} are then left "
+            "out).")
 
 
 def _words(text) -> list[str]:
@@ -134,14 +177,53 @@ def spearman_matrix(matrix: np.ndarray) -> np.ndarray:
     return np.clip(rho, 0.0, 1.0)
 
 
+def is_aggregate(objective) -> bool:
+    """Whether an objective's name reads as a summary of the others (an average, a mean win
+    rate, an overall score)."""
+    words = set(_words(objective.label or objective.name))
+    return bool(words & AGGREGATE_WORDS) and not words & NOT_AGGREGATE_WORDS
+
+
+def is_fairness(objective) -> bool:
+    """Whether an objective is a fairness measure: a distance from parity derived by the
+    proposal (``|1 - DIbinary|``, ``|eo_diff|``) or a name the proposal reads as one.
+
+    Examples
+    --------
+    >>> from copa_dash.data.schema import Objective
+    >>> [is_fairness(Objective(n, "min")) for n in ("|1 - CV|", "eo_diff", "accuracy")]
+    [True, True, False]
+    """
+    name = str(objective.name)
+    return bool(re.fullmatch(r"\|.+\|", name)) or fairness_target(name) is not None
+
+
+def metric_of(name) -> str | None:
+    """The metric a per-task column measures, after its last `` - ``: HELM's
+    ``IMDB - ECE (10-bin)`` -> ``ECE (10-bin)``; None without one."""
+    parts = str(name).rsplit(" - ", 1)
+    return parts[1].strip().lower() if len(parts) == 2 and parts[0].strip() else None
+
+
+def _least_correlated(table, names, x, candidates) -> tuple[int, float]:
+    """The candidate least correlated with ``x`` (ties: table order) and its |rho|."""
+    rho = spearman_matrix(table.matrix([names[k] for k in (x, *candidates)]))
+    j = min(range(len(candidates)), key=lambda j: (rho[0, j + 1], j))
+    return candidates[j], float(rho[0, j + 1])
+
+
 def first_view(table: EvalTable) -> FirstView:
     """The default view of ``table`` (see :class:`FirstView`): ONE function behind the
     Explore page, ``copa-dash select/rank`` on a TABLE file, the notebook and the API.
 
-    The pair on the axes is a quality against a cost (:func:`is_cost`): the first quality
-    and the cost least correlated with it (ties: table order); without both kinds, the
-    least correlated pair of objectives (|Spearman's rho| on the complete rows); with one
-    objective, it against itself.
+    The pair on the axes is a quality against a cost (:func:`is_cost`), or against a
+    fairness measure (:func:`is_fairness`) when there is no cost: the lead quality (the first
+    aggregate, :func:`is_aggregate`, else the first quality) and the cost (fairness measure)
+    least correlated with it (ties: table order). Without either, an aggregate against the
+    objective least correlated with it; else the least correlated pair of objectives
+    (|Spearman's rho| on the complete rows), two of the same metric (``IMDB - ECE`` and
+    ``RAFT - ECE``, :func:`metric_of`) only when every pair is; with one objective, it
+    against itself.
 
     Examples
     --------
@@ -155,25 +237,43 @@ def first_view(table: EvalTable) -> FirstView:
     ('acc1', 'params', ('acc1',))
     """
     objectives = table.roles.objectives
+    left_out = mostly_missing(table, [o.name for o in objectives]) \
+        if len(objectives) > 2 else ()
+    if len(objectives) - len(left_out) < 2:   # a front needs two objectives: keep them all
+        left_out = ()
+    gone = {n for n, _ in left_out}
+    view = _first_view(table, tuple(o for o in objectives if o.name not in gone))
+    return replace(view, left_out=left_out, rows=len(table.frame)) if left_out else view
+
+
+def _first_view(table: EvalTable, objectives) -> FirstView:
     names = tuple(o.name for o in objectives)
     directions = tuple(o.direction for o in objectives)
     if len(names) == 1:
         return FirstView(names, directions, names[0], names[0], "the only objective")
     costs = [k for k, o in enumerate(objectives) if is_cost(o)]
-    qualities = [k for k in range(len(names)) if k not in costs]
-    if costs and qualities:
-        x = qualities[0]
-        candidates = [x, *costs]
-        rho = spearman_matrix(table.matrix([names[k] for k in candidates])) \
-            if len(costs) > 1 else np.zeros((2, 2))
-        y = costs[min(range(len(costs)), key=lambda j: (rho[0, j + 1], j))]
-        reason = f"a quality against a cost: {names[y]} reads as a cost by its name or unit"
+    fair = [k for k, o in enumerate(objectives) if k not in costs and is_fairness(o)]
+    qualities = [k for k in range(len(names)) if k not in costs and k not in fair]
+    lead = next((k for k in qualities if is_aggregate(objectives[k])),
+                qualities[0] if qualities else None)
+    if lead is not None and (costs or fair):
+        x, (y, _) = lead, _least_correlated(table, names, lead, costs or fair)
+        reason = (f"a quality against a cost: {names[y]} reads as a cost by its name or unit"
+                  if costs else f"a quality against a fairness measure: {names[y]} is a "
+                  "distance from parity")
+    elif lead is not None and is_aggregate(objectives[lead]):
+        x, (y, r) = lead, _least_correlated(table, names, lead,
+                                            [k for k in range(len(names)) if k != lead])
+        reason = (f"the aggregate {names[x]} against the objective least correlated with it "
+                  f"(|Spearman's rho| = {r:.2f})")
     else:
         rho = spearman_matrix(table.matrix(names))
-        off = rho + np.eye(len(names)) * 2
+        metric = [metric_of(n) for n in names]
+        same = np.array([[a is not None and a == b for b in metric] for a in metric])
+        off = rho + np.eye(len(names)) * 2 + (same & ~same.all()) * 2
         x, y = np.unravel_index(int(np.argmin(off)), off.shape)
         x, y = (int(x), int(y)) if x < y else (int(y), int(x))
-        kind = "costs" if costs else "qualities"
+        kind = "costs" if costs and not qualities else "qualities"
         reason = (f"all objectives read as {kind}, so the least correlated pair "
                   f"(|Spearman's rho| = {rho[x, y]:.2f})")
     return FirstView(names, directions, names[x], names[y], reason)

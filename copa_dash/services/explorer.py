@@ -22,7 +22,8 @@ from ..core.validate import orient, parse_directions
 from ..data.filters import RowFilter
 from . import method_limits, selection
 from .catalog import OpenedDataset
-from .objectives import TWO_OBJECTIVES, rows_left_out_note
+from .default_view import mostly_missing, mostly_missing_note
+from .objectives import TWO_OBJECTIVES, missing_counts, rows_left_out_note
 from .ranked import RankedRows
 from .recent import RecentValues
 
@@ -91,8 +92,14 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
             "no row passes the constraints: widen a range or allow more values in a filter")
     notes = []
     if problem.n_missing:
-        notes.append(rows_left_out_note(problem.n_missing,
-                                        hint="drop that objective to include them"))
+        notes.append(rows_left_out_note(
+            problem.n_missing, hint="drop that objective to include them",
+            missing=missing_counts(opened.table, list(preferences.objectives))))
+    if opened.default_view is None:   # an upload: say which objectives its first view left out
+        unticked = [n for n in opened.table.objective_names if n not in preferences.objectives]
+        note = mostly_missing_note(mostly_missing(opened.table, unticked), len(opened.table.frame))
+        if note:
+            notes.append(note)
     scores = selection.scores(problem)
     # the first places now, the rest when a page asks (see services/ranked.py)
     ranking = RankedRows(problem, scores)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..core.errors import InvalidInputError
 from ..data.schema import EvalTable
 
@@ -9,22 +11,40 @@ from ..data.schema import EvalTable
 TWO_OBJECTIVES = "choose at least two objectives: a Pareto front needs something to trade off"
 
 
-def rows_left_out_note(n_missing: int, *, hint: str = "") -> str:
+def rows_left_out_note(n_missing: int, *, hint: str = "", missing=()) -> str:
     """The one wording of "rows without a chosen objective are left out" (explorer, rankings,
     systems), with the count's grammar right: "1 row is left out", "3 rows are left out".
+    ``missing`` (``(objective, rows without it)`` pairs, :func:`missing_counts`) names the
+    objectives that cost the rows, most first, so the user knows which one to drop.
 
     >>> rows_left_out_note(1)
     '1 row is left out because a chosen objective is missing for it.'
     >>> rows_left_out_note(3, hint="drop that objective to include them")
     '3 rows are left out because a chosen objective is missing for them; drop that objective to include them.'
+    >>> rows_left_out_note(3, missing=[("Model Size (GB)", 3)])
+    "3 rows are left out because a chosen objective is missing for them: 'Model Size (GB)'; drop it to include them."
     """
     one = n_missing == 1
+    missing = [(name, int(k)) for name, k in missing if k]
     text = (f"{n_missing} {'row is' if one else 'rows are'} left out because a chosen objective "
             f"is missing for {'it' if one else 'them'}")
+    if missing:
+        text += ": " + ", ".join(f"{name!r}" + (f" ({k} rows)" if len(missing) > 1 else "")
+                                 for name, k in missing[:4]) + (
+            f" and {len(missing) - 4} more" if len(missing) > 4 else "")
+        hint = f"drop {'it' if len(missing) == 1 else 'those objectives'} to include them"
     if hint:
         hint = hint.replace("include them", "include it") if one else hint
         return f"{text}; {hint}."
     return f"{text}."
+
+
+def missing_counts(table: EvalTable, names) -> list[tuple[str, int]]:
+    """``(objective, rows without a value)`` for each of ``names`` missing somewhere, the
+    most missing first (ties: the order given)."""
+    counts = np.isnan(table.matrix(list(names))).sum(axis=0)
+    order = sorted((k for k in range(len(counts)) if counts[k]), key=lambda k: -counts[k])
+    return [(names[k], int(counts[k])) for k in order]
 
 
 def resolve_objectives(table: EvalTable, objectives, *, at_least: int = 1

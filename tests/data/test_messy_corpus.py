@@ -59,12 +59,12 @@ EXPECTED = {
         "algorithm": ("system", None, None), "run-id": ("seed", None, None),
         "accuracy": ("objective", "max", None), "0-accuracy (2)": ("metadata", "max", None),
         "DIbinary": ("metadata", None, None), "|1 - DIbinary|": ("objective", "min", None),
-        "|CV|": ("objective", "min", None), "params": ("config", None, None)}, [
+        "|1 - CV|": ("objective", "min", None), "params": ("config", None, None)}, [
         ("The header repeats 42 names; the later copies were renamed: '0-accuracy' (columns 12 "
          "and 19) -> '0-accuracy (2)'"), "each row is a configuration of its system",
         "a short set of 12 is proposed",
         ("replaced by its distance from that value, minimised: '|1 - DIbinary|', "
-         "'|1 - DIavgall|', '|CV|'")]),
+         "'|1 - DIavgall|', '|1 - CV|'")]),
     "llm_safety_lb.csv": (29, "Model_name_for_merge", {
         "Average ⬆️": ("objective", "max", None), "Non-toxicity": ("objective", "max", None),
         "#Params (B)": ("objective", "min", "B"), "AdvGLUE++": ("objective", None, None),

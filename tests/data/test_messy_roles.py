@@ -163,13 +163,21 @@ def test_fairness_ratios_and_differences_become_distances_to_their_best_value():
     derived = proposal.column("|1 - DIbinary|")
     assert (derived.role, derived.direction, derived.source) == ("objective", "min", "DIbinary")
     assert proposal.column("DIbinary").role == "metadata"
-    assert proposal.column("|CV|").transform == "abs"
-    assert any("best at 1 (ratios) or 0 (differences)" in n for n in proposal.notes)
+    # CV and the diff: columns are stored as 1 - difference (PROVENANCE of fairness-comparison:
+    # "1 = parity"); their values (CV 0.72-1.11) say so although their names read as differences
+    cv = proposal.column("|1 - CV|")
+    assert (cv.transform, cv.source, cv.direction) == ("abs_one_minus", "CV", "min")
+    assert "sit around 1" in cv.reason and "|CV|" not in [g.name for g in proposal.columns]
+    assert proposal.column("|1 - diff:1-accuracyto0-accuracy|").transform == "abs_one_minus"
+    assert any("best at 1 (ratios, or differences stored as 1 - difference) or 0" in n
+               for n in proposal.notes)
     roles = proposal.roles(skip_undecided=True)
     frame = prepare_frame(read.frame, proposal, roles)
     raw = pd.read_csv(MESSY / "fairness_adult_sex.csv")   # independent: pandas, by hand
     np.testing.assert_allclose(frame["|1 - DIbinary|"], np.abs(1 - raw["DIbinary"]))
-    np.testing.assert_allclose(frame["|CV|"], np.abs(raw["CV"]))
+    np.testing.assert_allclose(frame["|1 - CV|"], np.abs(1 - raw["CV"]))
+    # the fairest models by CV are the ones nearest parity, not GaussianNB with the lowest CV
+    assert frame.loc[raw["CV"].idxmin(), "|1 - CV|"] == pytest.approx(1 - raw["CV"].min())
 
 
 def test_a_wide_fairness_export_proposes_a_short_set_and_families():

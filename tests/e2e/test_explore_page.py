@@ -158,6 +158,28 @@ def test_unticking_the_objective_on_the_x_axis_moves_the_axis_and_shows_no_error
     assert dash_duo.get_logs() == []
 
 
+def test_ticking_the_focus_back_restores_the_focus_and_the_axes(dash_duo, app):
+    """F8: untick the focus objective, tick it back: the focus, the axes and the link are
+    what they were, and while it is unticked the page says what moved."""
+    dash_duo.start_server(app)
+    _open(dash_duo)
+    focus = _focus_column()
+    before = parse_qs(urlparse(dash_duo.driver.current_url).query)
+    pick = _pick(dash_duo)
+    selector = f'[id*="explore-objectives"][id*="{focus}"] input[type=checkbox]'
+    dash_duo.find_element(selector).click()
+    dash_duo.wait_for_contains_text("#explore-focus-note", f"'{focus}' is unticked", timeout=15)
+    screenshot(dash_duo, "explore-focus-unticked")
+    dash_duo.find_element(selector).click()
+    wait_until(lambda: dash_duo.find_element("#explore-focus-note").text == "", timeout=15)
+    wait_until(lambda: parse_qs(urlparse(dash_duo.driver.current_url).query) == before,
+               timeout=15)   # focus, x, y and the log ticks as they were
+    dash_duo.wait_for_text_to_equal("#pick-id", pick, timeout=30)
+    assert focus in dash_duo.find_element("#explore-focus").text
+    assert focus in dash_duo.find_element("#explore-x").text
+    assert dash_duo.get_logs() == []
+
+
 def test_names_with_markup_show_as_typed_in_the_pick_card_and_the_figure(dash_duo, app):
     """Model ids are user text: Markdown or HTML marks in them must not format the page."""
     import pandas as pd

@@ -68,3 +68,119 @@ def test_a_quality_is_put_against_the_least_correlated_cost():
 ])
 def test_what_reads_as_a_cost(name, direction, unit, cost):
     assert is_cost(Objective(name, direction, unit)) is cost
+
+
+# --- real uploads (tests/data/messy): what the newcomer saw (F5, F22) -----------------------
+
+MESSY = __import__("pathlib").Path(__file__).parents[1] / "data" / "messy"
+
+
+def _upload(name, directions=None) -> EvalTable:
+    from copa_dash.data.io import read_table_report
+    from copa_dash.data.proposal import prepare_frame, propose
+
+    read = read_table_report(MESSY / name)
+    proposal = propose(read.frame, units=read.units, labels=read.labels)
+    roles = proposal.roles(directions={**{c: "min" for c in proposal.undecided},
+                                       **(directions or {})})
+    return EvalTable(prepare_frame(read.frame, proposal, roles), roles)
+
+
+def _rho_with(table, x, names) -> dict:
+    """|Spearman's rho| of ``x`` with each of ``names`` on the rows complete in all of them
+    (scipy: the independent source)."""
+    frame = table.frame[[x, *names]].apply(pd.to_numeric, errors="coerce").dropna()
+    return {n: abs(spearmanr(frame[x], frame[n])[0]) for n in names}
+
+
+def test_mteb_opens_on_the_average_against_a_cost_not_two_costs():
+    table = _upload("embed_mteb_2024.tsv", {"Embedding Dimensions": "min"})
+    view = first_view(table)
+    costs = ["Model Size (GB)", "Embedding Dimensions"]
+    assert [is_cost(table.objective(n)) for n in costs] == [True, True]
+    assert view.x == "Average (56 datasets)" and view.focus == ("Average (56 datasets)",)
+    rho = _rho_with(table, view.x, costs)
+    assert view.y == min(costs, key=rho.get) and "a quality against a cost" in view.reason
+
+
+def test_a_fairness_upload_opens_on_accuracy_against_a_fairness_measure():
+    table = _upload("fairness_adult_sex.csv")
+    view = first_view(table)
+    fair = [o.name for o in table.roles.objectives if o.name.startswith("|")]
+    assert len(fair) == 4 and view.x == "accuracy"
+    rho = _rho_with(table, "accuracy", fair)
+    assert view.y == min(fair, key=rho.get) and "fairness measure" in view.reason
+
+
+def test_helm_calibration_opens_on_the_mean_win_rate_not_two_eces():
+    table = _upload("helm_classic_calibration.tsv")
+    view = first_view(table)
+    assert view.x == "Mean win rate" and view.y.endswith(" - ECE (10-bin)")
+    others = [n for n in view.objectives if n != "Mean win rate"]
+    rho = _rho_with(table, "Mean win rate", others)   # on the rows complete in all, as shown
+    assert view.y == min(others, key=rho.get) and f"= {rho[view.y]:.2f})" in view.reason
+
+
+def test_without_an_aggregate_two_of_the_same_metric_are_avoided():
+    rng = np.random.default_rng(3)
+    base = rng.random(50)
+    # the two ECEs are the least correlated pair, but they measure the same thing
+    columns = {"IMDB - ECE (10-bin)": rng.random(50), "RAFT - ECE (10-bin)": rng.random(50),
+               "IMDB - EM": base, "RAFT - EM": base + rng.normal(0, 0.3, 50)}
+    view = first_view(_table(columns, [Objective(n, "min" if "ECE" in n else "max")
+                                       for n in columns]))
+    assert {view.x.rsplit(" - ")[1], view.y.rsplit(" - ")[1]} == {"ECE (10-bin)", "EM"}
+    # all of one metric: the least correlated pair as before
+    same = {k: v for k, v in columns.items() if "ECE" in k}
+    view = first_view(_table(same, [Objective(n, "min") for n in same]))
+    assert {view.x, view.y} == set(same)
+
+
+def test_helm_calibration_leaves_out_the_two_mostly_missing_eces_and_says_so():
+    """F22: the default dropped 39 of 67 models; HellaSwag's and OpenbookQA's ECE are '-'
+    for 39 of them. Left out of the first view, 47 rows stay (28 before)."""
+    from copa_dash.services.views.explore import ExploreView
+
+    table = _upload("helm_classic_calibration.tsv")
+    raw = pd.read_csv(MESSY / "helm_classic_calibration.tsv", sep="\t")   # independent
+    dashes = {c: int((raw[c].astype(str).str.strip() == "-").sum()) for c in raw.columns[1:]}
+    expected = tuple((c, k) for c, k in dashes.items() if k > len(raw) / 2)
+    assert [c for c, _ in expected] == ["HellaSwag - ECE (10-bin)", "OpenbookQA - ECE (10-bin)"]
+    view = first_view(table)
+    assert view.left_out == expected and view.rows == len(raw) == 67
+    assert not set(view.objectives) & {c for c, _ in expected}
+    complete = raw[list(view.objectives)].replace("-", np.nan).notna().all(axis=1)
+    assert int(complete.sum()) == 47
+    assert "'HellaSwag - ECE (10-bin)' (39 of 67 rows)" in view.describe()
+    assert view.to_dict()["left_out"] == [c for c, _ in expected]
+    # the page opens on the same objectives (the CLI: tests/ui/test_first_view_defaults.py)
+    page = ExploreView.default_for(table)
+    assert page.objective_names == view.objectives
+
+
+def test_no_objective_is_left_out_when_two_would_not_remain():
+    nan = np.nan
+    columns = {"a": [1., nan, nan, nan], "b": [nan, 2, nan, nan], "c": [1., 2, 3, 4]}
+    view = first_view(_table(columns, [Objective(n, "max") for n in columns]))
+    assert view.left_out == () and view.objectives == ("a", "b", "c")
+    columns["b"] = [1., 2, 3, nan]   # now a alone is mostly missing: it goes, b and c stay
+    view = first_view(_table(columns, [Objective(n, "max") for n in columns]))
+    assert view.left_out == (("a", 3),) and view.objectives == ("b", "c")
+
+
+def test_the_explore_page_says_which_objectives_its_first_view_left_out():
+    from copa_dash.services.catalog import OpenedDataset
+    from copa_dash.services.explorer import explore
+    from copa_dash.services.views.explore import ExploreView
+
+    table = _upload("helm_classic_calibration.tsv")
+    opened = OpenedDataset(ref="helm", cache_id="helm-cal-left-out", table=table, title="HELM",
+                           description="", source="", licence="", default_view=None,
+                           kind="uploaded")
+    view = ExploreView.default_for(opened)
+    notes = explore(opened, view.preferences(), view.row_filter()).notes
+    assert notes[0].startswith("20 rows are left out")   # 67 - 47: 19 without any score + 1
+    assert notes[1] == ("Left out of the first view because they are missing for most rows: "
+                        "'HellaSwag - ECE (10-bin)' (39 of 67 rows), 'OpenbookQA - ECE (10-bin)' "
+                        "(39 of 67 rows); tick them to include them (rows without them are then "
+                        "left out).")

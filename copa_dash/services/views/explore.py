@@ -217,6 +217,7 @@ class ExploreView:
         first = first_view(table) if view is None and not objectives else None
         if not objectives:
             chosen = (list(view.objectives) if view is not None and view.objectives
+                      else list(first.objectives) if first is not None
                       else [n for n, _ in all_objectives])
             objectives = tuple((n, d) for n, d in all_objectives if n in chosen)
         names = [n for n, _ in objectives]

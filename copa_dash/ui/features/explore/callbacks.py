@@ -31,6 +31,7 @@ from copa_dash.ui.features.explore import (
     brushing,
     choose_callbacks,
     figures,
+    focus_repair,
     panels,
     report_panel,
     robustness_panel,
@@ -323,21 +324,23 @@ def register_callbacks(app) -> None:
     @app.callback(Output(ID.FOCUS, "options"), Output(ID.X, "options"), Output(ID.Y, "options"),
                   Output(ID.FOCUS, "value"), Output(ID.X, "value"), Output(ID.Y, "value"),
                   Output(ID.TABLE_SORT, "options"), Output(ID.TABLE_SORT, "value"),
+                  Output(ID.FOCUS_MEMORY, "data"), Output(ID.FOCUS_NOTE, "children"),
+                  Output(ID.LOG, "value", allow_duplicate=True),
                   CONTROLS["objectives"],
                   State(ID.FOCUS, "value"), State(ID.X, "value"), State(ID.Y, "value"),
-                  State(ID.TABLE_SORT, "value"), prevent_initial_call=True)
-    def objective_options(chosen_lists, focus, x, y, sort_key):
+                  State(ID.TABLE_SORT, "value"), State(ID.FOCUS_MEMORY, "data"),
+                  State(ID.LOG, "value"), prevent_initial_call=True)
+    def objective_options(chosen_lists, focus, x, y, sort_key, memory, log):
         """Focus, axis and sort pickers offer the chosen objectives; an unticked one is
-        replaced."""
+        replaced until it is ticked again (focus_repair), and the note says so."""
         names = [v for values in chosen_lists for v in (values or [])]
         options = [{"label": n, "value": n} for n in names]
-        focus = [f for f in (focus or []) if f in names] or names[:1]
-        x = x if x in names else (focus[0] if focus else None)
-        y = y if y in names and y != x else next((n for n in names if n != x), x)
+        focus, x, y, memory, note, log = focus_repair.repair(names, focus, x, y, memory, log)
         sorts = table_query.sort_options(names)
         # the sort stays unless its objective went (a new value would re-page the table)
         sort_value = no_update if sort_key in {o["value"] for o in sorts} else table_query.RANKING
-        return options, options, options, focus, x, y, sorts, sort_value
+        return (options, options, options, focus, x, y, sorts, sort_value, memory, note,
+                no_update if log is None else log)
 
     @app.callback(Output(ID.WEIGHT_SHARES, "children"),
                   CONTROLS["weights"], CONTROLS["objectives"], CONTROLS["weight_ids"])

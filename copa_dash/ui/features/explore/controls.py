@@ -51,6 +51,7 @@ def preference_controls(table, state: ExploreState) -> html.Div:
             html.Label("Focus objectives", htmlFor=ID.FOCUS),
             dcc.Dropdown(id=ID.FOCUS, options=[{"label": n, "value": n} for n in names],
                          value=list(state.focus), multi=True, clearable=False),
+            html.Div(id=ID.FOCUS_NOTE, className="help", role="status"),
             html.Label(["alpha (weight of the focus; the box beside the slider shows and takes it) ",
                         info("alpha")], htmlFor=ID.ALPHA),
             dcc.Slider(id=ID.ALPHA, min=0, max=1, step=0.01, value=state.alpha,

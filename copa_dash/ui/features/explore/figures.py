@@ -15,6 +15,7 @@ from copa_dash.services.explorer import BASELINE_LABELS, Exploration, summary_co
 from copa_dash.services.scatter_sample import scatter_rows
 from copa_dash.ui.common.plot_text import plot_text  # re-exported: callers import it from here
 from copa_dash.ui.features.explore import label_layout
+from copa_dash.ui.features.explore.axis_names import distinct_labels
 
 WEBGL_ROWS = 10_000
 FAINT = "rgba(160,160,160,0.35)"
@@ -435,7 +436,8 @@ def parallel_figure(exploration: Exploration) -> dict:
     axes = shown_axes(problem.preferences)
     names = [problem.preferences.objectives[k] for k in axes]
     positions = np.flatnonzero(problem.eligible & exploration.front)
-    labels = [plot_text(n) for n in names]
+    short, metric_title = distinct_labels(names)   # HELM: "IMDB", not "... ECE (10-bin)"
+    labels = [plot_text(n) for n in short]
     xs, ys, text = [], [], []
     for i in positions:
         xs.extend(labels + [None])
@@ -448,7 +450,8 @@ def parallel_figure(exploration: Exploration) -> dict:
              "line": {"color": "rgba(110,130,160,0.35)", "width": 1}}
     return {
         "data": [front],
-        "layout": {"margin": {"l": 60, "r": 30, "t": 36 if hidden else 20, "b": 60},
+        "layout": {"margin": {"l": 60, "r": 30, "t": 36 if hidden or metric_title else 20,
+                              "b": 60},
                    "height": 340,
                    "template": "plotly_white", "hovermode": "closest",
                    "legend": {"orientation": "h", "y": -0.2, "x": 0},
@@ -460,11 +463,15 @@ def parallel_figure(exploration: Exploration) -> dict:
                    "xaxis": {"type": "category", "showgrid": True,
                              "range": [-0.2, len(names) - 0.8], "autorange": False,
                              "tickangle": -30 if len(names) > 6 else 0},
-                   "annotations": [] if not hidden else [{
+                   "annotations": ([] if not hidden else [{
                        "xref": "paper", "yref": "paper", "x": 0, "y": 1.02,
                        "showarrow": False, "xanchor": "left", "yanchor": "bottom",
                        "text": f"{len(names)} of {len(names) + hidden} objectives shown (the "
-                               "focus first); the pick card lists them all"}],
+                               "focus first); the pick card lists them all"}]) + ([] if not
+                       metric_title else [{   # HELM's "<Task> - ECE (10-bin)": named once
+                           "xref": "paper", "yref": "paper", "x": 1, "y": 1.02,
+                           "showarrow": False, "xanchor": "right", "yanchor": "bottom",
+                           "font": {"size": 11}, "text": plot_text(metric_title)}]),
                    "yaxis": {"title": {"text": "u (share of rows better)"}, "type": "linear",
                              "range": [1.02, -0.02], "autorange": False, "tickformat": ".0%"}},
     }

@@ -13,6 +13,8 @@ class ExploreIds(ViewPageIds, prefix="explore"):
     DIRECTION: str                           # pattern: {"type": DIRECTION, "column": name}
     MODE: str
     FOCUS: str
+    FOCUS_MEMORY: str                        # store: focus/x/y the user chose (focus_repair)
+    FOCUS_NOTE: str                          # what moved while an objective is unticked
     ALPHA: str
     WEIGHT: str                              # pattern
     WEIGHT_SHARES: str

@@ -48,6 +48,7 @@ def layout(**query):
     return view_page(ID.NAV, ID.QUERY, to_query(state), context_notes=context_notes, children=[
         dcc.Store(id=ID.DRAWN),
         dcc.Store(id=ID.REF, data=opened.ref),
+        dcc.Store(id=ID.FOCUS_MEMORY),
         html.Aside(className="controls", children=[
             html.H4("Dataset"),
             dcc.Dropdown(id=ID.DATASET, options=options, value=opened.ref, clearable=False),
