@@ -52,6 +52,7 @@ def pytest_setup_options():
     return options
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Browser tests need chromedriver: on CI its absence is a failure, elsewhere a skip.
 
@@ -60,6 +61,11 @@ def pytest_collection_modifyitems(config, items):
     and gunicorn instances (and the test that kills the worker must run after the others), so
     they form one group; the browser tests of one module share its app, so each module is a
     group. Every other test is handed to whichever worker is free.
+
+    ``tryfirst``: xdist's worker turns the ``xdist_group`` marks into the ``@group`` suffix
+    of the node ids in its own ``pytest_collection_modifyitems``, which pluggy would call
+    before this (later-registered) one; without it the marks came too late and every test was
+    a unit of its own.
     """
     for item in items:
         if "scaleout" in item.keywords:
@@ -72,6 +78,18 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` hands the longest units out first (tests/xdist_schedule.py);
+    tryfirst, as xdist's own implementation of this first-result hook runs before a
+    conftest's otherwise."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from tests.xdist_schedule import LongestFirstGroupScheduling
+
+    return LongestFirstGroupScheduling(config, log)
 
 
 _passed = []
