@@ -52,6 +52,16 @@ def pytest_setup_options():
     return options
 
 
+def _shares_a_fixture(item) -> bool:
+    """Whether ``item`` uses a fixture defined in this project (not a plugin's) whose scope is
+    wider than a test: module, package or session."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:                                   # a doctest
+        return False
+    return any(defs[-1].baseid and defs[-1].scope in ("module", "package", "session")
+               for defs in info.name2fixturedefs.values() if defs)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Browser tests need chromedriver: on CI its absence is a failure, elsewhere a skip.
@@ -60,7 +70,11 @@ def pytest_collection_modifyitems(config, items):
     them to one worker: the scale-out tests share one session's redis-server, Celery worker
     and gunicorn instances (and the test that kills the worker must run after the others), so
     they form one group; the browser tests of one module share its app, so each module is a
-    group. Every other test is handed to whichever worker is free.
+    group. The tests of a module that use a fixture of the project's with a wider scope
+    than a test (the wheel built and installed once, an app with a compression bomb's
+    limits, a corpus read once) are one group too: split over two workers, each built it
+    (tests/test_package.py's wheel and its cold numba cache twice). Every other test is
+    handed to whichever worker is free.
 
     ``tryfirst``: xdist's worker turns the ``xdist_group`` marks into the ``@group`` suffix
     of the node ids in its own ``pytest_collection_modifyitems``, which pluggy would call
@@ -72,6 +86,9 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group("scaleout"))
         elif "browser" in item.keywords:
             item.add_marker(pytest.mark.xdist_group(f"browser-{item.path.stem}"))
+        elif _shares_a_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(
+                f"shared-{item.path.relative_to(config.rootpath).as_posix()}"))
     if shutil.which("chromedriver") or os.environ.get("CI"):
         return
     skip = pytest.mark.skip(reason="chromedriver is not installed (make test installs it)")

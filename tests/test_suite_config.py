@@ -128,3 +128,34 @@ def test_the_longest_units_go_out_first_and_a_group_stays_together():
     assert sorted(t for unit in sent for t in unit) == sorted(collection)   # each once
     assert sent == [["t.py::long"], ["t.py::g1@g", "t.py::g2@g", "t.py::g3@g"], ["t.py::medium"],
                     ["t.py::quick2"], ["t.py::quick1"], ["t.py::unknown"]]
+
+
+GROUPS = """
+import sys, pytest
+class Groups:
+    def pytest_collection_finish(self, session):
+        for item in session.items:
+            names = [m.args[0] for m in item.iter_markers("xdist_group")]
+            print("GROUP", item.nodeid, names[0] if names else "-")
+sys.exit(pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *sys.argv[1:]],
+                     plugins=[Groups()]))
+"""
+
+
+def test_the_tests_sharing_a_module_fixture_are_one_group_the_others_free():
+    out = subprocess.run([sys.executable, "-c", GROUPS, "tests/ui/test_job_result.py",
+                          "tests/e2e/test_systems_no_system.py"], cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                         text=True, timeout=300, check=True).stdout
+    groups = dict(line.split()[1:] for line in out.splitlines() if line.startswith("GROUP "))
+    shared = "shared-tests/ui/test_job_result.py"
+    assert groups == {   # the two tests of the module fixture `running`, not the third
+        "tests/ui/test_job_result.py::test_each_jobs_result_is_dimmed_while_it_runs"
+        "[systems-result-]": shared,
+        "tests/ui/test_job_result.py::test_each_jobs_result_is_dimmed_while_it_runs"
+        "[posets-results-results]": shared,
+        "tests/ui/test_job_result.py::test_the_helper_toggles_only_the_stale_class": "-",
+        "tests/e2e/test_systems_no_system.py::"
+        "test_no_system_column_shows_the_message_and_no_empty_frames":
+            "browser-test_systems_no_system",
+    }, out[-2000:]
