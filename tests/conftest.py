@@ -3,6 +3,7 @@
 import os
 import shutil
 import tempfile
+import time
 
 import pytest
 
@@ -95,6 +96,48 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
+
+
+#: Seconds the controller waits for the numba cache to be warm (tests compile what is left).
+WARM_UP_TIMEOUT = 900
+
+
+def pytest_sessionstart(session):
+    """Under pytest-xdist, the controller fills the numba cache before the workers start.
+
+    Every app the tests build (a browser module's, each scale-out gunicorn and the Celery
+    worker) compiles all kernels when it starts (``COPA_JIT_MODE=foreground``). On a fresh
+    clone the cache is cold, and the longest units, which go first, start four such apps at
+    once: each compiled everything again (155 s of setup at load 10, 28 Nov 2026). Here two
+    processes, one a core, compile half of the app's warm-up steps each
+    (services/warmup.py) before any test runs; once the cache is warm this costs the two
+    interpreter starts. A failure here fails nothing: the tests compile what they need.
+    """
+    config = session.config
+    if hasattr(config, "workerinput") or not config.pluginmanager.has_plugin("dsession"):
+        return
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from copa_dash.services.warmup import WARM_UP_STEPS\n"
+            "part, parts = int(sys.argv[1]), int(sys.argv[2])\n"
+            "for _, step in WARM_UP_STEPS[part::parts]:\n"
+            "    step()\n")
+    env = {**os.environ, "COPA_JIT_MODE": "foreground"}
+    parts = 2
+    started = [subprocess.Popen([sys.executable, "-c", code, str(part), str(parts)],
+                                cwd=config.rootpath, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL) for part in range(parts)]
+    start = time.monotonic()
+    for process in started:
+        try:
+            process.wait(timeout=max(1.0, start + WARM_UP_TIMEOUT - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    # pytest's own "in N s" starts after this: the wait is said so that it is not hidden
+    sys.stderr.write(f"numba cache warm-up before the workers: {time.monotonic() - start:.0f} s\n")
 
 
 @pytest.hookimpl(tryfirst=True)

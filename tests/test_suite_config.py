@@ -54,6 +54,7 @@ def test_a_run_in_which_every_test_was_skipped_is_not_a_success(tmp_path):
                          check=False)
     assert "1 skipped" in run.stdout, run.stdout[-2000:]
     assert run.returncode == 5, run.stdout[-2000:]
+    assert "numba cache warm-up" not in run.stderr      # only an xdist controller warms
 
 
 def test_under_loadgroup_a_browser_module_is_one_group_and_a_skipped_run_still_fails(tmp_path):
@@ -67,6 +68,8 @@ def test_under_loadgroup_a_browser_module_is_one_group_and_a_skipped_run_still_f
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
                          check=False)
     assert "@browser-test_systems_no_system" in run.stdout, run.stdout[-2000:]
+    # the controller warmed the numba cache before its worker started (tests/conftest.py)
+    assert "numba cache warm-up before the workers:" in run.stderr, run.stderr[-2000:]
     assert "1 skipped" in run.stdout, run.stdout[-2000:]
     assert run.returncode == 5, run.stdout[-2000:]
 

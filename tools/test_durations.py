@@ -6,8 +6,10 @@ where its times come from. After a change that makes tests much slower or faster
     python -m pytest -n 2 --dist loadgroup --durations=0 -p no:randomly | tee /tmp/run.txt
     python tools/test_durations.py /tmp/run.txt
 
-Setup, call and teardown of a test are added; tests under ``--min-seconds`` are left out
-(the scheduler counts them at its small default). The file keeps relative times: a run on a
+Setup, call and teardown of a test are added; given several reports, each test keeps its
+shortest time (a test that happened to pay a cold numba compile or a busy machine in one run
+does not look long for ever); tests under ``--min-seconds`` are left out (the scheduler
+counts them at its small default). The file keeps relative times: a run on a
 busier machine scales them all, which leaves the order alone.
 """
 
@@ -44,14 +46,19 @@ def durations(lines) -> dict[str, float]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("report", type=Path, help="pytest's output with --durations=0")
+    parser.add_argument("reports", type=Path, nargs="+",
+                        help="pytest's output with --durations=0 (one or more runs)")
     parser.add_argument("--min-seconds", type=float, default=0.5)
     parser.add_argument("--out", type=Path, default=ROOT / "tests" / "durations.json")
     args = parser.parse_args(argv)
-    found = durations(args.report.read_text(errors="replace").splitlines())
-    if not found:
-        print(f"no --durations=0 report in {args.report}", file=sys.stderr)
-        return 2
+    found: dict[str, float] = {}
+    for report in args.reports:
+        seen = durations(report.read_text(errors="replace").splitlines())
+        if not seen:
+            print(f"no --durations=0 report in {report}", file=sys.stderr)
+            return 2
+        for test, seconds in seen.items():
+            found[test] = min(seconds, found.get(test, seconds))
     kept = {k: round(v, 1) for k, v in sorted(found.items()) if v >= args.min_seconds}
     args.out.write_text(json.dumps({
         "about": "seconds per test (setup + call + teardown) from one run of the suite; "
