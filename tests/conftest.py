@@ -3,6 +3,7 @@
 import os
 import shutil
 import tempfile
+import time
 
 import pytest
 
@@ -52,6 +53,17 @@ def pytest_setup_options():
     return options
 
 
+def _shares_a_fixture(item) -> bool:
+    """Whether ``item`` uses a fixture defined in this project (not a plugin's) whose scope is
+    wider than a test: module, package or session."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:                                   # a doctest
+        return False
+    return any(defs[-1].baseid and defs[-1].scope in ("module", "package", "session")
+               for defs in info.name2fixturedefs.values() if defs)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Browser tests need chromedriver: on CI its absence is a failure, elsewhere a skip.
 
@@ -59,19 +71,85 @@ def pytest_collection_modifyitems(config, items):
     them to one worker: the scale-out tests share one session's redis-server, Celery worker
     and gunicorn instances (and the test that kills the worker must run after the others), so
     they form one group; the browser tests of one module share its app, so each module is a
-    group. Every other test is handed to whichever worker is free.
+    group. The tests of a module that use a fixture of the project's with a wider scope
+    than a test (the wheel built and installed once, an app with a compression bomb's
+    limits, a corpus read once) are one group too: split over two workers, each built it
+    (tests/test_package.py's wheel and its cold numba cache twice). Every other test is
+    handed to whichever worker is free.
+
+    ``tryfirst``: xdist's worker turns the ``xdist_group`` marks into the ``@group`` suffix
+    of the node ids in its own ``pytest_collection_modifyitems``, which pluggy would call
+    before this (later-registered) one; without it the marks came too late and every test was
+    a unit of its own.
     """
     for item in items:
         if "scaleout" in item.keywords:
             item.add_marker(pytest.mark.xdist_group("scaleout"))
         elif "browser" in item.keywords:
             item.add_marker(pytest.mark.xdist_group(f"browser-{item.path.stem}"))
+        elif _shares_a_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(
+                f"shared-{item.path.relative_to(config.rootpath).as_posix()}"))
     if shutil.which("chromedriver") or os.environ.get("CI"):
         return
     skip = pytest.mark.skip(reason="chromedriver is not installed (make test installs it)")
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
+
+
+#: Seconds the controller waits for the numba cache to be warm (tests compile what is left).
+WARM_UP_TIMEOUT = 900
+
+
+def pytest_sessionstart(session):
+    """Under pytest-xdist, the controller fills the numba cache before the workers start.
+
+    Every app the tests build (a browser module's, each scale-out gunicorn and the Celery
+    worker) compiles all kernels when it starts (``COPA_JIT_MODE=foreground``). On a fresh
+    clone the cache is cold, and the longest units, which go first, start four such apps at
+    once: each compiled everything again (155 s of setup at load 10, 28 Nov 2026). Here two
+    processes, one a core, compile half of the app's warm-up steps each
+    (services/warmup.py) before any test runs; once the cache is warm this costs the two
+    interpreter starts. A failure here fails nothing: the tests compile what they need.
+    """
+    config = session.config
+    if hasattr(config, "workerinput") or not config.pluginmanager.has_plugin("dsession"):
+        return
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from copa_dash.services.warmup import WARM_UP_STEPS\n"
+            "part, parts = int(sys.argv[1]), int(sys.argv[2])\n"
+            "for _, step in WARM_UP_STEPS[part::parts]:\n"
+            "    step()\n")
+    env = {**os.environ, "COPA_JIT_MODE": "foreground"}
+    parts = 2
+    started = [subprocess.Popen([sys.executable, "-c", code, str(part), str(parts)],
+                                cwd=config.rootpath, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL) for part in range(parts)]
+    start = time.monotonic()
+    for process in started:
+        try:
+            process.wait(timeout=max(1.0, start + WARM_UP_TIMEOUT - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    # pytest's own "in N s" starts after this: the wait is said so that it is not hidden
+    sys.stderr.write(f"numba cache warm-up before the workers: {time.monotonic() - start:.0f} s\n")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` hands the longest units out first (tests/xdist_schedule.py);
+    tryfirst, as xdist's own implementation of this first-result hook runs before a
+    conftest's otherwise."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from tests.xdist_schedule import LongestFirstGroupScheduling
+
+    return LongestFirstGroupScheduling(config, log)
 
 
 _passed = []
