@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 
 import dash
 from flask import request
@@ -84,11 +85,35 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     app.server.wsgi_app = BodyDeadline(app.server.wsgi_app, base_seconds=settings.body_seconds,
                                        min_bytes_per_second=settings.min_upload_kbps * 1000)
 
+    _set_up_dash_once(app)
     if settings.jit_mode == "background":
         _warm_up_after_first_request(app.server, warm_up_in_background)
     else:
         warm_up_kernels()
     return app
+
+
+def _set_up_dash_once(app) -> None:
+    """Run Dash's first-request set-up under a lock, before any other request hook.
+
+    Why: Dash's own hook (``Dash._setup_server``, private) checks and sets its "done" flag
+    without a lock, so two first requests on a gthread worker both ran it, and one failed
+    with a 500 ("dictionary changed size during iteration" in
+    ``validate_background_callbacks``) while the other added the cancel callbacks. Here the
+    first request runs it and the others wait for it; Dash's hook then finds it done.
+    """
+    lock = threading.Lock()
+    done = []
+
+    def set_up_dash():
+        if done:
+            return
+        with lock:
+            if not done:
+                app._setup_server()
+                done.append(True)
+
+    app.server.before_request_funcs.setdefault(None, []).insert(0, set_up_dash)
 
 
 def _warm_up_after_first_request(server, start) -> None:
