@@ -13,6 +13,7 @@ from plotly.colors import get_colorscale, sample_colorscale
 
 from copa_dash.services.explorer import BASELINE_LABELS, Exploration, summary_coordinates
 from copa_dash.services.scatter_sample import scatter_rows
+from copa_dash.ui.common.log_ticks import log_ticks
 from copa_dash.ui.common.plot_text import plot_text  # re-exported: callers import it from here
 from copa_dash.ui.features.explore import label_layout, parallel_axes
 
@@ -172,8 +173,9 @@ def fixed_range(values, pad: float = 0.04, *, log: bool = False) -> dict:
     if finite.size == 0:
         return {"type": kind, "range": [-1.0, 1.0], "autorange": False}
     finite = _on_axis(finite, log)
-    return {"type": kind, "range": _padded(float(finite.min()), float(finite.max()), pad),
-            "autorange": False}
+    span = _padded(float(finite.min()), float(finite.max()), pad)
+    # a log axis states its ticks: decades or 1-2-5 labelled in full, not bare minor digits
+    return {"type": kind, "range": span, "autorange": False, **(log_ticks(*span) if log else {})}
 
 
 def _padded(low: float, high: float, pad: float = 0.04) -> list[float]:

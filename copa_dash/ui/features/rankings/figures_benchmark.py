@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from copa_dash.services.benchmarks import BenchmarkView, TradeoffGroup
+from copa_dash.ui.common.log_ticks import log_ticks
 from copa_dash.ui.common.plot_text import plot_text
 
 REFERENCE_COLOR = "#d62728"
@@ -164,6 +165,8 @@ def tradeoff_figure(groups: tuple[TradeoffGroup, ...], *, metric: str, time_metr
             low, high = np.log10(group.time[valid].min()), np.log10(group.time[valid].max())
             pad = 0.12 * max(high - low, 1.0)
             layout[f"xaxis{suffix}"]["range"] = [low - pad, high + 2 * pad]
+            # full values ("0.0001", "0.001"), not "100µ" beside "0.001" (issue 33, F20)
+            layout[f"xaxis{suffix}"].update(log_ticks(low - pad, high + 2 * pad))
         layout[f"yaxis{suffix}"] = {"anchor": f"x{suffix}", "title": {
             "text": f"1 - COPA(p=2) of u({plot_text(metric)})" if g == 0 else ""}}
         title = f"<b>{plot_text(group.name)}</b> ({group.n_tasks} tasks)"
