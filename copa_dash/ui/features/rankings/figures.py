@@ -141,16 +141,24 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
         "layout": {
             "template": "plotly_white", "height": height, "hovermode": "closest",
             "hoverlabel": {"align": "left"},
-            "title": {"text": title, "font": {"size": 13}, "x": 0.5, "y": 0.995,
-                      "yanchor": "top"},
             "xaxis": {"tickvals": xs,
-                      "ticktext": [plot_text(criterion_label(c)) for c in view.criteria],
+                      # on two lines ("COPA<br>p=1"), so a narrow chart need not turn them
+                      # upright into the title (issue 33, F20)
+                      "ticktext": ["<br>".join(plot_text(part) for part in
+                                               criterion_label(c).rsplit(" ", 1))
+                                   for c in view.criteria],
                       "range": [-0.08, n_criteria - 1 + 0.08], "side": "top",
+                      "automargin": True,
                       "showgrid": True, "gridcolor": "#d9e2ec", "zeroline": False},
             "yaxis": yaxis,
-            "margin": {"l": 260, "r": 250, "t": 80, "b": 40},
+            "margin": {"l": 260, "r": 250, "t": 60, "b": 48},
             "showlegend": False,    # every coloured line is named at both ends
-            "annotations": annotations,
+            # the title under the chart: above it, criterion names turned upright in a
+            # narrow window printed over it
+            "annotations": annotations + [{
+                "text": title, "font": {"size": 13}, "xref": "paper", "yref": "paper",
+                "x": 0.5, "y": 0, "yshift": -10, "xanchor": "center", "yanchor": "top",
+                "showarrow": False}],
             "uirevision": ",".join(view.criteria),
         },
     }
