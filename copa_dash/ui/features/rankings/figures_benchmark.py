@@ -57,15 +57,17 @@ def box_figure(view: BenchmarkView) -> dict:
         "layout": {
             "template": "plotly_white", "height": max(360, 34 * n + 120),
             "xaxis": {"domain": [0, 0.47], "range": [SCALED_FLOOR - 0.08, 1.05],
-                      "title": {"text": f"scaled {plot_text(view.metric)} "
+                      # two lines each: on one, at 1024 px the two titles ran into each
+                      # other (issue 33, F20)
+                      "title": {"text": f"scaled {plot_text(view.metric)}<br>"
                                         f"({plot_text(view.reference)} = 0, best = 1)"}},
             "xaxis2": {"domain": [0.53, 1], "range": [-0.02, 1.02], "anchor": "y",
-                       "title": {"text": f"CCDF of {plot_text(view.metric)}: "
-                                         "1 - u (1 = best on the task)"}},
+                       "title": {"text": f"CCDF of {plot_text(view.metric)}: 1 - u<br>"
+                                         "(1 = best on the task)"}},
             "yaxis": {"categoryorder": "array",
                       "categoryarray": [labels[m] for m in reversed(order)],
                       "automargin": True},
-            "shapes": shapes, "margin": {"l": 150, "r": 20, "t": 20, "b": 50},
+            "shapes": shapes, "margin": {"l": 150, "r": 20, "t": 20, "b": 72},
             "hovermode": "closest",
         },
     }
