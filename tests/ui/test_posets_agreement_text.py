@@ -49,3 +49,24 @@ def test_mixed_relations_are_said_once_each_in_at_most_one_line_per_method():
     said_above, said_apart = _pairs_said(items)
     assert said_above == set(above) and said_apart == {frozenset(p) for p in apart}
     assert "AutoGluon is above GAMA, TPOT" in str(agreement_panel(agreed))
+
+
+def test_hasse_labels_of_neighbouring_nodes_leave_room_between_them():
+    """amlb-2022's "most outlying" diagram: 5 methods on the top level, "lightautoml" next to
+    "mljarsupervised", printed over each other at 1024 px (F13). Every pair of labels in the
+    same row keeps a character between them at the room the diagram has there."""
+    from copa_dash.services.posets import HasseLayout
+    from copa_dash.ui.features.posets.figures import HASSE_LABEL_CHARS, hasse_labels
+    top = ["AutoGluon", "RandomForest", "flaml", "lightautoml", "mljarsupervised"]
+    layout = HasseLayout(methods=(*top, "TunedRandomForest", "TPOT", "H2OAutoML", "GAMA"),
+                         level=(0, 0, 0, 0, 0, 1, 1, 1, 2),
+                         x=(-2.0, -1.0, 0.0, 1.0, 2.0, -1.0, 0.0, 1.0, 0.0), edges=())
+    labels, positions = hasse_labels(layout)
+    per_unit = HASSE_LABEL_CHARS / (5 + 0.6)
+    for level in (0, 1, 2):
+        for row in ("top center", "bottom center"):
+            nodes = sorted((layout.x[j], len(labels[j])) for j in range(len(labels))
+                           if layout.level[j] == level and positions[j] == row)
+            for (xa, la), (xb, lb) in itertools.pairwise(nodes):
+                assert (la + lb) / 2 + 1 <= (xb - xa) * per_unit, (labels, positions)
+    assert len(set(labels)) == len(labels)
