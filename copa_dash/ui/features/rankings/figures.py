@@ -20,6 +20,9 @@ GREY = "rgba(120,130,145,0.45)"
 LOG_AXIS_FROM = 60      # ranks above this use a log axis, so the top stays readable
 GREY_LABELS_UP_TO = 40  # name every line when the chart has at most this many
 LABEL_PX = 13           # vertical room of one label
+# characters of an entry's name beside a line: with 34 the two side margins took 510 px and
+# left 7 criteria about 150 px at a 1024 px window (issue 33, F20)
+BUMP_LABEL_CHARS = 24
 
 
 def criterion_label(label: str) -> str:
@@ -101,7 +104,7 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
     labels = {0: [], n_criteria - 1: []}
     order = sorted(highlighted, key=lambda i: ranks[i, 0])
     shown = [int(i) for i in rows.shown]    # names that share a head and tail stay distinct
-    label_of = dict(zip(shown, unique_short_labels(view.ids[shown])))
+    label_of = dict(zip(shown, unique_short_labels(view.ids[shown], limit=BUMP_LABEL_CHARS)))
     for n, i in enumerate(order):
         color = HIGHLIGHT_COLORS[n % len(HIGHLIGHT_COLORS)]
         label = label_of[i] + (" (pinned)" if i in pinned else "")
@@ -151,7 +154,7 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
                       "automargin": True,
                       "showgrid": True, "gridcolor": "#d9e2ec", "zeroline": False},
             "yaxis": yaxis,
-            "margin": {"l": 260, "r": 250, "t": 60, "b": 48},
+            "margin": {"l": 200, "r": 180, "t": 60, "b": 48},
             "showlegend": False,    # every coloured line is named at both ends
             # the title under the chart: above it, criterion names turned upright in a
             # narrow window printed over it
