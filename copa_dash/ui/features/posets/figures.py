@@ -49,9 +49,10 @@ def depth_figure(view: DepthView) -> dict:
         "showlegend": False}}
 
 
-#: characters of node label one Hasse diagram has room for across its x range (half the
-#: results panel: about 330 px at a 1024 px window, 12 px text, ~6.5 px a character)
-HASSE_LABEL_CHARS = 48
+#: characters of node label one Hasse diagram has room for across its x range: half the
+#: results panel at 1200 px and up (about 380 px of plot at 1400 px, 12 px text, ~6.7 px a
+#: character); below 1200 px the two diagrams stand one above the other (assets/posets.css)
+HASSE_LABEL_CHARS = 56
 
 
 def _fits(lengths, xs, per_unit: float, step: int) -> bool:

@@ -133,18 +133,17 @@ def _figures(state, graph: dict) -> html.Div:
     """The depth bars, the two Hasse diagrams, the beats matrix and the agreement: hidden until
     there is a depth to show, so a table that cannot be read as partial rankings, or a first
     result still computing, shows its message alone, not empty frames."""
-    # minmax(0, 1fr): a column never grows to a wider figure than its share
-    grid = {"display": "grid", "gridTemplateColumns": "repeat(2, minmax(0, 1fr))", "gap": "12px"}
     return html.Div(id=ID.FIGURES, style=HIDDEN, children=[
         html.H4([term("ufg_depth", "Depth"), " of each task's poset (",
                  term("ufg", "union-free generic"), ")"]),
         dcc.Graph(id=ID.DEPTH, **graph),
-        html.Div(style=grid, children=[dcc.Graph(id=ID.HASSE_CENTRAL, **graph),
+        # side by side from 1200 px, one above the other below (assets/posets.css)
+        html.Div(className="posets-pair", children=[dcc.Graph(id=ID.HASSE_CENTRAL, **graph),
                                        dcc.Graph(id=ID.HASSE_OUTLYING, **graph)]),
         help_text("Hasse diagrams: an edge means the upper method is above the lower one "
                   "with no method in between; methods on one level, or not linked by an "
                   "upward path, are incomparable."),
-        html.Div(style=grid, children=[
+        html.Div(className="posets-pair", children=[
             dcc.Graph(id=ID.BEATS, **graph),
             html.Div([
                 html.Div(className="axes-row", children=[
