@@ -69,7 +69,7 @@ def test_decodingtrust_bump_chart_matches_the_cli_and_names_what_the_average_fla
     dash_duo.start_server(app)
     _open(dash_duo, "/rankings?dataset=decodingtrust&top=25")
     figure = _figure(dash_duo, "rankings-bump")
-    ticks = figure["layout"]["xaxis"]["ticktext"]
+    ticks = [t.replace("<br>", " ") for t in figure["layout"]["xaxis"]["ticktext"]]
     assert ticks == ["mean (raw)", "mean of norm", "COPA p=1", "COPA p=2", "COPA p=4",
                      "COPA p=8", "COPA p=inf"]
     expected = _cli_ranks("decodingtrust")

@@ -324,3 +324,44 @@ def test_the_pick_cards_interval_of_u_stays_within_0_and_100_on_a_tiny_table():
         shown = row[3].split("(")[1].rstrip(")").split("–")
         assert [float(v) for v in shown] == pytest.approx([100 * low[k], 100 * high[k]], abs=0.06)
         assert 0.0 <= float(shown[0]) <= 100 * u[k] <= float(shown[1]) <= 100.0
+
+
+def test_parallel_axis_names_are_short_distinct_and_full_in_the_hover():
+    from copa_dash.ui.features.explore import parallel_axes
+    names = ["Pair Classification Average (3 datasets)", "Classification Average (12 datasets)",
+             "Clustering Average (11 datasets)", "Reranking Average (4 datasets)",
+             "Retrieval Average (15 datasets)", "STS Average (10 datasets)",
+             "Summarization Average (1 dataset)", "Model Size (Million Parameters)",
+             "Memory Usage (GB, fp32)", "Embedding Dimensions"]
+    labels = parallel_axes.axis_labels(names)
+    width = parallel_axes.line_width(len(names))
+    assert len(set(labels)) == len(names)
+    for label in labels:
+        lines = label.split("<br>")
+        assert len(lines) <= parallel_axes.LABEL_LINES
+        assert all(len(line) <= width for line in lines), label
+    # with the old angle, a 40-character name spanned ~3 axes' width; now no line passes one
+    state, result = _explore()
+    trace = figures.parallel_figure(result)["data"][0]
+    assert trace["customdata"][:len(state.objectives)] == list(result.problem.preferences.objectives)
+    assert figures.parallel_figure(result)["layout"]["xaxis"]["tickangle"] == 0
+
+
+def test_a_range_constraint_is_a_band_on_its_axis_spanning_the_rows_it_keeps():
+    from copa_dash.services.brushing import brushed_range
+    _, result = _explore()
+    problem = result.problem
+    k = 1
+    column = problem.preferences.objectives[k]
+    low, high = brushed_range(problem, k, 0.2, 0.6)      # what a drag from u 0.2 to 0.6 sets
+    figure = figures.parallel_figure(result, ranges=((column, low, high),))
+    (band,) = figure["data"][1:]
+    assert band["x"][0] == band["x"][1] == figure["data"][0]["x"][k]
+    # independent: the u of every scored row whose raw value lies in the range, by a loop
+    kept = [problem.u[i, k] for i in range(len(problem.raw)) if low <= problem.raw[i, k] <= high]
+    assert band["y"] == [min(kept), max(kept)]
+    assert 0.2 <= min(kept) and max(kept) <= 0.6
+    # a range on a column that is not an axis, or keeping no row, draws nothing
+    assert len(figures.parallel_figure(result, ranges=(("not-an-axis", 0, 1),))["data"]) == 1
+    top = float(np.nanmax(problem.raw[:, k]))
+    assert len(figures.parallel_figure(result, ranges=((column, top + 1, None),))["data"]) == 1

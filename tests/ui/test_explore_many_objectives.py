@@ -46,7 +46,7 @@ def test_parallel_coordinates_draw_a_dozen_axes_focus_first_and_the_pick_through
     result = _explore(focus=("group20-acc",))
     figure = figures.parallel_figure(result)
     trace = figure["data"][0]
-    axes = trace["x"][:trace["x"].index(None)]
+    axes = trace["customdata"][:trace["customdata"].index(None)]   # full names, as hovered
     assert len(axes) == figures.AXES_SHOWN and axes[0] == "group20-acc"
     assert axes[1:] == [f"group{k:02d}-acc" for k in range(figures.AXES_SHOWN - 1)]
     assert "12 of 30 objectives shown" in figure["layout"]["annotations"][0]["text"]

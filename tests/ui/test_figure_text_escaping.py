@@ -74,7 +74,7 @@ def test_bump_chart_shows_names_as_typed():
     assert len(rows.highlighted) < len(rows.shown)      # grey lines and coloured ones
     figure = figures_rankings.bump_figure(view, rows)
     _assert_shown_as_typed(figure)
-    ticks = figure["layout"]["xaxis"]["ticktext"]
+    ticks = [t.replace("<br>", " ") for t in figure["layout"]["xaxis"]["ticktext"]]
     assert ticks[1] == f"Δ vs {ESCAPED[LINK]}"
 
 
@@ -209,3 +209,13 @@ def test_significance_figures_show_names_as_typed():
                                      n_permutations=50, rng_seed=1)
     _assert_shown_as_typed(figures_systems.null_histogram(view), expected=())
     _assert_shown_as_typed(figures_systems.spread_figure(view), expected=(BREAK, LINK))
+
+
+def test_bump_chart_title_sits_under_the_chart_clear_of_the_criterion_names():
+    # at 1024 px Plotly turned the criterion names upright into the title above (issue 33, F20)
+    view, rows = _ranking_inputs()
+    layout = figures_rankings.bump_figure(view, rows)["layout"]
+    assert "title" not in layout and layout["xaxis"]["side"] == "top"
+    (title,) = [a for a in layout["annotations"] if a["text"].startswith("rank under each")]
+    assert title["yref"] == "paper" and title["y"] == 0 and title["yanchor"] == "top"
+    assert all(t.count("<br>") <= 1 for t in layout["xaxis"]["ticktext"])

@@ -93,3 +93,22 @@ def test_panel_titles_fit_their_panel_at_a_1024_px_window():
     lines = [line.replace("<b>", "").replace("</b>", "") for t in titles for line in t.split("<br>")]
     assert max(map(len, lines)) <= 22, lines
     assert layout["margin"]["t"] >= 15 * max(t.count("<br>") + 1 for t in titles)
+
+
+def test_budget_chart_titles_fit_their_panels_and_the_legend_has_its_own_margin():
+    """Issue 33, F20: at 1024 px the two panel titles overlapped and the legend covered the
+    "budget" titles. Each title line stays within its panel's share of ~560 px (at ~6.5 px a
+    character), and the legend hangs from the bottom of the figure, below the axis titles."""
+    frame = pd.DataFrame({"id": [f"r{i}" for i in range(8)], "sys": ["x"] * 4 + ["y"] * 4,
+                          "budget": [1, 1, 2, 2] * 2, "val_a": [1, 2, 3, 4, 2, 3, 1, 4],
+                          "val_b": [4, 3, 2, 1, 3, 2, 4, 1], "test_a": [2, 2, 3, 4, 1, 3, 1, 4],
+                          "test_b": [4, 3, 1, 1, 3, 3, 4, 2]})
+    spec = gap.GapSpec("id", ("a", "b"), ("min", "min"), system="sys", budget="budget")
+    layout = figures.budget_figure(gap.build_report(frame, spec))["layout"]
+    for note, axis in zip(layout["annotations"], ("xaxis", "xaxis2")):
+        low, high = layout[axis]["domain"]
+        plain = [line.replace("<b>", "").replace("</b>", "") for line in note["text"].split("<br>")]
+        assert max(len(line) for line in plain) * 6.5 <= (high - low) * 560 + 40, plain
+    legend = layout["legend"]
+    assert legend["yref"] == "container" and legend["y"] == 0 and legend["yanchor"] == "bottom"
+    assert layout["margin"]["b"] >= 60 + 22 * 2      # axis title, then 8 entries in 3 a line

@@ -238,3 +238,16 @@ def test_on_the_front_column_marks_exactly_the_non_dominated_rows_in_table_and_c
     assert set(csv.loc[csv["on the front"], "id"]) == brute
     text = panels.table_html(frame.head(5), columns)
     assert "<th>on the front</th>" in text
+
+
+def test_the_focus_objectives_come_first_so_they_stay_on_screen_in_a_wide_table():
+    state, result = _explore(focus=("musr",))
+    frame, specs = panels.table_frame(result, slice(0, 3))
+    names = [c["name"] for c in specs if c["id"].startswith("obj")]
+    assert names[0] == "musr"
+    assert sorted(names) == sorted(state.objective_names)
+    # the column still holds that objective's values (by its own index, not its place)
+    k = list(result.problem.preferences.objectives).index("musr")
+    np.testing.assert_allclose(frame[f"obj{k}"], result.problem.raw[result.ranking[:3], k].round(6))
+    header = panels.table_html(frame, specs).split("</thead>")[0]
+    assert header.index("musr") < min(header.index(n) for n in names[1:])

@@ -180,3 +180,17 @@ def test_the_indicators_say_in_words_that_they_are_being_computed():
                if f"{ID.TABLE}.data" in spec["output"]]
     assert running == [{"running": {f"{ID.WORKING}.style": {}},
                         "runningOff": {f"{ID.WORKING}.style": {"display": "none"}}}]
+
+
+def test_the_undefined_because_column_is_left_out_when_every_value_is_defined():
+    # every system with >= 2 front points: nothing undefined, so no empty column widening the
+    # table past its panel at 1024 px (issue 33, F15)
+    frame = pd.DataFrame({"id": list("pqrstu"), "system": ["a"] * 3 + ["b"] * 3,
+                          "f1": [1.0, 2.0, 3.0, 1.5, 2.5, 0.5], "f2": [3.0, 2.0, 1.0, 2.5, 1.5, 4.0]})
+    roles = Roles("id", (Objective("f1", "min"), Objective("f2", "min")), system="system")
+    data, columns, _ = figures.indicator_rows(systems.systems_view(build_eval_table(frame, roles)))
+    assert all(isinstance(row["os"], float) for row in data)
+    assert "why" not in [c["id"] for c in columns] and all("why" not in row for row in data)
+    # and it is there when a value is undefined
+    data, columns, _ = figures.indicator_rows(_view())
+    assert "why" in [c["id"] for c in columns]

@@ -224,7 +224,7 @@ def _full_draw(result, state: ExploreState, compare) -> dict:
     layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
     notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
     return dict(alert=[alert(n, "info") for n in notes], front=front,
-                parallel=figures.parallel_figure(result), compare=compare,
+                parallel=figures.parallel_figure(result, state.ranges), compare=compare,
                 log=figures.log_choices(result, state.axes, state.x, state.y, state.log),
                 drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers),
                        "pick": result.pick})

@@ -139,10 +139,13 @@ def axes_controls(state: ExploreState) -> html.Div:
             {"label": "raw values", "value": "raw"},
             {"label": "CDF (u) space", "value": "cdf"},
             {"label": "summary (focus vs. rest)", "value": "summary"}]),
-        html.Span("x"), dcc.Dropdown(id=ID.X, options=options, value=state.x, clearable=False,
-                                     className="axis-pick"),
-        html.Span("y"), dcc.Dropdown(id=ID.Y, options=options, value=state.y, clearable=False,
-                                     className="axis-pick"),
+        # each axis name wraps to the next line together with its dropdown, never alone
+        html.Div(className="axis-choice", children=[
+            html.Span("x"), dcc.Dropdown(id=ID.X, options=options, value=state.x,
+                                         clearable=False, className="axis-pick")]),
+        html.Div(className="axis-choice", children=[
+            html.Span("y"), dcc.Dropdown(id=ID.Y, options=options, value=state.y,
+                                         clearable=False, className="axis-pick")]),
         dcc.Checklist(id=ID.LOG, value=list(state.log), inline=True,
                       options=[{"label": f"log {axis}", "value": axis,
                                 "disabled": state.axes != "raw"} for axis in ("x", "y")]),

@@ -13,8 +13,9 @@ from plotly.colors import get_colorscale, sample_colorscale
 
 from copa_dash.services.explorer import BASELINE_LABELS, Exploration, summary_coordinates
 from copa_dash.services.scatter_sample import scatter_rows
+from copa_dash.ui.common.log_ticks import log_ticks
 from copa_dash.ui.common.plot_text import plot_text  # re-exported: callers import it from here
-from copa_dash.ui.features.explore import label_layout
+from copa_dash.ui.features.explore import label_layout, parallel_axes
 from copa_dash.ui.features.explore.axis_names import distinct_labels
 
 WEBGL_ROWS = 10_000
@@ -173,8 +174,9 @@ def fixed_range(values, pad: float = 0.04, *, log: bool = False) -> dict:
     if finite.size == 0:
         return {"type": kind, "range": [-1.0, 1.0], "autorange": False}
     finite = _on_axis(finite, log)
-    return {"type": kind, "range": _padded(float(finite.min()), float(finite.max()), pad),
-            "autorange": False}
+    span = _padded(float(finite.min()), float(finite.max()), pad)
+    # a log axis states its ticks: decades or 1-2-5 labelled in full, not bare minor digits
+    return {"type": kind, "range": span, "autorange": False, **(log_ticks(*span) if log else {})}
 
 
 def _padded(low: float, high: float, pad: float = 0.04) -> list[float]:
@@ -425,9 +427,12 @@ def shown_axes(preferences) -> np.ndarray:
     return np.array((focus + rest)[:AXES_SHOWN], dtype=np.intp)
 
 
-def parallel_figure(exploration: Exploration) -> dict:
+def parallel_figure(exploration: Exploration, ranges=()) -> dict:
     """Parallel coordinates of every chosen objective in CDF space (top of each axis = best):
-    the non-dominated rows passing the constraints in grey, the pick in red.
+    the non-dominated rows passing the constraints in grey, the pick in red, and each range
+    constraint ``(column, low, high)`` in ``ranges`` (the view's, in raw units) as a band on
+    its axis (:func:`parallel_axes.range_bands`). Axis names are shortened and wrapped
+    (:func:`parallel_axes.axis_labels`); the hover shows them in full.
 
     Drawn as one SVG line trace for the front rather than a WebGL ``parcoords``; the pick's
     line is a layout shape, so a slider move redraws only that line (:func:`parallel_patch`).
@@ -437,24 +442,31 @@ def parallel_figure(exploration: Exploration) -> dict:
     names = [problem.preferences.objectives[k] for k in axes]
     positions = np.flatnonzero(problem.eligible & exploration.front)
     short, metric_title = distinct_labels(names)   # HELM: "IMDB", not "... ECE (10-bin)"
-    labels = [plot_text(n) for n in short]
-    xs, ys, text = [], [], []
+    labels = parallel_axes.axis_labels(short)
+    full = [plot_text(n) for n in names]
+    xs, ys, text, custom = [], [], [], []
     for i in positions:
         xs.extend(labels + [None])
         ys.extend(problem.u[i, axes].tolist() + [None])
         text.extend([plot_text(problem.ids[i])] * len(names) + [None])
+        custom.extend(full + [None])
     hidden = len(problem.preferences.objectives) - len(axes)
     front = {"type": "scatter", "mode": "lines", "name": "non-dominated rows passing the constraints",
-             "x": xs, "y": ys, "text": text,
-             "hovertemplate": "%{text}<br>%{x}: top %{y:.1%}<extra></extra>",
+             "x": xs, "y": ys, "text": text, "customdata": custom,
+             "hovertemplate": "%{text}<br>%{customdata}: top %{y:.1%}<extra></extra>",
              "line": {"color": "rgba(110,130,160,0.35)", "width": 1}}
+    lines = max(label.count("<br>") for label in labels) + 1 if labels else 1
+    bands = parallel_axes.range_bands(problem, axes, labels, ranges)
     return {
-        "data": [front],
-        "layout": {"margin": {"l": 60, "r": 30, "t": 36 if hidden or metric_title else 20,
-                              "b": 60},
+        "data": [front, *bands],
+        # the legend sits above the plot, clear of the axis names under it; the notes on
+        # hidden axes and on the shared metric above it, on the left
+        "layout": {"margin": {"l": 60, "r": 30, "t": 36 + 20 * bool(hidden) + 20 * bool(metric_title),
+                              "b": 16 + 15 * lines},
                    "height": 340,
                    "template": "plotly_white", "hovermode": "closest",
-                   "legend": {"orientation": "h", "y": -0.2, "x": 0},
+                   "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom",
+                              "x": 1, "xanchor": "right"},
                    "shapes": [parallel_pick_line(exploration)],
                    # dragging a range on an axis is a constraint (explore/brushing.py)
                    "dragmode": "select", "selectdirection": "any",
@@ -462,15 +474,16 @@ def parallel_figure(exploration: Exploration) -> dict:
                    # identity and would redraw every line on each slider move
                    "xaxis": {"type": "category", "showgrid": True,
                              "range": [-0.2, len(names) - 0.8], "autorange": False,
-                             "tickangle": -30 if len(names) > 6 else 0},
+                             "tickangle": 0, "automargin": True},
                    "annotations": ([] if not hidden else [{
-                       "xref": "paper", "yref": "paper", "x": 0, "y": 1.02,
+                       "xref": "paper", "yref": "paper", "x": 0,
+                       "y": 1.12 + (0.06 if metric_title else 0),
                        "showarrow": False, "xanchor": "left", "yanchor": "bottom",
                        "text": f"{len(names)} of {len(names) + hidden} objectives shown (the "
                                "focus first); the pick card lists them all"}]) + ([] if not
                        metric_title else [{   # HELM's "<Task> - ECE (10-bin)": named once
-                           "xref": "paper", "yref": "paper", "x": 1, "y": 1.02,
-                           "showarrow": False, "xanchor": "right", "yanchor": "bottom",
+                           "xref": "paper", "yref": "paper", "x": 0, "y": 1.12,
+                           "showarrow": False, "xanchor": "left", "yanchor": "bottom",
                            "font": {"size": 11}, "text": plot_text(metric_title)}]),
                    "yaxis": {"title": {"text": "u (share of rows better)"}, "type": "linear",
                              "range": [1.02, -0.02], "autorange": False, "tickformat": ".0%"}},

@@ -150,9 +150,12 @@ def table_frame(exploration: Exploration, rows: slice = slice(None)):
                # non-dominated in the chosen objectives among the rows passing the constraints
                {"name": "on the front", "id": "front", "type": "flag"},
                {"name": "criterion", "id": "criterion", "type": "numeric", "format": shown}]
-    columns += [{"name": n, "id": f"obj{k}", "type": "numeric", "format": shown}
-                for k, n in enumerate(names)]
-    columns += [{"name": f"top % {n}", "id": f"u{k}", "type": "numeric"} for k, n in enumerate(names)]
+    # the focus objectives first, so the ones the pick was made for are on screen in a
+    # table too wide for its panel (issue 33, F6); the ids stay obj<k> by objective index
+    order = _focus_first(problem.preferences)
+    columns += [{"name": names[k], "id": f"obj{k}", "type": "numeric", "format": shown}
+                for k in order]
+    columns += [{"name": f"top % {names[k]}", "id": f"u{k}", "type": "numeric"} for k in order]
     start, _, _ = rows.indices(len(exploration.ranking))
     ranking = exploration.ranking[rows]
     data = {"rank": range(start + 1, start + len(ranking) + 1),
@@ -162,6 +165,20 @@ def table_frame(exploration: Exploration, rows: slice = slice(None)):
     data.update({f"obj{k}": problem.raw[ranking, k].round(6) for k in range(len(names))})
     data.update({f"u{k}": (100 * problem.u[ranking, k]).round(2) for k in range(len(names))})
     return pd.DataFrame(data), columns
+
+
+def _focus_first(preferences) -> list[int]:
+    """Objective indices with the focus objectives first (in the focus's order), then the
+    rest in their order; plain order when weights replace the focus.
+
+    >>> from types import SimpleNamespace as NS
+    >>> _focus_first(NS(objectives=("a", "b", "c"), focus=("c",), weights=None))
+    [2, 0, 1]
+    """
+    names = list(preferences.objectives)
+    focus = [] if preferences.weights is not None else [
+        names.index(f) for f in preferences.focus or () if f in names]
+    return focus + [k for k in range(len(names)) if k not in focus]
 
 
 def table_html(frame, columns: list[dict]) -> str:

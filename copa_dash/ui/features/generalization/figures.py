@@ -9,6 +9,8 @@ reference point, so the areas are the hypervolumes the tables report.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from copa_dash.services.generalization import GapReport, SearchResult, label_text
@@ -273,16 +275,21 @@ def budget_figure(report: GapReport) -> dict:
     ticks = sorted({s.budget for s in summaries})
     xaxis = {"title": {"text": "budget"}, "type": "log", "tickvals": ticks,
              "ticktext": [f"{t:g}" for t in ticks]}
+    # the legend in a bottom margin of its own (about 3 entries a line at 1024 px) and the
+    # panel titles on two lines: at 1024 px the legend covered the "budget" titles and the
+    # two titles ran into each other (issue 33, F20)
+    legend_px = 22 * math.ceil(len(traces) / 3)
     return {"data": traces, "layout": {
-        "template": "plotly_white", "height": 420, "hovermode": "closest",
-        "margin": {"l": 60, "r": 20, "t": 40, "b": 40},
-        "legend": {"orientation": "h", "y": -0.22, "x": 0},
+        "template": "plotly_white", "height": 380 + legend_px, "hovermode": "closest",
+        "margin": {"l": 60, "r": 20, "t": 56, "b": 60 + legend_px},
+        "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
+                   "x": 0},
         "xaxis": {**xaxis, "domain": [0, 0.6]}, "yaxis": {"title": {"text": "hypervolume"}},
         "xaxis2": {**xaxis, "domain": [0.7, 1], "anchor": "y2"},
         "yaxis2": {"title": {"text": "gap (optimistic - pessimistic HV)"}, "anchor": "x2",
                    "rangemode": "tozero"},
-        "annotations": [{"text": "<b>Hypervolumes</b> (solid validation, dashed optimistic, "
-                                 "dotted pessimistic)", "x": 0.3, "y": 1.0, "xref": "paper",
+        "annotations": [{"text": "<b>Hypervolumes</b><br>solid validation, dashed optimistic, "
+                                 "dotted pessimistic", "x": 0.3, "y": 1.0, "xref": "paper",
                          "yref": "paper", "yanchor": "bottom", "showarrow": False},
                         {"text": "<b>Approximation gap</b>", "x": 0.85, "y": 1.0, "xref": "paper",
                          "yref": "paper", "yanchor": "bottom", "showarrow": False}]}}

@@ -49,28 +49,41 @@ def depth_figure(view: DepthView) -> dict:
         "showlegend": False}}
 
 
-#: characters of node label one Hasse diagram has room for across its width (half the results
-#: panel, about 440 px at 1400 px, 12 px text): ten methods on a level get 6 each in one row
-HASSE_LABEL_CHARS = 64
+#: characters of node label one Hasse diagram has room for across its x range: half the
+#: results panel at 1200 px and up (about 380 px of plot at 1400 px, 12 px text, ~6.7 px a
+#: character); below 1200 px the two diagrams stand one above the other (assets/posets.css)
+HASSE_LABEL_CHARS = 56
+
+
+def _fits(lengths, xs, per_unit: float, step: int) -> bool:
+    """Whether labels of ``lengths`` centred at ``xs`` (sorted) clear the ``step``-th next
+    label of their row by a character: neighbours in a row are ``step`` members apart."""
+    return all((lengths[k] + lengths[k + step]) / 2 + 1 <= (xs[k + step] - xs[k]) * per_unit
+               for k in range(len(lengths) - step))
 
 
 def hasse_labels(layout: HasseLayout, *, room: int = HASSE_LABEL_CHARS
                  ) -> tuple[list[str], list[str]]:
     """Node labels that do not run into each other, and where each sits.
 
-    Methods on a level share ``room`` characters; a level that does not fit in one row puts
-    every other label below its node (two rows: twice the room each), and names that still do
-    not fit are shortened to the part that tells them apart (the hover keeps the full name).
+    The diagram's x range (the widest level plus margins) holds ``room`` characters, so two
+    neighbouring nodes ``d`` apart have ``d * room / range`` characters between their
+    centres. A level whose labels do not fit there in one row puts every other label below
+    its node (neighbours in a row then two nodes apart), and names that still do not fit are
+    shortened to the part that tells them apart (the hover keeps the full name).
     """
     labels, positions = list(layout.methods), ["top center"] * len(layout.methods)
+    width = max((layout.level.count(lev) for lev in set(layout.level)), default=1)
+    per_unit = room / (width + 0.6)                 # hasse_figure's x range
     for lev in set(layout.level):
         members = sorted((j for j, level in enumerate(layout.level) if level == lev),
                          key=lambda j: layout.x[j])
-        # +1: a space between neighbours
-        if sum(len(layout.methods[j]) + 1 for j in members) <= room:
+        xs = [layout.x[j] for j in members]
+        if _fits([len(layout.methods[j]) for j in members], xs, per_unit, 1):
             continue
-        # alternating rows: a label has its own and its two neighbours' half slots
-        limit = max(4, 2 * room // len(members) - 2)
+        # alternating rows: a label may use the room up to the next but one node
+        gap = min((b - a for a, b in zip(xs, xs[2:])), default=width + 0.6)
+        limit = max(4, int(gap * per_unit) - 2)
         short = unique_short_labels([layout.methods[j] for j in members], limit=limit)
         for rank, (j, label) in enumerate(zip(members, short)):
             labels[j] = label
@@ -152,5 +165,7 @@ def beats_figure(view: DepthView) -> dict:
             "margin": {"l": 10, "r": 10, "t": 40, "b": 60},
             "title": {"text": f"Row above column: tasks (of {n_tasks})",
                       "font": {"size": 13}, "x": 0.01},
-            "xaxis": {"automargin": True, "tickangle": -30},
+            # upright names: one column is narrower than a name, so at an angle the names of
+            # neighbouring columns ran into each other (issue 33, F13)
+            "xaxis": {"automargin": True, "tickangle": -90 if len(names) > 4 else 0},
             "yaxis": {"autorange": "reversed", "automargin": True}}}

@@ -137,18 +137,17 @@ def _figures(state, graph: dict) -> html.Div:
     """The depth bars, the two Hasse diagrams, the beats matrix and the agreement: hidden until
     there is a depth to show, so a table that cannot be read as partial rankings, or a first
     result still computing, shows its message alone, not empty frames."""
-    # minmax(0, 1fr): a column never grows to a wider figure than its share
-    grid = {"display": "grid", "gridTemplateColumns": "repeat(2, minmax(0, 1fr))", "gap": "12px"}
     return html.Div(id=ID.FIGURES, style=HIDDEN, children=[
         html.H4([term("ufg_depth", "Depth"), " of each task's poset (",
                  term("ufg", "union-free generic"), ")"]),
         dcc.Graph(id=ID.DEPTH, **graph),
-        html.Div(style=grid, children=[dcc.Graph(id=ID.HASSE_CENTRAL, **graph),
+        # side by side from 1200 px, one above the other below (assets/posets.css)
+        html.Div(className="posets-pair", children=[dcc.Graph(id=ID.HASSE_CENTRAL, **graph),
                                        dcc.Graph(id=ID.HASSE_OUTLYING, **graph)]),
         help_text("Hasse diagrams: an edge means the upper method is above the lower one "
                   "with no method in between; methods on one level, or not linked by an "
                   "upward path, are incomparable."),
-        html.Div(style=grid, children=[
+        html.Div(className="posets-pair", children=[
             dcc.Graph(id=ID.BEATS, **graph),
             html.Div([
                 html.Div(className="axes-row", children=[
@@ -193,16 +192,63 @@ def tied_panel(view) -> html.Div | None:
         f"{', '.join(view.tied_tasks)} are {action}. Equal on every criterion: {pairs}{more}."])
 
 
+def grouped_pairs(pairs) -> list[tuple[str, list[str]]]:
+    """Pairs ``(a, b)`` grouped by their first method, in order of first appearance.
+
+    >>> grouped_pairs([("A", "B"), ("A", "C"), ("B", "C")])
+    [('A', ['B', 'C']), ('B', ['C'])]
+    """
+    groups: dict[str, list[str]] = {}
+    for a, b in pairs:
+        groups.setdefault(str(a), []).append(str(b))
+    return list(groups.items())
+
+
+def _methods_in(pairs) -> list[str]:
+    return list(dict.fromkeys(str(m) for pair in pairs for m in pair))
+
+
+def agreement_items(agreed) -> list[str]:
+    """The relations the k deepest posets share as a few lines: one per method ("A is above
+    B, C"; "A and each of B, C are incomparable"), or a single line when every pair of the
+    methods is incomparable (45 bullets on amlb-2022 before; issue 33, F13).
+
+    >>> from types import SimpleNamespace as NS
+    >>> agreement_items(NS(above=[("A", "B")], incomparable=[("A", "C"), ("B", "C")]))
+    ['A is above B', 'C is incomparable with A and B']
+    >>> agreement_items(NS(above=[], incomparable=[("A", "B"), ("A", "C"), ("B", "C")]))
+    ['All 3 methods (A, B, C) are incomparable with each other (3 pairs)']
+    """
+    items = [f"{a} is above {', '.join(bs)}" for a, bs in grouped_pairs(agreed.above)]
+    apart = list(agreed.incomparable)
+    methods = _methods_in(apart)
+    if not agreed.above and len(apart) == len(methods) * (len(methods) - 1) // 2 > 1:
+        return [(f"All {len(methods)} methods ({', '.join(methods)}) are incomparable with "
+                 f"each other ({len(apart)} pairs)")]
+    partners: dict[str, list[str]] = {m: [] for m in methods}
+    for a, b in apart:
+        partners[str(a)].append(str(b))
+        partners[str(b)].append(str(a))
+    shown: set[frozenset] = set()
+    # the method with the most incomparable partners first, each pair said once
+    for m in sorted(methods, key=lambda m: -len(partners[m])):
+        rest = [o for o in partners[m] if frozenset((m, o)) not in shown]
+        if rest:
+            shown.update(frozenset((m, o)) for o in rest)
+            others = rest[0] if len(rest) == 1 else f"{', '.join(rest[:-1])} and {rest[-1]}"
+            items.append(f"{m} is incomparable with {others}")
+    return items
+
+
 def agreement_panel(agreed) -> html.Div:
     """What the k deepest distinct posets share, in words."""
     posets = "; ".join(f"{', '.join(tasks)} ({depth:.3f})"
                        for tasks, depth in zip(agreed.tasks, agreed.depths))
-    above = [html.Li(f"{a} is above {b}") for a, b in agreed.above]
-    apart = [html.Li(f"{a} and {b} are incomparable") for a, b in agreed.incomparable]
+    items = [html.Li(text) for text in agreement_items(agreed)]
     return html.Div([
         html.P(f"The {agreed.k} deepest distinct posets (tasks, depth): {posets}.",
                className="help"),
         html.H5("In all of them"),
-        html.Ul(above + apart) if above or apart else html.P("they share no relation."),
+        html.Ul(items) if items else html.P("they share no relation."),
         html.P(f"{agreed.undecided} pairs of methods are ordered differently among them.",
                className="help")])

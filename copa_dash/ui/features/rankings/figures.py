@@ -20,6 +20,9 @@ GREY = "rgba(120,130,145,0.45)"
 LOG_AXIS_FROM = 60      # ranks above this use a log axis, so the top stays readable
 GREY_LABELS_UP_TO = 40  # name every line when the chart has at most this many
 LABEL_PX = 13           # vertical room of one label
+# characters of an entry's name beside a line: with 34 the two side margins took 510 px and
+# left 7 criteria about 150 px at a 1024 px window (issue 33, F20)
+BUMP_LABEL_CHARS = 24
 
 
 def criterion_label(label: str) -> str:
@@ -101,7 +104,7 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
     labels = {0: [], n_criteria - 1: []}
     order = sorted(highlighted, key=lambda i: ranks[i, 0])
     shown = [int(i) for i in rows.shown]    # names that share a head and tail stay distinct
-    label_of = dict(zip(shown, unique_short_labels(view.ids[shown])))
+    label_of = dict(zip(shown, unique_short_labels(view.ids[shown], limit=BUMP_LABEL_CHARS)))
     for n, i in enumerate(order):
         color = HIGHLIGHT_COLORS[n % len(HIGHLIGHT_COLORS)]
         label = label_of[i] + (" (pinned)" if i in pinned else "")
@@ -141,16 +144,24 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
         "layout": {
             "template": "plotly_white", "height": height, "hovermode": "closest",
             "hoverlabel": {"align": "left"},
-            "title": {"text": title, "font": {"size": 13}, "x": 0.5, "y": 0.995,
-                      "yanchor": "top"},
             "xaxis": {"tickvals": xs,
-                      "ticktext": [plot_text(criterion_label(c)) for c in view.criteria],
+                      # on two lines ("COPA<br>p=1"), so a narrow chart need not turn them
+                      # upright into the title (issue 33, F20)
+                      "ticktext": ["<br>".join(plot_text(part) for part in
+                                               criterion_label(c).rsplit(" ", 1))
+                                   for c in view.criteria],
                       "range": [-0.08, n_criteria - 1 + 0.08], "side": "top",
+                      "automargin": True,
                       "showgrid": True, "gridcolor": "#d9e2ec", "zeroline": False},
             "yaxis": yaxis,
-            "margin": {"l": 260, "r": 250, "t": 80, "b": 40},
+            "margin": {"l": 200, "r": 180, "t": 60, "b": 48},
             "showlegend": False,    # every coloured line is named at both ends
-            "annotations": annotations,
+            # the title under the chart: above it, criterion names turned upright in a
+            # narrow window printed over it
+            "annotations": annotations + [{
+                "text": title, "font": {"size": 13}, "xref": "paper", "yref": "paper",
+                "x": 0.5, "y": 0, "yshift": -10, "xanchor": "center", "yanchor": "top",
+                "showarrow": False}],
             "uirevision": ",".join(view.criteria),
         },
     }

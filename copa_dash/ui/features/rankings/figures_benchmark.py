@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from copa_dash.services.benchmarks import BenchmarkView, TradeoffGroup
+from copa_dash.ui.common.log_ticks import log_ticks
 from copa_dash.ui.common.plot_text import plot_text
 
 REFERENCE_COLOR = "#d62728"
@@ -56,15 +57,17 @@ def box_figure(view: BenchmarkView) -> dict:
         "layout": {
             "template": "plotly_white", "height": max(360, 34 * n + 120),
             "xaxis": {"domain": [0, 0.47], "range": [SCALED_FLOOR - 0.08, 1.05],
-                      "title": {"text": f"scaled {plot_text(view.metric)} "
+                      # two lines each: on one, at 1024 px the two titles ran into each
+                      # other (issue 33, F20)
+                      "title": {"text": f"scaled {plot_text(view.metric)}<br>"
                                         f"({plot_text(view.reference)} = 0, best = 1)"}},
             "xaxis2": {"domain": [0.53, 1], "range": [-0.02, 1.02], "anchor": "y",
-                       "title": {"text": f"CCDF of {plot_text(view.metric)}: "
-                                         "1 - u (1 = best on the task)"}},
+                       "title": {"text": f"CCDF of {plot_text(view.metric)}: 1 - u<br>"
+                                         "(1 = best on the task)"}},
             "yaxis": {"categoryorder": "array",
                       "categoryarray": [labels[m] for m in reversed(order)],
                       "automargin": True},
-            "shapes": shapes, "margin": {"l": 150, "r": 20, "t": 20, "b": 50},
+            "shapes": shapes, "margin": {"l": 150, "r": 20, "t": 20, "b": 72},
             "hovermode": "closest",
         },
     }
@@ -164,6 +167,8 @@ def tradeoff_figure(groups: tuple[TradeoffGroup, ...], *, metric: str, time_metr
             low, high = np.log10(group.time[valid].min()), np.log10(group.time[valid].max())
             pad = 0.12 * max(high - low, 1.0)
             layout[f"xaxis{suffix}"]["range"] = [low - pad, high + 2 * pad]
+            # full values ("0.0001", "0.001"), not "100µ" beside "0.001" (issue 33, F20)
+            layout[f"xaxis{suffix}"].update(log_ticks(low - pad, high + 2 * pad))
         layout[f"yaxis{suffix}"] = {"anchor": f"x{suffix}", "title": {
             "text": f"1 - COPA(p=2) of u({plot_text(metric)})" if g == 0 else ""}}
         title = f"<b>{plot_text(group.name)}</b> ({group.n_tasks} tasks)"

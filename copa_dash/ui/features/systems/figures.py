@@ -74,6 +74,11 @@ def indicator_rows(view: SystemsView) -> tuple[list[dict], list[dict], list[dict
                                for reason, names in by_reason.items())
         data.append(row)
         tooltips.append(tips)
+    if not any(row["why"] for row in data):
+        # an empty column only widens the table past its panel at 1024 px (issue 33, F15)
+        columns.pop()
+        for row in data:
+            del row["why"]
     return data, columns, tooltips
 
 
