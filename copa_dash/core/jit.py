@@ -131,25 +131,33 @@ def _llvm_lock_holder():
         return None
 
 
-def _before_fork() -> None:
-    """Hold numba's compiler lock and LLVM's lock across a fork.
+#: how long a fork waits for a compile to leave the locks (one kernel's compile takes a few
+#: seconds); past it the fork goes ahead and the child gets fresh locks (_after_fork_in_child)
+FORK_LOCK_WAIT_SECONDS = 20.0
+_HELD_ACROSS_FORK: list = []
 
-    Why: a job forked while the compile thread is inside LLVM got a copy of LLVM's lock held
+
+def _before_fork() -> None:
+    """Hold numba's compiler lock and LLVM's lock across a fork, waiting a bounded time.
+
+    Why: a job forked while the compile thread was inside LLVM got a copy of LLVM's lock held
     by a thread that does not exist in the child, and its first kernel load (a Posets job
     on a freshly started server) waited on it for ever. Waiting here instead delays the fork
-    by at most one kernel's compile, and the child starts with no compile half done.
+    by at most one kernel's compile, and the child starts with no compile half done. A lock
+    held longer than :data:`FORK_LOCK_WAIT_SECONDS` is not waited for: the child then gets
+    fresh locks, as before.
     """
-    global_compiler_lock._lock.acquire()
+    _HELD_ACROSS_FORK.clear()
     llvm = _llvm_lock_holder()
-    if llvm is not None:
-        llvm._lock.acquire()
+    for lock in (global_compiler_lock._lock, None if llvm is None else llvm._lock):
+        if lock is None or not lock.acquire(timeout=FORK_LOCK_WAIT_SECONDS):
+            break
+        _HELD_ACROSS_FORK.append(lock)
 
 
 def _after_fork_in_parent() -> None:
-    llvm = _llvm_lock_holder()
-    if llvm is not None:
-        llvm._lock.release()
-    global_compiler_lock._lock.release()
+    while _HELD_ACROSS_FORK:
+        _HELD_ACROSS_FORK.pop().release()
 
 
 os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,

@@ -146,13 +146,16 @@ def test_in_disk_cache_sees_a_cached_kernel(tmp_path):
     assert not jit.in_disk_cache(_fresh_kernel(), sig)
 
 
-def test_a_forked_child_compiles_although_a_thread_held_the_compiler_lock(jit_state):
-    """Dash's background jobs fork the server, possibly while the compile thread compiles."""
+def test_a_forked_child_compiles_although_a_thread_held_the_compiler_lock(jit_state,
+                                                                         monkeypatch):
+    """Dash's background jobs fork the server, possibly while the compile thread compiles.
+    The fork waits for the lock a bounded time (shortened here), then goes ahead."""
     import os
     import time
 
     from numba.core.compiler_lock import global_compiler_lock
 
+    monkeypatch.setattr(jit, "FORK_LOCK_WAIT_SECONDS", 0.5)
     jit.configure(mode="background")
     held, release = threading.Event(), threading.Event()
 
