@@ -66,3 +66,27 @@ def open_page(dash_duo, app, path: str, timeout: float = 30) -> None:
     dash_duo.driver.set_window_size(1400, 1000)
     dash_duo.start_server(app)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=timeout)
+
+
+_HASSE_BOXES = """
+return ['posets-hasse-central', 'posets-hasse-outlying'].map(id =>
+    [...document.querySelectorAll('#' + id + ' .textpoint text')].map(t => {
+        const r = t.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; }));
+"""
+
+
+def assert_hasse_labels_apart(dash_duo, labels_per_diagram: int, timeout: float = 90) -> None:
+    """Wait until both Posets Hasse diagrams draw ``labels_per_diagram`` labels, then check
+    that no two labels of a diagram overlap (their on-screen boxes)."""
+    boxes = []
+
+    def drawn():
+        boxes[:] = dash_duo.driver.execute_script(_HASSE_BOXES)
+        return len(boxes) == 2 and all(len(b) == labels_per_diagram for b in boxes)
+
+    wait_until(drawn, timeout=timeout)
+    for graph in boxes:
+        for i, a in enumerate(graph):
+            for b in graph[i + 1:]:
+                apart = a[1] <= b[0] or b[1] <= a[0] or a[3] <= b[2] or b[3] <= a[2]
+                assert apart, f"Hasse labels overlap: {a} {b}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.app_under_test import screenshot, wait_until
+from tests.e2e.app_under_test import assert_hasse_labels_apart, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -87,13 +87,6 @@ return {label_mid: (label.top + label.bottom) / 2, x_top: x.top, x_bottom: x.bot
         box_left: box.getBoundingClientRect().left, focus_left: focus.left};
 """
 
-HASSE_BOXES = """
-return ['posets-hasse-central', 'posets-hasse-outlying'].map(id =>
-    [...document.querySelectorAll('#' + id + ' .textpoint text')].map(t => {
-        const r = t.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; }));
-"""
-
-
 def test_explore_and_posets_keep_labels_with_their_controls_at_1024(dash_duo, app):
     dash_duo.driver.set_window_size(1024, 768)
     dash_duo.start_server(app)
@@ -109,16 +102,5 @@ def test_explore_and_posets_keep_labels_with_their_controls_at_1024(dash_duo, ap
     assert seen["box_left"] <= seen["focus_left"] and seen["focus_right"] <= seen["box_right"], seen
     screenshot(dash_duo, "width-1024-explore-table")
     dash_duo.driver.get(f"{dash_duo.server_url}/posets?dataset=amlb-2022")
-    boxes = []
-
-    def drawn():
-        boxes[:] = dash_duo.driver.execute_script(HASSE_BOXES)
-        return len(boxes) == 2 and all(len(b) == 10 for b in boxes)
-
-    wait_until(drawn, timeout=120)
-    for graph in boxes:
-        for i, a in enumerate(graph):
-            for b in graph[i + 1:]:
-                apart = a[1] <= b[0] or b[1] <= a[0] or a[3] <= b[2] or b[3] <= a[2]
-                assert apart, f"Hasse labels overlap: {a} {b}"
+    assert_hasse_labels_apart(dash_duo, 10, timeout=120)
     screenshot(dash_duo, "width-1024-posets-hasse")

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import graph_figure, screenshot, wait_until
+from tests.e2e.app_under_test import assert_hasse_labels_apart, graph_figure, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASETS = Path(__file__).resolve().parents[2] / "datasets"
@@ -253,22 +253,5 @@ def test_hasse_labels_of_ten_methods_on_a_level_do_not_overlap(dash_duo, app):
     dash_duo.driver.set_window_size(1400, 1000)
     dash_duo.start_server(app)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/posets?dataset={ref}", timeout=30)
-    boxes = []
-
-    def drawn():
-        boxes[:] = dash_duo.driver.execute_script(
-            "const out = [];"
-            "for (const id of ['posets-hasse-central', 'posets-hasse-outlying']) {"
-            "  const texts = document.querySelectorAll('#' + id + ' .textpoint text');"
-            "  out.push(Array.from(texts).map(t => { const r = t.getBoundingClientRect();"
-            "    return [r.left, r.right, r.top, r.bottom]; }));"
-            "} return out;")
-        return len(boxes) == 2 and all(len(b) == 10 for b in boxes)
-
-    wait_until(drawn, timeout=90)
-    for graph in boxes:
-        for i, a in enumerate(graph):
-            for b in graph[i + 1:]:
-                apart = a[1] <= b[0] or b[1] <= a[0] or a[3] <= b[2] or b[3] <= a[2]
-                assert apart, f"labels overlap: {a} {b}"
+    assert_hasse_labels_apart(dash_duo, 10, timeout=90)
     screenshot(dash_duo, "posets-hasse-ten-on-a-level")
