@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -112,3 +113,32 @@ def test_the_pick_and_how_sure_it_is_come_in_one_line_above_the_whole_figure(das
     assert figure_bottom <= screen, box           # the whole scatter on the first screen
     assert card_top >= figure_bottom, box         # the card under it
     screenshot(dash_duo, "explore-pick-line")
+
+
+def test_a_new_view_never_shows_the_last_picks_share(dash_duo, app, monkeypatch):
+    """While the panel works out a new view, the line above the figure says so and the last
+    view's panel is greyed: the new pick never stands beside the last pick's share (a
+    newcomer saw "it stays the pick for 41%" beside a pick whose own share was 92%). The
+    service is slowed here so that the in-between state lasts long enough to be read."""
+    from copa_dash.ui.features.explore import robustness_panel
+
+    open_page(dash_duo, app, f"/explore?dataset={DATASET}")
+    wait_until(lambda: _verdict(dash_duo) != "", timeout=60)
+    line = "#explore-robust-verdict"
+    before = dash_duo.find_element(line).text
+    assert before != robustness_panel.WAITING_WORDS
+    real = robustness_panel.result_of
+    monkeypatch.setattr(robustness_panel, "result_of",
+                        lambda query: (time.sleep(4), real(query))[1])
+    slider = dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-alpha [role=slider]")[0]
+    slider.click()
+    slider.send_keys(Keys.END)
+    wait_until(lambda: "alpha=1" in dash_duo.find_element("#explore-share").get_attribute("value"),
+               timeout=3)
+    assert dash_duo.find_element(line).text == robustness_panel.WAITING_WORDS
+    assert "robust-stale" in dash_duo.find_element("#explore-robust-body").get_attribute("class")
+    wait_until(lambda: dash_duo.find_element(line).text != robustness_panel.WAITING_WORDS,
+               timeout=30)
+    assert "robust-stale" not in dash_duo.find_element("#explore-robust-body").get_attribute(
+        "class")
+    assert dash_duo.get_logs() == []
