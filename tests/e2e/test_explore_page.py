@@ -246,11 +246,12 @@ def test_the_p_slider_and_the_p_box_follow_each_other_and_the_pick_matches_the_c
 
 def _table_column(dash_duo, n: int) -> list[str]:
     """The texts of the ranked table's n-th column, read in one go (the table is redrawn
-    as a whole, so cells fetched one by one can go stale in between)."""
+    as a whole, so cells fetched one by one can go stale in between); an id cell's whole
+    name, from its title (the cell shows it shortened)."""
     return dash_duo.driver.execute_script(
         "return Array.from(document.querySelectorAll("
-        "'#explore-table tbody td:nth-child(' + arguments[0] + ')')).map(td => td.textContent);",
-        n)
+        "'#explore-table tbody td:nth-child(' + arguments[0] + ')'))"
+        ".map(td => td.title || td.textContent);", n)
 
 
 def _column_of(dash_duo, header: str) -> int:

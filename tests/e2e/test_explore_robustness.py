@@ -32,7 +32,7 @@ def _body(dash_duo) -> str:
 
 def _panel_rows(dash_duo) -> list[tuple[str, str]]:
     rows = dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-robust-body .robust-row")
-    return [(r.find_element(By.CSS_SELECTOR, ".robust-id").text,
+    return [(r.find_element(By.CSS_SELECTOR, ".robust-id").get_attribute("title"),
              r.find_element(By.CSS_SELECTOR, ".robust-share").text) for r in rows]
 
 

@@ -130,8 +130,12 @@ def test_the_first_page_is_the_ranking_and_a_search_counts_its_matches():
     ranking = result.ranking
     rows = html_cells.read(text).rows[1:]
     assert len(rows) == TABLE_PAGE_SIZE and (index, no_previous, no_next) == (0, True, False)
+    parser = _Titles()
+    parser.feed(text)
+    titles = [title for cls, title in parser.cells if cls == ID_CLASS]
     for position, cells in enumerate(rows):
-        assert cells[:2] == [str(position + 1), str(result.problem.ids[ranking[position]])]
+        assert cells[0] == str(position + 1)
+        assert titles[position] == str(result.problem.ids[ranking[position]])
     pages = -(-len(ranking) // TABLE_PAGE_SIZE)
     assert pager == f"page 1 of {pages}" and f"{len(ranking)} rows pass" in note
     # the last page, reached by asking past it
@@ -251,3 +255,26 @@ def test_the_focus_objectives_come_first_so_they_stay_on_screen_in_a_wide_table(
     np.testing.assert_allclose(frame[f"obj{k}"], result.problem.raw[result.ranking[:3], k].round(6))
     header = panels.table_html(frame, specs).split("</thead>")[0]
     assert header.index("musr") < min(header.index(n) for n in names[1:])
+
+
+def test_ids_that_differ_only_at_the_end_are_told_apart_in_the_page():
+    """Rows named "model · config" (the llm-perf export) differ at the end: the CSS cut at the
+    column's edge showed "Deci/DeciLM-7B · 8bi…" twice. Each shown id now keeps its head, its
+    tail and the stretch that tells it from the other rows, and the cell's title the whole."""
+    names = ["Deci/DeciLM-7B · 8bit-bnb-fa2", "Deci/DeciLM-7B · 8bit-bnb-eager",
+             "mistralai/Mistral-7B-Instruct-v0.2 · 4bit-awq-exllama",
+             "mistralai/Mistral-7B-Instruct-v0.2 · 4bit-awq-gemm", "phi-2"]
+    frame = _frame().assign(id=names)
+    columns = [{"name": "rank", "id": "rank", "type": "numeric"},
+               {"name": "id", "id": "id", "type": "text"}]
+    html = panels.table_html(frame, columns)
+    shown = [row[1] for row in html_cells.read(html).rows[1:]]
+    assert len(set(shown)) == len(names)
+    assert shown[-1] == "phi-2"
+    for label, name in zip(shown, names):
+        assert len(label) <= panels.ID_LABEL_CHARS + 4
+        head, *_, tail = label.split("…") if "…" in label else (label, label)
+        assert name.startswith(head) and name.endswith(tail)
+    parser = _Titles()
+    parser.feed(html)
+    assert [title for cls, title in parser.cells if cls == ID_CLASS] == names

@@ -15,6 +15,7 @@ from copa_dash.services.method_limits import PLAIN_NAMES
 from copa_dash.services.pick_tie import pick_tie
 from copa_dash.ui.common.glossary import info_html
 from copa_dash.ui.common.html_block import HtmlBlock
+from copa_dash.ui.common.short_labels import unique_short_labels
 from copa_dash.ui.common.table_ids import id_cell_html
 
 RUNNERS_UP = 5
@@ -181,6 +182,11 @@ def _focus_first(preferences) -> list[int]:
     return focus + [k for k in range(len(names)) if k not in focus]
 
 
+#: Characters of an id the ranked table's id column shows (its CSS width in explore_table.css
+#: holds about this many of the 12 px code font).
+ID_LABEL_CHARS = 21
+
+
 def table_html(frame, columns: list[dict]) -> str:
     """One page of the ranked table as an HTML table (numbers to 4 significant digits).
 
@@ -202,6 +208,12 @@ def table_html(frame, columns: list[dict]) -> str:
                     if c["id"] in beside else f'<th class="n">{_header(c)}</th>')
                    if n else f"<th>{_header(c)}</th>" for c, n in zip(columns, numeric))
     cells = [[_cell(value, c) for value in frame[c["id"]].tolist()] for c in columns]
+    for k, c in enumerate(columns):
+        if c["type"] == "text":       # an id keeps its head and tail, and the part that
+            # tells it from the other rows ("model · 8bit" and "model · 4bit" cut at the end
+            # by CSS read the same); the full name stays in the cell's title
+            cells[k] = [code_html(label) for label in unique_short_labels(
+                frame[c["id"]].tolist(), limit=ID_LABEL_CHARS)]
     for k, c in enumerate(columns):
         if c["id"] in beside:
             cells[k] = [f'{v} <span class="top">{_top(u)}</span>'

@@ -21,6 +21,7 @@ from copa_dash.services import robustness as service
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.html_block import HtmlBlock
 from copa_dash.ui.common.settings_access import current_cache, current_settings
+from copa_dash.ui.common.short_labels import unique_short_labels
 from copa_dash.ui.features.explore.ids import ExploreIds
 from copa_dash.ui.features.explore.state import parse_query, with_defaults
 from copa_dash.ui.features.explore.view_state import preferences_and_filter
@@ -31,6 +32,8 @@ VERDICT = "explore-robust-verdict"    # the verdict again, in the line above the
 # acceptability bars shown; the sections under them fold (details) so the panel is no taller
 # than the pick card beside it
 BARS = 5
+# characters of an id beside its bar (the 190 px column of assets/style.css)
+ID_CHARS = 24
 WAITING_WORDS = "working out how sure the pick is…"
 WAITING = f"<p><em>{WAITING_WORDS[0].upper() + WAITING_WORDS[1:]}</em></p>"
 FAILED_WORDS = ("How sure the pick is could not be worked out for this view: an error in "
@@ -68,11 +71,15 @@ def body_html(result: service.Robustness) -> str:
              "of the objectives (uniform over all weightings, seed "
              f"{result.seed}) under which a model ranks first (dark bar) or in the top 3 "
              "(light bar); ± one standard error.</em></p><div class='robust-bars'>")]
-    for row in result.acceptability[:BARS]:
+    shown = result.acceptability[:BARS]
+    # head, tail and the part that tells the ids apart (a CSS cut at the end hid the config
+    # of "model · 8bit" and "model · 4bit"); the full id on hover
+    labels = unique_short_labels([row["id"] for row in shown], limit=ID_CHARS)
+    for row, label in zip(shown, labels):
         mark = " robust-pick" if row["id"] == result.pick else ""
         parts.append(
             f"<div class='robust-row{mark}'><span class='robust-id' title='{escape(row['id'])}'>"
-            f"{_code(row['id'])}</span><span class='robust-track'>"
+            f"{_code(label)}</span><span class='robust-track'>"
             f"<span class='robust-top3' style='width:{100 * row['top3']:.1f}%'></span>"
             f"<span class='robust-rank1' style='width:{100 * row['rank1']:.1f}%'></span></span>"
             f"<span class='robust-share'>{100 * row['rank1']:.1f}% ± {100 * row['rank1_se']:.1f}"
