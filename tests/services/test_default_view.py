@@ -184,3 +184,34 @@ def test_the_explore_page_says_which_objectives_its_first_view_left_out():
                         "'HellaSwag - ECE (10-bin)' (39 of 67 rows), 'OpenbookQA - ECE (10-bin)' "
                         "(39 of 67 rows); tick them to include them (rows without them are then "
                         "left out).")
+
+
+def test_rankings_and_systems_leave_out_on_an_upload_what_explore_leaves_out():
+    """AMLB 2019's per-fold export has auc for binary tasks and logloss for multiclass ones:
+    with both ticked no row is complete, and Rankings opened empty ("fewer than 2 rows pass")
+    while Explore, leaving out what is missing in most rows, worked (tester s14 G11). The
+    tabbed pages now take the same rule; a dataset's stated view still wins."""
+    from types import SimpleNamespace
+
+    from copa_dash.services.views.rankings import RankingsView
+    from copa_dash.services.views.systems import SystemsView
+
+    n = 10
+    binary = np.arange(n) < 6                       # 6 binary tasks, 4 multiclass
+    table = _table({"acc": np.linspace(0.6, 0.9, n),
+                    "auc": np.where(binary, 0.8, np.nan),
+                    "logloss": np.where(binary, np.nan, 0.4),
+                    "duration": np.linspace(10.0, 100.0, n)},
+                   [Objective("acc", "max"), Objective("auc", "max"),
+                    Objective("logloss", "min"), Objective("duration", "min")])
+    # what Explore's first view leaves out, found independently of the code under test
+    missing_share = table.frame[["acc", "auc", "logloss", "duration"]].isna().mean()
+    assert list(missing_share[missing_share > 0.5].index) == ["logloss"]
+    assert first_view(table).left_out == (("logloss", 6),)
+    rankings = RankingsView.default_for(table, dataset="u")
+    assert rankings.objectives == ("acc", "auc", "duration")
+    opened = SimpleNamespace(table=table, default_view=None, ref="u")
+    assert SystemsView().objectives_in(opened, at_least=2) == ("acc", "auc", "duration")
+    stated = SimpleNamespace(objectives=("acc", "logloss"), filters={}, focus=("acc",))
+    assert RankingsView.default_for(table, dataset="u", default_view=stated).objectives == (
+        "acc", "logloss")

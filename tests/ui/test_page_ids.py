@@ -59,9 +59,16 @@ def test_the_shared_fields_read_the_dataset_tab_and_each_objective_once():
 
 
 def test_the_chosen_objectives_fall_back_to_the_default_view_then_to_all():
+    import pandas as pd
+
+    from copa_dash.data.schema import EvalTable, Objective, Roles
+
+    table = EvalTable(pd.DataFrame({"m": ["x", "y"], "a": [1.0, 2.0], "b": [2.0, 1.0],
+                                    "c": [1.0, 3.0]}),
+                      Roles("m", tuple(Objective(n, "max") for n in "abc")))
+
     def opened(default):
-        return SimpleNamespace(table=SimpleNamespace(objective_names=("a", "b", "c")),
-                               default_view=SimpleNamespace(objectives=default))
+        return SimpleNamespace(table=table, default_view=SimpleNamespace(objectives=default))
 
     assert SystemsState(objectives=("c", "zz", "a")).objectives_in(opened(("b",))) == ("c", "a")
     assert SystemsState(objectives=("c", "zz")).objectives_in(opened(("b", "a")), 2) == ("a", "b")

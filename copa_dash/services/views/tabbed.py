@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import ClassVar
 
+from ..default_view import mostly_missing
 from .query import as_list, first
 
 
@@ -48,13 +49,20 @@ class TabbedView:
 
     def objectives_in(self, opened, at_least: int = 1) -> tuple[str, ...]:
         """The chosen objectives the opened dataset has, in its order; when fewer than
-        ``at_least`` are, those of the dataset's default view, else all of its objectives."""
+        ``at_least`` are, those of the dataset's default view, else (an upload) all of its
+        objectives but those missing in most rows, else all of them."""
         names = list(opened.table.objective_names)
         objectives = tuple(o for o in self.objectives if o in names)
         if len(objectives) >= at_least:
             return objectives
         view = opened.default_view
-        chosen = list(view.objectives) if view is not None and view.objectives else names
+        if view is not None and view.objectives:
+            chosen = list(view.objectives)
+        else:       # an upload: as its first view on Explore, without the objectives missing
+            # in most rows (AMLB's auc and logloss, each for one kind of task, emptied every
+            # row together)
+            left_out = {name for name, _ in mostly_missing(opened.table, names)}
+            chosen = [n for n in names if n not in left_out]
         objectives = tuple(n for n in names if n in chosen)
         return objectives if len(objectives) >= at_least else tuple(names)
 
