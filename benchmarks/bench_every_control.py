@@ -29,7 +29,9 @@ change before the page settles with its main part drawn; each page is opened onc
 first (warm: the server has computed and cached the view) and then ``--repeats`` times.
 
 The table gives each interaction's median, 90th percentile and maximum in ms, and the
-server's CPU seconds per interaction (median; ``/proc``), then the slowest interactions,
+server's CPU seconds per interaction (median; ``/proc``) beside the browser's (chromedriver's
+Chromium and its renderer processes: where the time goes when the server's share is small),
+then the slowest interactions,
 and the targets of issue 33 (every control under 1 s warm, an objective tick or a direction
 change on Explore under 300 ms, Rankings on the Open LLM leaderboard drawn within 1.5 s)
 checked. The machine's load is printed before and after: on a shared machine wall times
@@ -67,7 +69,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._app import RunningApp, app_env, free_port, headless_chromium
+from benchmarks._app import RunningApp, app_env, free_port, headless_chromium, tree_cpu_seconds
 from benchmarks._gestures import drag_on_axis
 from benchmarks._harness import load_line, markdown
 
@@ -219,6 +221,7 @@ class Timing:
     control: str
     ms: list[float] = field(default_factory=list)
     server_cpu: list[float] = field(default_factory=list)
+    browser_cpu: list[float] = field(default_factory=list)
     callback: bool = False
 
     def row(self) -> list[str]:
@@ -228,6 +231,7 @@ class Timing:
                 f"{statistics.median(ms):.0f}" if ms else "-", f"{p90:.0f}",
                 f"{max(ms):.0f}" if ms else "-",
                 f"{statistics.median(self.server_cpu):.3f}" if self.server_cpu else "-",
+                f"{statistics.median(self.browser_cpu):.3f}" if self.browser_cpu else "-",
                 "yes" if self.callback else "no"]
 
 
@@ -240,14 +244,19 @@ class Bench:
         self.crashes: list[str] = []
 
     # -- one timed action -------------------------------------------------------------
-    def timed(self, action) -> tuple[float, bool, float]:
+    def browser_cpu_seconds(self) -> float:
+        """CPU seconds of chromedriver and its Chromium (renderer, GPU, ... processes)."""
+        return tree_cpu_seconds(self.driver.service.process.pid)
+
+    def timed(self, action) -> tuple[float, bool, float, float]:
         driver = self.driver
         driver.execute_script(ARM)
-        cpu = self.app.cpu_seconds()
+        cpu, browser = self.app.cpu_seconds(), self.browser_cpu_seconds()
         action()
         driver.set_script_timeout(90)
         result = driver.execute_async_script(COLLECT)
-        return float(result["ms"]), bool(result.get("server")), self.app.cpu_seconds() - cpu
+        return (float(result["ms"]), bool(result.get("server")), self.app.cpu_seconds() - cpu,
+                self.browser_cpu_seconds() - browser)
 
     def find(self, css: str):
         from selenium.webdriver.common.by import By
@@ -276,14 +285,16 @@ class Bench:
         self.open(url, ready)                                   # warm: untimed
         opened = Timing(name, dataset or "", "open the page (to drawn and settled)")
         for _ in range(self.repeats):
-            cpu = self.app.cpu_seconds()
+            cpu, browser = self.app.cpu_seconds(), self.browser_cpu_seconds()
             opened.ms.append(self.open(url, ready))
             opened.server_cpu.append(self.app.cpu_seconds() - cpu)
+            opened.browser_cpu.append(self.browser_cpu_seconds() - browser)
         opened.callback = True
         self.timings.append(opened)
         if self.verbose:
             print(f"    open: {[round(ms) for ms in opened.ms]} ms, server CPU "
-                  f"{[round(c, 2) for c in opened.server_cpu]} s", flush=True)
+                  f"{[round(c, 2) for c in opened.server_cpu]} s, browser CPU "
+                  f"{[round(c, 2) for c in opened.browser_cpu]} s", flush=True)
         for control in self.driver.execute_script(CONTROLS, self.max_per_kind):
             timing = Timing(name, dataset or "", f"{control['kind']}: {control['label']}")
             try:
@@ -294,7 +305,8 @@ class Bench:
                 self.timings.append(timing)
             if self.verbose:
                 print(f"    {timing.control}: {[round(ms) for ms in timing.ms]} ms, server CPU "
-                      f"{[round(c, 2) for c in timing.server_cpu]} s", flush=True)
+                      f"{[round(c, 2) for c in timing.server_cpu]} s, browser CPU "
+                      f"{[round(c, 2) for c in timing.browser_cpu]} s", flush=True)
             if self.driver.current_url.split("?")[0] != url.split("?")[0]:
                 self.open(url, ready)                           # a control left the page
 
@@ -343,10 +355,11 @@ class Bench:
                     self.driver, e, 1, 0.05 * n + 0.1, 0.05 * n + 0.6))
             else:
                 return
-            ms, server, cpu = sample
+            ms, server, cpu, browser = sample
             if ms >= 0:
                 timing.ms.append(ms)
                 timing.server_cpu.append(cpu)
+                timing.browser_cpu.append(browser)
                 timing.callback |= server
             self.quiet(0.2)
 
@@ -399,7 +412,7 @@ def main(argv=None) -> int:
         finally:
             bench.driver.quit()
     head = ["page", "dataset", "interaction", "n", "median ms", "p90 ms", "max ms",
-            "server CPU s", "callback"]
+            "server CPU s", "browser CPU s", "callback"]
     rows = [t.row() for t in bench.timings]
     slowest = sorted(bench.timings, key=lambda t: -statistics.median(t.ms))[:args.slowest]
     show = markdown if args.markdown else _plain
@@ -483,7 +496,7 @@ def _targets(timings: list[Timing]) -> list[str]:
 
 
 def _name(t: Timing) -> str:
-    return f"{t.page}/{t.dataset or '-'} {t.control} ({statistics.median(t.ms):.0f} ms)"
+    return f"{t.page}/{NAMES.get(t.dataset, t.dataset) or '-'} {t.control} ({statistics.median(t.ms):.0f} ms)"
 
 
 def _plain(head: list[str], rows: list[list[str]]) -> str:
