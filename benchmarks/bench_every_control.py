@@ -29,7 +29,9 @@ change before the page settles with its main part drawn; each page is opened onc
 first (warm: the server has computed and cached the view) and then ``--repeats`` times.
 
 The table gives each interaction's median, 90th percentile and maximum in ms, and the
-server's CPU seconds per interaction (median; ``/proc``), then the slowest interactions,
+server's CPU seconds per interaction (median; ``/proc``) beside the browser's (chromedriver's
+Chromium and its renderer processes: where the time goes when the server's share is small),
+then the slowest interactions,
 and the targets of issue 33 (every control under 1 s warm, an objective tick or a direction
 change on Explore under 300 ms, Rankings on the Open LLM leaderboard drawn within 1.5 s)
 checked. The machine's load is printed before and after: on a shared machine wall times
@@ -39,6 +41,15 @@ Usage::
 
     python benchmarks/bench_every_control.py [--repeats 5] [--pages explore,rankings]
         [--datasets open-llm-leaderboard-v2] [--max-per-kind 6] [--markdown]
+        [--upload FILE ...]
+
+``--upload FILE`` (repeatable) saves the file in the served app's data directory before the
+app starts, the way the upload page's "Save and explore" does with its proposal accepted
+(``services.uploads.stage_upload`` then ``save_upload`` with the proposed roles, in a process
+with the app's environment and package: no roles written by hand), and adds its id to the
+datasets the dataset-bound pages are worked on. The tables name it by the file's stem; ``--datasets``
+may name it by its stem too (``--datasets adult_sex_numerical-binsensitive`` works on the upload
+alone).
 
 Needs Debian's chromium and chromium-driver (``make test`` installs them).
 """
@@ -46,8 +57,11 @@ Needs Debian's chromium and chromium-driver (``make test`` installs them).
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,11 +69,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._app import RunningApp, free_port, headless_chromium
+from benchmarks._app import RunningApp, app_env, free_port, headless_chromium, tree_cpu_seconds
 from benchmarks._gestures import drag_on_axis
 from benchmarks._harness import load_line, markdown
 
 TABLES = ("open-llm-leaderboard-v2", "decodingtrust", "amlb-2022")
+# an uploaded dataset's id -> the name the tables give it (its file's stem)
+NAMES: dict[str, str] = {}
 VAL_TEST = "breast-cancer-val-test"
 # page: (path, dataset-bound, what shows once the page is drawn)
 PAGES = {
@@ -205,15 +221,17 @@ class Timing:
     control: str
     ms: list[float] = field(default_factory=list)
     server_cpu: list[float] = field(default_factory=list)
+    browser_cpu: list[float] = field(default_factory=list)
     callback: bool = False
 
     def row(self) -> list[str]:
         ms = sorted(self.ms)
         p90 = ms[min(len(ms) - 1, round(0.9 * (len(ms) - 1)))] if ms else float("nan")
-        return [self.page, self.dataset or "-", self.control, str(len(ms)),
+        return [self.page, NAMES.get(self.dataset, self.dataset) or "-", self.control, str(len(ms)),
                 f"{statistics.median(ms):.0f}" if ms else "-", f"{p90:.0f}",
                 f"{max(ms):.0f}" if ms else "-",
                 f"{statistics.median(self.server_cpu):.3f}" if self.server_cpu else "-",
+                f"{statistics.median(self.browser_cpu):.3f}" if self.browser_cpu else "-",
                 "yes" if self.callback else "no"]
 
 
@@ -226,14 +244,19 @@ class Bench:
         self.crashes: list[str] = []
 
     # -- one timed action -------------------------------------------------------------
-    def timed(self, action) -> tuple[float, bool, float]:
+    def browser_cpu_seconds(self) -> float:
+        """CPU seconds of chromedriver and its Chromium (renderer, GPU, ... processes)."""
+        return tree_cpu_seconds(self.driver.service.process.pid)
+
+    def timed(self, action) -> tuple[float, bool, float, float]:
         driver = self.driver
         driver.execute_script(ARM)
-        cpu = self.app.cpu_seconds()
+        cpu, browser = self.app.cpu_seconds(), self.browser_cpu_seconds()
         action()
         driver.set_script_timeout(90)
         result = driver.execute_async_script(COLLECT)
-        return float(result["ms"]), bool(result.get("server")), self.app.cpu_seconds() - cpu
+        return (float(result["ms"]), bool(result.get("server")), self.app.cpu_seconds() - cpu,
+                self.browser_cpu_seconds() - browser)
 
     def find(self, css: str):
         from selenium.webdriver.common.by import By
@@ -262,14 +285,16 @@ class Bench:
         self.open(url, ready)                                   # warm: untimed
         opened = Timing(name, dataset or "", "open the page (to drawn and settled)")
         for _ in range(self.repeats):
-            cpu = self.app.cpu_seconds()
+            cpu, browser = self.app.cpu_seconds(), self.browser_cpu_seconds()
             opened.ms.append(self.open(url, ready))
             opened.server_cpu.append(self.app.cpu_seconds() - cpu)
+            opened.browser_cpu.append(self.browser_cpu_seconds() - browser)
         opened.callback = True
         self.timings.append(opened)
         if self.verbose:
             print(f"    open: {[round(ms) for ms in opened.ms]} ms, server CPU "
-                  f"{[round(c, 2) for c in opened.server_cpu]} s", flush=True)
+                  f"{[round(c, 2) for c in opened.server_cpu]} s, browser CPU "
+                  f"{[round(c, 2) for c in opened.browser_cpu]} s", flush=True)
         for control in self.driver.execute_script(CONTROLS, self.max_per_kind):
             timing = Timing(name, dataset or "", f"{control['kind']}: {control['label']}")
             try:
@@ -280,7 +305,8 @@ class Bench:
                 self.timings.append(timing)
             if self.verbose:
                 print(f"    {timing.control}: {[round(ms) for ms in timing.ms]} ms, server CPU "
-                      f"{[round(c, 2) for c in timing.server_cpu]} s", flush=True)
+                      f"{[round(c, 2) for c in timing.server_cpu]} s, browser CPU "
+                      f"{[round(c, 2) for c in timing.browser_cpu]} s", flush=True)
             if self.driver.current_url.split("?")[0] != url.split("?")[0]:
                 self.open(url, ready)                           # a control left the page
 
@@ -329,10 +355,11 @@ class Bench:
                     self.driver, e, 1, 0.05 * n + 0.1, 0.05 * n + 0.6))
             else:
                 return
-            ms, server, cpu = sample
+            ms, server, cpu, browser = sample
             if ms >= 0:
                 timing.ms.append(ms)
                 timing.server_cpu.append(cpu)
+                timing.browser_cpu.append(browser)
                 timing.callback |= server
             self.quiet(0.2)
 
@@ -341,7 +368,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--pages", default=",".join(PAGES))
-    parser.add_argument("--datasets", default=",".join(TABLES))
+    parser.add_argument("--datasets", default=None,
+                        help=f"comma-separated ids (an upload by its file's stem); default "
+                             f"{','.join(TABLES)} and every --upload")
     parser.add_argument("--max-per-kind", type=int, default=8,
                         help="at most this many controls of each kind per page")
     parser.add_argument("--slowest", type=int, default=15)
@@ -349,21 +378,28 @@ def main(argv=None) -> int:
     parser.add_argument("--app-dir", type=Path, default=ROOT,
                         help="run the app.py of another checkout (PYTHONPATH set to it)")
     parser.add_argument("--verbose", action="store_true", help="print each sample as it comes")
+    parser.add_argument("--upload", type=Path, action="append", default=[], metavar="FILE",
+                        help="save FILE as an upload (its proposal accepted) before the app "
+                             "starts and work the dataset-bound pages on it too (repeatable)")
     args = parser.parse_args(argv)
     print(load_line(), flush=True)
     started = time.perf_counter()
     from selenium.common.exceptions import WebDriverException
 
-    with RunningApp(free_port(), app_dir=args.app_dir) as app:
+    port = free_port()
+    state = Path(tempfile.mkdtemp(prefix="copa-bench-"))
+    uploaded = save_uploads(args.upload, app_env(port, state, args.app_dir), args.app_dir)
+    NAMES.update({i: stem for stem, i in uploaded.items()})
+    datasets = _datasets(args.datasets, uploaded)
+    with RunningApp(port, state=state, app_dir=args.app_dir) as app:
         driver = headless_chromium(1400, 1000)
         try:
             bench = Bench(app, driver, args.repeats, args.max_per_kind)
             bench.verbose = args.verbose
             for name in args.pages.split(","):
                 bound = PAGES[name][1]
-                datasets = ([VAL_TEST] if bound == "val-test" else
-                            args.datasets.split(",") if bound else [None])
-                for dataset in datasets:
+                for dataset in ([VAL_TEST] if bound == "val-test" else
+                                datasets if bound else [None]):
                     print(f"  {name} {dataset or ''} ...", flush=True)
                     try:
                         bench.page(name, dataset)
@@ -376,7 +412,7 @@ def main(argv=None) -> int:
         finally:
             bench.driver.quit()
     head = ["page", "dataset", "interaction", "n", "median ms", "p90 ms", "max ms",
-            "server CPU s", "callback"]
+            "server CPU s", "browser CPU s", "callback"]
     rows = [t.row() for t in bench.timings]
     slowest = sorted(bench.timings, key=lambda t: -statistics.median(t.ms))[:args.slowest]
     show = markdown if args.markdown else _plain
@@ -391,6 +427,50 @@ def main(argv=None) -> int:
         print("  " + line)
     print(f"\n{load_line()}; {time.perf_counter() - started:.0f} s in all")
     return 0
+
+
+# Run in a process with the app's environment and package (``--app-dir``): the upload page's
+# "Save and explore" with its proposal accepted.
+SAVE_UPLOAD = """
+import json, sys
+from pathlib import Path
+from copa_dash.config import Settings
+from copa_dash.services.uploads import save_upload, stage_upload
+settings = Settings.from_env()
+saved = {}
+for name in sys.argv[1:]:
+    path = Path(name)
+    staged = stage_upload(settings, path.name, path.read_bytes())
+    saved[path.stem] = save_upload(settings, staged.token, staged.filename, staged.proposed,
+                                   name=staged.suggested_name, shared=False).id
+print(json.dumps(saved))
+"""
+
+
+def save_uploads(files: list[Path], env: dict, app_dir: Path) -> dict[str, str]:
+    """Save each of ``files`` into the data directory of the app about to start (``env``) as
+    the upload page does, its proposed roles accepted; returns {file stem: dataset id}."""
+    if not files:
+        return {}
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        raise SystemExit(f"--upload: no such file: {', '.join(missing)}")
+    done = subprocess.run([sys.executable, "-c", SAVE_UPLOAD, *map(str, files)], cwd=app_dir,
+                          env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"--upload: saving failed:\n{done.stderr.strip()}")
+    saved = json.loads(done.stdout.strip().splitlines()[-1])
+    for stem, dataset in saved.items():
+        print(f"  uploaded {stem} as dataset {dataset}", flush=True)
+    return saved
+
+
+def _datasets(given: str | None, uploaded: dict[str, str]) -> list[str]:
+    """The dataset-bound pages' datasets: ``--datasets`` (an upload named by its file's stem),
+    or the three bundled tables and every upload when it is not given."""
+    if given is None:
+        return [*TABLES, *uploaded.values()]
+    return [uploaded.get(name, name) for name in given.split(",") if name]
 
 
 def _targets(timings: list[Timing]) -> list[str]:
@@ -416,7 +496,7 @@ def _targets(timings: list[Timing]) -> list[str]:
 
 
 def _name(t: Timing) -> str:
-    return f"{t.page}/{t.dataset or '-'} {t.control} ({statistics.median(t.ms):.0f} ms)"
+    return f"{t.page}/{NAMES.get(t.dataset, t.dataset) or '-'} {t.control} ({statistics.median(t.ms):.0f} ms)"
 
 
 def _plain(head: list[str], rows: list[list[str]]) -> str:

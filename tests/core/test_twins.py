@@ -24,6 +24,7 @@ from copa_dash.core._kernels import (
     sweep,
 )
 from copa_dash.core._reference import dominance as reference_dominance
+from copa_dash.core._reference import hypervolume as reference_hv
 from copa_dash.core._twins import TwinDeclined
 from copa_dash.core.criteria import TIE_RTOL
 from copa_dash.core.ranks import cdf_transform
@@ -242,6 +243,22 @@ def test_significance_twins_equal_kernels(seed):
             significance.mean_side_points(sums, counts, labels[1], side))
     np.testing.assert_array_equal(_twins.mean_deltas(sums, counts, labels, ref),
                                   significance.mean_deltas(sums, counts, labels, ref))
+
+
+@pytest.mark.parametrize("n", [9, 16, 24])
+def test_wfg_twin_takes_a_few_rows_in_twelve_objectives(n):
+    # a system's front on the fairness upload (issue 33, F2): 9-10 rows in 12 objectives;
+    # n^(K-2) declined it, so the first Systems view waited for the WFG kernel's compile
+    rng = np.random.default_rng(n)
+    points = np.abs(rng.normal(size=(n, 12)))
+    front = np.ascontiguousarray(points / np.linalg.norm(points, axis=1, keepdims=True))
+    ref = np.full(12, 1.1)
+    assert _twins.hv_wfg(front, ref) == pytest.approx(hypervolume_wfg.hv_wfg(front, ref),
+                                                      rel=1e-12)
+    assert _twins.hv_wfg(front[:9], ref) == pytest.approx(
+        reference_hv.hypervolume_inclusion_exclusion(front[:9], ref), rel=1e-12)
+    with pytest.raises(TwinDeclined):       # 2^30 and 30^10 both over the bound
+        _twins.hv_wfg(np.zeros((30, 12)), ref)
 
 
 def test_twins_decline_inputs_too_large_for_them():

@@ -1,0 +1,124 @@
+"""An objective tick on Explore, this checkout against a git revision, two servers alternating.
+
+Issue 33 (F9): an objective tick on an upload with 12 objectives took seconds with a few
+hundredths of a second of server CPU. This benchmark serves the app of this checkout and of
+``--peer-rev`` (its whole tree from ``git archive``) side by side, each with FILE saved as
+"Save and explore" saves it (``bench_every_control.save_uploads``), opens Explore on it in one
+headless Chromium per side, works an untimed round on both and waits until each server is idle
+(a new tree compiles its kernels in the server's background thread first), then, round after
+round in a rotated order, unticks the second objective and ticks it back, each timed by the
+page itself (``bench_every_control``'s watcher: from the click to the last change of the
+document before the page settles), with the server's and the browser's CPU seconds over each
+(``/proc``). The picks of both sides are checked equal after each round. On a shared machine
+the wall times follow the load; the
+browser's CPU seconds are the steadier measure of the page's own work.
+
+Usage::
+
+    python benchmarks/bench_explore_tick_ab.py [--peer-rev HEAD~1] [--rounds 6] [FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks._app import RunningApp, app_env, free_port, headless_chromium
+from benchmarks._harness import load_line, markdown
+from benchmarks.bench_every_control import PAGES, Bench, save_uploads
+
+FAIRNESS = ROOT / "tests" / "data" / "messy" / "fairness_adult_sex.csv"
+BOXES = "input[type=checkbox][name*='explore-objectives']"
+
+
+def peer_tree(rev: str) -> Path:
+    """The tree of git revision ``rev`` in a temporary folder (an app directory)."""
+    folder = Path(tempfile.mkdtemp(prefix="copa-peer-tree-"))
+    data = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True,
+                          capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+        archive.extractall(folder, filter="data")
+    return folder
+
+
+def settle(app: RunningApp, *, window: float = 3.0, limit: float = 900.0) -> None:
+    """Wait until ``app`` uses under 5% of a CPU over ``window`` seconds: a new tree's kernels
+    compile in the server's background thread after the first use, and would be timed."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit:
+        cpu = app.cpu_seconds()
+        time.sleep(window)
+        if app.cpu_seconds() - cpu < 0.05 * window:
+            return
+
+
+def main(argv=None) -> int:
+    from selenium.webdriver.common.by import By
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("file", nargs="?", type=Path, default=FAIRNESS)
+    parser.add_argument("--peer-rev", default="HEAD~1")
+    parser.add_argument("--rounds", type=int, default=6)
+    args = parser.parse_args(argv)
+    print(load_line(), flush=True)
+    sides = {"this checkout": ROOT, f"peer {args.peer_rev}": peer_tree(args.peer_rev)}
+    apps, benches, urls = {}, {}, {}
+    samples = {name: {"untick": [], "tick": [], "server": [], "browser": []} for name in sides}
+    try:
+        for name, folder in sides.items():
+            port, state = free_port(), Path(tempfile.mkdtemp(prefix="copa-bench-tick-"))
+            dataset = save_uploads([args.file], app_env(port, state, folder), folder)
+            apps[name] = RunningApp(port, state=state, app_dir=folder)
+            benches[name] = Bench(apps[name], headless_chromium(1400, 1000), 1, 1)
+            urls[name] = f"{apps[name].url}/explore?dataset={next(iter(dataset.values()))}"
+        for n in range(-1, args.rounds):       # round -1 warms both up (the peer's tree
+            picks = []                          # is a new path: its kernels compile first)
+            for name in (list(sides) if n % 2 == 0 else list(sides)[::-1]):
+                bench = benches[name]
+                bench.open(urls[name], PAGES["explore"][2])
+                for step in ("untick", "tick"):
+                    box = bench.driver.find_elements(By.CSS_SELECTOR, BOXES)[1]
+                    ms, _, server, browser = bench.timed(box.click)
+                    if n >= 0:
+                        samples[name][step].append(ms)
+                        samples[name]["server"].append(server)
+                        samples[name]["browser"].append(browser)
+                    time.sleep(0.3)
+                picks.append(bench.find("#pick-id").text)
+            if len(set(picks)) != 1:
+                raise SystemExit(f"round {n + 1}: the sides pick differently: {picks}")
+            if n < 0:
+                for name in sides:
+                    settle(apps[name])
+                continue
+            print(f"  round {n + 1}: " + ", ".join(
+                f"{name} {samples[name]['browser'][-1]:.2f} s browser CPU"
+                for name in sides), flush=True)
+    finally:
+        for bench in benches.values():
+            bench.driver.quit()
+        for app in apps.values():
+            app.stop()
+    head = ["side", "untick ms (median)", "tick ms (median)", "server CPU s a step",
+            "browser CPU s a step (median)", "browser CPU s (each)"]
+    rows = [[name, f"{statistics.median(s['untick']):.0f}", f"{statistics.median(s['tick']):.0f}",
+             f"{statistics.median(s['server']):.3f}", f"{statistics.median(s['browser']):.3f}",
+             ", ".join(f"{c:.2f}" for c in s["browser"])] for name, s in samples.items()]
+    print(f"\n{args.file.name}: Explore, the second objective unticked and ticked back")
+    print(markdown(head, rows))
+    print(f"the picks were equal on both sides in every round; {load_line()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
