@@ -71,3 +71,44 @@ def _smaller_choice(view: SystemsView, table: EvalTable) -> tuple[str, str]:
     if first.x in view.objectives and first.y in view.objectives and first.x != first.y:
         return first.x, first.y
     return view.objectives[0], view.objectives[1]
+
+
+def constant_objective_note(view: SystemsView) -> str | None:
+    """A plain sentence naming the objectives that take one value within every system (of
+    two rows or more), which make every such system's OS 0, else None.
+
+    OS multiplies, per objective, the extent of the system's front over that of the front
+    of all systems: an objective that is a property of the system (the llm-perf export's
+    "Open LLM Score", one number per model, its quantisation configs the rows) has no
+    extent within a system, so OS is 0 whatever the other objectives do (tester s14 G5).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> v = NS(objectives=("score", "speed"), systems=("a", "b"),
+    ...        system_of_row=np.array([0, 0, 1, 1]),
+    ...        raw=np.array([[70., 1.], [70., 2.], [60., 5.], [60., 3.]]))
+    >>> print(constant_objective_note(v))    # doctest: +ELLIPSIS
+    OS is 0 for 2 of 2 systems because 'score' takes one value within each ...
+    """
+    raw = np.asarray(view.raw, dtype=float)
+    of_row = np.asarray(view.system_of_row)
+    several = [s for s in range(len(view.systems)) if np.count_nonzero(of_row == s) >= 2]
+    if len(several) < 2:
+        return None
+    constant = [name for k, name in enumerate(view.objectives)
+                if all(_one_value(raw[of_row == s, k]) for s in several)]
+    if not constant:
+        return None
+    names = " and ".join(repr(n) for n in constant)
+    verb = "takes" if len(constant) == 1 else "take"
+    return (f"OS is 0 for {len(several)} of {len(view.systems)} systems because {names} "
+            f"{verb} one value within each of them (a property of the system, not of its "
+            "rows): OS multiplies the extents of a system's front on every objective. Leave "
+            f"{names} out under Objectives to compare how the systems spread.")
+
+
+def _one_value(values: np.ndarray) -> bool:
+    """At most one distinct value among the non-missing ``values``."""
+    values = values[~np.isnan(values)]
+    return values.size == 0 or bool(values.min() == values.max())

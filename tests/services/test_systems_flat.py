@@ -66,3 +66,33 @@ def test_few_objectives_or_a_readable_radar_get_no_note():
     fair = _upload()
     three = systems.systems_view(fair, objectives=list(fair.objective_names[:3]))
     assert len(three.objectives) < 4 and flat_radar_note(three, fair) is None
+
+
+def test_an_objective_constant_within_every_system_is_named_as_why_os_is_zero():
+    """The llm-perf export's "Open LLM Score" is one number per model, whose quantisation
+    configs are the rows: OS was 0 for all 58 systems with no word why (tester s14 G5). The
+    note names the objective that pandas finds constant within every system, and the core's
+    OS agrees: 0 with it, not 0 without it."""
+    import pandas as pd
+
+    from copa_dash.data.schema import Objective, Roles
+    from copa_dash.services.systems_flat import constant_objective_note
+
+    rng = np.random.default_rng(3)
+    models = np.repeat([f"model-{i}" for i in range(6)], 4)
+    score = np.repeat(rng.uniform(40, 80, 6).round(1), 4)          # one value per model
+    frame = pd.DataFrame({"row": [f"{m} · cfg{i % 4}" for i, m in enumerate(models)],
+                          "model": models, "score": score,
+                          "tokens_s": rng.uniform(10, 100, 24), "memory": rng.uniform(4, 40, 24)})
+    roles = Roles("row", (Objective("score", "max"), Objective("tokens_s", "max"),
+                          Objective("memory", "min")), system="model")
+    table = EvalTable(frame, roles)
+    constant = [c for c in ("score", "tokens_s", "memory")
+                if (frame.groupby("model")[c].nunique() == 1).all()]
+    assert constant == ["score"]                      # the independent reading (pandas)
+    view = systems.systems_view(table)
+    assert np.nanmax(view.indicators.os) == 0
+    note = constant_objective_note(view)
+    assert note.startswith("OS is 0 for 6 of 6 systems because 'score' takes one value")
+    without = systems.systems_view(table, objectives=["tokens_s", "memory"])
+    assert np.nanmax(without.indicators.os) > 0 and constant_objective_note(without) is None

@@ -10,7 +10,7 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.services import systems
 from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
-from copa_dash.services.systems_flat import flat_radar_note
+from copa_dash.services.systems_flat import constant_objective_note, flat_radar_note
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.job_result import dim_while_running
 from copa_dash.ui.common.settings_access import current_cache, current_settings
@@ -130,7 +130,9 @@ def _register_indicators(app) -> None:
         data, columns, tooltips = figures.indicator_rows(view)
         estimated = view.hv_estimate_note(current_settings().hv_budget_seconds)
         flat = flat_radar_note(view, open_dataset(ref, current_settings()).table)
-        return {"alert": [alert(n, "info") for n in (*view.notes, *filter(None, [flat]))],
+        constant = constant_objective_note(view)
+        return {"alert": [alert(n, "info")
+                          for n in (*view.notes, *filter(None, [flat, constant]))],
                 "data": data,
                 "hv_note": alert(estimated) if estimated else None,
                 "columns": columns, "tooltips": id_tooltips(data, "system", tooltips=tooltips),
