@@ -6,6 +6,14 @@ The brush is read by the page's one view callback (:func:`~.callbacks.update_vie
 writes the boxes and draws the new view in the same response: a callback of its own that
 only wrote the boxes cost a second round trip, the view callback running after it (see
 docs/benchmarks.md, "28 Nov 2026, session 13").
+
+Every brush that reaches the server redraws the parallel figure (:func:`redrawn`), even when
+the view it asks for is the one shown: Plotly keeps a dragged box as a persistent selection
+with handles, and a next drag that starts on it moves or resizes that box instead of drawing
+a new one (on a table with few lines, a second drag often keeps the same rows, so nothing else
+redrew the figure, and the third drag then changed nothing: issue 33, session 14). A brush
+that holds no axis, or no row passing the other constraints, says so on the figure
+(:func:`~.parallel_axes.brush_note`) and leaves the constraints as they are.
 """
 
 from __future__ import annotations
@@ -13,8 +21,10 @@ from __future__ import annotations
 from dash import no_update
 from dash.exceptions import PreventUpdate
 
-from copa_dash.services.brushing import brushed_axis, brushed_range
-from copa_dash.ui.features.explore import view_memo
+from copa_dash.services.brushing import brushed_axis, brushed_range, passing_other_constraints
+from copa_dash.services.catalog import open_dataset
+from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.features.explore import figures, parallel_axes, view_memo
 from copa_dash.ui.features.explore.figures import shown_axes
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
 
@@ -22,27 +32,78 @@ from copa_dash.ui.features.explore.ids import ExploreIds as ID
 BRUSH_TRIGGER = f"{ID.PARALLEL}.selectedData"
 
 
-def brushed_bounds(selected, query: str | None) -> tuple[str, float, float]:
-    """The constraint a brush asks for: (column, low, high) in the objective's own units,
-    from Plotly's ``selectedData`` of the parallel-coordinates figure drawn for the view
-    ``query`` (the page's query store). PreventUpdate when the drag is not a range on one
-    axis, or keeps no row.
+NO_AXIS = ("The box you dragged crosses no axis, so no constraint changed: drag a box across "
+           "one axis, from the top to the bottom of the range to keep.")
+
+
+def no_row_note(column: str, u_low: float, u_high: float) -> str:
+    """What the page says when a brush on ``column`` over u in [u_low, u_high] holds no row
+    passing the other constraints.
+
+    >>> no_row_note("time_train_s", 0.62, 0.41)
+    'No row passing the other constraints has time_train_s between 41% and 62% of rows better, so no constraint changed: drag across the lines on that axis.'
+    """
+    low, high = sorted((float(u_low), float(u_high)))
+    return (f"No row passing the other constraints has {column} between {max(low, 0):.0%} and "
+            f"{min(high, 1):.0%} of rows better, so no constraint changed: drag across the "
+            "lines on that axis.")
+
+
+def brushed_bounds(selected, query: str | None) -> tuple[tuple[str, float, float] | None,
+                                                         str | None]:
+    """The constraint a brush asks for: ``((column, low, high), None)`` in the objective's own
+    units, from Plotly's ``selectedData`` of the parallel-coordinates figure drawn for the
+    view ``query`` (the page's query store); ``(None, note)`` with the words to show when the
+    box holds no axis, or no row passing the view's other constraints. PreventUpdate when
+    ``selectedData`` holds no box (a click, or Plotly clearing the box when the figure is
+    redrawn) or the view has nothing drawn.
 
     The figure draws the objectives :func:`~.figures.shown_axes` lists, in that order (past
-    a dozen objectives, the focus first), so the brushed axis is looked up there.
+    a dozen objectives, the focus first), so the brushed axis is looked up there. The rows
+    read are those passing every constraint but the brushed column's own range
+    (:func:`~copa_dash.services.brushing.passing_other_constraints`), so a drag can widen a
+    range again.
     """
     box = (selected or {}).get("range") or {}
     if not query or "x" not in box or "y" not in box:
         raise PreventUpdate
-    result = view_memo.exploration(view_memo.state_of(query))
+    state = view_memo.state_of(query)
+    result = view_memo.exploration(state)
     if isinstance(result, str):
         raise PreventUpdate
     preferences = result.problem.preferences
     objective = brushed_objective(*box["x"], preferences)
-    found = None if objective is None else brushed_range(result.problem, objective, *box["y"])
+    if objective is None:
+        return None, NO_AXIS
+    column = preferences.objectives[objective]
+    frame = open_dataset(state.dataset, current_settings()).table.frame
+    considered = passing_other_constraints(frame, result.problem, state.row_filter(), column)
+    found = brushed_range(result.problem, objective, *box["y"], considered=considered)
     if found is None:
-        raise PreventUpdate
-    return preferences.objectives[objective], found[0], found[1]
+        return None, no_row_note(column, *box["y"])
+    return (column, found[0], found[1]), None
+
+
+def apply_brush(controls: dict, selected, query: str | None) -> tuple[dict, tuple, str | None]:
+    """The view's controls after a brush, the constraint boxes' outputs and the note to show
+    (:func:`brushed_bounds`): the brushed range in its column's boxes, or the controls as
+    they were and ``no_update`` in every box when the brush held nothing."""
+    bounds, note = brushed_bounds(selected, query)
+    if bounds is None:
+        return controls, ([no_update] * len(controls["range_ids"]),) * 2, note
+    changed, shown = with_brush(controls, bounds)
+    return changed, shown, None
+
+
+def redrawn(parallel, result, ranges, note: str | None) -> dict:
+    """The parallel figure to send after a brush: the one already drawn for the new view, or
+    drawn anew when the view did not change (``parallel`` is then ``no_update`` or a patch),
+    without Plotly's selection box and with ``note`` written on it (:func:`~.parallel_axes.brush_note`)."""
+    figure = parallel if isinstance(parallel, dict) else figures.parallel_figure(result, ranges)
+    layout = dict(figure["layout"], selections=[])
+    if note:
+        layout["annotations"] = [*layout.get("annotations", []), parallel_axes.brush_note(note)]
+    return dict(figure, layout=layout)
 
 
 def brushed_objective(x_low: float, x_high: float, preferences) -> int | None:

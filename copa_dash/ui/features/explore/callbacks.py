@@ -295,12 +295,13 @@ def register_callbacks(app) -> None:
         """The view the controls describe: its share link, pick card, figures and table page,
         from one exploration. The p box and the p slider follow each other here too
         (:func:`p_controls_sync`), and a range brushed on the parallel coordinates is written
-        into its constraint boxes (:mod:`.brushing`), in the same response."""
+        into its constraint boxes (:mod:`.brushing`), in the same response; after a brush the
+        parallel figure is always sent again (:func:`.brushing.redrawn`)."""
         triggered = ctx.triggered_prop_ids
         ranges = ([no_update] * len(controls["range_ids"]),) * 2   # each box: one per column
-        if brushing.BRUSH_TRIGGER in triggered:
-            controls, ranges = brushing.with_brush(
-                controls, brushing.brushed_bounds(brush, shown_query))
+        brushed = brushing.BRUSH_TRIGGER in triggered
+        if brushed:
+            controls, ranges, note = brushing.apply_brush(controls, brush, shown_query)
         state = _state(controls, triggered)
         sync = p_controls_sync(controls["p"], controls["p_stop"], _box_entered(triggered))
         if sync == (None, None) and _p_box_unchanged(triggered, state, shown_query):
@@ -309,6 +310,8 @@ def register_callbacks(app) -> None:
         shown = message_outputs(result) if isinstance(result, str) else dict(
             pick=pick_outputs(result), **figure_outputs(result, state, drawn),
             table=_table_page(result, page, search, sort_key))
+        if brushed and not isinstance(result, str):   # Plotly's box cleared, a miss said
+            shown["parallel"] = brushing.redrawn(shown["parallel"], result, state.ranges, note)
         return dict(shown, query=view_link(PATH, to_query(state)), ranges=ranges,
                     p_controls=tuple(no_update if value is None else value for value in sync))
 

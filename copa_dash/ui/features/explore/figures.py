@@ -471,9 +471,12 @@ def parallel_figure(exploration: Exploration, ranges=()) -> dict:
                    # dragging a range on an axis is a constraint (explore/brushing.py)
                    "dragmode": "select", "selectdirection": "any",
                    # a category axis, not tickvals/ticktext: Plotly compares those arrays by
-                   # identity and would redraw every line on each slider move
+                   # identity and would redraw every line on each slider move. 0.4 of an axis
+                   # spacing either side: a box dragged around the first axis (25 px each
+                   # side, 12 axes) starts inside the plot, not on the y axis's margin, where
+                   # a drag selects nothing (explore/brushing.py)
                    "xaxis": {"type": "category", "showgrid": True,
-                             "range": [-0.2, len(names) - 0.8], "autorange": False,
+                             "range": [-0.4, len(names) - 0.6], "autorange": False,
                              "tickangle": 0, "automargin": True},
                    "annotations": ([] if not hidden else [{
                        "xref": "paper", "yref": "paper", "x": 0,

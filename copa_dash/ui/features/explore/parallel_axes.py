@@ -7,7 +7,7 @@ whose width shrinks with the number of axes; the full name stays in the hover.
 
 A range constraint (typed in the Constraints boxes or dragged on an axis) is drawn on its axis
 as a band spanning the u of the rows it keeps (F21), so the user sees what is brushed and can
-drag it again.
+drag it again. A drag that held nothing leaves a note on the figure (:func:`brush_note`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 from copa_dash.ui.common.plot_text import plot_text
 from copa_dash.ui.common.short_labels import unique_short_labels
 
-__all__ = ["LABEL_LINES", "axis_labels", "line_width", "range_bands", "wrap_words"]
+__all__ = ["LABEL_LINES", "axis_labels", "brush_note", "line_width", "range_bands", "wrap_words"]
 
 LABEL_LINES = 3
 _BREAK_AFTER = frozenset(" -_/")
@@ -147,3 +147,22 @@ def range_bands(problem, axes, labels, ranges) -> list[dict]:
             "hovertemplate": "%{customdata[0]}: kept from %{customdata[1]}<extra></extra>",
             "line": {"color": BAND_COLOR, "width": 14}})
     return traces
+
+
+NOTE_WIDTH = 90   # characters per line of a brush note
+
+
+def brush_note(text: str) -> dict:
+    """The note a brush that held nothing leaves on the figure (explore/brushing.py): over the
+    top of the plot, boxed, in lines of about :data:`NOTE_WIDTH` characters, until the figure
+    is drawn again.
+
+    >>> brush_note("a < b " * 20)["text"].count("<br>")
+    1
+    """
+    lines = wrap_words(text, NOTE_WIDTH)
+    return {"xref": "paper", "yref": "paper", "x": 0.5, "y": 0.98, "xanchor": "center",
+            "yanchor": "top", "showarrow": False, "align": "left", "name": "brush-note",
+            "text": "<br>".join(plot_text(line) for line in lines),
+            "bgcolor": "rgba(255,248,225,0.95)", "bordercolor": "rgba(200,120,0,0.9)",
+            "borderpad": 6, "font": {"size": 12}}
