@@ -39,10 +39,13 @@ def rows_left_out_note(n_missing: int, *, hint: str = "", missing=()) -> str:
     return f"{text}."
 
 
-def missing_counts(table: EvalTable, names) -> list[tuple[str, int]]:
-    """``(objective, rows without a value)`` for each of ``names`` missing somewhere, the
-    most missing first (ties: the order given)."""
-    counts = np.isnan(table.matrix(list(names))).sum(axis=0)
+def missing_counts(table: EvalTable, names, rows=None) -> list[tuple[str, int]]:
+    """``(objective, rows without a value)`` for each of ``names`` missing somewhere (among
+    the rows of the mask ``rows``, default all), the most missing first (ties: the order
+    given)."""
+    names = list(names)
+    raw = table.matrix(names)
+    counts = np.isnan(raw if rows is None else raw[np.asarray(rows, dtype=bool)]).sum(axis=0)
     order = sorted((k for k in range(len(counts)) if counts[k]), key=lambda k: -counts[k])
     return [(names[k], int(counts[k])) for k in order]
 

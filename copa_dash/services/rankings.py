@@ -23,7 +23,7 @@ from ..core.rank_tables import Criterion, rank_spread
 from ..core.validate import check_p, check_weights, format_p
 from ..data.filters import RowFilter, value_label
 from ..data.schema import EvalTable
-from .objectives import resolve_objectives, rows_left_out_note
+from .objectives import missing_counts, resolve_objectives, rows_left_out_note
 from .rank_columns import rank_table_of
 
 DEFAULT_CRITERIA = ("mean", "norm", "copa:1", "copa:2", "copa:4", "copa:8", "copa:inf")
@@ -120,6 +120,13 @@ def filter_key(row_filter: RowFilter) -> str:
     }, sort_keys=True, default=str)
 
 
+def _most_missing(table: EvalTable, objectives, rows) -> str:
+    """" (most missing: 'logloss' in 6 rows, ...)" for the refusal, "" when none is."""
+    missing = missing_counts(table, list(objectives), rows)[:3]
+    return (" (most missing: " + ", ".join(f"{name!r} in {k} rows" for name, k in missing)
+            + ")") if missing else ""
+
+
 def _entries(table: EvalTable, objectives, row_filter: RowFilter, group: str):
     """Entry names, values, member counts, grouping column and notes."""
     frame = table.frame
@@ -130,11 +137,12 @@ def _entries(table: EvalTable, objectives, row_filter: RowFilter, group: str):
     notes = []
     n_missing = int((passes & ~complete).sum())
     if n_missing:
-        notes.append(rows_left_out_note(n_missing))
+        notes.append(rows_left_out_note(
+            n_missing, missing=missing_counts(table, list(objectives), passes)))
     if keep.sum() < 2:
         raise InvalidInputError(
             "fewer than 2 rows pass the filters with every chosen objective: widen the filters "
-            "or drop an objective")
+            "or drop an objective" + _most_missing(table, objectives, passes))
     system = table.roles.system
     ids, values = table.ids[keep], raw[keep]
     if system is None or group == "rows":

@@ -30,7 +30,7 @@ from ..core.significance import (
     power_estimate,
 )
 from ..data.schema import EvalTable
-from .objectives import resolve_objectives, rows_left_out_note
+from .objectives import missing_counts, resolve_objectives, rows_left_out_note
 from .significance_verdict import SIGNIFICANCE_LEVEL
 
 __all__ = [
@@ -179,7 +179,8 @@ def _usable_rows(table: EvalTable, names, notes: list) -> tuple[np.ndarray, np.n
     complete = ~np.isnan(raw).any(axis=1)
     n_missing = int((has_system & ~complete).sum())
     if n_missing:
-        notes.append(rows_left_out_note(n_missing))
+        notes.append(rows_left_out_note(
+            n_missing, missing=missing_counts(table, list(names), has_system)))
     return has_system & complete, raw
 
 

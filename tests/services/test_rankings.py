@@ -151,7 +151,10 @@ def test_missing_values_are_left_out_and_said():
     roles = Roles("model", (Objective("f1", "min"), Objective("f2", "min")))
     view = rankings.rank_view(build_eval_table(frame, roles), criteria="mean")
     assert "C" not in list(view.ids)
-    assert "1 row is left out because a chosen objective is missing for it" in view.notes[0]
+    assert "1 row is left out because a chosen objective is missing for it: 'f2'" in view.notes[0]
+    frame.loc[[0, 1, 3], "f2"] = np.nan          # 4 of 5 rows without f2: nothing to rank
+    with pytest.raises(InvalidInputError, match=r"drop an objective \(most missing: 'f2' in 4"):
+        rankings.rank_view(build_eval_table(frame, roles), criteria="mean")
 
 
 def test_rank_view_is_memoised_per_dataset(tmp_path):

@@ -91,7 +91,8 @@ def test_rows_with_missing_objective_or_system_are_left_out():
     frame.loc[0, "system"] = None
     view = systems.systems_view(_table(frame))
     assert view.n_rows.tolist() == [2, 1] and len(view.row_ids) == 3
-    assert any("1 row is left out because a chosen objective is missing for it" in note for note in view.notes)
+    assert any("1 row is left out because a chosen objective is missing for it: 'f2'" in note
+               for note in view.notes)
 
 
 @pytest.mark.parametrize("kwargs, message", [
