@@ -176,6 +176,22 @@ def test_ties_flagged_and_a_bad_choice_shows_a_message(dash_duo, app):
     wait_until(lambda: not dash_duo.find_element("#posets-figures").is_displayed(), timeout=30)
 
 
+def test_a_wide_table_says_so_and_links_the_long_example(dash_duo, app):
+    """F16: a wide leaderboard's empty state starts with a capital and, as Val -> test's does,
+    links the shipped example (amlb-2022), which then opens with its depths."""
+    dash_duo.start_server(app)
+    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/posets?dataset=open-llm-leaderboard-v2",
+                           timeout=30)
+    dash_duo.wait_for_contains_text("#posets-alert", "long table", timeout=60)
+    said = dash_duo.find_element("#posets-alert").text
+    assert said.startswith("Partial rankings need a long table") and "10 AutoML frameworks" in said
+    screenshot(dash_duo, "posets-wide-table")
+    dash_duo.find_element("#posets-alert a[href='/posets?dataset=amlb-2022']").click()
+    dash_duo.wait_for_contains_text("#posets-headline", "Most central", timeout=60)
+    assert "10 methods" in dash_duo.find_element("#posets-headline").text
+    assert "dataset=amlb-2022" in dash_duo.driver.current_url
+
+
 def _upload_synthetic(app, n_methods=12, n_tasks=30) -> str:
     """A long table whose exact depth takes well over 10 s (4.6M ufg sets), in the store."""
     import numpy as np

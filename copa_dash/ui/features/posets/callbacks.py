@@ -97,6 +97,8 @@ def register_callbacks(app) -> None:
 
         try:
             _view(_state(result, 3), settings, progress=progress)
+        except posets.NotLongTable as exc:       # a wide table: the long example, linked
+            return None, page.not_long_alert(str(exc))
         except InvalidInputError as exc:
             return None, alert(str(exc), "warning")
         return result, None

@@ -38,6 +38,8 @@ EMPTY_FIGURE = empty_figure(120)
 # get their real width, not Plotly's default 700 px, before they are shown
 HIDDEN = {"visibility": "hidden", "height": 0, "overflow": "hidden"}
 DEFAULT_DATASET = "deepobs"
+# the shipped long table a wide leaderboard's empty state links to (many methods, many tasks)
+LONG_EXAMPLE = "amlb-2022"
 # radio buttons beside their labels: the shared "rankings-radio" rule of assets/rankings.css
 
 
@@ -164,6 +166,19 @@ def register_page() -> None:
     """Register the page with Dash (app_shell registers its callbacks)."""
     dash.register_page("posets", path=PATH, name="Posets", title="copa-dash: posets",
                        layout=layout, nav=True)
+
+
+def not_long_alert(message: str) -> html.Div:
+    """A wide table's empty state: why Posets cannot read it, and the shipped long example
+    one click away, with what that example shows."""
+    return html.Div(className="alert alert-warning", children=[
+        html.P(message[:1].upper() + message[1:], style={"margin": 0}),
+        html.P(style={"margin": "6px 0 0"}, children=[
+            dcc.Link("Open Posets on the shipped example, the AutoML Benchmark 2022",
+                     href=f"{PATH}?dataset={LONG_EXAMPLE}"),
+            (": 10 AutoML frameworks (methods) on 55 datasets (tasks), compared on error and "
+             "on training and inference time; it shows which datasets rank the frameworks "
+             "as most do and which rank them unusually.")])])
 
 
 def headline(view, central, outlying) -> html.Div:
