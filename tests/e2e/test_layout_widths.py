@@ -5,8 +5,12 @@ tests/e2e/screenshots/width-{1024,1400}-*.png, to be looked at."""
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pytest
+from selenium.webdriver.common.by import By
+
+from copa_dash.ui.features.upload.proposal_form import ROLE_OPTIONS
 from tests.e2e.app_under_test import assert_hasse_labels_apart, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
@@ -104,3 +108,35 @@ def test_explore_and_posets_keep_labels_with_their_controls_at_1024(dash_duo, ap
     dash_duo.driver.get(f"{dash_duo.server_url}/posets?dataset=amlb-2022")
     assert_hasse_labels_apart(dash_duo, 10, timeout=120)
     screenshot(dash_duo, "width-1024-posets-hasse")
+
+
+# Each role box, showing in turn every role's label: the labels cut with "..." (F16: the
+# MTEB upload's "objective (compare ..." at 1024 px). The shown text is put back after.
+CUT_ROLES = """
+const cut = [];
+for (const pick of document.querySelectorAll('.role-pick')) {
+    const box = pick.querySelector('.dash-dropdown-value');
+    const text = box && box.querySelector('.dash-dropdown-value-item span');
+    if (!text) { continue; }
+    const shown = text.textContent;
+    for (const label of arguments[0]) {
+        text.textContent = label;
+        if (box.scrollWidth > box.clientWidth + 1) { cut.push(label); }
+    }
+    text.textContent = shown;
+}
+return [document.querySelectorAll('.role-pick').length, [...new Set(cut)]];
+"""
+MTEB = Path(__file__).resolve().parents[1] / "data" / "messy" / "embed_mteb_2024.tsv"
+
+
+def test_upload_role_boxes_show_every_role_whole_at_1024(dash_duo, app):
+    dash_duo.driver.set_window_size(1024, 768)
+    dash_duo.start_server(app)
+    dash_duo.driver.get(f"{dash_duo.server_url}/upload")
+    dash_duo.wait_for_element("#upload-file input[type=file]", timeout=30).send_keys(str(MTEB))
+    wait_until(lambda: len(dash_duo.driver.find_elements(By.CSS_SELECTOR, ".role-pick")) >= 14,
+               timeout=60)
+    picks, cut = dash_duo.driver.execute_script(CUT_ROLES, [o["label"] for o in ROLE_OPTIONS])
+    assert picks >= 14 and cut == [], f"role labels cut at 1024 px: {cut}"
+    screenshot(dash_duo, "width-1024-upload-roles")
