@@ -474,7 +474,8 @@ def parallel_figure(exploration: Exploration, ranges=()) -> dict:
                    # identity and would redraw every line on each slider move
                    "xaxis": {"type": "category", "showgrid": True,
                              "range": [-0.2, len(names) - 0.8], "autorange": False,
-                             "tickangle": 0, "automargin": True},
+                             "tickangle": 0, "automargin": True,
+                             "tickfont": {"size": parallel_axes.tick_size(len(names))}},
                    "annotations": ([] if not hidden else [{
                        "xref": "paper", "yref": "paper", "x": 0,
                        "y": 1.12 + (0.06 if metric_title else 0),
