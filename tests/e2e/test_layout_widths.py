@@ -5,6 +5,7 @@ tests/e2e/screenshots/width-{1024,1400}-*.png, to be looked at."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,59 @@ def test_upload_role_boxes_show_every_role_whole_at_1024(dash_duo, app):
     picks, cut = dash_duo.driver.execute_script(CUT_ROLES, [o["label"] for o in ROLE_OPTIONS])
     assert picks >= 14 and cut == [], f"role labels cut at 1024 px: {cut}"
     screenshot(dash_duo, "width-1024-upload-roles")
+
+
+# The parallel-coordinates axis names on Explore (s14 item 4): drawn apart from each other at
+# 1024 x 768 and 1400 x 1000, each distinct, and the full names in the hover of the lines.
+AXIS_NAMES = """
+const graph = document.querySelector('#explore-parallel .js-plotly-plot');
+const ticks = [...document.querySelectorAll('#explore-parallel .xtick text')];
+if (!graph || !graph.data || ticks.length < 2) { return null; }
+graph.scrollIntoView({block: 'center'});      // drawn in full once on screen
+const boxes = ticks.map(t => t.getBoundingClientRect());
+let touching = 0;
+for (let i = 0; i + 1 < boxes.length; i++) {
+    if (boxes[i].right > boxes[i + 1].left + 0.5) { touching++; }
+}
+return {touching: touching, shown: ticks.map(t => t.textContent),
+        hover: [...new Set(graph.data[0].customdata.filter(c => c))]};
+"""
+
+
+def _saved_mteb(app) -> tuple[str, tuple[str, ...]]:
+    """The real MTEB export as its upload saves it (Embedding Dimensions: min), in the store."""
+    from copa_dash.data.guessed_table import guessed_table
+    from copa_dash.data.io import read_table_report
+    from copa_dash.services.store import DatasetStore
+
+    table = guessed_table(read_table_report(MTEB),
+                          directions=[("Embedding Dimensions", "min")]).table
+    store = DatasetStore(app.server.config["COPA_SETTINGS"].data_dir)
+    return store.save(table.frame, table.roles, name="MTEB 2024").id, table.objective_names
+
+
+def _axis_names(dash_duo) -> dict:
+    seen = {}
+
+    def drawn():
+        seen.update(dash_duo.driver.execute_script(AXIS_NAMES) or {})
+        return bool(seen)
+
+    wait_until(drawn, timeout=120)
+    time.sleep(2)          # Plotly fits the figure to its box after the first draw
+    return dash_duo.driver.execute_script(AXIS_NAMES)
+
+
+def test_parallel_axis_names_keep_apart_and_whole_in_the_hover(dash_duo, app):
+    """Ten MTEB task averages ("Pair Classification Average (3 datasets)"): at 1024 x 768 all
+    nine neighbouring names ran into each other."""
+    ref, objectives = _saved_mteb(app)
+    dash_duo.start_server(app)
+    for width, height in ((1400, 1000), (1024, 768)):
+        dash_duo.driver.set_window_size(width, height)
+        dash_duo.driver.get(f"{dash_duo.server_url}/explore?dataset={ref}")
+        seen = _axis_names(dash_duo)
+        assert seen["touching"] == 0, (width, seen)
+        assert len(set(seen["shown"])) == len(seen["shown"]) == len(seen["hover"]) >= 8, seen
+        assert set(seen["hover"]) <= set(objectives), seen       # whole names in the hover
+        screenshot(dash_duo, f"width-{width}-explore-parallel-mteb")
