@@ -78,7 +78,7 @@ def run_depth(args) -> int:
     view = posets.compute_depth_view(
         data, ties=args.ties, missing=args.missing, exact=exact,
         tolerance=args.tolerance or 0.01, max_seconds=max_seconds,
-        exact_budget=Settings.from_env().depth_exact_budget)
+        exact_budget=Settings.from_env().depth_exact_budget, how="cli")
     central, outlying = posets.extreme_tasks(view)
     result = {
         "tasks": posets.depth_records(view), "ufg_sets": view.n_ufg_sets,

@@ -6,6 +6,8 @@ objective, :func:`never_goal` asks, in this order:
 * a spread of another column (``standard_error``, ``acc_std``, ``ci_low``, ``±``): kept as
   that column's uncertainty, paired by :func:`uncertainty_of` (the robustness views use it);
 * a time stamp or date (``created_at``; the words under ``timestamps``);
+* the source's own ranking of the rows (``Rank``, ``position``, ``#``: whole numbers within
+  1..n, nearly all distinct): the leaderboard's verdict, neither a goal nor a setting;
 * a count or sample size (``n_total``, ``num_samples``, ``support``): how much was measured;
 * a setting of the workload or run (``k``, ``nprobe``, ``batch_size``, ``filter_ratio``,
   ``shards``): a configuration, never a goal;
@@ -85,11 +87,43 @@ def _values(series: pd.Series) -> np.ndarray:
     return values[np.isfinite(values)]
 
 
+_RANK_WORDS = frozenset({"rank", "ranking", "position", "pos", "place", "placing", "standing"})
+RANKING_REASON = "the source's own ranking: not a goal and not a setting"
+
+
+def is_source_ranking(series: pd.Series) -> bool:
+    """True when ``series`` is the rows' own position in the source (a leaderboard's ``Rank``).
+
+    The name is a rank word (``Rank``, ``Arena rank``, ``position``, ``#``) and the values are
+    whole numbers in 1..n (n the filled rows; ties allowed) with at least 80% distinct: a
+    LoRA ``rank`` of 8, 16, 64 repeats and is a setting, not a position.
+
+    Examples
+    --------
+    >>> is_source_ranking(pd.Series([1, 2, 2, 4, 5], name="Rank"))
+    True
+    >>> is_source_ranking(pd.Series([8, 16, 8, 64, 16], name="lora_rank"))
+    False
+    >>> is_source_ranking(pd.Series([3, 1, 2], name="score"))
+    False
+    """
+    name = str(series.name).strip()
+    words = _words(name, joined=False)
+    if not (name in ("#", "No.", "№") or (words and (words[0] in _RANK_WORDS
+                                                    or words[-1] in _RANK_WORDS))):
+        return False
+    values = _values(series)
+    if len(values) < 3 or not np.all(values == np.round(values)):
+        return False
+    return bool(values.min() >= 1 and values.max() <= len(values)
+                and len(np.unique(values)) >= 0.8 * len(values))
+
+
 def never_goal(series: pd.Series) -> tuple[str, str] | None:
     """``(kind, reason)`` when the numeric column ``series`` is never a goal, else None.
 
-    ``kind`` is one of ``uncertainty``, ``timestamp``, ``count``, ``setting``, ``flag``,
-    ``constant``. The name is ``series.name``.
+    ``kind`` is one of ``uncertainty``, ``ranking``, ``timestamp``, ``count``, ``setting``,
+    ``flag``, ``constant``. The name is ``series.name``.
 
     Examples
     --------
@@ -99,6 +133,8 @@ def never_goal(series: pd.Series) -> tuple[str, str] | None:
     ('count', 'flag')
     >>> never_goal(pd.Series([0.0, 0.0, 0.0], name="mean_latency"))[0]
     'constant'
+    >>> never_goal(pd.Series([1, 2, 3], name="Rank"))[0]
+    'ranking'
     >>> never_goal(pd.Series([0.5, 0.7], name="recall")) is None
     True
     """
@@ -109,6 +145,8 @@ def never_goal(series: pd.Series) -> tuple[str, str] | None:
     kind = uncertainty_kind(name)
     if kind is not None:
         return "uncertainty", f"a spread ({kind}) of another column, not a goal"
+    if is_source_ranking(series):
+        return "ranking", RANKING_REASON
     if _terms(name, vocab.timestamps):
         return "timestamp", "a date or time stamp"
     if normal in vocab.settings and normal not in vocab.counts:  # num_candidates: a setting

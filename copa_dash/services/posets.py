@@ -73,19 +73,26 @@ class DepthView:
     notes: tuple[str, ...]
 
 
+class NotLongTable(InvalidInputError):
+    """The table has no method column or no task column (a wide leaderboard): the page
+    answers with the shipped long example beside the message."""
+
+
 def long_columns(table, *, method: str | None = None, task: str | None = None) -> tuple[str, str]:
     """The method and task columns: the given ones, else the table's system and task roles.
 
     Raises
     ------
+    NotLongTable
+        If there is no method column or no task column (an :class:`InvalidInputError`).
     InvalidInputError
         If either is unknown or they are the same column.
     """
     method = method or table.roles.system
     task = task or table.roles.task
     if not method or not task:
-        raise InvalidInputError(
-            "partial rankings need a long table with a method (system) column and a task "
+        raise NotLongTable(
+            "Partial rankings need a long table with a method (system) column and a task "
             f"column; this dataset has {'no method column' if not method else 'no task column'}: "
             "choose them")
     for name, column in (("method", method), ("task", task)):
@@ -182,13 +189,15 @@ def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "
                        exact_budget: int = DEFAULT_EXACT_BUDGET,
                        max_seconds: float | None = None,
                        progress: Callable[[float], object] | None = None,
-                       cancel: Callable[[], bool] | None = None) -> DepthView:
+                       cancel: Callable[[], bool] | None = None,
+                       how: str = "page") -> DepthView:
     """Task posets and their ufg depth (no cache).
 
     ``exact``: True examines every set that can be ufg, False stops within ``tolerance``;
     None (automatic) is exact when :func:`~copa_dash.core.posets.exact_depth_work` of the
     distinct posets is at most ``exact_budget`` and approximate otherwise, and a note says
-    which and why.
+    which and why; ``how`` ("page" or "cli") chooses whose words that note tells the user to
+    insist on exact in (the page's Depth choice, or ``--exact``).
 
     ``missing``: "drop" leaves out a task where some method has no value on a criterion;
     "worst" counts a missing value as worse than every observed one (a method with no row
@@ -239,7 +248,7 @@ def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "
             f"{more}.")
     notes = list(data.notes)
     if exact is None:
-        exact, why = _automatic_exact(tp.relations, len(data.methods), exact_budget)
+        exact, why = _automatic_exact(tp.relations, len(data.methods), exact_budget, how)
         notes.append(why)
     result = core.ufg_depth(tp.relations, exact=exact, tolerance=tolerance,
                             max_seconds=max_seconds, progress=progress, cancel=cancel)
@@ -274,8 +283,13 @@ def compute_depth_view(data: PosetTable, *, ties: str = "drop", missing: str = "
         notes=tuple(notes))
 
 
-def _automatic_exact(relations: np.ndarray, n_methods: int, budget: int) -> tuple[bool, str]:
-    """Whether an automatic depth is exact, and the note that says why."""
+_INSIST = {"page": "Choose 'exact' under Depth to insist.", "cli": "Give --exact to insist."}
+
+
+def _automatic_exact(relations: np.ndarray, n_methods: int, budget: int,
+                     how: str = "page") -> tuple[bool, str]:
+    """Whether an automatic depth is exact, and the note that says why, with the way to
+    insist on exact in the words of ``how`` (``"page"`` or ``"cli"``: each its own)."""
     n_distinct = core.distinct_posets(relations).counts.size
     work = core.exact_depth_work(n_distinct, n_methods)
     if work <= budget:
@@ -283,8 +297,7 @@ def _automatic_exact(relations: np.ndarray, n_methods: int, budget: int) -> tupl
                       f"{work:,} sets, within the budget of {budget:,}.")
     return False, (f"Approximate depth by default: with {n_distinct} distinct posets the exact "
                    f"depth could have to examine {work:.3g} sets (budget {budget:,}), which can "
-                   "take minutes or more. Choose 'exact' under Depth (the CLI: --exact) to "
-                   "insist.")
+                   f"take minutes or more. {_INSIST[how]}")
 
 
 TASK_LABEL_SEP = " · "

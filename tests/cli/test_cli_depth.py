@@ -150,6 +150,15 @@ def test_default_depth_is_bounded_and_exact_insists(capsys, monkeypatch):
     assert _json(capsys, "--dataset", "bbob")["exact"]
 
 
+def test_the_approximate_note_says_only_the_clis_words(capsys, monkeypatch):
+    """F16: the CLI tells the user to give --exact, not to choose under the page's Depth."""
+    monkeypatch.setenv("COPA_DEPTH_EXACT_BUDGET", "1000")
+    assert main(["depth", "--dataset", "bbob"]) == 0
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert "Give --exact to insist." in said and "under Depth" not in said
+
+
 def test_exact_and_tolerance_together_exit_2(capsys):
     assert main(["depth", "--dataset", "bbob", "--exact", "--tolerance", "0.1"]) == 2
     assert "either --exact or --tolerance" in capsys.readouterr().err

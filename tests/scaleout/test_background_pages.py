@@ -102,9 +102,9 @@ def test_ufg_depth_runs_on_the_worker_with_progress_and_cancel(browser, cluster)
     # mode=exact: the default (automatic) depth would answer this table approximately at once
     browser.driver.get(f"{cluster.b.url}/posets?dataset={ref}&mode=exact")   # stored by a
     row = browser.wait_for_element("#posets-progress-row", timeout=60)
-    wait_until(lambda: row.is_displayed() and float(
-        browser.find_element("#posets-progress").get_attribute("value") or 0) > 0, 60,
-        "progress from the worker")
+    # the exact depth's progress: the seconds so far in words (its bar is indeterminate)
+    wait_until(lambda: row.is_displayed() and " s so far" in browser.find_element(
+        "#posets-progress-text").text, 60, "progress from the worker")
     assert running_jobs(cluster), "the depth is not computed on the Celery worker"
     shot(browser, "scaleout-posets-progress")
     browser.find_element("#posets-cancel").click()

@@ -46,7 +46,12 @@ def test_automatic_is_approximate_past_the_budget_and_within_its_bound_of_exact(
     assert np.all(np.abs(auto.depths - exact.depths) <= auto.error_bound + 1e-12)
     note = next(n for n in auto.notes if n.startswith("Approximate depth by default"))
     assert "19 distinct posets" in note and "524,268" not in note and "5.24e+05" in note
-    assert "--exact" in note
+    # the page's note names the page's control only; the CLI's names --exact only (F16)
+    assert note.endswith("Choose 'exact' under Depth to insist.") and "--" not in note
+    cli = posets.compute_depth_view(data, exact=None, exact_budget=100_000, tolerance=0.02,
+                                    how="cli")
+    cli_note = next(n for n in cli.notes if n.startswith("Approximate depth by default"))
+    assert cli_note.endswith("Give --exact to insist.") and "under Depth" not in cli_note
 
 
 def test_page_and_cli_views_key_the_cache_by_mode_and_budget(tmp_path):

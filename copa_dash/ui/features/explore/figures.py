@@ -477,7 +477,8 @@ def parallel_figure(exploration: Exploration, ranges=()) -> dict:
                    # a drag selects nothing (explore/brushing.py)
                    "xaxis": {"type": "category", "showgrid": True,
                              "range": [-0.4, len(names) - 0.6], "autorange": False,
-                             "tickangle": 0, "automargin": True},
+                             "tickangle": 0, "automargin": True,
+                             "tickfont": {"size": parallel_axes.tick_size(len(names))}},
                    "annotations": ([] if not hidden else [{
                        "xref": "paper", "yref": "paper", "x": 0,
                        "y": 1.12 + (0.06 if metric_title else 0),

@@ -19,7 +19,8 @@ import numpy as np
 from copa_dash.ui.common.plot_text import plot_text
 from copa_dash.ui.common.short_labels import unique_short_labels
 
-__all__ = ["LABEL_LINES", "axis_labels", "brush_note", "line_width", "range_bands", "wrap_words"]
+__all__ = ["LABEL_LINES", "axis_labels", "brush_note", "line_width", "range_bands", "tick_size",
+           "wrap_words"]
 
 LABEL_LINES = 3
 _BREAK_AFTER = frozenset(" -_/")
@@ -27,12 +28,23 @@ BAND_COLOR = "rgba(255,160,0,0.45)"
 
 
 def line_width(n_axes: int) -> int:
-    """Characters per label line for ``n_axes`` axes (about 110 characters share the width).
+    """Characters per label line for ``n_axes`` axes (about 90 characters share the width:
+    the figure is about 510 px wide at a 1024 px window, and :func:`tick_size` letters).
 
     >>> line_width(3), line_width(10), line_width(30)
-    (36, 11, 8)
+    (30, 9, 8)
     """
-    return max(8, min(36, 110 // max(n_axes, 1)))
+    return max(8, min(36, 90 // max(n_axes, 1)))
+
+
+def tick_size(n_axes: int) -> int:
+    """Font size of the axis names: 12, or 10 from 7 axes on, so that at a 1024 px window
+    two neighbouring names keep apart (tests/e2e/test_layout_widths.py).
+
+    >>> tick_size(5), tick_size(10)
+    (12, 10)
+    """
+    return 12 if n_axes < 7 else 10
 
 
 def wrap_words(text: str, width: int) -> list[str]:

@@ -3,6 +3,8 @@ then a plain callback draws the views from the cached result."""
 
 from __future__ import annotations
 
+import time
+
 from dash import Input, Output, no_update
 
 from copa_dash.core.errors import InvalidInputError
@@ -69,6 +71,22 @@ def _views(view, k: int, budget: int = posets.DEFAULT_EXACT_BUDGET) -> dict:
             "forecast_bar": forecast}
 
 
+def _progress(set_progress, *, exact: bool):
+    """The depth's progress callback: the share settled in percent, or, for the exact depth
+    (no honest share), no value (an indeterminate bar) and the seconds so far in words."""
+    started, last = time.monotonic(), [-1]
+    set_progress((None if exact else "0", page.running_words(exact, 0)))
+
+    def progress(fraction):
+        seconds = time.monotonic() - started
+        step = int(seconds) if exact else int(fraction * 100)
+        if step > last[0]:
+            last[0] = step
+            set_progress((None, page.running_words(True, seconds)) if exact
+                         else (str(step), page.SHARE_WORDS))
+    return progress
+
+
 def register_callbacks(app) -> None:
     """Attach the posets page's callbacks to ``app``."""
     settings = app.server.config["COPA_SETTINGS"]     # the background job has no request
@@ -76,8 +94,10 @@ def register_callbacks(app) -> None:
 
     @app.callback(
         Output(ID.RESULT, "data"), Output(ID.ALERT, "children"), inputs=COMPUTE_INPUTS,
-        background=True, interval=400, progress=[Output(ID.PROGRESS, "value")],
-        running=[(Output(ID.PROGRESS_ROW, "style"), {"display": "flex", "alignItems": "center"},
+        background=True, interval=400,
+        progress=[Output(ID.PROGRESS, "value"), Output(ID.PROGRESS_TEXT, "children")],
+        running=[(Output(ID.PROGRESS_ROW, "style"), {"display": "flex", "alignItems": "center",
+                                                  "flexWrap": "wrap", "rowGap": "4px"},
                   {"display": "none"}), (Output(ID.CANCEL, "disabled"), False, True),
                  dim_while_running(ID.RESULTS, "results")],
         cancel=[Input(ID.CANCEL, "n_clicks")])
@@ -88,15 +108,12 @@ def register_callbacks(app) -> None:
         result = {"dataset": ref, "method": method or "", "task": task or "",
                   "criteria": list(criteria or ()), "ties": ties or "drop",
                   "missing": missing or "drop", "mode": mode or "auto", "tolerance": tol}
-        last = [-1]
-
-        def progress(fraction):
-            if int(fraction * 100) > last[0]:
-                last[0] = int(fraction * 100)
-                set_progress((str(last[0]),))
+        progress = _progress(set_progress, exact=EXACT_OF_MODE[result["mode"]] is True)
 
         try:
             _view(_state(result, 3), settings, progress=progress)
+        except posets.NotLongTable as exc:       # a wide table: the long example, linked
+            return None, page.not_long_alert(str(exc))
         except InvalidInputError as exc:
             return None, alert(str(exc), "warning")
         return result, None

@@ -21,6 +21,7 @@ class PosetsIds(ViewPageIds, prefix="posets"):
     RESULT: str
     PROGRESS_ROW: str
     PROGRESS: str
+    PROGRESS_TEXT: str
     CANCEL: str
     ALERT: str
     NOTES: str

@@ -38,6 +38,8 @@ EMPTY_FIGURE = empty_figure(120)
 # get their real width, not Plotly's default 700 px, before they are shown
 HIDDEN = {"visibility": "hidden", "height": 0, "overflow": "hidden"}
 DEFAULT_DATASET = "deepobs"
+# the shipped long table a wide leaderboard's empty state links to (many methods, many tasks)
+LONG_EXAMPLE = "amlb-2022"
 # radio buttons beside their labels: the shared "rankings-radio" rule of assets/rankings.css
 
 
@@ -113,12 +115,14 @@ def layout(**query):
         _controls(opened, state),
         html.Main(id=ID.RESULTS, className=result_class("results"), children=[
             html.Div(id=ID.PROGRESS_ROW, className=LIVE, style={"display": "none"}, children=[
-                html.Span("Computing the depth; share of the subsets settled: "),
+                # what the bar shows, in words (running_words): a share, or the time so far
+                html.Span(SHARE_WORDS, id=ID.PROGRESS_TEXT, style={"flex": "1 1 100%"}),
                 html.Progress(id=ID.PROGRESS, value="0", max="100", style={"width": "240px"}),
                 html.Button("Cancel", id=ID.CANCEL, className="button",
                             style={"marginLeft": "10px"}),
                 # the predicted cost of an exact depth, beside the bar it would hold at
-                html.Span(id=ID.FORECAST_BAR, className="help", style={"marginLeft": "10px"}),
+                html.Span(id=ID.FORECAST_BAR, className="help",
+                          style={"marginLeft": "10px", "flex": "1 1 300px"}),
             ]),
             html.Div(id=ID.ALERT),
             html.Div(id=ID.HEADLINE, className=MARK),
@@ -164,6 +168,46 @@ def register_page() -> None:
     """Register the page with Dash (app_shell registers its callbacks)."""
     dash.register_page("posets", path=PATH, name="Posets", title="copa-dash: posets",
                        layout=layout, nav=True)
+
+
+SHARE_WORDS = "Computing the depth; share of the subsets settled:"
+
+
+def running_words(exact: bool, seconds: float) -> str:
+    """What the progress bar stands for while the depth runs.
+
+    The approximate (and automatic) depth reports the share of the subset weight settled,
+    which reaches 1 when it stops. The exact depth has no honest share: pruning decides how
+    much of the predicted work is really done, so the weight settled reads 99% from the first
+    second on a case that may run for years. Its bar is indeterminate (no value) and the
+    words give the time so far; the prediction stands beside the bar.
+
+    Examples
+    --------
+    >>> running_words(True, 75.2)
+    'Computing the exact depth: 1 min 15 s so far; how much is left cannot be known ahead.'
+    >>> running_words(False, 3)
+    'Computing the depth; share of the subsets settled:'
+    """
+    if not exact:
+        return SHARE_WORDS
+    whole = int(seconds)
+    spent = f"{whole // 60} min {whole % 60} s" if whole >= 60 else f"{whole} s"
+    return (f"Computing the exact depth: {spent} so far; how much is left cannot be known "
+            "ahead.")
+
+
+def not_long_alert(message: str) -> html.Div:
+    """A wide table's empty state: why Posets cannot read it, and the shipped long example
+    one click away, with what that example shows."""
+    return html.Div(className="alert alert-warning", children=[
+        html.P(message[:1].upper() + message[1:], style={"margin": 0}),
+        html.P(style={"margin": "6px 0 0"}, children=[
+            dcc.Link("Open Posets on the shipped example, the AutoML Benchmark 2022",
+                     href=f"{PATH}?dataset={LONG_EXAMPLE}"),
+            (": 10 AutoML frameworks (methods) on 55 datasets (tasks), compared on error and "
+             "on training and inference time; it shows which datasets rank the frameworks "
+             "as most do and which rank them unusually.")])])
 
 
 def headline(view, central, outlying) -> html.Div:

@@ -154,7 +154,6 @@ def layout(**query):
 def _ranks_panel(state: RankingsState, entries) -> html.Div:
     return html.Div([
         html.Div(id=ID.ALERT),
-        html.Div(id=ID.HEADLINE),
         html.Div(className="axes-row", children=[
             html.Label("Show the top", htmlFor=ID.TOP),
             dcc.Input(id=ID.TOP, type="number", min=1, max=200, step=1, value=state.top,
@@ -174,6 +173,9 @@ def _ranks_panel(state: RankingsState, entries) -> html.Div:
         acceptability.chart_choice(),
         dcc.Graph(id=ID.BUMP, config={"displaylogo": False}),
         acceptability.acceptability_block(),
+        # the at-a-glance text under the figure, so the bump chart (the page's main figure)
+        # is on the first screen at 1024 x 768 too (tests/e2e/test_layout_widths.py)
+        html.Div(id=ID.HEADLINE),
         html.H4("Ranks, largest changes first"),
         html.Button("Download CSV", id=ID.DOWNLOAD_BUTTON, className="button"),
         dcc.Download(id=ID.DOWNLOAD),

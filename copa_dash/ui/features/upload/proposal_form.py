@@ -17,7 +17,7 @@ from copa_dash.ui.features.upload.ids import UploadReadIds as RID
 
 ROLE_OPTIONS = [
     {"label": "objective (compare on it)", "value": "objective"},
-    {"label": "system (the model a run belongs to)", "value": "system"},
+    {"label": "system (model of the runs)", "value": "system"},
     {"label": "seed (which run)", "value": "seed"},
     {"label": "task (benchmark or dataset)", "value": "task"},
     {"label": "split (validation or test)", "value": "split"},
