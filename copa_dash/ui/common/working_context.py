@@ -150,6 +150,23 @@ def describe_constraints(context: WorkingContext) -> str:
     return "; ".join(parts)
 
 
+#: objectives the bar names before it counts the rest (12 long names took 6 lines at 1024 px
+#: above the page; the page's own objective controls list them all)
+NAMED = 4
+
+
+def _few(names) -> str:
+    """``names`` joined, the first :data:`NAMED` then how many more.
+
+    >>> _few(["a", "b"]), _few("abcdefg")
+    ('a, b', 'a, b, c, d and 3 more')
+    """
+    names = list(names)
+    if len(names) <= NAMED + 1:
+        return ", ".join(names)
+    return f"{', '.join(names[:NAMED])} and {len(names) - NAMED} more"
+
+
 def context_notes(page: str, context: WorkingContext, *, used: WorkingContext,
                   left_out: list[str] = (), table_directions=None, why_no_constraints: str = "",
                   why_no_ranges: str = "") -> list[str]:
@@ -174,7 +191,7 @@ def context_notes(page: str, context: WorkingContext, *, used: WorkingContext,
     """
     parts = []
     if used.objectives:
-        parts.append(f"objectives {', '.join(used.objective_names)}")
+        parts.append(f"objectives {_few(used.objective_names)}")
     if used.constraints:
         parts.append(f"constraints {describe_constraints(used)}")
     notes = [f"Opened with your working context: {'; '.join(parts)}."] if parts else []
