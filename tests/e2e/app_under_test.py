@@ -53,6 +53,14 @@ def wait_until(condition, timeout: float = 20) -> None:
     raise AssertionError("the page did not reach the expected state")
 
 
+def none_loading(dash_duo) -> bool:
+    """Whether no Dash component is loading right now. One script, no element lookup: Selenium's
+    find_elements waits out dash[testing]'s 2 s implicit wait whenever it finds nothing, so
+    ``not find_elements(...)`` in a polled condition took 2 s each time it was true."""
+    return dash_duo.driver.execute_script(
+        "return document.querySelector(\"[data-dash-is-loading='true']\") === null;")
+
+
 def graph_figure(dash_duo, graph_id: str, timeout: float = 30, *, until=None) -> dict:
     """The plotly data and layout of a dcc.Graph, once it has traces (and, given ``until``,
     once ``until(figure)`` is true)."""
