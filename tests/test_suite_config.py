@@ -140,6 +140,9 @@ class Groups:
         for item in session.items:
             names = [m.args[0] for m in item.iter_markers("xdist_group")]
             print("GROUP", item.nodeid, names[0] if names else "-")
+            duo = item._fixtureinfo.name2fixturedefs.get("dash_duo")
+            if duo:
+                print("DUO", item.nodeid, duo[-1].baseid, duo[-1].scope)
 sys.exit(pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *sys.argv[1:]],
                      plugins=[Groups()]))
 """
@@ -162,3 +165,7 @@ def test_the_tests_sharing_a_module_fixture_are_one_group_the_others_free():
         "test_no_system_column_shows_the_message_and_no_empty_frames":
             "browser-test_systems_no_system",
     }, out[-2000:]
+    # a browser test's dash_duo is the e2e conftest's, a test's handle on the module's one
+    # Chromium and server (not dash[testing]'s, which starts both for each test)
+    duos = [line.split()[2:] for line in out.splitlines() if line.startswith("DUO ")]
+    assert duos == [["tests/e2e", "function"]], out[-2000:]

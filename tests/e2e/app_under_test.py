@@ -1,4 +1,5 @@
-"""The real app, built once per test process with temporary data and cache directories."""
+"""The real app, built once per test process with temporary data and cache directories; the
+browser and server a module's tests share (:class:`SharedDuo`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from dash.testing.application_runners import ThreadedRunner
+from dash.testing.composite import DashComposite
+from selenium.common.exceptions import (
+    NoAlertPresentException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
 
 from copa_dash.app_factory import create_app
 from copa_dash.config import Settings
@@ -46,6 +53,14 @@ def wait_until(condition, timeout: float = 20) -> None:
     raise AssertionError("the page did not reach the expected state")
 
 
+def none_loading(dash_duo) -> bool:
+    """Whether no Dash component is loading right now. One script, no element lookup: Selenium's
+    find_elements waits out dash[testing]'s 2 s implicit wait whenever it finds nothing, so
+    ``not find_elements(...)`` in a polled condition took 2 s each time it was true."""
+    return dash_duo.driver.execute_script(
+        "return document.querySelector(\"[data-dash-is-loading='true']\") === null;")
+
+
 def graph_figure(dash_duo, graph_id: str, timeout: float = 30, *, until=None) -> dict:
     """The plotly data and layout of a dcc.Graph, once it has traces (and, given ``until``,
     once ``until(figure)`` is true)."""
@@ -62,10 +77,11 @@ def graph_figure(dash_duo, graph_id: str, timeout: float = 30, *, until=None) ->
 
 
 def open_page(dash_duo, app, path: str, timeout: float = 30) -> None:
-    """Start ``app``, size the window as the UI is checked (1400x1000) and open ``path``."""
+    """Start ``app``, size the window as the UI is checked (1400x1000) and open ``path``
+    (straight away: the app's root page is not loaded first)."""
     dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.start_server(app)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=timeout)
+    dash_duo.start_server(app, navigate=False)
+    dash_duo.wait_for_page(url=f"{dash_duo.server.url}{path}", timeout=timeout)
 
 
 _HASSE_BOXES = """
@@ -90,3 +106,107 @@ def assert_hasse_labels_apart(dash_duo, labels_per_diagram: int, timeout: float 
             for b in graph[i + 1:]:
                 apart = a[1] <= b[0] or b[1] <= a[0] or a[3] <= b[2] or b[3] <= a[2]
                 assert apart, f"Hasse labels overlap: {a} {b}"
+
+
+class ReusedComposite(DashComposite):
+    """dash[testing]'s DashComposite whose server keeps running between tests: starting the
+    app it already serves only opens the root page (as a new server's start does)."""
+
+    def start_server(self, app, navigate=True, **kwargs):
+        """Serve ``app`` (a running server of another app, or with ``kwargs``, is restarted)
+        and, with ``navigate``, open its root page and wait for the renderer."""
+        server = self.server
+        if not (server.started and server._app is app and not kwargs):
+            if server.started:
+                server.stop()
+            server(app, **kwargs)
+        if navigate:
+            self.server_url = server.url
+        else:
+            self._url = server.url
+
+
+#: What Storage.clearDataForOrigin clears between two tests of a module.
+_STORAGE_TYPES = "cookies,local_storage,session_storage,indexeddb,websql,service_workers,cache_storage"
+
+
+class SharedDuo:
+    """One Chromium and one threaded server for the browser tests of a module.
+
+    :meth:`fresh` hands out the browser for a test in the state a new one has (blank page, no
+    storage or cookies of the app's origin, no earlier console messages, start-up window size,
+    default timeouts); :meth:`after_test` cleans up after it, and a browser that cannot be
+    cleaned (a crash, a hung page) is quit and the next test gets a new one.
+    """
+
+    def __init__(self, config, download_path: Path):
+        self._config = config
+        self._download_path = str(download_path)
+        self._runner = ThreadedRunner()
+        self._duo: ReusedComposite | None = None
+        self._window = None
+
+    def _new(self) -> ReusedComposite:
+        getoption = self._config.getoption
+        duo = ReusedComposite(
+            server=self._runner, browser=getoption("webdriver"), remote=getoption("remote"),
+            remote_url=getoption("remote_url"), headless=getoption("headless"),
+            options=self._config.hook.pytest_setup_options(),
+            download_path=self._download_path, percy_assets_root=getoption("percy_assets"),
+            percy_finalize=getoption("nopercyfinalize"), pause=getoption("pause"))
+        self._window = duo.driver.get_window_size()
+        return duo
+
+    def fresh(self) -> ReusedComposite:
+        """The browser for the next test."""
+        if self._duo is None:
+            self._duo = self._new()
+        duo = self._duo
+        duo.reset_log_timestamp()          # reading Chrome's log empties it: none of before
+        return duo
+
+    def after_test(self) -> None:
+        """Leave the page, forget what the app's origin stored, restore size and timeouts."""
+        duo = self._duo
+        if duo is None:
+            return
+        try:
+            driver = duo.driver
+            try:
+                driver.switch_to.alert.dismiss()
+            except NoAlertPresentException:
+                pass
+            handles = driver.window_handles
+            for handle in handles[1:]:
+                driver.switch_to.window(handle)
+                driver.close()
+            driver.switch_to.window(handles[0])
+            driver.get("about:blank")
+            if self._runner.started:
+                origin = self._runner.url.rstrip("/")
+                driver.execute_cdp_cmd("Storage.clearDataForOrigin",
+                                       {"origin": origin, "storageTypes": _STORAGE_TYPES})
+            driver.delete_all_cookies()
+            driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+            driver.set_window_size(self._window["width"], self._window["height"])
+            driver.implicitly_wait(2)                   # as dash[testing] sets it
+            driver.set_script_timeout(30)               # Selenium's defaults
+            driver.set_page_load_timeout(300)
+            duo.wait_timeout = 10
+            duo._window_idx = 0
+        except WebDriverException:
+            self._quit_browser()
+
+    def _quit_browser(self) -> None:
+        duo, self._duo = self._duo, None
+        try:
+            duo.driver.quit()
+        except WebDriverException:
+            pass
+
+    def close(self) -> None:
+        """Quit the browser and stop the server (the module's end)."""
+        if self._duo is not None:
+            self._quit_browser()
+        if self._runner.started:
+            self._runner.stop()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.keys import Keys
 
-from tests.e2e.app_under_test import open_page, screenshot, wait_until
+from tests.e2e.app_under_test import none_loading, open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -60,8 +60,7 @@ return !!node && node.matches(selector);
 
 def _settled(dash_duo, ready: str) -> bool:
     driver = dash_duo.driver
-    return (bool(driver.find_elements("css selector", ready))
-            and not driver.find_elements("css selector", "[data-dash-is-loading='true']"))
+    return bool(driver.find_elements("css selector", ready)) and none_loading(dash_duo)
 
 
 def _blocking_violations(dash_duo) -> list[str]:

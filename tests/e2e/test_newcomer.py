@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.app_under_test import graph_figure, open_page, screenshot, wait_until
+from tests.e2e.app_under_test import graph_figure, none_loading, open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "open-llm-leaderboard-v2"
@@ -35,9 +35,9 @@ def test_the_dataset_follows_the_user_and_explore_starts_readable(dash_duo, app)
         wait_until(lambda path=path: dash_duo.driver.current_url.split("?")[0].endswith(path)
                    and f"dataset={DATASET}" in dash_duo.driver.current_url, timeout=20)
         dash_duo.wait_for_contains_text("#context-dataset-name", DATASET, timeout=20)
-        wait_until(lambda: not dash_duo.driver.find_elements("id", "explore-front")
-                   and not dash_duo.driver.find_elements("css selector", "[data-dash-is-loading='true']"),
-                   timeout=60)
+        wait_until(lambda: dash_duo.driver.execute_script(
+                       "return document.getElementById('explore-front') === null;")
+                   and none_loading(dash_duo), timeout=60)
         screenshot(dash_duo, f"newcomer{path.replace('/', '-')}")
 
 
