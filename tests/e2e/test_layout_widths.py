@@ -12,7 +12,12 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.ui.features.upload.proposal_form import ROLE_OPTIONS
-from tests.e2e.app_under_test import assert_hasse_labels_apart, screenshot, wait_until
+from tests.e2e.app_under_test import (
+    assert_hasse_labels_apart,
+    none_loading,
+    screenshot,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -55,8 +60,7 @@ return {scroll: document.documentElement.scrollWidth, width: width, past: past};
 
 def _settled(dash_duo, ready: str) -> bool:
     driver = dash_duo.driver
-    return (bool(driver.find_elements("css selector", ready))
-            and not driver.find_elements("css selector", "[data-dash-is-loading='true']"))
+    return bool(driver.find_elements("css selector", ready)) and none_loading(dash_duo)
 
 
 # Each page's main figure (issue 33, s14 item 3): on the first screen at both sizes, at least
