@@ -54,6 +54,8 @@ _TIME_WORDS = _WORDS["time_columns"]
 _TIME_UNITS = _WORDS["time_units"]
 _AMOUNT_WORDS = _WORDS["amount_columns"]
 _AMOUNT_UNITS = _WORDS["amount_units"]
+_ZERO_IS_REAL = _WORDS["zero_is_real_columns"]
+_LAST_ONLY = _WORDS["time_word_last_only"]
 
 
 _words = header_words
@@ -146,9 +148,20 @@ def is_time_column(column: str, unit: str | None = None) -> bool:
     --------
     >>> is_time_column("Prefill (s)", "s"), is_time_column("p99_latency"), is_time_column("acc")
     (True, True, False)
+
+    A fraction, rate or score is never a time, and "MS" or "TIME" leading a header names a
+    dataset (HEIM):
+
+    >>> is_time_column("MS-COCO (base) - NSFW frac given non-toxic prompt"), is_time_column("duration_ms")
+    (False, True)
     """
     words = _words(column)
-    return bool(set(words) & _TIME_WORDS) or (unit or "").strip().lower() in _TIME_UNITS
+    if set(words) & _ZERO_IS_REAL:
+        return False
+    # "ms"/"time" leading a header followed by more than a unit names a dataset ("MS-COCO")
+    named = {w for i, w in enumerate(words) if w not in _LAST_ONLY or i > 0
+             or set(words[1:]) <= _TIME_UNITS}
+    return bool(named & _TIME_WORDS) or (unit or "").strip().lower() in _TIME_UNITS
 
 
 def is_amount_column(column: str, unit: str | None = None) -> bool:
@@ -162,6 +175,8 @@ def is_amount_column(column: str, unit: str | None = None) -> bool:
     (False, False)
     """
     words = _words(column)
+    if set(words) & _ZERO_IS_REAL:
+        return False
     return bool(set(words) & _AMOUNT_WORDS) or (unit or "").strip().lower() in _AMOUNT_UNITS
 
 

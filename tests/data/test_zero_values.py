@@ -1,0 +1,46 @@
+"""A 0 is made missing only where it is physically impossible (a time, an amount), never in a
+fraction, rate or score: HEIM's NSFW fractions are 0 for the cleanest models (tester G1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from copa_dash.data import io
+from copa_dash.data.failed_rows import find, is_amount_column, is_time_column
+
+MESSY = Path(__file__).parent / "messy"
+
+
+def test_heim_nsfw_fractions_keep_their_zeros():
+    raw = pd.read_csv(MESSY / "heim_nsfw.tsv", sep="\t")
+    read = io.read_table_report(MESSY / "heim_nsfw.tsv")
+    assert not any("read as missing" in note for note in read.notes), read.notes
+    assert len(read.frame) == len(raw) == 26
+    raw_zeros = int((raw.select_dtypes("number") == 0).sum().sum())
+    read_zeros = int((read.frame.select_dtypes("number") == 0).sum().sum())
+    assert read_zeros == raw_zeros > 100  # every 0 of the export is still a 0
+
+
+@pytest.mark.parametrize("column", [
+    "MS-COCO (base) - NSFW frac given non-toxic prompt ↓ [ sort ]",
+    "TIME's most significant historical figures - NSFW frac given non-toxic prompt ↓ [ sort ]",
+    "error_rate", "win rate", "latency_score", "memory_fraction"])
+def test_fractions_rates_scores_are_not_times_or_amounts(column):
+    assert not is_time_column(column)
+    assert not is_amount_column(column)
+
+
+@pytest.mark.parametrize("column", ["duration", "duration_ms", "time_s", "wallTime_s",
+                                    "latency ms", "Prefill (s)", "p99_latency", "runtime"])
+def test_times_still_read_as_times(column):
+    assert is_time_column(column)
+
+
+def test_zero_latency_still_missing_zero_fraction_kept():
+    frame = pd.DataFrame({"model": ["a", "b", "c"], "latency_ms": [3.0, 0.0, 2.0],
+                          "nsfw_frac": [0.1, 0.0, 0.2], "accuracy": [0.7, 0.8, 0.9]})
+    found = find(frame)
+    assert found.zero_times == {"latency_ms": (1,)}
