@@ -44,3 +44,26 @@ def test_zero_latency_still_missing_zero_fraction_kept():
                           "nsfw_frac": [0.1, 0.0, 0.2], "accuracy": [0.7, 0.8, 0.9]})
     found = find(frame)
     assert found.zero_times == {"latency_ms": (1,)}
+
+
+def test_amlb2019_logloss_is_a_loss():
+    """Tester G3: the AMLB 2019 export's ``logloss`` had no direction; every standard
+    loss name a practitioner exports reads as lower-better."""
+    from copa_dash.data.proposal import propose
+
+    read = io.read_table_report(MESSY / "amlb2019_1h_slice.csv")
+    guesses = {c.name: c for c in propose(read.frame, units=read.units).columns}
+    assert guesses["logloss"].direction == "min"
+    assert guesses["acc"].direction == "max" and guesses["auc"].direction == "max"
+
+
+@pytest.mark.parametrize("column, direction", [
+    ("logloss", "min"), ("log_loss", "min"), ("nll", "min"), ("cross-entropy", "min"),
+    ("CrossEntropy", "min"), ("brier", "min"), ("ece", "min"), ("rmse", "min"), ("mae", "min"),
+    ("mse", "min"), ("perplexity", "min"), ("wer", "min"), ("cer", "min"), ("fid", "min"),
+    ("auc", "max"), ("f1", "max"), ("bleu", "max"), ("rouge", "max"), ("accuracy", "max"),
+    ("map", "max"), ("ndcg", "max"), ("recall", "max"), ("precision", "max")])
+def test_standard_metric_names_have_their_direction(column, direction):
+    from copa_dash.data.role_guess import direction_reason
+
+    assert direction_reason(column, None)[0] == direction
