@@ -234,9 +234,10 @@ def _named(frame: pd.DataFrame, positions, skip=()) -> str:
     return f"{'row' if len(positions) == 1 else 'rows'} {shown}{more}"
 
 
-def apply(frame: pd.DataFrame, log: ReadLog, /) -> pd.DataFrame:
+def apply(frame: pd.DataFrame, log: ReadLog, /, *, keep_zeros: bool = False) -> pd.DataFrame:
     """Leave out failed and placeholder rows and make zero times missing, saying so in
-    ``log``; ``frame`` is not modified.
+    ``log``; ``frame`` is not modified. With ``keep_zeros`` a 0 in a time or amount column
+    stays a value (a constant predictor that takes 0 s, as AMLB 2019 records), said once.
 
     Examples
     --------
@@ -250,6 +251,9 @@ def apply(frame: pd.DataFrame, log: ReadLog, /) -> pd.DataFrame:
     "Left out row 2 ('b'): 'status' says it failed ('OOM'); a failed run's numbers are not measurements."
     """
     found = find(frame, units=log.units)
+    if keep_zeros and found.zero_times:
+        log.add(f"Kept 0 as a value in {', '.join(map(repr, found.zero_times))} (as asked).")
+        found = FailedRows(found.status, found.placeholders, {})
     if not (found.status or found.placeholders or found.zero_times):
         return frame
     out = frame.copy()
@@ -269,7 +273,8 @@ def apply(frame: pd.DataFrame, log: ReadLog, /) -> pd.DataFrame:
         what = ("no run takes no time" if is_time_column(column, log.units.get(column))
                 else "no model has no size, memory or energy")
         log.add(f"Column {column!r}: 0 in {_named(frame, positions)} read as missing; "
-                f"{what}, so a 0 is a placeholder, never the best value.")
+                f"{what}, so a 0 is a placeholder, never the best value (if the 0 is "
+                "real, keep it: --keep-zeros on the command line).")
     drop = found.rows
     if drop.size:
         out = out.drop(index=out.index[drop]).reset_index(drop=True)

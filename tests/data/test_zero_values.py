@@ -67,3 +67,24 @@ def test_standard_metric_names_have_their_direction(column, direction):
     from copa_dash.data.role_guess import direction_reason
 
     assert direction_reason(column, None)[0] == direction
+
+
+def test_amlb2019_zero_duration_said_and_kept_on_request(capsys):
+    """Tester G9: AMLB 2019's constant predictor takes 0 s (real). By default the 0 is read
+    as missing and the note names the column, the rows and the flag that keeps it; with
+    ``keep_zeros`` (``--keep-zeros``) every 0 of ``duration`` stays a value."""
+    from copa_dash.cli import main
+
+    raw = pd.read_csv(MESSY / "amlb2019_1h_slice.csv")
+    zeros = int((raw["duration"] == 0).sum())
+    assert zeros == 30
+    read = io.read_table_report(MESSY / "amlb2019_1h_slice.csv")
+    note = next(n for n in read.notes if "read as missing" in n)
+    assert "'duration'" in note and "constantpredictor" in note and "--keep-zeros" in note
+    assert read.frame["duration"].isna().sum() == zeros
+    kept = io.read_table_report(MESSY / "amlb2019_1h_slice.csv", keep_zeros=True)
+    assert (kept.frame["duration"] == 0).sum() == zeros
+    assert kept.frame["duration"].isna().sum() == raw["duration"].isna().sum()
+    assert main(["inspect", "--keep-zeros", str(MESSY / "amlb2019_1h_slice.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "Kept 0 as a value in 'duration'" in out and "read as missing" not in out
