@@ -88,3 +88,21 @@ def test_amlb2019_zero_duration_said_and_kept_on_request(capsys):
     assert main(["inspect", "--keep-zeros", str(MESSY / "amlb2019_1h_slice.csv")]) == 0
     out = capsys.readouterr().out
     assert "Kept 0 as a value in 'duration'" in out and "read as missing" not in out
+
+
+def test_amlb2019_failure_message_and_timestamp_are_never_the_config():
+    """Tester G2: AMLB 2019's ``info`` (mostly empty, error text) was made the config, so the
+    rows were configurations never averaged while ``seed`` was a run column; ``utc`` (a
+    timestamp) was next in line. Neither sets a run up."""
+    from copa_dash.data.proposal import propose
+    from copa_dash.data.runs import log_like
+
+    raw = pd.read_csv(MESSY.parents[0] / "messy" / "amlb2019_1h_slice.csv")
+    info = pd.Series(["Error: found prediction probability value outside of [0, 1]!",
+                      "TimeoutError: Execution of the task timed out"] + [""] * 58)
+    assert log_like(info) and log_like(raw["utc"]) and not log_like(raw["framework"])
+    read = io.read_table_report(MESSY / "amlb2019_1h_slice.csv")
+    frame = read.frame.assign(info=info[:len(read.frame)].to_numpy())
+    roles = {c.name: c.role for c in propose(frame, units=read.units).columns}
+    assert roles["framework"] == "system"
+    assert "config" not in roles.values(), roles
