@@ -36,6 +36,9 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
                         help="leave a guessed objective out (repeat for each): needed for a "
                              "column whose direction nobody chose, unless --objective COL:DIR "
                              "names it")
+    parser.add_argument("--keep-zeros", action="store_true",
+                        help="keep a 0 in a time or amount column (duration, latency, "
+                             "memory) as a value; by default it is read as missing and said")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_source_arguments(parser)
 
@@ -109,7 +112,8 @@ def load_table(args):
     return table_from_file(args.table, id_column=args.id_column, objectives=objectives,
                            single=single, command=getattr(args, "command", None),
                            ignore=tuple(getattr(args, "ignore", ()) or ()),
-                           directions=directions), None
+                           directions=directions,
+                           keep_zeros=bool(getattr(args, "keep_zeros", False))), None
 
 
 def _redirected(table, directions) -> list[tuple[str, str]]:
@@ -124,7 +128,7 @@ def _redirected(table, directions) -> list[tuple[str, str]]:
 
 def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
                     single: dict | None = None, command: str | None = None, ignore=(),
-                    directions=()):
+                    directions=(), keep_zeros: bool = False):
     """Read ``path`` with the shared reader and fill what the options leave open with the guesses.
 
     Every analysis command's TABLE goes through here: without ``--id`` the rows are named
@@ -137,7 +141,7 @@ def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
     from ..data import io  # lazy: see the note at the top
     from ..data.guessed_table import guessed_table
 
-    read = io.read_table_report(path, filename=path)
+    read = io.read_table_report(path, filename=path, keep_zeros=keep_zeros)
     guessed = guessed_table(read, id_column=id_column, objectives=objectives, single=single,
                             ignore=ignore, how="cli", directions=directions)
     if guessed.said:

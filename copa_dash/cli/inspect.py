@@ -33,7 +33,8 @@ def run(args) -> int:
         raise InvalidInputError("give a TABLE file, --from-optuna, --from-mlflow or "
                                 "--from-lm-eval")
     else:
-        read = io.read_table_report(args.table, filename=args.table)
+        read = io.read_table_report(args.table, filename=args.table,
+                                    keep_zeros=bool(getattr(args, "keep_zeros", False)))
         proposal = propose(read.frame, units=read.units, labels=read.labels)
         notes = list(read.notes) + list(proposal.notes)
     result = proposal.to_dict()
@@ -68,6 +69,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "direction and unit of every column, and the notes.")
     sub.add_argument("table", nargs="?",
                      help="CSV, TSV, TXT, Markdown, LaTeX, JSON, Parquet or Excel file")
+    sub.add_argument("--keep-zeros", action="store_true",
+                     help="keep a 0 in a time or amount column (duration, latency, memory) "
+                          "as a value; by default it is read as missing and said")
     sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_source_arguments(sub)
     sub.set_defaults(run=run)

@@ -54,6 +54,8 @@ _TIME_WORDS = _WORDS["time_columns"]
 _TIME_UNITS = _WORDS["time_units"]
 _AMOUNT_WORDS = _WORDS["amount_columns"]
 _AMOUNT_UNITS = _WORDS["amount_units"]
+_ZERO_IS_REAL = _WORDS["zero_is_real_columns"]
+_LAST_ONLY = _WORDS["time_word_last_only"]
 
 
 _words = header_words
@@ -146,9 +148,20 @@ def is_time_column(column: str, unit: str | None = None) -> bool:
     --------
     >>> is_time_column("Prefill (s)", "s"), is_time_column("p99_latency"), is_time_column("acc")
     (True, True, False)
+
+    A fraction, rate or score is never a time, and "MS" or "TIME" leading a header names a
+    dataset (HEIM):
+
+    >>> is_time_column("MS-COCO (base) - NSFW frac given non-toxic prompt"), is_time_column("duration_ms")
+    (False, True)
     """
     words = _words(column)
-    return bool(set(words) & _TIME_WORDS) or (unit or "").strip().lower() in _TIME_UNITS
+    if set(words) & _ZERO_IS_REAL:
+        return False
+    # "ms"/"time" leading a header followed by more than a unit names a dataset ("MS-COCO")
+    named = {w for i, w in enumerate(words) if w not in _LAST_ONLY or i > 0
+             or set(words[1:]) <= _TIME_UNITS}
+    return bool(named & _TIME_WORDS) or (unit or "").strip().lower() in _TIME_UNITS
 
 
 def is_amount_column(column: str, unit: str | None = None) -> bool:
@@ -162,6 +175,8 @@ def is_amount_column(column: str, unit: str | None = None) -> bool:
     (False, False)
     """
     words = _words(column)
+    if set(words) & _ZERO_IS_REAL:
+        return False
     return bool(set(words) & _AMOUNT_WORDS) or (unit or "").strip().lower() in _AMOUNT_UNITS
 
 
@@ -219,9 +234,10 @@ def _named(frame: pd.DataFrame, positions, skip=()) -> str:
     return f"{'row' if len(positions) == 1 else 'rows'} {shown}{more}"
 
 
-def apply(frame: pd.DataFrame, log: ReadLog, /) -> pd.DataFrame:
+def apply(frame: pd.DataFrame, log: ReadLog, /, *, keep_zeros: bool = False) -> pd.DataFrame:
     """Leave out failed and placeholder rows and make zero times missing, saying so in
-    ``log``; ``frame`` is not modified.
+    ``log``; ``frame`` is not modified. With ``keep_zeros`` a 0 in a time or amount column
+    stays a value (a constant predictor that takes 0 s, as AMLB 2019 records), said once.
 
     Examples
     --------
@@ -235,6 +251,9 @@ def apply(frame: pd.DataFrame, log: ReadLog, /) -> pd.DataFrame:
     "Left out row 2 ('b'): 'status' says it failed ('OOM'); a failed run's numbers are not measurements."
     """
     found = find(frame, units=log.units)
+    if keep_zeros and found.zero_times:
+        log.add(f"Kept 0 as a value in {', '.join(map(repr, found.zero_times))} (as asked).")
+        found = FailedRows(found.status, found.placeholders, {})
     if not (found.status or found.placeholders or found.zero_times):
         return frame
     out = frame.copy()
@@ -254,7 +273,8 @@ def apply(frame: pd.DataFrame, log: ReadLog, /) -> pd.DataFrame:
         what = ("no run takes no time" if is_time_column(column, log.units.get(column))
                 else "no model has no size, memory or energy")
         log.add(f"Column {column!r}: 0 in {_named(frame, positions)} read as missing; "
-                f"{what}, so a 0 is a placeholder, never the best value.")
+                f"{what}, so a 0 is a placeholder, never the best value (if the 0 is "
+                "real, keep it: --keep-zeros on the command line).")
     drop = found.rows
     if drop.size:
         out = out.drop(index=out.index[drop]).reset_index(drop=True)

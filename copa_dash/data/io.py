@@ -103,7 +103,8 @@ def read_table(source, /, *, filename: str | None = None,
 
 
 def read_table_report(source, /, *, filename: str | None = None,
-                      limits: Limits | None = None, leave_out_failed: bool = True) -> TableRead:
+                      limits: Limits | None = None, leave_out_failed: bool = True,
+                      keep_zeros: bool = False) -> TableRead:
     """Read a table as people have it, and say every adjustment made (the "What we read" notes).
 
     Parameters
@@ -111,6 +112,9 @@ def read_table_report(source, /, *, filename: str | None = None,
     source, filename, limits, leave_out_failed
         As for :func:`read_table`; also ``.md`` / ``.markdown`` (a pipe table) and ``.tex``
         (a ``tabular``); a ``.txt`` holding either is read as such.
+    keep_zeros : bool
+        Keep a 0 in a time or amount column as a value (``--keep-zeros``) instead of
+        making it missing.
 
     Returns
     -------
@@ -157,7 +161,8 @@ def read_table_report(source, /, *, filename: str | None = None,
         raise InvalidInputError(f"{filename}: {exc}") from None
     frame = strip_control_characters(frame, log)  # escapes never reach the page or CLI
     if leave_out_failed:
-        frame = failed_rows.apply(tidy_frame(failed_rows.apply_to_cells(frame, log), log), log)
+        frame = failed_rows.apply(tidy_frame(failed_rows.apply_to_cells(frame, log), log), log,
+                                  keep_zeros=keep_zeros)
     else:
         frame = tidy_frame(frame, log)
     if len(frame) < 2:  # the format's own shape check counted rows that held no value at all

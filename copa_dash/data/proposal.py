@@ -60,7 +60,7 @@ from .role_guess import (
     guess_id,
     row_id_name,
 )
-from .runs import repeat_kind
+from .runs import log_like, repeat_kind
 from .schema import SINGLE_ROLES, Objective, Roles
 
 ROLES = ("id", "objective", "system", "seed", "task", "split", "config", "budget", "metadata")
@@ -412,7 +412,7 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
         return name_column, False, tuple(int(p) for p in positions), ()
     splitter = None if seed is not None else next(
         (c for c in frame.columns if c != name_column and _is_text_column(frame[c])
-         and _unique_pairs(frame, name_column, c, share=0.9)), None)
+         and not log_like(frame[c]) and _unique_pairs(frame, name_column, c, share=0.9)), None)
     if seed is None and splitter is None and grouping:
         roles[name_column] = "system"
         notes.append(f"No column names every row once ({name_column!r} repeats: it is kept as "

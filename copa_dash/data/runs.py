@@ -87,11 +87,37 @@ def is_setting_column(frame: pd.DataFrame, column: str) -> bool:
     series = frame[column]
     if pd.api.types.is_bool_dtype(series.dtype) or not pd.api.types.is_numeric_dtype(
             series.dtype):
-        return not pd.api.types.is_datetime64_any_dtype(series.dtype)
+        return not pd.api.types.is_datetime64_any_dtype(series.dtype) and not log_like(series)
     joined = "".join(words)
     if joined in _SHORT_SETTINGS or words[:1] == ["top"] and words[-1:] == ["k"]:
         return True
     return any(w in SETTING_WORDS - _SHORT_SETTINGS for w in words) or joined in SETTING_WORDS
+
+
+_TIMESTAMP = r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"
+
+
+def log_like(series: pd.Series) -> bool:
+    """Text no run is set up by: mostly empty with failure messages (AMLB's ``info``),
+    or written as a timestamp (``2019-04-15T12:49:29``).
+
+    Examples
+    --------
+    >>> log_like(pd.Series(["", "", "", "Error: found value outside of [0, 1]!"]))
+    True
+    >>> log_like(pd.Series(["2019-04-15T12:49:29", "2019-04-15T13:01:02"]))
+    True
+    >>> log_like(pd.Series(["int8", "fp16", "int8"]))
+    False
+    """
+    text = series.astype("string").str.strip()
+    present = text[text.fillna("").str.len() > 0]
+    if not len(present):
+        return False
+    if 2 * len(present) < len(series) and present.str.contains(
+            r"error|exception|fail|traceback|timeout", case=False).fillna(False).any():
+        return True  # mostly empty, the rest failure messages (a sparse sweep is a setting)
+    return bool(present.str.match(_TIMESTAMP).fillna(False).mean() > 0.9)
 
 
 def repeat_kind(frame: pd.DataFrame, name_column: str, /, *,

@@ -139,9 +139,12 @@ def is_cost(objective) -> bool:
     >>> from copa_dash.data.schema import Objective
     >>> [is_cost(Objective(n, d, u)) for n, d, u in [("Acc@1", "max", None),
     ...     ("Params", "min", "M"), ("Decode (tokens/s)", "max", "tokens/s"), ("loss", "min", None)]]
-    [False, True, True, False]
+    [False, True, False, False]
     """
     unit = (objective.unit or "").strip().lower()
+    if objective.direction == "max" and re.search(r"/\s*(?:s|sec|second)\b|per\s*s(?:ec)?\b",
+                                                  f"{unit} {objective.name}".lower()):
+        return False  # a throughput (tokens/s, queries/s) maximised is a quality, not a cost
     if unit in COST_UNITS or unit.replace(" ", "") in COST_UNITS:
         return True
     words = set(_words(objective.label or objective.name)) | set(_words(objective.name))
