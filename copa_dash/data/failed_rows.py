@@ -274,7 +274,8 @@ def apply(frame: pd.DataFrame, log: ReadLog, /, *, keep_zeros: bool = False) -> 
                 else "no model has no size, memory or energy")
         log.add(f"Column {column!r}: 0 in {_named(frame, positions)} read as missing; "
                 f"{what}, so a 0 is a placeholder, never the best value (if the 0 is "
-                "real, keep it: --keep-zeros on the command line).")
+                "real: the command line keeps it with --keep-zeros; the Upload page cannot "
+                "yet, so leave the column out there or replace the 0 by the real value).")
     drop = found.rows
     if drop.size:
         out = out.drop(index=out.index[drop]).reset_index(drop=True)
