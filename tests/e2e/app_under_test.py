@@ -196,6 +196,22 @@ class SharedDuo:
             duo._window_idx = 0
         except WebDriverException:
             self._quit_browser()
+        self._stop_jobs()
+
+    def _stop_jobs(self) -> None:
+        """Stop the background jobs a test left running (a permutation test or an exact
+        depth it did not wait for or cancel). Every test's browser is the same client to the
+        app (127.0.0.1), which runs at most ``max_jobs_per_client`` jobs and kills a job no
+        page follows only after ``job_abandon_seconds`` (60 s): back to back, one test's
+        leftovers refused the next test's job, whose page then waited for a verdict that
+        never came (CI, session 14: the two tests of test_job_dimming)."""
+        app = getattr(self._runner, "_app", None)
+        manager = getattr(app, "_background_manager", None)
+        registry = getattr(manager, "_registry", None)
+        if registry is None:
+            return
+        for pid in list(registry()):
+            manager.terminate_job(pid)
 
     def _quit_browser(self) -> None:
         duo, self._duo = self._duo, None

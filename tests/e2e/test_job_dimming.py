@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from selenium.webdriver.common.keys import Keys
 
-from tests.e2e.app_under_test import open_page, screenshot, wait_until
+from tests.e2e.app_under_test import none_loading, open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 QUERY = ("dataset=fairness-adult-sex&tab=significance&base=SVM&cand=Feldman-SVM&perms=200"
@@ -25,6 +25,14 @@ def _look(dash_duo) -> dict:
         "        label: getComputedStyle(box, '::before').content};")
 
 
+def _click_run(dash_duo) -> None:
+    """Run, once the page has drawn its test panel and nothing is loading: a click that
+    lands while the first callbacks still run may find Run disabled and be lost."""
+    run = dash_duo.wait_for_element("#systems-run", timeout=30)
+    wait_until(lambda: run.is_enabled() and none_loading(dash_duo), timeout=60)
+    run.click()
+
+
 def test_a_running_test_dims_the_previous_verdict(dash_duo, app):
     # 300 runs a side (tests/heavy_tables.py): 200 permutations give a verdict at once,
     # 1,000,000 run long enough to be seen (the bundled table's end in about a second)
@@ -33,7 +41,7 @@ def test_a_running_test_dims_the_previous_verdict(dash_duo, app):
     ref = save_many_runs(app.server.config["COPA_SETTINGS"])
     open_page(dash_duo, app,
               "/systems?" + QUERY.replace("dataset=fairness-adult-sex", f"dataset={ref}"))
-    dash_duo.wait_for_element("#systems-run", timeout=30).click()
+    _click_run(dash_duo)
     dash_duo.wait_for_element("#systems-verdict", timeout=60)
     wait_until(lambda: dash_duo.find_element("#systems-run").is_enabled(), timeout=30)
     before = _look(dash_duo)
@@ -71,7 +79,7 @@ def test_the_first_run_dims_nothing(dash_duo, app):
     query = QUERY.replace("perms=200", "perms=1000000").replace("seed=11", "seed=12") \
         .replace("dataset=fairness-adult-sex", f"dataset={ref}")
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?{query}", timeout=30)
-    dash_duo.wait_for_element("#systems-run", timeout=30).click()
+    _click_run(dash_duo)
     dash_duo.wait_for_contains_text("#systems-progress-text", "% of", timeout=90)
     label = dash_duo.driver.execute_script(
         "return getComputedStyle(document.getElementById('systems-result'), '::before').content;")
