@@ -25,11 +25,37 @@ def _look(dash_duo) -> dict:
         "        label: getComputedStyle(box, '::before').content};")
 
 
+def _page_says(dash_duo) -> str:
+    """What the test panel shows (for a failure's message): its alerts and result."""
+    return dash_duo.driver.execute_script(
+        "return [...document.querySelectorAll('#systems-test-alert, #systems-result, .alert')]"
+        ".map(e => e.id + ': ' + e.innerText).join(' | ') + ' @ ' + location.href;"
+    ) + f" (compiles: {_jit_status()})"
+
+
+def _jit_status() -> str:
+    from copa_dash.core import jit
+
+    return str(jit.status())
+
+
+def _wait_for_verdict(dash_duo, timeout: float) -> None:
+    try:
+        dash_duo.wait_for_element("#systems-verdict", timeout=timeout)
+    except Exception as exc:
+        raise AssertionError(f"no verdict; the page says: {_page_says(dash_duo)}") from exc
+
+
 def _click_run(dash_duo) -> None:
     """Run, once the page has drawn its test panel and nothing is loading: a click that
     lands while the first callbacks still run may find Run disabled and be lost."""
+    from copa_dash.core import jit
+
     run = dash_duo.wait_for_element("#systems-run", timeout=30)
     wait_until(lambda: run.is_enabled() and none_loading(dash_duo), timeout=60)
+    # the job forks the server (in this process): not while a kernel compiles on a cold
+    # numba cache (CI), which delays the fork up to core/jit.FORK_LOCK_WAIT_SECONDS
+    assert jit.wait_idle(timeout=180), f"kernels still compiling: {jit.status()}"
     run.click()
 
 
@@ -42,7 +68,7 @@ def test_a_running_test_dims_the_previous_verdict(dash_duo, app):
     open_page(dash_duo, app,
               "/systems?" + QUERY.replace("dataset=fairness-adult-sex", f"dataset={ref}"))
     _click_run(dash_duo)
-    dash_duo.wait_for_element("#systems-verdict", timeout=60)
+    _wait_for_verdict(dash_duo, 60)
     wait_until(lambda: dash_duo.find_element("#systems-run").is_enabled(), timeout=30)
     before = _look(dash_duo)
     assert "job-stale" not in before["cls"] and before["opacity"] == 1
@@ -80,7 +106,10 @@ def test_the_first_run_dims_nothing(dash_duo, app):
         .replace("dataset=fairness-adult-sex", f"dataset={ref}")
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?{query}", timeout=30)
     _click_run(dash_duo)
-    dash_duo.wait_for_contains_text("#systems-progress-text", "% of", timeout=90)
+    try:
+        dash_duo.wait_for_contains_text("#systems-progress-text", "% of", timeout=90)
+    except Exception as exc:
+        raise AssertionError(f"no progress; the page says: {_page_says(dash_duo)}") from exc
     label = dash_duo.driver.execute_script(
         "return getComputedStyle(document.getElementById('systems-result'), '::before').content;")
     assert label in ("none", "normal")
