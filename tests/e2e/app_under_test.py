@@ -3,6 +3,7 @@ browser and server a module's tests share (:class:`SharedDuo`)."""
 
 from __future__ import annotations
 
+import socket
 import tempfile
 import time
 from pathlib import Path
@@ -108,6 +109,31 @@ def assert_hasse_labels_apart(dash_duo, labels_per_diagram: int, timeout: float 
                 assert apart, f"Hasse labels overlap: {a} {b}"
 
 
+def _free_port() -> int:
+    """A port no socket uses now (the kernel's pick)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _serve_on_a_free_port(server, app, **kwargs) -> None:
+    """Start ``server`` on a port free at that moment and check that its own thread serves it.
+
+    Why: dash[testing] hands out ports from a counter (58050 on) and counts a server as up
+    once *something* answers there. A test's cluster (tests/scaleout, gunicorn) binds free
+    ports the kernel picks from the same range; when one held the counter's port, the app's
+    thread failed to bind and died while the browser was served by that other app ("no
+    dataset has the id ..." for a dataset this app had just saved: CI, session 14)."""
+    for _ in range(5):
+        kwargs["port"] = _free_port()
+        server(app, **kwargs)
+        time.sleep(0.3)
+        if server.thread is not None and server.thread.is_alive():
+            return
+        server.started = False
+    raise RuntimeError("the app's server thread did not stay up on any free port")
+
+
 class ReusedComposite(DashComposite):
     """dash[testing]'s DashComposite whose server keeps running between tests: starting the
     app it already serves only opens the root page (as a new server's start does)."""
@@ -119,7 +145,7 @@ class ReusedComposite(DashComposite):
         if not (server.started and server._app is app and not kwargs):
             if server.started:
                 server.stop()
-            server(app, **kwargs)
+            _serve_on_a_free_port(server, app, **kwargs)
         if navigate:
             self.server_url = server.url
         else:
