@@ -7,7 +7,6 @@ import diskcache
 import pytest
 from dash import Dash, DiskcacheManager
 
-from copa_dash.config import Settings
 from copa_dash.ui.common.job_result import RESULT, STALE, dim_while_running, result_class
 from copa_dash.ui.features.posets import callbacks as posets_callbacks
 from copa_dash.ui.features.systems import callbacks as systems_callbacks
@@ -19,8 +18,13 @@ def running(tmp_path_factory):
     root = tmp_path_factory.mktemp("jobs")
     app = Dash(__name__, background_callback_manager=DiskcacheManager(
         diskcache.Cache(str(root / "jobs"))))
-    app.server.config["COPA_SETTINGS"] = Settings(data_dir=root / "data",
-                                                  cache_dir=root / "cache")
+    # the browser tests' settings: a background callback's job function is registered for
+    # the whole process, with the settings of the app it was registered on, so a bare app's
+    # own data directory here made a later browser test's job look for its dataset in the
+    # wrong place when both ran in one process ("no dataset has the id", CI, session 14)
+    from tests.e2e.app_under_test import make_app
+
+    app.server.config["COPA_SETTINGS"] = make_app().server.config["COPA_SETTINGS"]
     systems_callbacks.register_callbacks(app)
     posets_callbacks.register_callbacks(app)
     return [cb["running"] for cb in app._callback_list if cb.get("running")]
