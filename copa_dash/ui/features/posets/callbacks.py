@@ -13,6 +13,7 @@ from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.job_result import dim_while_running
+from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 from copa_dash.ui.features.posets import figures
 from copa_dash.ui.features.posets import layout as page
@@ -89,7 +90,6 @@ def _progress(set_progress, *, exact: bool):
 
 def register_callbacks(app) -> None:
     """Attach the posets page's callbacks to ``app``."""
-    settings = app.server.config["COPA_SETTINGS"]     # the background job has no request
     register_job_messages(app, COMPUTE_INPUTS)  # "cancelled"; stale errors cleared
 
     @app.callback(
@@ -111,7 +111,9 @@ def register_callbacks(app) -> None:
         progress = _progress(set_progress, exact=EXACT_OF_MODE[result["mode"]] is True)
 
         try:
-            _view(_state(result, 3), settings, progress=progress)
+            # the serving instance's settings, read when the job runs (see
+            # systems.callbacks._register_test: a closure would serve every app's jobs)
+            _view(_state(result, 3), current_settings(), progress=progress)
         except posets.NotLongTable as exc:       # a wide table: the long example, linked
             return None, page.not_long_alert(str(exc))
         except InvalidInputError as exc:
@@ -134,6 +136,7 @@ def register_callbacks(app) -> None:
             return _empty(view_link(page.PATH, no_update))
         state = _state(result, k)
         try:
+            settings = current_settings()
             view = _view(state, settings)
         except InvalidInputError as exc:
             return {**_empty(view_link(page.PATH, to_query(state))),

@@ -102,7 +102,7 @@ def register_callbacks(app) -> None:
     register_run_guard(app)  # Run disabled out of range; "cancelled"; stale errors cleared
     report_panel.register_callbacks(app)
     _register_indicators(app)
-    _register_test(app, app.server.config.get("COPA_SETTINGS"))
+    _register_test(app)
     _register_power(app)
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
 
@@ -168,8 +168,16 @@ def _register_indicators(app) -> None:
         return view_link(PATH, to_query(state_from_controls(**controls)))
 
 
-def _register_test(app, settings) -> None:
-    """The permutation test, run in the background with progress and cancel."""
+def _register_test(app) -> None:
+    """The permutation test, run in the background with progress and cancel.
+
+    The job reads the serving instance's settings when it runs, never from this closure:
+    Dash keys a background function by its source and registers it on every manager in the
+    process, so a closure over one app's settings would serve every app's jobs (several
+    instances in one process, as in the tests, read one another's data folders). A job
+    process is forked from the request's thread and keeps its application context; a Celery
+    worker has one instance, built from the environment.
+    """
 
     @app.callback(
         output=[Output(ID.TEST_ALERT, "children"), Output(ID.RESULT, "children")],
@@ -192,6 +200,7 @@ def _register_test(app, settings) -> None:
         """The permutation test in a worker process, reporting progress per percent."""
         total = _whole(permutations, -1)
         try:
+            settings = current_settings()
             opened = open_dataset(ref, settings)
             view = systems.significance_test(
                 opened.table, baseline=baseline or (), candidate=candidate or (),
