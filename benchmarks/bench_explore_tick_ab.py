@@ -20,12 +20,8 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
-import io
 import statistics
-import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -35,20 +31,12 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._app import RunningApp, app_env, free_port, headless_chromium
 from benchmarks._harness import load_line, markdown
+from benchmarks._revision_ab import revision_ab_arguments, revision_files
 from benchmarks.bench_every_control import PAGES, Bench, save_uploads
 
-FAIRNESS = ROOT / "tests" / "data" / "messy" / "fairness_adult_sex.csv"
 BOXES = "input[type=checkbox][name*='explore-objectives']"
 
 
-def peer_tree(rev: str) -> Path:
-    """The tree of git revision ``rev`` in a temporary folder (an app directory)."""
-    folder = Path(tempfile.mkdtemp(prefix="copa-peer-tree-"))
-    data = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True,
-                          capture_output=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-        archive.extractall(folder, filter="data")
-    return folder
 
 
 def settle(app: RunningApp, *, window: float = 3.0, limit: float = 900.0) -> None:
@@ -65,13 +53,10 @@ def settle(app: RunningApp, *, window: float = 3.0, limit: float = 900.0) -> Non
 def main(argv=None) -> int:
     from selenium.webdriver.common.by import By
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("file", nargs="?", type=Path, default=FAIRNESS)
-    parser.add_argument("--peer-rev", default="HEAD~1")
-    parser.add_argument("--rounds", type=int, default=6)
+    parser = revision_ab_arguments(__doc__.split("\n\n")[0], rounds=6)
     args = parser.parse_args(argv)
     print(load_line(), flush=True)
-    sides = {"this checkout": ROOT, f"peer {args.peer_rev}": peer_tree(args.peer_rev)}
+    sides = {"this checkout": ROOT, f"peer {args.peer_rev}": revision_files(args.peer_rev)}
     apps, benches, urls = {}, {}, {}
     samples = {name: {"untick": [], "tick": [], "server": [], "browser": []} for name in sides}
     try:

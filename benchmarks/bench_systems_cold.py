@@ -17,14 +17,11 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
-import io
 import json
 import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 
@@ -34,8 +31,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np
 
 from benchmarks._harness import load_line, markdown
-
-FAIRNESS = ROOT / "tests" / "data" / "messy" / "fairness_adult_sex.csv"
+from benchmarks._revision_ab import revision_ab_arguments, revision_files
 
 ONE_RUN = """
 import json, os, sys, time
@@ -61,16 +57,6 @@ os._exit(0)
 """
 
 
-def peer_package(rev: str) -> Path:
-    """``copa_dash`` of git revision ``rev`` in a temporary folder (for PYTHONPATH)."""
-    folder = Path(tempfile.mkdtemp(prefix="copa-peer-"))
-    data = subprocess.run(["git", "archive", rev, "copa_dash"], cwd=ROOT, check=True,
-                          capture_output=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-        archive.extractall(folder, filter="data")
-    return folder
-
-
 def one_run(package: Path, table: Path) -> dict:
     env = dict(os.environ, PYTHONPATH=str(package),
                NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="copa-numba-cold-"))
@@ -87,13 +73,11 @@ def _equal(a: dict, b: dict) -> bool:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("file", nargs="?", type=Path, default=FAIRNESS)
-    parser.add_argument("--peer-rev", default="HEAD~1")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser = revision_ab_arguments(__doc__.split("\n\n")[0], rounds=3)
     args = parser.parse_args(argv)
     print(load_line(), flush=True)
-    sides = {"this checkout": ROOT, f"peer {args.peer_rev}": peer_package(args.peer_rev)}
+    sides = {"this checkout": ROOT,
+             f"peer {args.peer_rev}": revision_files(args.peer_rev, "copa_dash")}
     runs: dict[str, list[dict]] = {name: [] for name in sides}
     for n in range(args.rounds):
         order = list(sides) if n % 2 == 0 else list(sides)[::-1]
