@@ -86,6 +86,7 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
                                        min_bytes_per_second=settings.min_upload_kbps * 1000)
 
     _set_up_dash_once(app)
+    _serve_as_this_app(app)
     if settings.jit_mode == "background":
         _warm_up_after_first_request(app.server, warm_up_in_background)
     else:
@@ -114,6 +115,24 @@ def _set_up_dash_once(app) -> None:
                 done.append(True)
 
     app.server.before_request_funcs.setdefault(None, []).insert(0, set_up_dash)
+
+
+def _serve_as_this_app(app) -> None:
+    """Every request of ``app`` runs with Dash's current app set to ``app``.
+
+    Why: Dash's callback dispatch reads ``dash.get_app()``, which outside its own wrappers is
+    the last app created in the process, to sign a background job's handle, while the cancel
+    callback verifies the handle with its own app's secret. With two apps in one process (the
+    notebook API called twice, the tests) the handles were signed with the other app's
+    secret and Cancel was dropped without a word: the job ran on and Run stayed greyed.
+    Dash's ``with_app_context`` sets the same context variable for its layout routes.
+    """
+    from dash._get_app import app_context  # no public setter; the variable get_app reads
+
+    def set_current_app():
+        app_context.set(app)
+
+    app.server.before_request_funcs.setdefault(None, []).insert(0, set_current_app)
 
 
 def _warm_up_after_first_request(server, start) -> None:

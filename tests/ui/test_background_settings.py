@@ -1,4 +1,5 @@
-"""A background job reads the settings of the instance that serves the request.
+"""A background job reads the settings of the instance that serves the request, and its
+handle is signed with that instance's secret.
 
 Dash keys a background function by its source and registers it on every manager of the
 process, so each app created later replaces the function every earlier app runs. A job that
@@ -27,7 +28,7 @@ def _instance(root: Path):
 
 def _job_of(app, name: str):
     """The job function ``name`` as ``app``'s background manager runs it, and the manager."""
-    manager = app._background_manager  # noqa: SLF001 - the manager Dash runs jobs on
+    manager = app._background_manager  # the manager Dash runs this app's jobs on
     keys = [key for key, fn, _ in BaseBackgroundCallbackManager.functions
             if getattr(fn, "__name__", "") == name]
     assert keys, f"no background function {name!r} registered"
@@ -67,3 +68,18 @@ def test_the_depth_job_opens_the_serving_instance_dataset(two_instances):
                               [ref, None, None, [], "drop", "drop", "auto", 0.01])
     assert "no dataset has the id" not in str(outcome)
     assert "long" in str(outcome).lower()  # the refusal of a wide table, so the data was read
+
+
+def test_a_job_handle_is_signed_with_the_serving_app_secret(two_instances):
+    """Dash signs a job's handle with ``get_app()``'s secret (the process's last app unless a
+    request says otherwise) and the cancel callback checks it with its own app's: with a
+    second app created later, Cancel of the first app's jobs was dropped (CI, session 15)."""
+    import dash
+    from dash import _callback
+
+    (first, _), (second, _) = two_instances
+    assert first._get_signing_secret() != second._get_signing_secret()
+    with first.server.test_request_context("/_dash-update-component", method="POST"):
+        first.server.preprocess_request()   # the request hooks, as a served request runs them
+        assert dash.get_app() is first
+        assert _callback._get_signing_secret() == first._get_signing_secret()
