@@ -125,7 +125,8 @@ def _serve_as_this_app(app) -> None:
     callback verifies the handle with its own app's secret. With two apps in one process (the
     notebook API called twice, the tests) the handles were signed with the other app's
     secret and Cancel was dropped without a word: the job ran on and Run stayed greyed.
-    Dash's ``with_app_context`` sets the same context variable for its layout routes.
+    Dash's ``with_app_context`` sets the same context variable for its layout routes. It runs
+    first of all hooks, so Dash's first-request set-up sees this app too.
     """
     from dash._get_app import app_context  # no public setter; the variable get_app reads
 

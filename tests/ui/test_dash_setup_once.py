@@ -20,7 +20,9 @@ def _app(tmp_path, monkeypatch):
 def test_the_set_up_hook_comes_first_and_runs_once(tmp_path, monkeypatch):
     app = _app(tmp_path, monkeypatch)
     hooks = app.server.before_request_funcs[None]
-    assert hooks[0].__name__ == "set_up_dash"
+    # only the hook that names this app as Dash's current one runs before it (the set-up then
+    # registers the cancel callbacks of this app, app_factory._serve_as_this_app)
+    assert [hook.__name__ for hook in hooks[:2]] == ["set_current_app", "set_up_dash"]
     calls = []
     original = app._setup_server
     gate = threading.Barrier(8)
