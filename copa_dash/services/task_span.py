@@ -71,11 +71,16 @@ class TaskSpan:
         return ("To choose a system across tasks use Posets (ranks per task) or restrict "
                 f"to one task ({self.column} = {self.tasks[0]}).")
 
-    def cli_line(self, what: str = "pick") -> str:
-        """The note for the command line: the remedies as commands."""
+    def cli_line(self, what: str = "pick", *, with_in: bool = True) -> str:
+        """The note for the command line: the remedies as commands.
+
+        ``with_in``: the command takes ``--in COL=VALUE`` (select, rank, sweep, front);
+        otherwise the note says to give it a table of one task.
+        """
+        restrict = (f"with --in \"{self.column}={self.tasks[0]}\"" if with_in else
+                    f"by giving a table of the rows of one {self.column}")
         return (f"{self.sentence(what)} To choose a system across tasks use 'copa-dash "
-                f"posets' (ranks per task), or restrict to one task with "
-                f"--in \"{self.column}={self.tasks[0]}\".")
+                f"depth' (the Posets page: ranks per task), or restrict to one task {restrict}.")
 
 
 def task_span(table: EvalTable, rows=None) -> TaskSpan | None:
