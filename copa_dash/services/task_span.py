@@ -66,6 +66,10 @@ class TaskSpan:
         """
         return f"These rows come from {self.n} tasks ({self.names()}): {WHAT[what]}."
 
+    def shown(self) -> tuple[str, ...]:
+        """The tasks a note offers to restrict to (the first few)."""
+        return self.tasks[:_SHOWN]
+
     def advice(self) -> str:
         """What to do instead, in plain words (the pages add the links)."""
         return ("To choose a system across tasks use Posets (ranks per task) or restrict "
