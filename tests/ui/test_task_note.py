@@ -70,7 +70,7 @@ def test_explore_pick_over_two_datasets_says_so_with_a_restriction_in_the_link()
 def test_rankings_over_all_datasets_says_the_means_mix_tasks():
     opened = open_dataset(AMLB)
     state = RankingsView(dataset=AMLB, sets=(("dataset", TWO),)).with_defaults(opened)
-    from copa_dash.services import rankings   # noqa: PLC0415
+    from copa_dash.services import rankings
 
     view = rankings.rank_view(opened.table, criteria=state.criteria, objectives=state.objectives,
                               row_filter=rankings_callbacks.row_filter(state))
