@@ -16,8 +16,8 @@ from copa_dash.services.views.rankings import RankingsView
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.job_result import dim_while_running
 from copa_dash.ui.common.settings_access import current_cache, current_settings
-from copa_dash.ui.common.task_note import task_note
 from copa_dash.ui.common.table_ids import id_tooltips
+from copa_dash.ui.common.task_note import task_note
 from copa_dash.ui.features.systems import figures, report_panel
 from copa_dash.ui.features.systems.ids import SystemsIds as ID
 from copa_dash.ui.features.systems.layout import PATH, result_panel
