@@ -39,3 +39,21 @@ def test_bundled_amlb_default_view_is_one_task_and_not_nagged(capsys):
     assert "tasks (" not in capsys.readouterr().err
     assert main(["rank", "--dataset", "amlb-2022", "--top", "2", "--all-rows"]) == 0
     assert "These rows come from 55 tasks" in capsys.readouterr().err
+
+
+DEEPOBS = str(Path(__file__).parents[1] / "data" / "messy" / "deepobs_schneider.csv")
+DIRECTIONS = ["--direction", "Performance:min", "--direction", "Speed:min"]
+
+
+@pytest.mark.parametrize("command, words", [
+    ("select", "the pick compares a run on one task"),
+    ("indicators", "each system's front and indicators pool its runs"),
+])
+def test_deepobs_export_picks_and_means_across_problems_say_so(capsys, command, words):
+    """G12: Performance is a loss on some problems and an accuracy on others."""
+    assert main([command, DEEPOBS, *DIRECTIONS]) == 0
+    err = capsys.readouterr().err
+    assert ("These rows come from 8 tasks (P1, P2, P3, P4, P5 and 3 more): " + words) in err
+    assert main([command, DEEPOBS, *DIRECTIONS, *(["--in", "Test Problem=P3"]
+                                                  if command == "select" else [])]) == 0
+    assert ("tasks (" in capsys.readouterr().err) == (command != "select")
