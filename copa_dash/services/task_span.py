@@ -26,6 +26,8 @@ WHAT = {
     "pick": "the pick compares a run on one task with runs on others",
     "rank": "the ranking compares runs on one task with runs on others",
     "front": "the front compares runs on one task with runs on others",
+    "runs": "averaging the runs per model mixes each model's results on different tasks "
+            "into one number",
     "average": "a system's mean mixes its runs on different tasks, and the ranking compares "
                "those mixtures",
     "systems": "each system's front and indicators pool its runs on different tasks as if "
@@ -123,6 +125,18 @@ def task_span(table: EvalTable, rows=None) -> TaskSpan | None:
     if rows is not None:
         rows = np.asarray(rows)
         values = values.iloc[np.flatnonzero(rows) if rows.dtype == bool else rows]
+    return column_span(values, column)
+
+
+def column_span(values: pd.Series, column: str) -> TaskSpan | None:
+    """The tasks among ``values`` of the task column ``column`` (a table not yet saved, such
+    as an upload's proposal), or None when they are fewer than two.
+
+    Examples
+    --------
+    >>> column_span(pd.Series(["P1", "P2", "P1", None]), "problem").tasks
+    ('P1', 'P2')
+    """
     tasks = pd.unique(values.dropna().astype(str))
     if len(tasks) < 2:
         return None
