@@ -10,6 +10,7 @@ from copa_dash.data.schema import EvalTable, Objective, Roles
 from copa_dash.services import rankings
 from copa_dash.services.task_span import task_span
 
+
 def _table(tasks, system=None):
     frame = pd.DataFrame({"run": [f"r{i}" for i in range(len(tasks))], "task": tasks,
                           "acc": np.linspace(0.5, 0.9, len(tasks)),
