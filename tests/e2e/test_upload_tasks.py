@@ -48,6 +48,18 @@ def test_amlb_slice_keeps_zeros_and_explore_says_the_pick_spans_tasks(dash_duo, 
     screenshot(dash_duo, "explore-amlb2019-task-note")
     posets = dash_duo.find_element(".task-note .task-posets")
     assert urlsplit(posets.get_attribute("href")).path == "/posets"
+    explore = dash_duo.driver.current_url
+    dataset = parse_qs(urlsplit(explore).query)["dataset"][0]
+    for page, words in (("rankings", "a system's mean mixes its runs on different tasks"),
+                        ("systems", "each system's front and indicators pool its runs")):
+        dash_duo.driver.get(f"{dash_duo.server.url}/{page}?dataset={dataset}")
+        dash_duo.wait_for_contains_text(".task-note", words, timeout=30)
+        screenshot(dash_duo, f"{page}-amlb2019-task-note")
+    dash_duo.driver.get(f"{dash_duo.server.url}/posets?dataset={dataset}")
+    dash_duo.wait_for_element("#posets-alert, .js-plotly-plot", timeout=30)
+    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, ".task-note")  # it ranks per task
+    dash_duo.driver.get(explore)
+    dash_duo.wait_for_element(".task-note", timeout=30)
     dash_duo.find_element(".task-note .task-restrict").click()
     wait_until(lambda: "in=task" in dash_duo.driver.current_url, timeout=20)
     query = parse_qs(urlsplit(dash_duo.driver.current_url).query)
