@@ -181,6 +181,16 @@ def say(command: str | None, text: str) -> None:
     print(f"copa-dash{' ' + command if command else ''}: {text}", file=sys.stderr)
 
 
+def say_task_span(args, table, rows=None, what: str = "pick", *, with_in: bool = True) -> None:
+    """Say on stderr when the rows a command picks, ranks or averages come from several tasks
+    (:func:`copa_dash.services.task_span.task_span` decides and words it)."""
+    from ..services.task_span import task_span
+
+    span = task_span(table, rows)
+    if span is not None:
+        say(getattr(args, "command", None), span.cli_line(what, with_in=with_in))
+
+
 def _roles_fields(roles) -> dict:
     return {f: getattr(roles, f) for f in roles.__dataclass_fields__}
 

@@ -17,7 +17,7 @@ import numpy as np
 from ..core.errors import InvalidInputError
 from ..core.rank_tables import rank_spread
 from ..services import rankings
-from ._common import emit, format_table
+from ._common import emit, format_table, say
 from .preferences import build, describe_view, view_line
 
 
@@ -36,6 +36,9 @@ def run_criteria_rank(args) -> int:
     view = rankings.rank_view(table, criteria=args.criteria,
                               objectives=list(zip(prefs.objectives, prefs.directions)),
                               weights=weights, row_filter=row_filter)
+    if view.task_span is not None:
+        say(getattr(args, "command", None),
+            view.task_span.cli_line("average" if view.group_column else "rank"))
     ties = getattr(args, "ties", "break") or "break"
     ranks = view.ranks(ties)
     records = rankings.rank_records(view, ties=ties)

@@ -9,7 +9,7 @@ import numpy as np
 from ..core.errors import InvalidInputError
 from ..core.numbers import read_numbers
 from ..services import selection
-from ._common import add_table_arguments, emit
+from ._common import add_table_arguments, emit, say_task_span
 from .preferences import (
     add_preference_arguments,
     build,
@@ -24,6 +24,7 @@ def run_select(args) -> int:
     table, prefs, row_filter = build(args)
     problem = selection.build_problem(table, prefs, row_filter)
     position = selection.select(problem)
+    say_task_span(args, table, problem.rows[problem.eligible], "pick")
     score = selection.scores(problem)[position]
     result = {
         "id": problem.ids[position],
@@ -53,6 +54,7 @@ def run_rank(args) -> int:
     table, prefs, row_filter = build(args)
     problem = selection.build_problem(table, prefs, row_filter)
     order = selection.ranking(problem)
+    say_task_span(args, table, problem.rows[problem.eligible], "rank")
     if args.top is not None:
         order = order[: args.top]
     values = selection.scores(problem)
@@ -73,6 +75,7 @@ def run_sweep(args) -> int:
     table, prefs, row_filter = build(args)
     problem = selection.build_problem(table, prefs, row_filter)
     result = selection.sweep(problem, n_alphas=args.alphas)
+    say_task_span(args, table, problem.rows[problem.eligible], "pick")
     rows = [{"id": problem.ids[r], "alpha_min": float(lo), "alpha_max": float(hi)}
             for r, lo, hi in zip(result.rows, result.alpha_min, result.alpha_max)]
     rows.sort(key=lambda row: row["alpha_min"])
@@ -84,6 +87,7 @@ def run_front(args) -> int:
     table, prefs, row_filter = build(args)
     problem = selection.build_problem(table, prefs, row_filter)
     mask = selection.front_mask(problem)
+    say_task_span(args, table, problem.rows[problem.eligible], "front")
     ids = [problem.ids[i] for i in np.flatnonzero(mask)]
     emit({"ids": ids}, args, [{"id": i} for i in ids], ["id"])
     return 0

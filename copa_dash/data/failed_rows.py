@@ -268,14 +268,15 @@ def apply(frame: pd.DataFrame, log: ReadLog, /, *, keep_zeros: bool = False) -> 
                 "a placeholder of a run that did not finish (0 would read as a perfect "
                 "latency or cost).")
     for column, positions in found.zero_times.items():
+        log.zeros_missing.append(column)
         out[column] = out[column].astype(np.float64)
         out.loc[out.index[list(positions)], column] = np.nan
         what = ("no run takes no time" if is_time_column(column, log.units.get(column))
                 else "no model has no size, memory or energy")
         log.add(f"Column {column!r}: 0 in {_named(frame, positions)} read as missing; "
                 f"{what}, so a 0 is a placeholder, never the best value (if the 0 is "
-                "real: the command line keeps it with --keep-zeros; the Upload page cannot "
-                "yet, so leave the column out there or replace the 0 by the real value).")
+                "real: tick 'Keep 0 as a value' under these notes on the Upload page, or "
+                "give --keep-zeros on the command line).")
     drop = found.rows
     if drop.size:
         out = out.drop(index=out.index[drop]).reset_index(drop=True)

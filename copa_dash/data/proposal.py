@@ -436,10 +436,14 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
                   f"named by both ('{names.iloc[0]} · {frame[config].iloc[0]}')"
         else:
             how = "each row is named by its name and its run number ('name · run 2')"
+    advice = ("Keep one row per run to compare systems, or average the runs per model "
+              "(one row each).")
+    if config is not None and roles[config] == "task":   # the "runs" are one per task
+        advice = ("Keep one row per run: averaging them would mix each system's results on "
+                  "different tasks into one number (Posets compares systems task by task).")
     notes.append(f"{name_column!r} repeats ({len(frame)} rows, {len(counts)} names): the rows "
                  f"read as runs of each system, so {name_column!r} is the system and {how}. "
-                 "Keep one row per run to compare systems, or average the runs per model "
-                 "(one row each).")
+                 + advice)
     return None, True, (), ()
 
 

@@ -19,6 +19,7 @@ class ReadLog:
     decimal: str = "."
     units: dict[str, str] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)  # header without its unit
+    zeros_missing: list[str] = field(default_factory=list)  # columns whose 0s became missing
 
     def add(self, note: str) -> None:
         """Record ``note`` unless it was said already."""
@@ -32,10 +33,12 @@ class TableRead:
 
     ``units`` maps a column to the unit read from its header (``Memory (MB)`` -> MB) or
     its cells (``61.1M`` -> M); ``labels`` maps it to its header without the unit
-    (``Memory``), so an axis can say ``Memory [MB]``.
+    (``Memory``), so an axis can say ``Memory [MB]``. ``zeros_missing`` names the time or
+    amount columns whose 0s were read as missing (a front end offers to keep them).
     """
 
     frame: pd.DataFrame
     notes: tuple[str, ...]
     units: dict[str, str]
     labels: dict[str, str]
+    zeros_missing: tuple[str, ...] = ()

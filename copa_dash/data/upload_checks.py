@@ -13,6 +13,7 @@ import gzip
 import io
 import logging
 import os
+import re
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -241,6 +242,27 @@ def check_zip(data: bytes, filename: str, limits: Limits) -> None:
             f"{_size_text(limits.max_uncompressed_bytes)}")
 
 
+#: a sort button's text at the end of a header cell, as an HTML table export copies it
+_SORT_WIDGET = re.compile(r"\s*\[\s*sort\s*\]\s*$", re.IGNORECASE)
+
+
+def without_sort_widget(names: list[str], log=None) -> list[str]:
+    """``names`` without a trailing sort-button text (``[ sort ]``), said in ``log``.
+
+    Examples
+    --------
+    >>> without_sort_widget(["Model", "Mean win rate ↑ [ sort ]", "NSFW frac ↓ [sort]"])
+    ['Model', 'Mean win rate ↑', 'NSFW frac ↓']
+    """
+    out = [_SORT_WIDGET.sub("", n) if n else n for n in names]
+    changed = sum(a != b for a, b in zip(names, out))
+    if changed and log is not None:
+        log.add(f"Left '[ sort ]' (the text of a web table's sort button, copied with the "
+                f"header) out of {changed} column name{'s' if changed > 1 else ''}, e.g. "
+                f"{next(b for a, b in zip(names, out) if a != b)!r}.")
+    return out
+
+
 def check_header(names, filename: str, limits: Limits, log=None) -> list[str]:
     """Stripped column names, made unique and non-empty; too many columns is an error.
 
@@ -250,8 +272,13 @@ def check_header(names, filename: str, limits: Limits, log=None) -> list[str]:
     A name seen before gets `` (2)``, `` (3)``, ... (real exports repeat names: a fairness
     benchmark writes ``0-accuracy`` once per protected attribute); each renaming is noted
     in ``log`` (a :class:`~copa_dash.data.read_log.ReadLog`) when one is given.
+
+    The text of a table's sort button copied with its header (``Mean win rate ↑ [ sort ]``
+    from a HELM/HEIM page) is left out of the name, said once in ``log``
+    (:func:`without_sort_widget`); an arrow that says which way is better stays.
     """
     names = ["" if n is None else str(n).strip() for n in names]
+    names = without_sort_widget(names, log)
     if len(names) > limits.max_columns:
         raise InvalidInputError(
             f"{filename}: the table has {len(names)} columns, over the limit of "

@@ -26,6 +26,7 @@ from .default_view import mostly_missing, mostly_missing_note
 from .objectives import TWO_OBJECTIVES, missing_counts, rows_left_out_note
 from .ranked import RankedRows
 from .recent import RecentValues
+from .task_span import TaskSpan, task_span
 
 BASELINES = ("sum", "saw", "ahp", "delta", "norm")
 BASELINE_LABELS = {"sum": "Sum", "saw": "SAW", "ahp": "AHP", "delta": "Delta", "norm": "norm",
@@ -63,6 +64,8 @@ class Exploration:
     units: tuple[tuple[str, str], ...] = ()  # (objective, unit) where the table knows one
     # the pick's 95% Wilson interval of u per objective (low, high), inside [0, 1]
     u_interval: tuple[np.ndarray, np.ndarray] | None = None
+    #: the tasks the eligible rows come from, when more than one (the page says so)
+    task_span: TaskSpan | None = None
 
     def unit_of(self, name: str) -> str | None:
         """The unit of objective ``name`` (``Params`` -> M), shown on its axis."""
@@ -121,7 +124,8 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
                        sweep=sweep, pick_alpha_range=alpha_range, u_standard_error=se,
                        dkw=float(dkw_epsilon(problem.n_population)), baselines=baselines,
                        notes=tuple(notes),
-                       u_interval=u_interval(problem.u[pick], problem.n_population))
+                       u_interval=u_interval(problem.u[pick], problem.n_population),
+                       task_span=task_span(opened.table, problem.rows[problem.eligible]))
 
 
 def front_sweep(problem: selection.SelectionProblem, front: np.ndarray, *, cache=None):

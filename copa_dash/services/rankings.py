@@ -12,7 +12,7 @@ which move most, and which the first criterion flatters.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -25,6 +25,7 @@ from ..data.filters import RowFilter, value_label
 from ..data.schema import EvalTable
 from .objectives import missing_counts, resolve_objectives, rows_left_out_note
 from .rank_columns import rank_table_of
+from .task_span import TaskSpan, task_span
 
 DEFAULT_CRITERIA = ("mean", "norm", "copa:1", "copa:2", "copa:4", "copa:8", "copa:inf")
 GROUP_MODES = ("system", "rows")   # system: by the system column when the table has one
@@ -103,6 +104,8 @@ class RankingView:
     group_column: str | None
     weights: np.ndarray        # (K,)
     notes: tuple
+    #: the tasks the ranked rows come from, when more than one (the pages and the CLI say so)
+    task_span: TaskSpan | None = None
 
     def ranks(self, ties: str = "break") -> np.ndarray:
         """The rank matrix with ties broken (``"break"``) or kept (``"keep"``)."""
@@ -172,13 +175,6 @@ def _entries(table: EvalTable, objectives, row_filter: RowFilter, group: str):
                 notes.append(f"{mixed} of {len(systems)} {system} values have several "
                              f"configurations ({config!r}), pooled in that one mean; choose "
                              "'one per row' to rank each run with its configuration.")
-    task = table.roles.task
-    if task is not None and counts.max() > 1:
-        n_tasks = frame[task].to_numpy()[keep]
-        if len(set(map(str, n_tasks))) > 1:
-            notes.append(f"The rows span {len(set(map(str, n_tasks)))} values of {task!r}: the "
-                         f"means mix them. Pick one {task} in the filter, or use the benchmark "
-                         "view, which compares systems task by task.")
     return systems[order], means[order], counts[order], system, notes
 
 
@@ -231,11 +227,19 @@ def rank_view(table: EvalTable, *, criteria=DEFAULT_CRITERIA, objectives=None, w
                            directions=tuple(directions), raw=values, n_members=members,
                            group_column=group_column, weights=w, notes=tuple(notes))
 
+    # outside the memoised view: cheap, and a view kept before it existed still gets it
+    span = task_span(table, _kept_rows(table, names, row_filter))
     if cache is None:
-        return compute()
+        return replace(compute(), task_span=span)
     key = {"criteria": list(labels), "objectives": list(names), "directions": list(directions),
            "weights": [float(x) for x in w], "filter": filter_key(row_filter), "group": group}
-    return cache.memoize("rank_view", dataset_id, key, compute)
+    return replace(cache.memoize("rank_view", dataset_id, key, compute), task_span=span)
+
+
+def _kept_rows(table: EvalTable, objectives, row_filter: RowFilter) -> np.ndarray:
+    """Mask of the rows a ranking uses: they pass the filter and have every objective."""
+    complete = ~np.isnan(table.matrix(list(objectives))).any(axis=1)
+    return row_filter.mask(table.frame) & complete
 
 
 def _weights(names, weights, focus, alpha) -> np.ndarray:

@@ -154,10 +154,12 @@ class _Cancelled(Exception):
         self.view = view
 
 
+#: a bundled dataset whose rows belong to systems (the Systems page links it)
+SYSTEMS_EXAMPLE = "fairness-adult-sex"
 NO_SYSTEM_COLUMN = (
     "this table has no system column (the system each row belongs to), so there are "
     "no systems to compare: pick a dataset whose rows belong to systems (such as "
-    "fairness-adult-sex), or name the column (upload page: role 'system'; command "
+    f"{SYSTEMS_EXAMPLE}), or name the column (upload page: role 'system'; command "
     "line: --system COL)")
 
 

@@ -53,6 +53,9 @@ class StagedUpload:
     row_ids: str         # the id to choose for "row number" (never a column of the frame)
     proposal: Proposal | None = None
     notes: tuple[str, ...] = ()
+    #: time or amount columns whose 0s were read as missing, and whether 0s are kept
+    zeros_missing: tuple[str, ...] = ()
+    keep_zeros: bool = False
 
     @property
     def preview(self) -> pd.DataFrame:
@@ -81,9 +84,10 @@ def dataset_name_from(filename: str) -> str:
     return name.strip()[:80] or "uploaded table"
 
 
-def read_and_propose(data: bytes, filename: str, limits: io.Limits):
-    """The shared reader and the proposal: ``(TableRead, Proposal)``."""
-    read = io.read_table_report(data, filename=filename, limits=limits)
+def read_and_propose(data: bytes, filename: str, limits: io.Limits, *, keep_zeros: bool = False):
+    """The shared reader and the proposal: ``(TableRead, Proposal)``; ``keep_zeros`` keeps a 0
+    in a time or amount column as a value (the CLI's ``--keep-zeros``)."""
+    read = io.read_table_report(data, filename=filename, limits=limits, keep_zeros=keep_zeros)
     return read, propose(read.frame, units=read.units, labels=read.labels)
 
 
@@ -142,9 +146,29 @@ def stage_upload(settings, filename: str, data: bytes, *,
         data, _suffix(filename), client=client, total_bytes=settings.staged_quota_bytes,
         client_bytes=settings.staged_client_quota_bytes)
     quota_note = () if not evicted else (evicted_note(evicted, settings),)
+    return _staged(token, filename, read, proposal, quota_note, keep_zeros=False)
+
+
+def restage_upload(settings, token: str, filename: str, *, keep_zeros: bool) -> StagedUpload:
+    """The staged upload ``token`` read again, keeping (or not) a 0 in a time or amount
+    column as a value: what the page shows when its "Keep 0 as a value" box changes.
+
+    Raises
+    ------
+    InvalidInputError
+        If the staged upload expired (choose the file again).
+    """
+    data = open_store(settings).staged(token, _suffix(filename))
+    read, proposal = read_and_propose(data, filename, limits_from(settings),
+                                      keep_zeros=keep_zeros)
+    return _staged(token, filename, read, proposal, (), keep_zeros=keep_zeros)
+
+
+def _staged(token, filename, read, proposal, first_notes, *, keep_zeros) -> StagedUpload:
     return StagedUpload(token=token, filename=filename, frame=read.frame,
                         proposed=proposal.directed_roles(), row_ids=proposal.row_ids,
-                        proposal=proposal, notes=quota_note + read.notes + proposal.notes)
+                        proposal=proposal, notes=first_notes + read.notes + proposal.notes,
+                        zeros_missing=read.zeros_missing, keep_zeros=keep_zeros)
 
 
 def evicted_note(evicted: int, settings) -> str:
@@ -191,7 +215,7 @@ def check_objective_count(frame: pd.DataFrame, roles: Roles) -> None:
 
 def save_upload(settings, token: str, filename: str, roles: Roles, *, name: str | None,
                 shared: bool, average: bool = False,
-                owner_user: str | None = None) -> SavedDataset:
+                owner_user: str | None = None, keep_zeros: bool = False) -> SavedDataset:
     """Parse the staged bytes again, validate them against ``roles`` and save them.
 
     If ``roles.id`` is the staged ``row_ids`` name (never a column of the file), the saved
@@ -199,6 +223,8 @@ def save_upload(settings, token: str, filename: str, roles: Roles, *, name: str 
     ``SVM · seed 0`` for runs); a proposed id column with repeated names gets ``name (2)``
     for the later copies. With ``average`` the runs of each system become one row
     (:func:`~copa_dash.data.runs.average_runs`). ``name`` defaults to the file's name.
+    With ``keep_zeros`` a 0 in a time or amount column is saved as a value, not as missing
+    (as the page showed it once its "Keep 0 as a value" box was ticked).
 
     Returns
     -------
@@ -214,7 +240,8 @@ def save_upload(settings, token: str, filename: str, roles: Roles, *, name: str 
     """
     store = open_store(settings)
     data = store.staged(token, _suffix(filename))
-    read, proposal = read_and_propose(data, filename, limits_from(settings))
+    read, proposal = read_and_propose(data, filename, limits_from(settings),
+                                      keep_zeros=keep_zeros)
     frame = prepare_frame(read.frame, proposal, roles)
     roles = with_units(roles, read)
     if average:

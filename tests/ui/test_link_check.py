@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from urllib.parse import parse_qs
 
 from copa_dash.services.catalog import open_dataset
@@ -21,6 +22,15 @@ def _notes(query_string: str) -> list[str]:
 def test_a_clean_link_has_no_notes():
     assert _notes(f"dataset={DATASET}&obj=bbh:max&obj=co2_cost:min&focus=bbh&alpha=0.3&p=2"
                   "&axes=cdf&x=bbh&y=co2_cost&pop=filtered&log=x&log=y") == []
+
+
+def test_the_pages_own_link_has_no_notes():
+    """to_query writes log=none for linear axes; the page used to call it a bad setting."""
+    opened = open_dataset(DATASET)
+    state = replace(with_defaults(parse_query({"dataset": DATASET}), opened,
+                                  given={"dataset"}), log=())
+    assert "log=none" in state.to_query()
+    assert _notes(state.to_query()) == []
 
 
 def test_each_bad_setting_is_named_with_what_the_view_uses_instead():

@@ -10,7 +10,7 @@ from dash import dash_table, dcc
 from copa_dash.services.systems import NO_SYSTEM_COLUMN
 from copa_dash.ui.features.systems import layout as page
 from copa_dash.ui.features.systems.ids import ID
-from tests.ui.dash_tree import text, walk
+from tests.ui.dash_tree import walk
 
 
 @pytest.fixture(autouse=True)
@@ -19,15 +19,30 @@ def _tmp_store(tmp_path, monkeypatch):
     monkeypatch.setenv("COPA_CACHE_DIR", str(tmp_path / "cache"))
 
 
+def _all_text(component) -> str:
+    """Every string under ``component`` in reading order, the text of links included."""
+    children = getattr(component, "children", None)
+    if isinstance(component, str):
+        return component
+    return "".join(_all_text(c) for c in (children if isinstance(children, list)
+                                          else [children]) if c is not None)
+
+
 def test_no_system_column_shows_the_message_and_no_figure_frames():
     built = page.layout(dataset="decodingtrust")      # 55 models, no system column
     nodes = list(walk(built))
     assert not [n for n in nodes if isinstance(n, (dcc.Graph, dcc.Tabs, dash_table.DataTable))]
     alert = next(n for n in nodes if getattr(n, "id", None) == ID.ALERT)
-    said = text(alert)
+    said = _all_text(alert)
     assert "no system column (the system each row belongs to)" in said
     assert "upload page: role 'system'" in said and "--system COL" in said
     assert said.startswith(NO_SYSTEM_COLUMN[0].upper())
+    # the dataset it names is a link to its Systems page, the upload page a link too (G10)
+    example = next(n for n in walk(alert) if getattr(n, "id", None) == ID.EXAMPLE_LINK)
+    assert example.children == "fairness-adult-sex"
+    assert example.href == "/systems?dataset=fairness-adult-sex"
+    assert [n.href for n in walk(alert) if isinstance(n, dcc.Link)] == [
+        "/systems?dataset=fairness-adult-sex", "/upload"]
     switcher = next(n for n in nodes if getattr(n, "id", None) == ID.DATASET)
     assert switcher.value == "decodingtrust"
     assert "fairness-adult-sex" in [o["value"] for o in switcher.options]

@@ -36,6 +36,7 @@ def main(raw: Path) -> None:
         "decodingtrust/decoding_trust.csv": "decodingtrust_no_header.csv",
         "decodingtrust/llm_safety_lb.csv": "llm_safety_lb.csv",
         "optimizer-benchmarks-posets/DMOP_Wuetal_data_no_std_err.csv": "dmop_index_column.csv",
+        "optimizer-benchmarks-posets/deepops_Schneideretal_data.csv": "deepobs_schneider.csv",
     }
     for source, target in copies.items():
         shutil.copyfile(raw / source, HERE / target)

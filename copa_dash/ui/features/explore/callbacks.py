@@ -26,6 +26,7 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.export import safe_csv
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.empty import empty_figure
+from copa_dash.ui.common.task_note import task_note
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 from copa_dash.ui.features.explore import (
     brushing,
@@ -223,7 +224,9 @@ def _full_draw(result, state: ExploreState, compare) -> dict:
     front = figures.front_figure(result, mode=state.axes, x=state.x, y=state.y, log=state.log)
     layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
     notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
-    return dict(alert=[alert(n, "info") for n in notes], front=front,
+    tasks = task_note(result.task_span, "pick", state)
+    return dict(alert=[*([tasks] if tasks else []), *(alert(n, "info") for n in notes)],
+                front=front,
                 parallel=figures.parallel_figure(result, state.ranges), compare=compare,
                 log=figures.log_choices(result, state.axes, state.x, state.y, state.log),
                 drawn={"key": drawn_key(state), "layers": figures.layers_digest(layers),

@@ -71,6 +71,7 @@ def link_notes(query: dict, state: ExploreState, objective_columns) -> list[str]
                 notes.append(f"{key}={text} is not a chosen objective (or equals the other axis); "
                              f"the {key} axis shows {used}.")
     for text in as_list(query.get("log")):
-        if text not in ("x", "y"):
+        # "none" is what the page's own links write for linear axes (views/explore.to_query)
+        if text not in ("x", "y", "none"):
             notes.append(f"log={text} should read log=x or log=y; it was ignored.")
     return notes

@@ -38,6 +38,7 @@ STATE = {
 }
 import pandas as pd
 
+from copa_dash.ui.common.task_note import task_note
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 
 
@@ -93,7 +94,8 @@ def register_callbacks(app) -> None:
                     "data": [], "columns": [], "tooltips": [], "by_options": options,
                     "query": view_link(PATH, to_query(state))}
         data, columns = panels_rankings.table_rows(view, ties=state.ties)
-        return {"alert": [alert(n, "info") for n in view.notes],
+        tasks = task_note(view.task_span, "average" if view.group_column else "rank", state)
+        return {"alert": [*([tasks] if tasks else []), *(alert(n, "info") for n in view.notes)],
                 "headline": panels_rankings.headline(view, ties=state.ties), "note": rows.note,
                 "bump": figures_rankings.bump_figure(view, rows, ties=state.ties),
                 "data": data, "columns": columns, "tooltips": id_tooltips(data, "entry"),

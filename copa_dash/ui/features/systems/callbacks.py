@@ -11,10 +11,13 @@ from copa_dash.services import systems
 from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.systems_flat import constant_objective_note, flat_radar_note
+from copa_dash.services.task_span import task_span
+from copa_dash.services.views.rankings import RankingsView
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.job_result import dim_while_running
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.table_ids import id_tooltips
+from copa_dash.ui.common.task_note import task_note
 from copa_dash.ui.features.systems import figures, report_panel
 from copa_dash.ui.features.systems.ids import SystemsIds as ID
 from copa_dash.ui.features.systems.layout import PATH, result_panel
@@ -131,8 +134,11 @@ def _register_indicators(app) -> None:
         estimated = view.hv_estimate_note(current_settings().hv_budget_seconds)
         flat = flat_radar_note(view, open_dataset(ref, current_settings()).table)
         constant = constant_objective_note(view)
-        return {"alert": [alert(n, "info")
-                          for n in (*view.notes, *filter(None, [flat, constant]))],
+        rankings_view = RankingsView(dataset=ref)   # Systems has no filters: restrict there
+        tasks = task_note(task_span(open_dataset(ref, current_settings()).table), "systems",
+                          rankings_view, restrict_in=rankings_view)
+        return {"alert": [*([tasks] if tasks else []), *(alert(n, "info")
+                          for n in (*view.notes, *filter(None, [flat, constant])))],
                 "data": data,
                 "hv_note": alert(estimated) if estimated else None,
                 "columns": columns, "tooltips": id_tooltips(data, "system", tooltips=tooltips),

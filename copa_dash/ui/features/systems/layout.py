@@ -17,7 +17,13 @@ from dash import dash_table, dcc, html
 
 from copa_dash.services.catalog import bundled_datasets, catalog
 from copa_dash.services.significance_verdict import SIGNIFICANCE_LEVEL, verdict
-from copa_dash.services.systems import NO_SYSTEM_COLUMN, significance_blocker, system_names
+from copa_dash.services.systems import (
+    NO_SYSTEM_COLUMN,
+    SYSTEMS_EXAMPLE,
+    significance_blocker,
+    system_names,
+)
+from copa_dash.services.views.links import dataset_link
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.glossary import indicator_terms
@@ -147,8 +153,17 @@ def _no_systems_page(opened, state) -> html.Div:
         picker=dcc.Dropdown(id=ID.DATASET, options=dataset_options(current_settings(), opened),
                             value=opened.ref, clearable=False),
         title=opened.title, description=opened.description,
-        message=html.Div(id=ID.ALERT, children=alert(
-            NO_SYSTEM_COLUMN[0].upper() + NO_SYSTEM_COLUMN[1:] + ".")))
+        message=html.Div(id=ID.ALERT, children=alert(_linked(
+            NO_SYSTEM_COLUMN[0].upper() + NO_SYSTEM_COLUMN[1:] + "."))))
+
+
+def _linked(message: str) -> list:
+    """The no-systems message with the example dataset and the upload page as links."""
+    before, _, rest = message.partition(SYSTEMS_EXAMPLE)
+    middle, _, after = rest.partition("upload page")
+    return [before, dcc.Link(SYSTEMS_EXAMPLE, href=dataset_link("systems", SYSTEMS_EXAMPLE),
+                             id=ID.EXAMPLE_LINK),
+            middle, dcc.Link("upload page", href="/upload"), after]
 
 
 def _indicators_panel(state) -> html.Div:

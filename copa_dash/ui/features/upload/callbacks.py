@@ -13,6 +13,7 @@ from copa_dash.services.objectives import TWO_OBJECTIVES
 from copa_dash.services.uploads import (
     MIN_OBJECTIVES,
     decode_data_url,
+    restage_upload,
     save_upload,
     stage_pasted,
     stage_upload,
@@ -134,6 +135,18 @@ def register_callbacks(app) -> None:
 
     register_source_callbacks(app, staged_outputs, _shown)
 
+    @app.callback(*staged_outputs, Input(RID.KEEP_ZEROS, "value"), State(ID.STAGED, "data"),
+                  prevent_initial_call=True)
+    def keep_zeros(value, staged):
+        keep = "keep" in (value or [])
+        if not staged or keep == bool(staged.get("keep_zeros")):
+            raise PreventUpdate
+        try:
+            return _shown(restage_upload(current_settings(), staged["token"],
+                                         staged["filename"], keep_zeros=keep))
+        except InvalidInputError as exc:
+            return alert(str(exc)), None, None, None, None, None
+
     @app.callback(Output({"type": ID.ROLE, "column": ALL}, "disabled"),
                   Input(ID.ID_COLUMN, "value"), State({"type": ID.ROLE, "column": ALL}, "id"),
                   prevent_initial_call=True)
@@ -187,7 +200,8 @@ def register_callbacks(app) -> None:
             mapping = roles_from_mapping(id_column, [i["column"] for i in role_ids], roles, directions)
             saved = save_upload(current_settings(), staged["token"], staged["filename"],
                                 mapping, name=name, shared=bool(shared),
-                                average=runs == "average", owner_user=signed_in_user())
+                                average=runs == "average", owner_user=signed_in_user(),
+                                keep_zeros=bool(staged.get("keep_zeros")))
         except InvalidInputError as exc:  # nothing was stored; an earlier link stays shown
             return no_update, alert(str(exc)), no_update, no_update
         prepare_in_background(current_settings(), saved.id)   # its first Explore view
@@ -205,4 +219,5 @@ def _shown(staged):
     note = alert(f"{len(staged.frame):,} rows, {staged.frame.shape[1]} columns read. Check what "
                  "we read and the roles below, then save.", "info")
     return (note, [what_we_read(staged), preview_table(staged.frame)], proposal_controls(staged),
-            {"token": staged.token, "filename": staged.filename}, None, None)
+            {"token": staged.token, "filename": staged.filename,
+             "keep_zeros": staged.keep_zeros}, None, None)

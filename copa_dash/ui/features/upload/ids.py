@@ -36,6 +36,7 @@ class UploadReadIds(PageIds, prefix="upload"):
     RUNS: str
     GO: str                           # dcc.Store: "Save and explore" goes to the explorer
     SAVED: str                        # the saved upload's summary (/upload?saved=ID)
+    KEEP_ZEROS: str                   # "Keep 0 as a value" in time or amount columns
 
 
 class UploadSourceIds(PageIds, prefix="upload"):

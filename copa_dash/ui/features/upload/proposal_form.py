@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dash import dcc, html
 
+from copa_dash.services.task_span import column_span
 from copa_dash.ui.features.upload.ids import UploadIds as ID
 from copa_dash.ui.features.upload.ids import UploadMoreIds as MID
 from copa_dash.ui.features.upload.ids import UploadReadIds as RID
@@ -97,11 +98,19 @@ def _more_columns(proposal, id_column: str) -> html.Details:
     ])
 
 
-def _runs_choice(proposal) -> html.Div:
+def _runs_choice(proposal, frame) -> html.Div:
     system = next((g.name for g in proposal.columns if g.role == "system"), "")
+    task = next((g.name for g in proposal.columns if g.role == "task"), None)
+    span = column_span(frame[task], task) if task in frame.columns else None
+    options = RUNS_OPTIONS if span is None else [RUNS_OPTIONS[0], {
+        "label": f"average the runs per model over its {span.n} tasks ({span.names()})",
+        "value": "average"}]
     return html.Div(className="runs-choice", hidden=not proposal.runs, children=[
         html.Label(f"Several rows share a name in {system!r}: they read as runs of one model."),
-        dcc.RadioItems(id=RID.RUNS, options=RUNS_OPTIONS, value="runs"),
+        dcc.RadioItems(id=RID.RUNS, options=options, value="runs"),
+        *([] if span is None else [html.P(
+            [span.sentence("runs"), " After saving, Posets compares the models task by task."],
+            className="alert alert-warning task-note")]),
     ])
 
 
@@ -161,7 +170,7 @@ def proposal_controls(staged) -> html.Div:
         dcc.Dropdown(id=ID.ID_COLUMN, value=id_column, clearable=False, options=id_options),
         html.P(proposal.notes[0] if proposal.id is None or proposal.renamed else "",
                id=ID.ID_NOTE, className="help"),
-        _runs_choice(proposal),
+        _runs_choice(proposal, staged.frame),
         html.Table(className="mapping-table", children=[
             _head(), html.Tbody([_row(g, id_column) for g in proposal.columns if not g.more])]),
         _more_columns(proposal, id_column),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dash import html
+from dash import dcc, html
 
 from copa_dash.ui.features.upload.ids import UploadReadIds as RID
 
@@ -15,4 +15,18 @@ def what_we_read(staged) -> html.Div:
         html.P(f"{source}: {len(staged.frame):,} rows, {staged.frame.shape[1]} columns.",
                className="help"),
         html.Ul([html.Li(note) for note in staged.notes]),
+        *keep_zeros_box(staged),
     ])
+
+
+def keep_zeros_box(staged) -> list:
+    """The "Keep 0 as a value" box, when a 0 in a time or amount column was read as missing
+    (or was kept on request): ticking it reads the file again, and the save keeps the 0s."""
+    if not (staged.zeros_missing or staged.keep_zeros):
+        return []
+    columns = ", ".join(map(repr, staged.zeros_missing)) or "time or amount columns"
+    return [dcc.Checklist(
+        id=RID.KEEP_ZEROS, className="keep-zeros",
+        options=[{"label": f" Keep 0 as a value in {columns} (a 0 that was really measured: "
+                           "a run that took no time, a model of no size)", "value": "keep"}],
+        value=["keep"] if staged.keep_zeros else [])]

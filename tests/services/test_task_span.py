@@ -1,0 +1,63 @@
+"""services.task_span: the one rule that says rows come from several tasks (tester G2, G12)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from copa_dash.data.filters import RowFilter
+from copa_dash.data.schema import EvalTable, Objective, Roles
+from copa_dash.services import rankings
+from copa_dash.services.task_span import task_span
+
+
+def _table(tasks, system=None):
+    frame = pd.DataFrame({"run": [f"r{i}" for i in range(len(tasks))], "task": tasks,
+                          "acc": np.linspace(0.5, 0.9, len(tasks)),
+                          "time": np.linspace(9.0, 1.0, len(tasks))})
+    if system is not None:
+        frame["system"] = system
+    roles = Roles("run", (Objective("acc", "max"), Objective("time", "min")), task="task",
+                  system="system" if system is not None else None)
+    return EvalTable(frame, roles)
+
+
+def test_tasks_counted_in_table_order_and_named():
+    span = task_span(_table(["b", "a", "b", "c"]))
+    assert span.n == 3 and span.tasks == ("b", "a", "c") and span.column == "task"
+    assert span.sentence("pick").startswith("These rows come from 3 tasks (b, a, c): the pick "
+                                            "compares a run on one task with runs on others.")
+    assert "Posets (ranks per task)" in span.advice() and "task = b" in span.advice()
+
+
+def test_one_task_among_the_kept_rows_says_nothing():
+    table = _table(["x", "y", "x", "y"])
+    assert task_span(table, [0, 2]) is None
+    assert task_span(table, np.array([True, False, True, False])) is None
+    assert task_span(table, np.array([True, True, False, False])).n == 2
+
+
+def test_no_task_column_or_missing_task_values_are_not_tasks():
+    frame = pd.DataFrame({"run": ["a", "b"], "acc": [0.1, 0.2]})
+    assert task_span(EvalTable(frame, Roles("run", (Objective("acc", "max"),)))) is None
+    assert task_span(_table(["x", None, "x"])) is None
+
+
+def test_many_tasks_are_shortened():
+    span = task_span(_table([f"t{i}" for i in range(8)]))
+    assert span.names() == "t0, t1, t2, t3, t4 and 3 more"
+
+
+def test_cli_line_names_the_restriction_it_can_give():
+    span = task_span(_table(["x", "y"]))
+    assert '--in "task=x"' in span.cli_line("rank")
+    assert "--in" not in span.cli_line("systems", with_in=False)
+    assert "'copa-dash depth'" in span.cli_line()
+
+
+def test_rank_view_carries_the_span_of_the_rows_it_ranks():
+    table = _table(["x", "y", "x", "y"], system=["A", "A", "B", "B"])
+    assert rankings.rank_view(table, criteria="copa:1").task_span.tasks == ("x", "y")
+    one = RowFilter(sets={"task": ("x",)})
+    assert rankings.rank_view(table, criteria="copa:1", row_filter=one).task_span is None
+
