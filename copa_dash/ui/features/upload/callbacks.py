@@ -103,49 +103,7 @@ def register_callbacks(app) -> None:
     """Attach the upload page's callbacks to ``app``."""
     register_owner_panel(app)
     register_saved_navigation(app)
-
-    staged_outputs = (Output(ID.ALERT, "children", allow_duplicate=True),
-                      Output(ID.PREVIEW, "children", allow_duplicate=True),
-                      Output(ID.MAPPING, "children", allow_duplicate=True),
-                      Output(ID.STAGED, "data", allow_duplicate=True),
-                      Output(ID.RESULT, "children", allow_duplicate=True),
-                      Output(ID.SAVE_ERROR, "children", allow_duplicate=True))
-
-    @app.callback(*staged_outputs, Input(ID.FILE, "contents"), State(ID.FILE, "filename"),
-                  prevent_initial_call=True)
-    def stage(contents, filename):
-        settings = current_settings()
-        try:
-            data = decode_data_url(contents, settings.max_upload_bytes)
-            return _shown(stage_upload(settings, filename or "upload.csv", data,
-                                       client=current_client(settings).key))
-        except InvalidInputError as exc:
-            return alert(str(exc)), None, None, None, None, None
-
-    @app.callback(*staged_outputs, Input(RID.PASTE_READ, "n_clicks"),
-                  State(RID.PASTE_TEXT, "value"), prevent_initial_call=True)
-    def stage_paste(n_clicks, text):
-        if not n_clicks:
-            raise PreventUpdate
-        try:
-            settings = current_settings()
-            return _shown(stage_pasted(settings, text or "", client=current_client(settings).key))
-        except InvalidInputError as exc:
-            return alert(str(exc)), None, None, None, None, None
-
-    register_source_callbacks(app, staged_outputs, _shown)
-
-    @app.callback(*staged_outputs, Input(RID.KEEP_ZEROS, "value"), State(ID.STAGED, "data"),
-                  prevent_initial_call=True)
-    def keep_zeros(value, staged):
-        keep = "keep" in (value or [])
-        if not staged or keep == bool(staged.get("keep_zeros")):
-            raise PreventUpdate
-        try:
-            return _shown(restage_upload(current_settings(), staged["token"],
-                                         staged["filename"], keep_zeros=keep))
-        except InvalidInputError as exc:
-            return alert(str(exc)), None, None, None, None, None
+    _register_staging(app)
 
     @app.callback(Output({"type": ID.ROLE, "column": ALL}, "disabled"),
                   Input(ID.ID_COLUMN, "value"), State({"type": ID.ROLE, "column": ALL}, "id"),
@@ -212,6 +170,53 @@ def register_callbacks(app) -> None:
             html.Br(), ("This browser keeps its owner token: rename or delete it under "
                         "\"Your uploads\" below."),
         ]), None, navigation(saved.id), {**(owned or {}), saved.id: saved.owner_token}
+
+
+def _register_staging(app) -> None:
+    """A file, a paste, a tracker source or the keep-zeros choice stages the table: its
+    preview, the role form and what was read replace the page's previous ones."""
+    staged_outputs = (Output(ID.ALERT, "children", allow_duplicate=True),
+                      Output(ID.PREVIEW, "children", allow_duplicate=True),
+                      Output(ID.MAPPING, "children", allow_duplicate=True),
+                      Output(ID.STAGED, "data", allow_duplicate=True),
+                      Output(ID.RESULT, "children", allow_duplicate=True),
+                      Output(ID.SAVE_ERROR, "children", allow_duplicate=True))
+
+    @app.callback(*staged_outputs, Input(ID.FILE, "contents"), State(ID.FILE, "filename"),
+                  prevent_initial_call=True)
+    def stage(contents, filename):
+        settings = current_settings()
+        try:
+            data = decode_data_url(contents, settings.max_upload_bytes)
+            return _shown(stage_upload(settings, filename or "upload.csv", data,
+                                       client=current_client(settings).key))
+        except InvalidInputError as exc:
+            return alert(str(exc)), None, None, None, None, None
+
+    @app.callback(*staged_outputs, Input(RID.PASTE_READ, "n_clicks"),
+                  State(RID.PASTE_TEXT, "value"), prevent_initial_call=True)
+    def stage_paste(n_clicks, text):
+        if not n_clicks:
+            raise PreventUpdate
+        try:
+            settings = current_settings()
+            return _shown(stage_pasted(settings, text or "", client=current_client(settings).key))
+        except InvalidInputError as exc:
+            return alert(str(exc)), None, None, None, None, None
+
+    register_source_callbacks(app, staged_outputs, _shown)
+
+    @app.callback(*staged_outputs, Input(RID.KEEP_ZEROS, "value"), State(ID.STAGED, "data"),
+                  prevent_initial_call=True)
+    def keep_zeros(value, staged):
+        keep = "keep" in (value or [])
+        if not staged or keep == bool(staged.get("keep_zeros")):
+            raise PreventUpdate
+        try:
+            return _shown(restage_upload(current_settings(), staged["token"],
+                                         staged["filename"], keep_zeros=keep))
+        except InvalidInputError as exc:
+            return alert(str(exc)), None, None, None, None, None
 
 
 def _shown(staged):
