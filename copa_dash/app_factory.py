@@ -128,7 +128,10 @@ def _serve_as_this_app(app) -> None:
     Dash's ``with_app_context`` sets the same context variable for its layout routes. It runs
     first of all hooks, so Dash's first-request set-up sees this app too.
     """
-    from dash._get_app import app_context  # no public setter; the variable get_app reads
+    try:  # no public setter; the variable get_app reads (Dash 3 on)
+        from dash._get_app import app_context
+    except ImportError:  # an older Dash: get_app() has no per-request app, nothing to set
+        return
 
     def set_current_app():
         app_context.set(app)

@@ -181,12 +181,14 @@ def say(command: str | None, text: str) -> None:
     print(f"copa-dash{' ' + command if command else ''}: {text}", file=sys.stderr)
 
 
-def say_task_span(args, table, rows=None, what: str = "pick", *, with_in: bool = True) -> None:
+def say_task_span(args, table, rows=None, what: str = "pick", *, with_in: bool = True,
+                  pooled_by: str | None = None) -> None:
     """Say on stderr when the rows a command picks, ranks or averages come from several tasks
-    (:func:`copa_dash.services.task_span.task_span` decides and words it)."""
+    (:func:`copa_dash.services.task_span.task_span` decides and words it; ``pooled_by``: the
+    column whose groups the command pools, e.g. the system)."""
     from ..services.task_span import task_span
 
-    span = task_span(table, rows)
+    span = task_span(table, rows, pooled_by=pooled_by)
     if span is not None:
         say(getattr(args, "command", None), span.cli_line(what, with_in=with_in))
 

@@ -38,7 +38,7 @@ def run_criteria_rank(args) -> int:
                               weights=weights, row_filter=row_filter)
     if view.task_span is not None:
         say(getattr(args, "command", None),
-            view.task_span.cli_line("average" if view.group_column else "rank"))
+            view.task_span.cli_line(view.task_what))
     ties = getattr(args, "ties", "break") or "break"
     ranks = view.ranks(ties)
     records = rankings.rank_records(view, ties=ties)

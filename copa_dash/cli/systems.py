@@ -57,7 +57,8 @@ def run_indicators(args) -> int:
     view = systems.systems_view(table, objectives=objectives, normalize=args.normalize,
                                 sigma=args.sigma, hv_budget_seconds=budget)
     records = view.records()
-    say_task_span(args, table, None, "systems", with_in=False)
+    say_task_span(args, table, None, "systems", with_in=False,
+                  pooled_by=table.roles.system)
     if args.json:
         # the estimated HVs apart and only when there are some, so an all-exact output
         # and each system's record keep their documented shape
@@ -96,7 +97,8 @@ def run_significance(args) -> int:
         table, baseline=args.baseline, candidate=args.candidate, objectives=objectives,
         n_permutations=args.permutations, rng_seed=args.rng_seed, ref_rule=args.ref_rule)
     test = view.test
-    say_task_span(args, table, None, "systems", with_in=False)
+    say_task_span(args, table, None, "systems", with_in=False,
+                  pooled_by=table.roles.system)
     result = {"delta": test.delta, "delta_relative": test.delta_relative,
               "p_value": test.p_value, "permutations": test.n_permutations,
               "ref": test.ref.tolist(), "rng_seed": test.seed, "ref_rule": test.ref_rule,

@@ -107,6 +107,12 @@ class RankingView:
     #: the tasks the ranked rows come from, when more than one (the pages and the CLI say so)
     task_span: TaskSpan | None = None
 
+    @property
+    def task_what(self) -> str:
+        """What the ranking does with rows of several tasks, as :data:`task_span.WHAT` keys:
+        a system's mean (``average``) or one row against another (``rank``)."""
+        return "average" if self.group_column else "rank"
+
     def ranks(self, ties: str = "break") -> np.ndarray:
         """The rank matrix with ties broken (``"break"``) or kept (``"keep"``)."""
         if ties not in ("break", "keep"):
@@ -228,7 +234,7 @@ def rank_view(table: EvalTable, *, criteria=DEFAULT_CRITERIA, objectives=None, w
                            group_column=group_column, weights=w, notes=tuple(notes))
 
     # outside the memoised view: cheap, and a view kept before it existed still gets it
-    span = task_span(table, _kept_rows(table, names, row_filter))
+    span = task_span(table, _kept_rows(table, names, row_filter), pooled_by=group_column)
     if cache is None:
         return replace(compute(), task_span=span)
     key = {"criteria": list(labels), "objectives": list(names), "directions": list(directions),

@@ -11,7 +11,7 @@ words the note the pages and the command line show beside their answer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -32,7 +32,13 @@ WHAT = {
                "those mixtures",
     "systems": "each system's front and indicators pool its runs on different tasks as if "
                "they were one task",
+    "systems_apart": "each system's runs are on other tasks than the others', so the "
+                     "systems are compared across tasks",
 }
+
+#: the words for a mean or a pool when no group mixes tasks (each group sits in one task):
+#: what remains true is that the groups are compared across tasks
+_UNPOOLED = {"average": "rank", "systems": "systems_apart"}
 
 
 @dataclass(frozen=True)
@@ -45,10 +51,15 @@ class TaskSpan:
         The table's task column.
     tasks : tuple of str
         The distinct tasks among the rows, in table order (more than one).
+    pooled : bool
+        Some group that a mean or a front pools (a system, a model) has rows on two or more
+        tasks; False when every group sits in one task (the words then say that the groups,
+        not their runs, are compared across tasks).
     """
 
     column: str
     tasks: tuple[str, ...]
+    pooled: bool = True
 
     @property
     def n(self) -> int:
@@ -64,18 +75,17 @@ class TaskSpan:
     def sentence(self, what: str = "pick") -> str:
         """The note without its remedies: "These rows come from N tasks (a, b, ...): ...".
 
-        ``what`` is a key of :data:`WHAT` (what the front end does with the rows).
+        ``what`` is a key of :data:`WHAT` (what the front end does with the rows); a mean
+        or a pool that mixes no tasks (``pooled`` False) is worded as a comparison across
+        tasks instead.
         """
+        if not self.pooled:
+            what = _UNPOOLED.get(what, what)
         return f"These rows come from {self.n} tasks ({self.names()}): {WHAT[what]}."
 
     def shown(self) -> tuple[str, ...]:
         """The tasks a note offers to restrict to (the first few)."""
         return self.tasks[:_SHOWN]
-
-    def advice(self) -> str:
-        """What to do instead, in plain words (the pages add the links)."""
-        return ("To choose a system across tasks use Posets (ranks per task) or restrict "
-                f"to one task ({self.column} = {self.tasks[0]}).")
 
     def cli_line(self, what: str = "pick", *, with_in: bool = True) -> str:
         """The note for the command line: the remedies as commands.
@@ -89,7 +99,7 @@ class TaskSpan:
                 f"depth' (the Posets page: ranks per task), or restrict to one task {restrict}.")
 
 
-def task_span(table: EvalTable, rows=None) -> TaskSpan | None:
+def task_span(table: EvalTable, rows=None, *, pooled_by: str | None = None) -> TaskSpan | None:
     """The tasks among ``rows`` of ``table``, or None when they come from one task (or the
     table has no task column).
 
@@ -100,6 +110,9 @@ def task_span(table: EvalTable, rows=None) -> TaskSpan | None:
     rows : array-like of int or bool, optional
         The rows the view keeps: positions in the frame, or a boolean mask over it. All rows
         when None.
+    pooled_by : str, optional
+        The column whose groups a mean or a front pools (the system, a model column): the
+        span's ``pooled`` then says whether some group has rows on two or more tasks.
 
     Returns
     -------
@@ -117,15 +130,23 @@ def task_span(table: EvalTable, rows=None) -> TaskSpan | None:
     'These rows come from 2 tasks (x, y): the pick compares a run on one task with runs on others.'
     >>> task_span(table, [0, 2]) is None
     True
+    >>> frame["model"] = ["m", "n", "m"]     # model m has runs on x only, n on y only
+    >>> task_span(EvalTable(frame, table.roles), pooled_by="model").sentence("average")
+    'These rows come from 2 tasks (x, y): the ranking compares runs on one task with runs on others.'
+
     """
     column = table.roles.task
     if column is None or column not in table.frame.columns:
         return None
-    values = table.frame[column]
+    frame = table.frame
     if rows is not None:
         rows = np.asarray(rows)
-        values = values.iloc[np.flatnonzero(rows) if rows.dtype == bool else rows]
-    return column_span(values, column)
+        frame = frame.iloc[np.flatnonzero(rows) if rows.dtype == bool else rows]
+    span = column_span(frame[column], column)
+    if span is None or pooled_by is None or pooled_by not in frame.columns:
+        return span
+    tasks_per_group = frame[[pooled_by, column]].dropna().groupby(pooled_by)[column].nunique()
+    return replace(span, pooled=bool((tasks_per_group > 1).any()))
 
 
 def column_span(values: pd.Series, column: str) -> TaskSpan | None:

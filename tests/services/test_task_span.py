@@ -27,7 +27,6 @@ def test_tasks_counted_in_table_order_and_named():
     assert span.n == 3 and span.tasks == ("b", "a", "c") and span.column == "task"
     assert span.sentence("pick").startswith("These rows come from 3 tasks (b, a, c): the pick "
                                             "compares a run on one task with runs on others.")
-    assert "Posets (ranks per task)" in span.advice() and "task = b" in span.advice()
 
 
 def test_one_task_among_the_kept_rows_says_nothing():
@@ -61,3 +60,22 @@ def test_rank_view_carries_the_span_of_the_rows_it_ranks():
     one = RowFilter(sets={"task": ("x",)})
     assert rankings.rank_view(table, criteria="copa:1", row_filter=one).task_span is None
 
+
+
+def test_a_mean_or_pool_is_said_to_mix_tasks_only_when_a_group_has_runs_on_several():
+    mixed = _table(["x", "y", "x", "y"], system=["A", "A", "B", "B"])
+    apart = _table(["x", "x", "y", "y"], system=["A", "A", "B", "B"])   # A on x, B on y
+    assert task_span(mixed, pooled_by="system").pooled
+    assert not task_span(apart, pooled_by="system").pooled
+    assert "mean mixes its runs" in task_span(mixed, pooled_by="system").sentence("average")
+    said = task_span(apart, pooled_by="system").sentence("average")
+    assert "mixes" not in said and "compares runs on one task with runs on others" in said
+    said = task_span(apart, pooled_by="system").sentence("systems")
+    assert "pool" not in said and "systems are compared across tasks" in said
+
+
+def test_rank_view_says_a_mean_mixes_tasks_only_when_it_does():
+    apart = _table(["x", "x", "y", "y"], system=["A", "A", "B", "B"])
+    view = rankings.rank_view(apart, criteria="copa:1")
+    assert view.task_what == "average" and not view.task_span.pooled
+    assert "mixes" not in view.task_span.sentence(view.task_what)

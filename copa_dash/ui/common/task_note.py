@@ -44,7 +44,8 @@ def task_note(span, what: str, view, *, restrict_in=None) -> html.Div | None:
         links += [", " if k else "",
                   dcc.Link(task, href=link(restricted(target, span.column, task)),
                            className="task-restrict")]
-    more = f" (and {span.n - len(span.shown())} more in the filters)" \
+    filters = "the filters" if restrict_in is None else f"{target.PAGE.capitalize()}'s filters"
+    more = f" (and {span.n - len(span.shown())} more in {filters})" \
         if span.n > len(span.shown()) else ""
     return html.Div(className="alert alert-warning task-note", children=[
         span.sentence(what), " To choose a system across tasks use ",

@@ -94,7 +94,7 @@ def register_callbacks(app) -> None:
                     "data": [], "columns": [], "tooltips": [], "by_options": options,
                     "query": view_link(PATH, to_query(state))}
         data, columns = panels_rankings.table_rows(view, ties=state.ties)
-        tasks = task_note(view.task_span, "average" if view.group_column else "rank", state)
+        tasks = task_note(view.task_span, view.task_what, state)
         return {"alert": [*([tasks] if tasks else []), *(alert(n, "info") for n in view.notes)],
                 "headline": panels_rankings.headline(view, ties=state.ties), "note": rows.note,
                 "bump": figures_rankings.bump_figure(view, rows, ties=state.ties),

@@ -132,10 +132,11 @@ def _register_indicators(app) -> None:
                     "radar": figures.EMPTY}
         data, columns, tooltips = figures.indicator_rows(view)
         estimated = view.hv_estimate_note(current_settings().hv_budget_seconds)
-        flat = flat_radar_note(view, open_dataset(ref, current_settings()).table)
         constant = constant_objective_note(view)
         rankings_view = RankingsView(dataset=ref)   # Systems has no filters: restrict there
-        tasks = task_note(task_span(open_dataset(ref, current_settings()).table), "systems",
+        table = open_dataset(ref, current_settings()).table
+        flat = flat_radar_note(view, table)
+        tasks = task_note(task_span(table, pooled_by=table.roles.system), "systems",
                           rankings_view, restrict_in=rankings_view)
         return {"alert": [*([tasks] if tasks else []), *(alert(n, "info")
                           for n in (*view.notes, *filter(None, [flat, constant])))],
