@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from dash import no_update
 
 from copa_dash.config import Settings
 from copa_dash.services.catalog import open_dataset
@@ -51,6 +52,9 @@ def test_the_zero_note_points_at_the_box_and_the_box_reads_the_file_again(tmp_pa
     assert callbacks._shown(kept)[3] == {"token": kept.token, "filename": kept.filename,
                                          "keep_zeros": True}
     assert callbacks._shown(staged)[3]["keep_zeros"] is False
+    # ticking the box reads the file again but leaves the role form as the user edited it
+    again = callbacks._form_kept(callbacks._shown(kept))
+    assert again[2] is no_update and again[3]["keep_zeros"] is True and again[1] is not None
 
 
 def test_a_table_without_zero_times_has_no_box(tmp_path):

@@ -213,10 +213,17 @@ def _register_staging(app) -> None:
         if not staged or keep == bool(staged.get("keep_zeros")):
             raise PreventUpdate
         try:
-            return _shown(restage_upload(current_settings(), staged["token"],
-                                         staged["filename"], keep_zeros=keep))
+            return _form_kept(_shown(restage_upload(current_settings(), staged["token"],
+                                                    staged["filename"], keep_zeros=keep)))
         except InvalidInputError as exc:
-            return alert(str(exc)), None, None, None, None, None
+            return alert(str(exc)), no_update, no_update, no_update, None, None
+
+
+def _form_kept(shown: tuple) -> tuple:
+    """The page's parts for the same file read again (keep zeros ticked or not): the notes,
+    the preview and the staged store change; the role form stays as the user set it (the
+    columns are the same, and rebuilding it put every edited role back to its guess)."""
+    return (*shown[:2], no_update, *shown[3:])
 
 
 def _shown(staged):
