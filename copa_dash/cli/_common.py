@@ -151,7 +151,16 @@ def table_from_file(path: str, *, id_column: str | None = None, objectives=(),
             decided = objectives or [d for d in directions if repr(d[0]) in note]
             if not (decided and note.startswith("No direction guessed")):
                 say(command, note)
+        if read.zeros_missing:
+            say(command, keep_zeros_hint(read.zeros_missing))
     return guessed.table
+
+
+def keep_zeros_hint(columns) -> str:
+    """How the command line keeps a real 0 that the reader read as missing (the Upload page
+    has its box under the notes instead)."""
+    names = ", ".join(map(repr, columns))
+    return f"If a 0 in {names} was really measured, give --keep-zeros to keep it as a value."
 
 
 def guessed_frame(path: str, *, id_column: str | None = None, name_rows: bool = True,

@@ -20,7 +20,7 @@ import argparse
 from ..core.errors import InvalidInputError
 from ..data import io
 from ..data.proposal import propose
-from ._common import emit, format_table
+from ._common import emit, format_table, keep_zeros_hint
 from .sources import add_source_arguments, source_from_args, source_given
 
 
@@ -37,6 +37,8 @@ def run(args) -> int:
                                     keep_zeros=bool(getattr(args, "keep_zeros", False)))
         proposal = propose(read.frame, units=read.units, labels=read.labels)
         notes = list(read.notes) + list(proposal.notes)
+        if read.zeros_missing:
+            notes.append(keep_zeros_hint(read.zeros_missing))
     result = proposal.to_dict()
     result["notes"] = notes
     if args.json:

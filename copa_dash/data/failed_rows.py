@@ -274,9 +274,9 @@ def apply(frame: pd.DataFrame, log: ReadLog, /, *, keep_zeros: bool = False) -> 
         what = ("no run takes no time" if is_time_column(column, log.units.get(column))
                 else "no model has no size, memory or energy")
         log.add(f"Column {column!r}: 0 in {_named(frame, positions)} read as missing; "
-                f"{what}, so a 0 is a placeholder, never the best value (if the 0 is "
-                "real: tick 'Keep 0 as a value' under these notes on the Upload page, or "
-                "give --keep-zeros on the command line).")
+                f"{what}, so a 0 is a placeholder, never the best value.")
+        # each front end says how to keep a real 0 in its own words (the Upload page's box
+        # under these notes, the command line's --keep-zeros: cli._common.keep_zeros_hint)
     drop = found.rows
     if drop.size:
         out = out.drop(index=out.index[drop]).reset_index(drop=True)

@@ -80,7 +80,10 @@ def test_amlb2019_zero_duration_said_and_kept_on_request(capsys):
     assert zeros == 30
     read = io.read_table_report(MESSY / "amlb2019_1h_slice.csv")
     note = next(n for n in read.notes if "read as missing" in n)
-    assert "'duration'" in note and "constantpredictor" in note and "--keep-zeros" in note
+    assert "'duration'" in note and "constantpredictor" in note
+    assert "--keep-zeros" not in note and "Upload page" not in note  # each front end's words
+    assert main(["inspect", str(MESSY / "amlb2019_1h_slice.csv")]) == 0
+    assert "give --keep-zeros to keep it as a value" in capsys.readouterr().out
     assert read.frame["duration"].isna().sum() == zeros
     kept = io.read_table_report(MESSY / "amlb2019_1h_slice.csv", keep_zeros=True)
     assert (kept.frame["duration"] == 0).sum() == zeros

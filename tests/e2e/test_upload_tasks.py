@@ -29,7 +29,7 @@ def test_amlb_slice_keeps_zeros_and_explore_says_the_pick_spans_tasks(dash_duo, 
     dash_duo.wait_for_element("#upload-paste-text", timeout=30)
     dash_duo.driver.find_element(By.CSS_SELECTOR, "#upload-file input[type=file]").send_keys(
         str(AMLB))
-    dash_duo.wait_for_contains_text("#upload-read-notes", "tick 'Keep 0 as a value'", timeout=30)
+    dash_duo.wait_for_contains_text("#upload-read-notes", "read as missing", timeout=30)
     box = dash_duo.find_element("#upload-keep-zeros input")
     assert not box.is_selected()
     box.click()

@@ -38,8 +38,7 @@ def test_the_zero_note_points_at_the_box_and_the_box_reads_the_file_again(tmp_pa
     assert staged.zeros_missing == ("duration",) and not staged.keep_zeros
     assert staged.frame["duration"].isna().sum() == 30
     note = next(n for n in _notes(staged) if "'duration': 0 in" in n)
-    assert "tick 'Keep 0 as a value' under these notes on the Upload page" in note
-    assert "cannot yet" not in note
+    assert "--keep-zeros" not in note and "cannot yet" not in note  # the box below says it
     box = find(what_we_read(staged), UploadReadIds.KEEP_ZEROS)
     assert box.value == [] and "'duration'" in box.options[0]["label"]
 
