@@ -25,6 +25,8 @@ from .systems import SystemsView
 FLAT = 0.01
 #: from this many objectives on, a flat radar is put down to their number
 MANY = 4
+#: the median ONVGR from which "almost every row is on its system's front" is said
+ON_FRONT = 0.9
 
 
 def flat_radar_note(view: SystemsView, table: EvalTable) -> str | None:
@@ -56,13 +58,16 @@ def flat_radar_note(view: SystemsView, table: EvalTable) -> str | None:
     if k < MANY or not hv.size or hv.max() >= FLAT or os_.max() >= FLAT:
         return None
     pair = _smaller_choice(view, table)
+    onvgr = np.asarray(view.indicators.onvgr, dtype=float)
+    # said only when the computed ONVGR shows it: most rows of most systems on their front
+    on_front = (", and almost every row is on its system's front (ONVGR near 1)"
+                if onvgr.size and np.nanmedian(onvgr) >= ON_FRONT else "")
     return (f"The radar looks the same for every system because of the {k} objectives, not "
             f"the systems: every HV is below {FLAT:g} (largest {hv.max():.4f}) and every OS "
             f"below {FLAT:g}. HV multiplies {k} shares of the box (a row half way to the best "
             f"on every objective covers 0.5^{k} = {0.5 ** k:.2g} of it), OS multiplies {k} "
-            "ratios of extents, and almost every row is on its system's front (ONVG^ and "
-            f"ONVGR near 1). Choose fewer objectives under Objectives, e.g. {' and '.join(pair)}: "
-            "HV and OS then tell the systems apart.")
+            f"ratios of extents{on_front}. Choose fewer objectives under Objectives, e.g. "
+            f"{' and '.join(pair)}: HV and OS then tell the systems apart.")
 
 
 def _smaller_choice(view: SystemsView, table: EvalTable) -> tuple[str, str]:
@@ -87,7 +92,8 @@ def constant_objective_note(view: SystemsView) -> str | None:
     >>> from types import SimpleNamespace as NS
     >>> v = NS(objectives=("score", "speed"), systems=("a", "b"),
     ...        system_of_row=np.array([0, 0, 1, 1]),
-    ...        raw=np.array([[70., 1.], [70., 2.], [60., 5.], [60., 3.]]))
+    ...        raw=np.array([[70., 1.], [70., 2.], [60., 5.], [60., 3.]]),
+    ...        indicators=NS(os=np.array([0.0, 0.0])))
     >>> print(constant_objective_note(v))    # doctest: +ELLIPSIS
     OS is 0 for 2 of 2 systems because 'score' takes one value within each ...
     """
@@ -98,11 +104,13 @@ def constant_objective_note(view: SystemsView) -> str | None:
         return None
     constant = [name for k, name in enumerate(view.objectives)
                 if all(_one_value(raw[of_row == s, k]) for s in several)]
-    if not constant:
+    # the count is read from the computed OS, not inferred from the constant objective
+    zero_os = int(np.count_nonzero(np.asarray(view.indicators.os, dtype=float)[several] == 0))
+    if not constant or not zero_os:
         return None
     names = " and ".join(repr(n) for n in constant)
     verb = "takes" if len(constant) == 1 else "take"
-    return (f"OS is 0 for {len(several)} of {len(view.systems)} systems because {names} "
+    return (f"OS is 0 for {zero_os} of {len(view.systems)} systems because {names} "
             f"{verb} one value within each of them (a property of the system, not of its "
             "rows): OS multiplies the extents of a system's front on every objective. Leave "
             f"{names} out under Objectives to compare how the systems spread.")
