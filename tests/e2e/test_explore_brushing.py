@@ -138,7 +138,7 @@ def test_consecutive_drags_on_one_axis_each_replace_its_constraint(dash_duo, app
     gap = int(np.argmax(np.diff(held)))
     low, high = held[gap] + 0.02, held[gap + 1] - 0.02
     assert high - low > 0.05 and expected(low, high) is None
-    for x, words in [(k, f"No row passing the other constraints has {column}"),
+    for x, words in [(k, f"No row passing the other constraints lies where you dragged on {column}"),
                      (0.5, "crosses no axis")]:
         _drag(dash_duo, x, low, high)
         wait_until(lambda w=words: any(w in (a.get("text") or "").replace("<br>", " ")

@@ -41,12 +41,12 @@ def no_row_note(column: str, u_low: float, u_high: float) -> str:
     passing the other constraints.
 
     >>> no_row_note("time_train_s", 0.62, 0.41)
-    'No row passing the other constraints has time_train_s between 41% and 62% of rows better, so no constraint changed: drag across the lines on that axis.'
+    'No row passing the other constraints lies where you dragged on time_train_s (where 41% to 62% of rows are better than it), so no constraint changed: drag across the lines on that axis.'
     """
     low, high = sorted((float(u_low), float(u_high)))
-    return (f"No row passing the other constraints has {column} between {max(low, 0):.0%} and "
-            f"{min(high, 1):.0%} of rows better, so no constraint changed: drag across the "
-            "lines on that axis.")
+    return (f"No row passing the other constraints lies where you dragged on {column} (where "
+            f"{max(low, 0):.0%} to {min(high, 1):.0%} of rows are better than it), so no "
+            "constraint changed: drag across the lines on that axis.")
 
 
 def brushed_bounds(selected, query: str | None) -> tuple[tuple[str, float, float] | None,
