@@ -24,7 +24,7 @@ def test_deepobs_average_choice_names_the_tasks_it_mixes(tmp_path):
     form = proposal_controls(staged)
     runs = find(form, UploadReadIds.RUNS)
     assert runs.value == "runs"
-    assert runs.options[1] == {"label": "average the runs per model over its 8 tasks "
+    assert runs.options[1] == {"label": "average the runs per model over the table's 8 tasks "
                                         "(P1, P2, P3, P4, P5 and 3 more)", "value": "average"}
     (note,) = [n for n in walk(form) if "task-note" in (getattr(n, "className", "") or "")]
     assert note.children[0] == ("These rows come from 8 tasks (P1, P2, P3, P4, P5 and 3 more): "

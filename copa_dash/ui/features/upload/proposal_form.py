@@ -103,7 +103,7 @@ def _runs_choice(proposal, frame) -> html.Div:
     task = next((g.name for g in proposal.columns if g.role == "task"), None)
     span = column_span(frame[task], task) if task in frame.columns else None
     options = RUNS_OPTIONS if span is None else [RUNS_OPTIONS[0], {
-        "label": f"average the runs per model over its {span.n} tasks ({span.names()})",
+        "label": f"average the runs per model over the table's {span.n} tasks ({span.names()})",
         "value": "average"}]
     return html.Div(className="runs-choice", hidden=not proposal.runs, children=[
         html.Label(f"Several rows share a name in {system!r}: they read as runs of one model."),
