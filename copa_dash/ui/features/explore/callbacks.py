@@ -31,6 +31,7 @@ from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link
 from copa_dash.ui.features.explore import (
     brushing,
     choose_callbacks,
+    constraint_add,
     figures,
     focus_repair,
     panels,
@@ -361,6 +362,7 @@ def register_callbacks(app) -> None:
 
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
     choose_callbacks.register(app)
+    constraint_add.register(app)
     report_panel.register_callbacks(app)
     robustness_panel.register_callbacks(app)
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
 from dash import dcc, html
 
+from copa_dash.services.constraint_columns import NumericColumn, constraint_columns
 from copa_dash.ui.common.glossary import info
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
@@ -17,7 +16,6 @@ HELP_P = ("p sets how much one weak objective can be made up for by strong ones:
           "weighted ranks up, p = inf judges a model by its worst weighted rank.")
 HELP_TOP = ("top x% means x% of the models in the population are strictly better on that "
             "objective (its empirical CDF, u); 0% is the best.")
-MAX_SET_VALUES = 60
 
 
 def objective_controls(table, state: ExploreState) -> html.Div:
@@ -83,52 +81,53 @@ def preference_controls(table, state: ExploreState) -> html.Div:
 
 
 def constraint_controls(table, state: ExploreState) -> html.Div:
-    """Min/max boxes in raw units for numeric columns; value sets for categorical metadata."""
-    frame = table.frame
-    ranges = {name: (low, high) for name, low, high in state.ranges}
-    sets = dict(state.sets)
-    numeric_rows, set_rows = [], []
+    """Min/max boxes in raw units for the objectives and every constrained column, an "add a
+    constraint on..." list of the other numeric columns, and value sets for categorical
+    columns with few values (which columns go where: services/constraint_columns.py)."""
     roles = table.roles
     role_columns = [getattr(roles, r) for r in ("task", "system", "config", "split", "seed", "budget")
                     if getattr(roles, r, None)]
-    columns = list(dict.fromkeys(
-        list(table.objective_names) + role_columns + list(roles.metadata)
-        + [name for name, _ in state.sets] + [name for name, _, _ in state.ranges]))
-    for column in columns:
-        if column not in frame.columns:
-            continue
-        series = frame[column]
-        if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
-            values = sorted({_text(v) for v in series.dropna().tolist()})
-            if 0 < len(values) <= MAX_SET_VALUES or column in sets:
-                set_rows.append(html.Div(className="set-row", children=[
-                    html.Label(column),
-                    dcc.Dropdown(id={"type": ID.SET_FILTER, "column": column},
-                                 options=[{"label": v, "value": v} for v in values],
-                                 value=list(sets.get(column, ())), multi=True,
-                                 placeholder="any value"),
-                ]))
-            continue
-        numbers = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float)
-        if np.isnan(numbers).all():
-            continue
-        low, high = ranges.get(column, (None, None))
-        numeric_rows.append(html.Div(className="range-row", children=[
-            html.Label(column, title=f"observed {np.nanmin(numbers):.4g} to {np.nanmax(numbers):.4g}"),
-            dcc.Input(id={"type": ID.RANGE_MIN, "column": column}, type="number", step="any",
-                      value=low, debounce=True, placeholder=f"min {np.nanmin(numbers):.4g}"),
-            dcc.Input(id={"type": ID.RANGE_MAX, "column": column}, type="number", step="any",
-                      value=high, debounce=True, placeholder=f"max {np.nanmax(numbers):.4g}"),
-        ]))
-    return html.Div([html.Div(numeric_rows), html.Div(set_rows)])
+    found = constraint_columns(table.frame, list(table.objective_names),
+                               role_columns + list(roles.metadata), state.ranges, state.sets)
+    ranges = {name: (low, high) for name, low, high in state.ranges}
+    chosen_sets = dict(state.sets)
+    set_rows = [html.Div(className="set-row", children=[
+        html.Label(column),
+        dcc.Dropdown(id={"type": ID.SET_FILTER, "column": column},
+                     options=[{"label": v, "value": v} for v in values],
+                     value=list(chosen_sets.get(column, ())), multi=True,
+                     placeholder="any value"),
+    ]) for column, values in found.sets]
+    return html.Div([
+        html.Div(id=ID.RANGE_ROWS, children=[range_row(c, *ranges.get(c.name, (None, None)))
+                                             for c in found.shown]),
+        html.Div(className="add-constraint", hidden=not found.offered, children=[
+            html.Label(f"Add a constraint on another column ({len(found.offered)})",
+                       htmlFor=ID.ADD_CONSTRAINT),
+            dcc.Dropdown(id=ID.ADD_CONSTRAINT, options=add_options(found.offered),
+                         value=None, searchable=True, clearable=True,
+                         placeholder="add a constraint on... (type to search)"),
+        ]),
+        html.Div(set_rows),
+    ])
 
 
-def _text(value) -> str:
-    """Cell text as the row filter compares it (booleans, even as text, in lower case)."""
-    if isinstance(value, (bool, np.bool_)):
-        return "true" if value else "false"
-    text = str(value)
-    return text.lower() if text.lower() in ("true", "false") else text
+def range_row(column: NumericColumn, low=None, high=None) -> html.Div:
+    """One numeric column's min and max boxes, its observed range as placeholders."""
+    return html.Div(className="range-row", children=[
+        html.Label(column.name, title=column.observed),
+        dcc.Input(id={"type": ID.RANGE_MIN, "column": column.name}, type="number", step="any",
+                  value=low, debounce=True, placeholder=f"min {column.low:.4g}"),
+        dcc.Input(id={"type": ID.RANGE_MAX, "column": column.name}, type="number", step="any",
+                  value=high, debounce=True, placeholder=f"max {column.high:.4g}"),
+    ])
+
+
+def add_options(columns) -> list[dict]:
+    """The "add a constraint on..." list's options: each column with its observed range
+    (searched by the column's name only)."""
+    return [{"label": f"{c.name} ({c.observed})", "value": c.name, "search": c.name}
+            for c in columns]
 
 
 def axes_controls(state: ExploreState) -> html.Div:

@@ -26,6 +26,8 @@ class ExploreIds(ViewPageIds, prefix="explore"):
     RANGE_MIN: str                           # pattern
     RANGE_MAX: str                           # pattern
     SET_FILTER = "explore-set"               # pattern
+    RANGE_ROWS: str                          # the min/max rows shown (constraint_columns)
+    ADD_CONSTRAINT: str                      # "add a constraint on..." the other columns
     AXES: str
     X: str
     Y: str
