@@ -253,6 +253,7 @@ def apply(frame: pd.DataFrame, log: ReadLog, /, *, keep_zeros: bool = False) -> 
     found = find(frame, units=log.units)
     if keep_zeros and found.zero_times:
         log.add(f"Kept 0 as a value in {', '.join(map(repr, found.zero_times))} (as asked).")
+        log.zeros_kept.extend(found.zero_times)
         found = FailedRows(found.status, found.placeholders, {})
     if not (found.status or found.placeholders or found.zero_times):
         return frame

@@ -170,7 +170,7 @@ def read_table_report(source, /, *, filename: str | None = None,
             f"{filename}: only {len(frame)} row{'' if len(frame) == 1 else 's'} with any value "
             "left once empty rows were dropped; comparing models needs at least 2")
     return TableRead(frame=frame, notes=tuple(log.notes), units=dict(log.units),
-                     zeros_missing=tuple(log.zeros_missing),
+                     zeros_missing=tuple(log.zeros_missing), zeros_kept=tuple(log.zeros_kept),
                      labels=dict(log.labels))
 
 

@@ -20,6 +20,7 @@ class ReadLog:
     units: dict[str, str] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)  # header without its unit
     zeros_missing: list[str] = field(default_factory=list)  # columns whose 0s became missing
+    zeros_kept: list[str] = field(default_factory=list)     # ... or were kept, as asked
 
     def add(self, note: str) -> None:
         """Record ``note`` unless it was said already."""
@@ -34,7 +35,8 @@ class TableRead:
     ``units`` maps a column to the unit read from its header (``Memory (MB)`` -> MB) or
     its cells (``61.1M`` -> M); ``labels`` maps it to its header without the unit
     (``Memory``), so an axis can say ``Memory [MB]``. ``zeros_missing`` names the time or
-    amount columns whose 0s were read as missing (a front end offers to keep them).
+    amount columns whose 0s were read as missing (a front end offers to keep them), and
+    ``zeros_kept`` those whose 0s were kept as values on request.
     """
 
     frame: pd.DataFrame
@@ -42,3 +44,4 @@ class TableRead:
     units: dict[str, str]
     labels: dict[str, str]
     zeros_missing: tuple[str, ...] = ()
+    zeros_kept: tuple[str, ...] = ()

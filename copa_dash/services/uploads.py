@@ -56,6 +56,8 @@ class StagedUpload:
     #: time or amount columns whose 0s were read as missing, and whether 0s are kept
     zeros_missing: tuple[str, ...] = ()
     keep_zeros: bool = False
+    #: the columns whose 0s were kept as values (the box names them once ticked)
+    zeros_kept: tuple[str, ...] = ()
 
     @property
     def preview(self) -> pd.DataFrame:
@@ -168,7 +170,8 @@ def _staged(token, filename, read, proposal, first_notes, *, keep_zeros) -> Stag
     return StagedUpload(token=token, filename=filename, frame=read.frame,
                         proposed=proposal.directed_roles(), row_ids=proposal.row_ids,
                         proposal=proposal, notes=first_notes + read.notes + proposal.notes,
-                        zeros_missing=read.zeros_missing, keep_zeros=keep_zeros)
+                        zeros_missing=read.zeros_missing, keep_zeros=keep_zeros,
+                        zeros_kept=read.zeros_kept)
 
 
 def evicted_note(evicted: int, settings) -> str:

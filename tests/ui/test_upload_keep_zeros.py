@@ -54,6 +54,8 @@ def test_the_zero_note_points_at_the_box_and_the_box_reads_the_file_again(tmp_pa
     # ticking the box reads the file again but leaves the role form as the user edited it
     again = callbacks._form_kept(callbacks._shown(kept))
     assert again[2] is no_update and again[3]["keep_zeros"] is True and again[1] is not None
+    ticked = find(what_we_read(kept), UploadReadIds.KEEP_ZEROS)
+    assert ticked.value == ["keep"] and "'duration'" in ticked.options[0]["label"]
 
 
 def test_a_table_without_zero_times_has_no_box(tmp_path):

@@ -24,7 +24,8 @@ def keep_zeros_box(staged) -> list:
     (or was kept on request): ticking it reads the file again, and the save keeps the 0s."""
     if not (staged.zeros_missing or staged.keep_zeros):
         return []
-    columns = ", ".join(map(repr, staged.zeros_missing)) or "time or amount columns"
+    columns = ", ".join(map(repr, staged.zeros_missing or staged.zeros_kept)) \
+        or "time or amount columns"
     return [dcc.Checklist(
         id=RID.KEEP_ZEROS, className="keep-zeros",
         options=[{"label": f" Keep 0 as a value in {columns} (a 0 that was really measured: "
