@@ -72,16 +72,18 @@ class TaskSpan:
         rest = self.n - _SHOWN
         return shown if rest <= 0 else f"{shown} and {rest} more"
 
-    def sentence(self, what: str = "pick") -> str:
+    def sentence(self, what: str = "pick", *, named: bool = True) -> str:
         """The note without its remedies: "These rows come from N tasks (a, b, ...): ...".
 
         ``what`` is a key of :data:`WHAT` (what the front end does with the rows); a mean
         or a pool that mixes no tasks (``pooled`` False) is worded as a comparison across
-        tasks instead.
+        tasks instead. ``named`` False leaves the task names out (a page lists them as
+        links right after).
         """
         if not self.pooled:
             what = _UNPOOLED.get(what, what)
-        return f"These rows come from {self.n} tasks ({self.names()}): {WHAT[what]}."
+        names = f" ({self.names()})" if named else ""
+        return f"These rows come from {self.n} tasks{names}: {WHAT[what]}."
 
     def shown(self) -> tuple[str, ...]:
         """The tasks a note offers to restrict to (the first few)."""

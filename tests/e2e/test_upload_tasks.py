@@ -43,7 +43,9 @@ def test_amlb_slice_keeps_zeros_and_explore_says_the_pick_spans_tasks(dash_duo, 
     dash_duo.wait_for_element("#pick-id", timeout=30)
     note = dash_duo.wait_for_element(".task-note", timeout=30)
     # vehicle (multiclass) has no auc, an objective of the first view: its rows drop out
-    assert note.text.startswith("These rows come from 2 tasks (australian, credit-g)")
+    assert note.text.startswith("These rows come from 2 tasks: ")
+    assert [a.text for a in note.find_elements("css selector", ".task-restrict")] == \
+        ["australian", "credit-g"]
     assert "the pick compares a run on one task with runs on others" in note.text
     screenshot(dash_duo, "explore-amlb2019-task-note")
     posets = dash_duo.find_element(".task-note .task-posets")

@@ -53,7 +53,7 @@ def test_explore_pick_over_two_datasets_says_so_with_a_restriction_in_the_link()
     drawn = callbacks.figure_outputs(view_memo.exploration(state), state, None)
     (note,) = _task_notes(drawn["alert"])
     text = _text(note)
-    assert "These rows come from 2 tasks (" in text
+    assert "These rows come from 2 tasks: " in text     # the names are the links below
     assert "the pick compares a run on one task with runs on others" in text
     links = {n.children: n.href for n in _walk(note) if getattr(n, "href", None)}
     assert links["Posets"] == f"/posets?dataset={AMLB}"

@@ -44,11 +44,13 @@ def task_note(span, what: str, view, *, restrict_in=None) -> html.Div | None:
         links += [", " if k else "",
                   dcc.Link(task, href=link(restricted(target, span.column, task)),
                            className="task-restrict")]
-    filters = "the filters" if restrict_in is None else f"{target.PAGE.capitalize()}'s filters"
+    filters = "the filters" if restrict_in is None else \
+        f"the filters on {target.PAGE.capitalize()}"
     more = f" (and {span.n - len(span.shown())} more in {filters})" \
         if span.n > len(span.shown()) else ""
     return html.Div(className="alert alert-warning task-note", children=[
-        span.sentence(what), " To choose a system across tasks use ",
+        # the tasks are named once, as the restriction links below (the page stays short)
+        span.sentence(what, named=False), " To choose a system across tasks use ",
         dcc.Link("Posets", href=dataset_link("posets", view.dataset), className="task-posets"),
         " (ranks per task) or restrict to one task (", span.column,
         "" if restrict_in is None else f", on {target.PAGE.capitalize()}", "): ", *links,
