@@ -252,3 +252,10 @@ class SharedDuo:
             self._quit_browser()
         if self._runner.started:
             self._runner.stop()
+
+
+def open_upload_with(dash_duo, app, path) -> None:
+    """Open the Upload page and drop the file ``path`` on it, as a user picks a file."""
+    open_page(dash_duo, app, "/upload")
+    dash_duo.wait_for_element("#upload-paste-text", timeout=30)
+    dash_duo.find_element("#upload-file input[type=file]").send_keys(str(path))

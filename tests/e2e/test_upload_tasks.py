@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.e2e.app_under_test import open_page, screenshot, wait_until
+from tests.e2e.app_under_test import open_upload_with, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 AMLB = Path(__file__).parents[1] / "data" / "messy" / "amlb2019_1h_slice.csv"
@@ -25,10 +25,7 @@ def _choose(dash_duo, column: str, direction: str) -> None:
 
 
 def test_amlb_slice_keeps_zeros_and_explore_says_the_pick_spans_tasks(dash_duo, app):
-    open_page(dash_duo, app, "/upload")
-    dash_duo.wait_for_element("#upload-paste-text", timeout=30)
-    dash_duo.driver.find_element(By.CSS_SELECTOR, "#upload-file input[type=file]").send_keys(
-        str(AMLB))
+    open_upload_with(dash_duo, app, AMLB)
     dash_duo.wait_for_contains_text("#upload-read-notes", "read as missing", timeout=30)
     box = dash_duo.find_element("#upload-keep-zeros input")
     assert not box.is_selected()

@@ -12,7 +12,12 @@ import pandas as pd
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.e2e.app_under_test import graph_figure, open_page, screenshot, wait_until
+from tests.e2e.app_under_test import (
+    graph_figure,
+    open_upload_with,
+    screenshot,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 WIDE = Path(__file__).parents[1] / "data" / "messy" / "fairness_adult_sex.csv"
@@ -25,10 +30,7 @@ def _objective_count(dash_duo) -> int:
 
 
 def test_a_wide_export_gets_a_short_set_and_families_are_taken_as_a_group(dash_duo, app):
-    open_page(dash_duo, app, "/upload")
-    dash_duo.wait_for_element("#upload-paste-text", timeout=30)
-    dash_duo.driver.find_element(By.CSS_SELECTOR, "#upload-file input[type=file]").send_keys(
-        str(WIDE))
+    open_upload_with(dash_duo, app, WIDE)
     dash_duo.wait_for_contains_text("#upload-read-notes", "a short set of 12", timeout=60)
     wait_until(lambda: _objective_count(dash_duo) == 12, timeout=30)
     summary = dash_duo.find_element("#upload-more summary").text
@@ -70,10 +72,7 @@ def test_thirty_objectives_are_readable_in_the_explorer(dash_duo, app, tmp_path)
     frame.insert(0, "model", [f"m{i}" for i in range(25)])
     path = tmp_path / "wide.csv"
     frame.to_csv(path, index=False)
-    open_page(dash_duo, app, "/upload")
-    dash_duo.wait_for_element("#upload-paste-text", timeout=30)
-    dash_duo.driver.find_element(By.CSS_SELECTOR, "#upload-file input[type=file]").send_keys(
-        str(path))
+    open_upload_with(dash_duo, app, path)
     wait_until(lambda: _objective_count(dash_duo) == 2, timeout=60)   # one family: two kept
     dash_duo.find_element("#upload-more summary").click()
     dash_duo.find_element("#upload-more-role input[value='objective']").click()
