@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..data.filters import value_label
+
 #: a categorical column with more distinct values than this gets no set filter (unless the
 #: view already filters it)
 MAX_SET_VALUES = 60
@@ -48,7 +50,7 @@ class ConstraintColumns:
         The other numeric columns, for the "add a constraint on..." list.
     sets : tuple of (str, tuple of str)
         Categorical columns with a set filter, and their values as the row filter compares
-        them (:func:`cell_text`), sorted.
+        them (:func:`~copa_dash.data.filters.value_label`), sorted.
     """
 
     shown: tuple[NumericColumn, ...]
@@ -93,7 +95,7 @@ def constraint_columns(frame: pd.DataFrame, objectives, others, ranges=(), sets=
             continue
         series = frame[column]
         if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
-            values = tuple(sorted({cell_text(v) for v in series.dropna().tolist()}))
+            values = tuple(sorted({value_label(v) for v in series.dropna().tolist()}))
             if 0 < len(values) <= MAX_SET_VALUES or column in filtered:
                 set_columns.append((column, values))
             continue
@@ -116,15 +118,3 @@ def observed_range(frame: pd.DataFrame, column: str) -> NumericColumn | None:
     if np.isnan(numbers).all():
         return None
     return NumericColumn(column, float(np.nanmin(numbers)), float(np.nanmax(numbers)))
-
-
-def cell_text(value) -> str:
-    """Cell text as the row filter compares it (booleans, even as text, in lower case).
-
-    >>> cell_text(True), cell_text("FALSE"), cell_text(3)
-    ('true', 'false', '3')
-    """
-    if isinstance(value, (bool, np.bool_)):
-        return "true" if value else "false"
-    text = str(value)
-    return text.lower() if text.lower() in ("true", "false") else text
