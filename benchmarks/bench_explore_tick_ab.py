@@ -6,7 +6,8 @@ hundredths of a second of server CPU. This benchmark serves the app of this chec
 "Save and explore" saves it (``bench_every_control.save_uploads``), opens Explore on it in one
 headless Chromium per side, works an untimed round on both and waits until each server is idle
 (a new tree compiles its kernels in the server's background thread first), then, round after
-round in a rotated order, unticks the second objective and ticks it back, each timed by the
+round in a rotated order, unticks the second objective and ticks it back (and with
+``--direction`` flips the second objective's direction and back), each timed by the
 page itself (``bench_every_control``'s watcher: from the click to the last change of the
 document before the page settles), with the server's and the browser's CPU seconds over each
 (``/proc``). The picks of both sides are checked equal after each round. On a shared machine
@@ -16,6 +17,9 @@ browser's CPU seconds are the steadier measure of the page's own work.
 Usage::
 
     python benchmarks/bench_explore_tick_ab.py [--peer-rev HEAD~1] [--rounds 6] [FILE]
+        [--dataset open-llm-leaderboard-v2] [--direction]
+
+``--dataset NAME`` opens a bundled dataset on both sides instead of saving FILE.
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ from benchmarks._revision_ab import revision_ab_arguments, revision_files
 from benchmarks.bench_every_control import PAGES, Bench, save_uploads
 
 BOXES = "input[type=checkbox][name*='explore-objectives']"
+# the second objective's direction: the radio not checked (flips it)
+DIRECTIONS = "[id*='explore-direction']"
 
 
 
@@ -50,29 +56,46 @@ def settle(app: RunningApp, *, window: float = 3.0, limit: float = 900.0) -> Non
             return
 
 
+def p90(values: list[float]) -> float:
+    """The 90th percentile of ``values`` (linear between the nearest ranks)."""
+    return statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 \
+        else values[0]
+
+
 def main(argv=None) -> int:
     from selenium.webdriver.common.by import By
 
     parser = revision_ab_arguments(__doc__.split("\n\n")[0], rounds=6)
+    parser.add_argument("--dataset", help="a bundled dataset's id, opened instead of FILE")
+    parser.add_argument("--direction", action="store_true",
+                        help="also flip the second objective's direction and back")
     args = parser.parse_args(argv)
+    steps = ("untick", "tick") + (("direction", "direction back") if args.direction else ())
     print(load_line(), flush=True)
     sides = {"this checkout": ROOT, f"peer {args.peer_rev}": revision_files(args.peer_rev)}
     apps, benches, urls = {}, {}, {}
-    samples = {name: {"untick": [], "tick": [], "server": [], "browser": []} for name in sides}
+    samples = {name: {**{step: [] for step in steps}, "server": [], "browser": []}
+               for name in sides}
     try:
         for name, folder in sides.items():
             port, state = free_port(), Path(tempfile.mkdtemp(prefix="copa-bench-tick-"))
-            dataset = save_uploads([args.file], app_env(port, state, folder), folder)
+            dataset = args.dataset or next(iter(save_uploads(
+                [args.file], app_env(port, state, folder), folder).values()))
             apps[name] = RunningApp(port, state=state, app_dir=folder)
             benches[name] = Bench(apps[name], headless_chromium(1400, 1000), 1, 1)
-            urls[name] = f"{apps[name].url}/explore?dataset={next(iter(dataset.values()))}"
+            urls[name] = f"{apps[name].url}/explore?dataset={dataset}"
         for n in range(-1, args.rounds):       # round -1 warms both up (the peer's tree
             picks = []                          # is a new path: its kernels compile first)
             for name in (list(sides) if n % 2 == 0 else list(sides)[::-1]):
                 bench = benches[name]
                 bench.open(urls[name], PAGES["explore"][2])
-                for step in ("untick", "tick"):
-                    box = bench.driver.find_elements(By.CSS_SELECTOR, BOXES)[1]
+                for step in steps:
+                    if step.startswith("direction"):
+                        group = bench.driver.find_elements(By.CSS_SELECTOR, DIRECTIONS)[1]
+                        box = group.find_elements(By.CSS_SELECTOR,
+                                                  "input[type=radio]:not(:checked)")[0]
+                    else:
+                        box = bench.driver.find_elements(By.CSS_SELECTOR, BOXES)[1]
                     ms, _, server, browser = bench.timed(box.click)
                     if n >= 0:
                         samples[name][step].append(ms)
@@ -94,12 +117,13 @@ def main(argv=None) -> int:
             bench.driver.quit()
         for app in apps.values():
             app.stop()
-    head = ["side", "untick ms (median)", "tick ms (median)", "server CPU s a step",
+    head = ["side", *(f"{step} ms (median / p90)" for step in steps), "server CPU s a step",
             "browser CPU s a step (median)", "browser CPU s (each)"]
-    rows = [[name, f"{statistics.median(s['untick']):.0f}", f"{statistics.median(s['tick']):.0f}",
+    rows = [[name, *(f"{statistics.median(s[step]):.0f} / {p90(s[step]):.0f}" for step in steps),
              f"{statistics.median(s['server']):.3f}", f"{statistics.median(s['browser']):.3f}",
              ", ".join(f"{c:.2f}" for c in s["browser"])] for name, s in samples.items()]
-    print(f"\n{args.file.name}: Explore, the second objective unticked and ticked back")
+    print(f"\n{args.dataset or args.file.name}: Explore, the second objective unticked and "
+          "ticked back" + (", its direction flipped and back" if args.direction else ""))
     print(markdown(head, rows))
     print(f"the picks were equal on both sides in every round; {load_line()}")
     return 0
