@@ -65,10 +65,10 @@ def serve(port: int, requests: list):
     """The app of this checkout served on ``port`` in a daemon thread, each callback request
     appended to ``requests`` as (outputs, thread CPU s, wall s, response bytes)."""
     from flask import g, request
+    from werkzeug.serving import make_server
 
     from copa_dash.app_factory import create_app
     from copa_dash.config import Settings
-    from werkzeug.serving import make_server
 
     server = create_app(Settings.from_env()).server
 
@@ -129,7 +129,7 @@ def main(argv=None) -> int:
             time.sleep(0.5)                         # late requests (the panel) are counted
             print(f"{args.action} {n + 1}: {ms:.0f} ms, server process CPU {cpu:.2f} s, "
                   f"browser CPU {browser:.2f} s")
-            for outputs, thread_cpu, wall, size in list(requests):
+            for outputs, thread_cpu, wall, size in requests[:]:   # a copy: the server's threads append
                 print(f"    {thread_cpu:.3f} s CPU, {wall:.3f} s wall, {size / 1e3:5.0f} kB: "
                       f"{outputs[:100]}")
         if args.browser_profile:
