@@ -19,13 +19,16 @@ import numpy as np
 from ..core import criteria, elicitation, jit, ranks, robustness, sweep
 from ..core.dominance import nondominated_layers, nondominated_mask
 from ..core.generalization import validation_test_fronts
-from ..core.hypervolume import hypervolume
+from ..core.hypervolume import hypervolume, hypervolume_mc
 from ..core.indicators import system_indicators
 from ..core.posets import task_posets, ufg_depth
 from ..core.significance import pareto_improvement_test
 
 logger = logging.getLogger("copa_dash")
 
+#: Front sizes at K = 8 for which :func:`~copa_dash.core.hypervolume.exact_method` picks
+#: the WFG kernel and QHV-II.
+_HIGH_DIM_ROWS = (20, 40)
 _POINTS = np.array([[1.0, 3.0, 2.0], [2.0, 1.0, 3.0], [3.0, 2.0, 1.0], [2.0, 2.0, 2.0]])
 
 
@@ -65,6 +68,17 @@ def _systems() -> None:
                                 run_side=np.array([0, 0, 1, 1]), n_permutations=4, rng=0)
 
 
+def _high_dimensional_hypervolume() -> None:
+    """The hypervolume of 8 objectives (Systems on DecodingTrust or HELM): the WFG kernel
+    (under 30 rows), QHV-II (from 30) and the Monte-Carlo count; about 16 s of compiling
+    cold, which such a page otherwise paid at its first use."""
+    sphere = np.random.default_rng(0).random((_HIGH_DIM_ROWS[-1], 8))
+    sphere /= np.linalg.norm(sphere, axis=1, keepdims=True)     # all non-dominated
+    for n in _HIGH_DIM_ROWS:
+        hypervolume(sphere[:n], np.full(8, 1.1))
+    hypervolume_mc(sphere[:4], np.full(8, 1.1), n_samples=64, rng=0)
+
+
 def _generalization() -> None:
     for k in (2, 3):
         validation_test_fronts(_POINTS[:, :k], _POINTS[::-1, :k].copy())
@@ -94,6 +108,7 @@ WARM_UP_STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("val -> test kernels", _generalization),
     ("posets kernels", _posets),
     ("Help me choose kernels", _choose),
+    ("hypervolume kernels for many objectives", _high_dimensional_hypervolume),
 )
 
 
