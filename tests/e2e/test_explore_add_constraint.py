@@ -1,7 +1,8 @@
 """Explore's "add a constraint on..." list (issue 33, session 15): a numeric column that is no
 objective has no boxes until it is chosen in the list; chosen, its min/max boxes appear, a
 maximum typed there goes into the link and the ranked table keeps only the rows under it
-(counted on the table's frame, not by the page)."""
+(counted on the table's frame, not by the page); its remove button takes the row and its
+range away and offers the column again."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ def test_a_column_added_from_the_list_gets_boxes_and_its_range_shrinks_the_table
     before = _passing(dash_duo)
     query = urlsplit(dash_duo.driver.current_url).query
     assert not dash_duo.driver.find_elements("css selector", f'[id*="range-max"][id*=\'"{COLUMN}"\']')
+    offered_before = re.search(r"\((\d+)\)$", dash_duo.find_element(
+        "label[for=explore-add-constraint]").get_attribute("textContent")).group(1)
     dash_duo.driver.execute_script(
         "document.getElementById('explore-add-constraint').closest('details').open = true;")
     dash_duo.find_element("#explore-add-constraint").click()
@@ -63,4 +66,20 @@ def test_a_column_added_from_the_list_gets_boxes_and_its_range_shrinks_the_table
                             if o.text.startswith(f"{COLUMN} ")], timeout=10)
     dash_duo.find_element(".dash-dropdown-search").send_keys(Keys.ESCAPE)
     screenshot(dash_duo, "explore-added-constraint")
+
+    # its remove button takes the row and its range away and offers the column again
+    remove_id = f'{{"column":"{COLUMN}","type":"explore-range-remove"}}'
+    dash_duo.driver.execute_script("document.getElementById(arguments[0]).click();", remove_id)
+    wait_until(lambda: not dash_duo.driver.execute_script(
+        "return !!document.getElementById(arguments[0]);", box_id), timeout=15)
+    wait_until(lambda: not any(item.startswith(f"{COLUMN}:") for item in parse_qs(
+        urlsplit(dash_duo.driver.current_url).query).get("range", [])), timeout=30)
+    wait_until(lambda: _passing(dash_duo) == before, timeout=30)
+    assert dash_duo.find_element("label[for=explore-add-constraint]").text.endswith(
+        f"({offered_before})")
+    dash_duo.find_element("#explore-add-constraint").click()
+    dash_duo.find_element(".dash-dropdown-search").send_keys(COLUMN)
+    wait_until(lambda: [o.text for o in dash_duo.driver.find_elements(
+        By.CSS_SELECTOR, options)] == [f"{COLUMN} (observed 0.3594 to 0.8154)"], timeout=10)
+    dash_duo.find_element(".dash-dropdown-search").send_keys(Keys.ESCAPE)
     assert dash_duo.get_logs() == []

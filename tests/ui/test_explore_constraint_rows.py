@@ -92,12 +92,35 @@ def test_choosing_a_column_in_the_list_appends_its_boxes_and_drops_it_from_the_l
     offered = next(n for n in walk(built) if getattr(n, "id", None) == ID.ADD_CONSTRAINT)
     column = offered.options[3]["value"]
     with patch.object(constraint_add, "current_settings", Settings.from_env):
-        rows, options, value = constraint_add.add_constraint(column, offered.options, upload)
+        rows, options, value, label = constraint_add.add_constraint(column, offered.options,
+                                                                    upload)
     assert isinstance(rows, Patch) and value is None
     assert [o["value"] for o in options] == [o["value"] for o in offered.options
                                             if o["value"] != column]
+    assert label == f"Add a constraint on another column ({len(offered.options) - 1})"
     appended = rows.to_plotly_json()["operations"][0]["params"]["value"]
     ids = [n.id for n in walk(appended) if isinstance(getattr(n, "id", None), dict)]
     assert ids == [{"type": ID.RANGE_MIN, "column": column},
-                   {"type": ID.RANGE_MAX, "column": column}]
+                   {"type": ID.RANGE_MAX, "column": column},
+                   {"type": ID.RANGE_REMOVE, "column": column}]
     assert ids and table.frame[column].notna().any()
+
+
+def test_removing_an_added_row_deletes_it_and_puts_the_column_back_in_its_place(upload):
+    from unittest.mock import patch
+
+    built = page.layout(dataset=upload)
+    offered = next(n for n in walk(built) if getattr(n, "id", None) == ID.ADD_CONSTRAINT)
+    shown = [n.id["column"] for n in walk(built)
+             if isinstance(getattr(n, "id", None), dict) and n.id["type"] == ID.RANGE_MIN]
+    assert not [n for n in walk(built) if isinstance(getattr(n, "id", None), dict)
+                and n.id["type"] == ID.RANGE_REMOVE]          # objectives: no remove button
+    column = offered.options[3]["value"]
+    with patch.object(constraint_add, "current_settings", Settings.from_env):
+        _, left, _, _ = constraint_add.add_constraint(column, offered.options, upload)
+        rows, back, value, label = constraint_add.remove_constraint(
+            column, shown + [column], left, upload)
+    operation = rows.to_plotly_json()["operations"][0]
+    assert operation["operation"] == "Delete" and operation["location"] == [len(shown)]
+    assert back == offered.options and value is None       # the same list, in the same order
+    assert label == f"Add a constraint on another column ({len(offered.options)})"

@@ -84,11 +84,8 @@ def constraint_controls(table, state: ExploreState) -> html.Div:
     """Min/max boxes in raw units for the objectives and every constrained column, an "add a
     constraint on..." list of the other numeric columns, and value sets for categorical
     columns with few values (which columns go where: services/constraint_columns.py)."""
-    roles = table.roles
-    role_columns = [getattr(roles, r) for r in ("task", "system", "config", "split", "seed", "budget")
-                    if getattr(roles, r, None)]
-    found = constraint_columns(table.frame, list(table.objective_names),
-                               role_columns + list(roles.metadata), state.ranges, state.sets)
+    found = constraint_columns(table.frame, list(table.objective_names), other_candidates(table),
+                               state.ranges, state.sets)
     ranges = {name: (low, high) for name, low, high in state.ranges}
     chosen_sets = dict(state.sets)
     set_rows = [html.Div(className="set-row", children=[
@@ -99,10 +96,12 @@ def constraint_controls(table, state: ExploreState) -> html.Div:
                      placeholder="any value"),
     ]) for column, values in found.sets]
     return html.Div([
-        html.Div(id=ID.RANGE_ROWS, children=[range_row(c, *ranges.get(c.name, (None, None)))
-                                             for c in found.shown]),
+        html.Div(id=ID.RANGE_ROWS, children=[
+            range_row(c, *ranges.get(c.name, (None, None)),
+                      removable=c.name not in table.objective_names)
+            for c in found.shown]),
         html.Div(className="add-constraint", hidden=not found.offered, children=[
-            html.Label(f"Add a constraint on another column ({len(found.offered)})",
+            html.Label(add_label(len(found.offered)), id=ID.ADD_CONSTRAINT_LABEL,
                        htmlFor=ID.ADD_CONSTRAINT),
             dcc.Dropdown(id=ID.ADD_CONSTRAINT, options=add_options(found.offered),
                          value=None, searchable=True, clearable=True,
@@ -112,15 +111,37 @@ def constraint_controls(table, state: ExploreState) -> html.Div:
     ])
 
 
-def range_row(column: NumericColumn, low=None, high=None) -> html.Div:
-    """One numeric column's min and max boxes, its observed range as placeholders."""
+def other_candidates(table) -> list[str]:
+    """The columns besides the objectives that may hold a constraint, in the panel's order:
+    the role columns (task, system, ...), then the metadata."""
+    roles = table.roles
+    return [getattr(roles, r) for r in ("task", "system", "config", "split", "seed", "budget")
+            if getattr(roles, r, None)] + list(roles.metadata)
+
+
+def range_row(column: NumericColumn, low=None, high=None, *, removable: bool = False
+              ) -> html.Div:
+    """One numeric column's min and max boxes, its observed range as placeholders; a column
+    that is not an objective also gets a button that takes the row away (its constraint with
+    it) and puts the column back in the "add a constraint on..." list."""
+    remove = (html.Button("\u00d7", id={"type": ID.RANGE_REMOVE, "column": column.name},
+                          className="range-remove", n_clicks=0,
+                          title=f"Remove the constraint on {column.name}",
+                          **{"aria-label": f"Remove the constraint on {column.name}"})
+              if removable else html.Span())
     return html.Div(className="range-row", children=[
         html.Label(column.name, title=column.observed),
         dcc.Input(id={"type": ID.RANGE_MIN, "column": column.name}, type="number", step="any",
                   value=low, debounce=True, placeholder=f"min {column.low:.4g}"),
         dcc.Input(id={"type": ID.RANGE_MAX, "column": column.name}, type="number", step="any",
                   value=high, debounce=True, placeholder=f"max {column.high:.4g}"),
+        remove,
     ])
+
+
+def add_label(count: int) -> str:
+    """The list's label: ``Add a constraint on another column (N)``."""
+    return f"Add a constraint on another column ({count})"
 
 
 def add_options(columns) -> list[dict]:

@@ -25,9 +25,11 @@ class ExploreIds(ViewPageIds, prefix="explore"):
     POPULATION: str
     RANGE_MIN: str                           # pattern
     RANGE_MAX: str                           # pattern
+    RANGE_REMOVE: str                        # pattern: removes a non-objective's min/max row
     SET_FILTER = "explore-set"               # pattern
     RANGE_ROWS: str                          # the min/max rows shown (constraint_columns)
     ADD_CONSTRAINT: str                      # "add a constraint on..." the other columns
+    ADD_CONSTRAINT_LABEL: str                # its label, with how many columns it offers
     AXES: str
     X: str
     Y: str
