@@ -47,6 +47,7 @@ from .services import systems as systems_service
 from .services.catalog import keep_in_memory, open_dataset
 from .services.default_view import first_view
 from .services.significance_verdict import verdict
+from .services.task_span import task_span
 from .services.views import link
 
 __all__ = ["explore", "front", "hypervolume", "indicators", "rank", "report", "select",
@@ -166,6 +167,12 @@ def _first_view_said(table, info, objectives, focus, weights) -> str:
     return ""
 
 
+def _tasks_said(table, problem, what: str) -> str:
+    """The task note for the rows ``problem`` ranks (the command line's rows), or ""."""
+    span = task_span(table, problem.rows[problem.eligible])
+    return span.sentence(what) if span is not None else ""
+
+
 def _row_filter(table, info, where, isin, all_rows) -> RowFilter:
     columns = list(table.frame.columns)
     where = [where] if isinstance(where, str) else list(where or ())
@@ -227,6 +234,9 @@ class Ranking:
     preferences: selection.Preferences
     n_missing: int = 0
     view: str = ""  # which default view was used, when one was (the page's for an upload)
+    #: when the ranked rows come from several tasks, the sentence the pages and the command
+    #: line say beside the answer (services/task_span.py); empty for one task
+    tasks: str = ""
 
     @property
     def pick(self) -> str:
@@ -243,6 +253,8 @@ class Ranking:
             lines.append(f"{self.n_missing} rows left out for a missing objective value")
         if self.view:
             lines.append(f"view: {self.view}")
+        if self.tasks:
+            lines.append(self.tasks)
         return lines
 
     def _repr_html_(self) -> str:
@@ -315,7 +327,8 @@ def select(data, objectives=None, *, id=None, focus=None, alpha=None, weights=No
     frame = _ranked_table(problem, order, selection.scores(problem))
     return Selection(table=frame, preferences=problem.preferences,
                      n_missing=problem.n_missing, index=int(problem.rows[position]),
-                     view=_first_view_said(table, info, objectives, focus, weights))
+                     view=_first_view_said(table, info, objectives, focus, weights),
+                     tasks=_tasks_said(table, problem, "pick"))
 
 
 @compile_later
@@ -331,7 +344,8 @@ def rank(data, objectives=None, *, id=None, top=None, focus=None, alpha=None, we
         order = order[:top]
     return Ranking(table=_ranked_table(problem, order, selection.scores(problem)),
                    preferences=problem.preferences, n_missing=problem.n_missing,
-                   view=_first_view_said(table, info, objectives, focus, weights))
+                   view=_first_view_said(table, info, objectives, focus, weights),
+                   tasks=_tasks_said(table, problem, "rank"))
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 (a CSV file for the CLI, the same rows as a DataFrame for the API) and on bundled datasets."""
 
 import json
+from html import escape
 
 import numpy as np
 import pandas as pd
@@ -154,3 +155,23 @@ def test_bad_input_says_what_to_do(frame):
         copa_dash.select(frame, OBJECTIVES, weights={"acc": 1}, alpha=0.2)
     with pytest.raises(InvalidInputError, match="name a .html or .pdf|html or pdf"):
         copa_dash.report(frame, "out.docx", OBJECTIVES)
+
+
+def test_a_pick_and_a_ranking_over_several_tasks_say_so_as_the_command_line_does():
+    # amlb-2022 with every row: runs on 55 datasets (counted on the bundled frame here)
+    import subprocess
+    import sys
+
+    from copa_dash.data.bundled import load_bundled
+
+    table, _ = load_bundled("amlb-2022")
+    n_tasks = table.frame[table.roles.task].dropna().nunique()
+    picked = copa_dash.select("amlb-2022", all_rows=True)
+    ranked = copa_dash.rank("amlb-2022", all_rows=True, top=3)
+    assert picked.tasks.startswith(f"These rows come from {n_tasks} tasks (")
+    assert picked.tasks in picked._repr_html_() or escape(picked.tasks) in picked._repr_html_()
+    assert "the ranking compares" in ranked.tasks and "the pick compares" in picked.tasks
+    cli = subprocess.run([sys.executable, "-m", "copa_dash", "select", "--dataset", "amlb-2022",
+                          "--all-rows"], capture_output=True, text=True, check=True)
+    assert picked.tasks in cli.stderr                 # the same words as the command line
+    assert copa_dash.select("amlb-2022").tasks == ""  # its default view: one dataset
