@@ -104,6 +104,8 @@ class DecisionFacts:
     axes: AxesShown | None = None
     # "How sure is this pick?": rank acceptability, flips, leave one out (services.robustness)
     robustness: object | None = None
+    # when the candidates come from several tasks: the command line's note (services.task_span)
+    tasks: str = ""
 
 
 def decision_facts(opened, view: views.DecisionView, *, cache=None) -> DecisionFacts:
@@ -155,7 +157,8 @@ def decision_facts(opened, view: views.DecisionView, *, cache=None) -> DecisionF
         id_column=opened.table.roles.id, exploration=result,
         tie=pick_tie(problem, result.scores, i), axes=_axes(result, resolved, opened.table),
         robustness=robustness.robustness(opened.table, prefs, constraints,
-                                         dataset_id=opened.cache_id, cache=cache))
+                                         dataset_id=opened.cache_id, cache=cache),
+        tasks=result.task_span.cli_line("pick") if result.task_span else "")
 
 
 def _alpha_range(result) -> tuple[AlphaRange | None, str]:

@@ -86,3 +86,19 @@ def test_the_cdf_axes_of_the_page_reach_the_figure():
     assert (facts.axes.mode, facts.axes.x, facts.axes.y) == ("cdf", "bbh", "math")
     assert (facts.axes.xs == problem.u[:, names.index("bbh")]).all()
     assert "top x% in" in facts.axes.x_title
+
+
+def test_a_pick_over_two_tasks_says_so_beside_it_and_one_task_says_nothing():
+    # amlb-2022 restricted to two of its datasets: 10 frameworks x 2 tasks (the frame says
+    # which tasks the candidates come from; the report must name both)
+    opened = open_dataset("amlb-2022")
+    two = ("Australian", "Amazon_employee_access")
+    facts = decision_facts(opened, DecisionView("amlb-2022", sets=(("dataset", two),)))
+    frame = opened.table.frame
+    assert set(frame.loc[frame["dataset"].isin(two), "dataset"]) == set(two)
+    text = _text(decision_html(facts))
+    assert ("Several tasks. These rows come from 2 tasks (Amazon_employee_access, Australian): "
+            "the pick compares a run on one task with runs on others.") in text
+    assert "copa-dash depth" in text
+    alone = _text(decision_html(decision_facts(opened, DecisionView("amlb-2022"))))
+    assert "Several tasks" not in alone and "These rows come from" not in alone
