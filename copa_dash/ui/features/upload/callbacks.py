@@ -20,6 +20,7 @@ from copa_dash.services.uploads import (
 )
 from copa_dash.services.views.links import dataset_link
 from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.changed_only import changed_only
 from copa_dash.ui.common.messages import two_objectives
 from copa_dash.ui.common.my_uploads import MY_UPLOADS
 from copa_dash.ui.common.settings_access import current_settings
@@ -105,18 +106,23 @@ def register_callbacks(app) -> None:
     register_saved_navigation(app)
     _register_staging(app)
 
+    # the three callbacks below write one value per column: only the changed ones are sent
+    # (changed_only), or a wide export re-rendered every row on each change
     @app.callback(Output({"type": ID.ROLE, "column": ALL}, "disabled"),
                   Input(ID.ID_COLUMN, "value"), State({"type": ID.ROLE, "column": ALL}, "id"),
+                  State({"type": ID.ROLE, "column": ALL}, "disabled"),
                   prevent_initial_call=True)
-    def lock_id_row(id_column, role_ids):
-        return [i["column"] == id_column for i in role_ids]
+    def lock_id_row(id_column, role_ids, locked):
+        return changed_only([i["column"] == id_column for i in role_ids], locked)
 
     @app.callback(Output({"type": ID.DIRECTION_CELL, "column": ALL}, "hidden"),
                   Input(ID.ID_COLUMN, "value"), Input({"type": ID.ROLE, "column": ALL}, "value"),
-                  State({"type": ID.ROLE, "column": ALL}, "id"), prevent_initial_call=True)
-    def show_directions(id_column, roles, role_ids):
-        return [not shows_direction(i["column"], role, id_column)
-                for i, role in zip(role_ids, roles)]
+                  State({"type": ID.ROLE, "column": ALL}, "id"),
+                  State({"type": ID.DIRECTION_CELL, "column": ALL}, "hidden"),
+                  prevent_initial_call=True)
+    def show_directions(id_column, roles, role_ids, hidden):
+        return changed_only([not shows_direction(i["column"], role, id_column)
+                             for i, role in zip(role_ids, roles)], hidden)
 
     @app.callback(Output(ID.CHECK, "children"), Output(ID.SAVE, "disabled"),
                   Input(ID.ID_COLUMN, "value"),
@@ -137,9 +143,10 @@ def register_callbacks(app) -> None:
         if not groups:
             raise PreventUpdate
         by_more = ctx.triggered_id == MID.MORE_ROLE
-        return grouped_roles([i["column"] for i in role_ids], roles, groups,
-                             more_role=more_role if by_more else None,
-                             families=None if by_more else (families or []))
+        return changed_only(grouped_roles([i["column"] for i in role_ids], roles, groups,
+                                          more_role=more_role if by_more else None,
+                                          families=None if by_more else (families or [])),
+                            roles)
 
     @app.callback(Output(ID.RESULT, "children", allow_duplicate=True),
                   Output(ID.SAVE_ERROR, "children", allow_duplicate=True),
