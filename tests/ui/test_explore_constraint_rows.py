@@ -92,12 +92,13 @@ def test_choosing_a_column_in_the_list_appends_its_boxes_and_drops_it_from_the_l
     offered = next(n for n in walk(built) if getattr(n, "id", None) == ID.ADD_CONSTRAINT)
     column = offered.options[3]["value"]
     with patch.object(constraint_add, "current_settings", Settings.from_env):
-        rows, options, value, label = constraint_add.add_constraint(column, offered.options,
-                                                                    upload)
+        rows, options, value, label, hidden = constraint_add.add_constraint(
+            column, offered.options, upload)
     assert isinstance(rows, Patch) and value is None
     assert [o["value"] for o in options] == [o["value"] for o in offered.options
                                             if o["value"] != column]
     assert label == f"Add a constraint on another column ({len(offered.options) - 1})"
+    assert hidden is False
     appended = rows.to_plotly_json()["operations"][0]["params"]["value"]
     ids = [n.id for n in walk(appended) if isinstance(getattr(n, "id", None), dict)]
     assert ids == [{"type": ID.RANGE_MIN, "column": column},
@@ -117,10 +118,16 @@ def test_removing_an_added_row_deletes_it_and_puts_the_column_back_in_its_place(
                 and n.id["type"] == ID.RANGE_REMOVE]          # objectives: no remove button
     column = offered.options[3]["value"]
     with patch.object(constraint_add, "current_settings", Settings.from_env):
-        _, left, _, _ = constraint_add.add_constraint(column, offered.options, upload)
-        rows, back, value, label = constraint_add.remove_constraint(
+        _, left, _, _, _ = constraint_add.add_constraint(column, offered.options, upload)
+        rows, back, value, label, hidden = constraint_add.remove_constraint(
             column, shown + [column], left, upload)
+        # the last column offered, added: the list hides; removed again: it shows
+        last = offered.options[:1]
+        *_, hides = constraint_add.add_constraint(last[0]["value"], last, upload)
+        *_, shows = constraint_add.remove_constraint(last[0]["value"], [last[0]["value"]], [],
+                                                     upload)
     operation = rows.to_plotly_json()["operations"][0]
     assert operation["operation"] == "Delete" and operation["location"] == [len(shown)]
     assert back == offered.options and value is None       # the same list, in the same order
     assert label == f"Add a constraint on another column ({len(offered.options)})"
+    assert hidden is False and hides is True and shows is False

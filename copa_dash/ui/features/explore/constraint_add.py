@@ -1,8 +1,10 @@
-"""The "add a constraint on..." list of Explore and the way back: a numeric column chosen in the
-list gets its min/max boxes appended to the constraint rows, and the remove button of a row
-that is not an objective takes the row (its constraint with it) away and puts the column back
-in the list, in its place (which columns are offered: services/constraint_columns.py). The view callback
-reads the boxes present, so a removed row's range leaves the view and its link."""
+"""The "add a constraint on..." list of Explore and the way back.
+
+A numeric column chosen in the list gets its min/max boxes appended to the constraint rows;
+the remove button of a row that is not an objective takes the row (its constraint with it)
+away and puts the column back in the list, in its place. The list hides while it offers
+nothing. Which columns are offered: services/constraint_columns.py. The view callback reads
+the boxes present, so a removed row's range leaves the view and its link."""
 
 from __future__ import annotations
 
@@ -23,8 +25,8 @@ from copa_dash.ui.features.explore.ids import ExploreIds as ID
 
 def add_constraint(column, options, ref) -> tuple:
     """The constraint rows with ``column``'s boxes appended (a patch), the list without it,
-    emptied for the next choice, and its label's count. PreventUpdate when nothing was chosen
-    or the column holds no number."""
+    emptied for the next choice, its label's count and whether it hides (nothing left).
+    PreventUpdate when nothing was chosen or the column holds no number."""
     if not column or not ref:
         raise PreventUpdate
     found = observed_range(open_dataset(ref, current_settings()).table.frame, column)
@@ -33,12 +35,13 @@ def add_constraint(column, options, ref) -> tuple:
     rows = Patch()
     rows.append(range_row(found, removable=True))
     left = [o for o in options or () if o["value"] != column]
-    return rows, left, None, add_label(len(left))
+    return rows, left, None, add_label(len(left)), not left
 
 
 def remove_constraint(column, row_columns, options, ref) -> tuple:
     """The constraint rows without ``column``'s (a patch: ``row_columns`` are the rows' columns
-    in order), the list with ``column`` back in its place (the panel's order), and its label."""
+    in order), the list with ``column`` back in its place (the panel's order), its label and
+    whether it hides."""
     if not ref or column not in row_columns:
         raise PreventUpdate
     table = open_dataset(ref, current_settings()).table
@@ -50,7 +53,7 @@ def remove_constraint(column, row_columns, options, ref) -> tuple:
         order = {name: i for i, name in enumerate(other_candidates(table))}
         offered = sorted(offered + add_options([found]),
                          key=lambda o: order.get(o["value"], len(order)))
-    return rows, offered, None, add_label(len(offered))
+    return rows, offered, None, add_label(len(offered)), not offered
 
 
 def constraint_list(chosen, removals, row_ids, options, ref) -> tuple:
@@ -69,6 +72,7 @@ def register(app) -> None:
     """Attach the list's callback to ``app``."""
     app.callback(Output(ID.RANGE_ROWS, "children"), Output(ID.ADD_CONSTRAINT, "options"),
                  Output(ID.ADD_CONSTRAINT, "value"), Output(ID.ADD_CONSTRAINT_LABEL, "children"),
+                 Output(ID.ADD_CONSTRAINT_BOX, "hidden"),
                  Input(ID.ADD_CONSTRAINT, "value"),
                  Input({"type": ID.RANGE_REMOVE, "column": ALL}, "n_clicks"),
                  State({"type": ID.RANGE_MIN, "column": ALL}, "id"),

@@ -100,7 +100,8 @@ def constraint_controls(table, state: ExploreState) -> html.Div:
             range_row(c, *ranges.get(c.name, (None, None)),
                       removable=c.name not in table.objective_names)
             for c in found.shown]),
-        html.Div(className="add-constraint", hidden=not found.offered, children=[
+        html.Div(id=ID.ADD_CONSTRAINT_BOX, className="add-constraint", hidden=not found.offered,
+                 children=[
             html.Label(add_label(len(found.offered)), id=ID.ADD_CONSTRAINT_LABEL,
                        htmlFor=ID.ADD_CONSTRAINT),
             dcc.Dropdown(id=ID.ADD_CONSTRAINT, options=add_options(found.offered),

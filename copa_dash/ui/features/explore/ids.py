@@ -30,6 +30,7 @@ class ExploreIds(ViewPageIds, prefix="explore"):
     RANGE_ROWS: str                          # the min/max rows shown (constraint_columns)
     ADD_CONSTRAINT: str                      # "add a constraint on..." the other columns
     ADD_CONSTRAINT_LABEL: str                # its label, with how many columns it offers
+    ADD_CONSTRAINT_BOX: str                  # the list and its label (hidden while empty)
     AXES: str
     X: str
     Y: str
