@@ -79,6 +79,19 @@ class Timing:
         return f"{fmt_ms(self.cpu_median)} {spread} / {fmt_ms(self.wall_median)}"
 
 
+def percentile(values, q: float) -> float:
+    """The ``q``-th percentile of ``values`` by nearest rank (one definition for every
+    benchmark's p90 / p95 / p99); NaN when there are none.
+
+    >>> percentile([10, 20, 30, 40, 50], 90), percentile([7], 90)
+    (50, 7)
+    """
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
 def fmt_ms(seconds: float) -> str:
     ms = seconds * 1e3
     if ms < 0.1:

@@ -71,7 +71,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._app import RunningApp, app_env, free_port, headless_chromium, tree_cpu_seconds
 from benchmarks._gestures import drag_on_axis
-from benchmarks._harness import load_line, markdown
+from benchmarks._harness import load_line, markdown, percentile
 
 TABLES = ("open-llm-leaderboard-v2", "decodingtrust", "amlb-2022")
 # an uploaded dataset's id -> the name the tables give it (its file's stem)
@@ -226,7 +226,7 @@ class Timing:
 
     def row(self) -> list[str]:
         ms = sorted(self.ms)
-        p90 = ms[min(len(ms) - 1, round(0.9 * (len(ms) - 1)))] if ms else float("nan")
+        p90 = percentile(ms, 90)
         return [self.page, NAMES.get(self.dataset, self.dataset) or "-", self.control, str(len(ms)),
                 f"{statistics.median(ms):.0f}" if ms else "-", f"{p90:.0f}",
                 f"{max(ms):.0f}" if ms else "-",

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._app import RunningApp, app_env, free_port, headless_chromium
-from benchmarks._harness import load_line, markdown
+from benchmarks._harness import load_line, markdown, percentile
 from benchmarks._revision_ab import revision_ab_arguments, revision_files
 from benchmarks.bench_every_control import PAGES, Bench, save_uploads
 
@@ -54,12 +54,6 @@ def settle(app: RunningApp, *, window: float = 3.0, limit: float = 900.0) -> Non
         time.sleep(window)
         if app.cpu_seconds() - cpu < 0.05 * window:
             return
-
-
-def p90(values: list[float]) -> float:
-    """The 90th percentile of ``values`` (linear between the nearest ranks)."""
-    return statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 \
-        else values[0]
 
 
 def main(argv=None) -> int:
@@ -119,7 +113,7 @@ def main(argv=None) -> int:
             app.stop()
     head = ["side", *(f"{step} ms (median / p90)" for step in steps), "server CPU s a step",
             "browser CPU s a step (median)", "browser CPU s (each)"]
-    rows = [[name, *(f"{statistics.median(s[step]):.0f} / {p90(s[step]):.0f}" for step in steps),
+    rows = [[name, *(f"{statistics.median(s[step]):.0f} / {percentile(s[step], 90):.0f}" for step in steps),
              f"{statistics.median(s['server']):.3f}", f"{statistics.median(s['browser']):.3f}",
              ", ".join(f"{c:.2f}" for c in s["browser"])] for name, s in samples.items()]
     print(f"\n{args.dataset or args.file.name}: Explore, the second objective unticked and "

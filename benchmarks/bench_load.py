@@ -53,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 import psutil
 import requests
 
+from benchmarks._harness import percentile
 from tests.scaleout.cluster import (
     AppInstance,
     CeleryWorker,
@@ -235,11 +236,6 @@ def run_job(url: str, seed: int, tally: Tally) -> None:
     except Exception as exc:  # noqa: BLE001 - every failure is counted and printed
         with tally.lock:
             tally.job_errors.append(f"{type(exc).__name__}: {exc}"[:200])
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 def cpu_seconds(processes) -> float:
