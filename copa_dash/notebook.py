@@ -169,7 +169,7 @@ def _first_view_said(table, info, objectives, focus, weights) -> str:
 
 def _tasks_said(table, problem, what: str) -> str:
     """The task note for the rows ``problem`` ranks (the command line's rows), or ""."""
-    span = task_span(table, problem.rows[problem.eligible])
+    span = task_span(table, problem.eligible_rows)
     return span.sentence(what) if span is not None else ""
 
 

@@ -24,7 +24,7 @@ def run_select(args) -> int:
     table, prefs, row_filter = build(args)
     problem = selection.build_problem(table, prefs, row_filter)
     position = selection.select(problem)
-    say_task_span(args, table, problem.rows[problem.eligible], "pick")
+    say_task_span(args, table, problem.eligible_rows, "pick")
     score = selection.scores(problem)[position]
     result = {
         "id": problem.ids[position],
@@ -54,7 +54,7 @@ def run_rank(args) -> int:
     table, prefs, row_filter = build(args)
     problem = selection.build_problem(table, prefs, row_filter)
     order = selection.ranking(problem)
-    say_task_span(args, table, problem.rows[problem.eligible], "rank")
+    say_task_span(args, table, problem.eligible_rows, "rank")
     if args.top is not None:
         order = order[: args.top]
     values = selection.scores(problem)
@@ -75,7 +75,7 @@ def run_sweep(args) -> int:
     table, prefs, row_filter = build(args)
     problem = selection.build_problem(table, prefs, row_filter)
     result = selection.sweep(problem, n_alphas=args.alphas)
-    say_task_span(args, table, problem.rows[problem.eligible], "pick")
+    say_task_span(args, table, problem.eligible_rows, "pick")
     rows = [{"id": problem.ids[r], "alpha_min": float(lo), "alpha_max": float(hi)}
             for r, lo, hi in zip(result.rows, result.alpha_min, result.alpha_max)]
     rows.sort(key=lambda row: row["alpha_min"])
@@ -87,7 +87,7 @@ def run_front(args) -> int:
     table, prefs, row_filter = build(args)
     problem = selection.build_problem(table, prefs, row_filter)
     mask = selection.front_mask(problem)
-    say_task_span(args, table, problem.rows[problem.eligible], "front")
+    say_task_span(args, table, problem.eligible_rows, "front")
     ids = [problem.ids[i] for i in np.flatnonzero(mask)]
     emit({"ids": ids}, args, [{"id": i} for i in ids], ["id"])
     return 0

@@ -125,7 +125,7 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
                        dkw=float(dkw_epsilon(problem.n_population)), baselines=baselines,
                        notes=tuple(notes),
                        u_interval=u_interval(problem.u[pick], problem.n_population),
-                       task_span=task_span(opened.table, problem.rows[problem.eligible]))
+                       task_span=task_span(opened.table, problem.eligible_rows))
 
 
 def front_sweep(problem: selection.SelectionProblem, front: np.ndarray, *, cache=None):

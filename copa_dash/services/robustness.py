@@ -304,7 +304,7 @@ def _without(problem: selection.SelectionProblem, smaller: selection.Preferences
 
 def _membership(table, problem, prefs, weights, uncertainty, seed) -> dict | None:
     roles = table.roles
-    rows = problem.rows[problem.eligible]
+    rows = problem.eligible_rows
     raw = problem.raw[problem.eligible]
     if uncertainty:
         scale = _scales(table, prefs, uncertainty)[rows]

@@ -92,6 +92,12 @@ class SelectionProblem:
     n_population: int         # rows the CDF is computed over
     cache_key: dict = field(default_factory=dict)
 
+    @property
+    def eligible_rows(self) -> np.ndarray:
+        """Table row index of each row that passes the constraints: the rows a pick, a ranking
+        or a front is taken from (what a task note speaks of)."""
+        return self.rows[self.eligible]
+
 
 def memoized(cache, name: str, dataset_id: str, arguments: dict, compute):
     """``compute()``, kept in the analysis ``cache`` under (name, dataset, arguments) when one
