@@ -1,25 +1,47 @@
 """The benchmarks' sampling rule (benchmarks/_harness.py): same rounds for every contender."""
 
-import time
+import pytest
 
+from benchmarks import _harness
 from benchmarks._harness import Timing, interleaved, ratio_cell, round_ratios, same_layers
 
 
-def _burner(seconds, log, name):
-    """A contender that burns ``seconds`` of CPU time and records when it ran."""
+class _Clock:
+    """The harness's clocks, advanced only by the burners: the rule is tested on exact CPU
+    times. A real clock made this test depend on the machine: right after numpy is imported,
+    an OpenBLAS thread spins for a moment and ``process_time`` counted it, so a 4 ms burner
+    measured 8 ms and the rounds stopped early when the test ran alone."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def process_time(self):
+        return self.now
+
+    def perf_counter(self):
+        return self.now
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch):
+    fake = _Clock()
+    monkeypatch.setattr(_harness, "time", fake)
+    return fake
+
+
+def _burner(seconds, log, name, clock):
+    """A contender that takes ``seconds`` of CPU (and wall) time and records when it ran."""
     def run():
         log.append(name)
-        start = time.process_time()
-        while time.process_time() - start < seconds:
-            pass
+        clock.now += seconds
         return name
     return run
 
 
-def test_slow_contenders_get_rounds_until_each_has_the_cpu_time():
+def test_slow_contenders_get_rounds_until_each_has_the_cpu_time(clock):
     log = []
     timings, results = interleaved(
-        {"ours": _burner(0.004, log, "ours"), "peer": _burner(0.008, log, "peer")},
+        {"ours": _burner(0.004, log, "ours", clock), "peer": _burner(0.008, log, "peer", clock)},
         repeats=3, min_cpu_seconds=0.06, max_rounds=100, max_wall_seconds=30)
     assert results == {"ours": "ours", "peer": "peer"}
     # ours needs ~15 rounds of 4 ms; the peer (8 ms a call) has its 60 ms after ~8: both run 15+
@@ -30,19 +52,19 @@ def test_slow_contenders_get_rounds_until_each_has_the_cpu_time():
     assert rounds[:4] == ["ours", "peer", "peer", "ours"]   # the order rotates each round
 
 
-def test_fast_rows_stop_at_the_round_cap_and_slow_rows_at_the_wall_cap():
+def test_fast_rows_stop_at_the_round_cap_and_slow_rows_at_the_wall_cap(clock):
     timings, _ = interleaved({"a": lambda: 1, "b": lambda: 2}, repeats=7,
                              min_cpu_seconds=10.0, max_rounds=12)
     assert timings["a"].rounds == timings["b"].rounds == 12
-    timings, _ = interleaved({"a": _burner(0.05, [], "a")}, repeats=7, min_cpu_seconds=10.0,
+    timings, _ = interleaved({"a": _burner(0.05, [], "a", clock)}, repeats=7, min_cpu_seconds=10.0,
                              max_wall_seconds=0.01)
     assert timings["a"].rounds == 5                         # the wall cap keeps 5 rounds
 
 
-def test_without_a_cpu_target_the_older_rule_holds():
+def test_without_a_cpu_target_the_older_rule_holds(clock):
     timings, _ = interleaved({"a": lambda: 1, "b": lambda: 2}, repeats=5)
     assert timings["a"].rounds == timings["b"].rounds == 5
-    timings, _ = interleaved({"a": _burner(0.03, [], "a")}, repeats=9, budget_seconds=0.1)
+    timings, _ = interleaved({"a": _burner(0.03, [], "a", clock)}, repeats=9, budget_seconds=0.1)
     assert timings["a"].rounds == 5                         # one round * 6 > the budget
     timings, _ = interleaved({"a": lambda: 1}, repeats=3)
     assert timings["a"].rounds == 5                         # never fewer than 5 rounds
