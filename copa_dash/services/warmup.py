@@ -19,16 +19,24 @@ import numpy as np
 from ..core import criteria, elicitation, jit, ranks, robustness, sweep
 from ..core.dominance import nondominated_layers, nondominated_mask
 from ..core.generalization import validation_test_fronts
-from ..core.hypervolume import hypervolume, hypervolume_mc
+from ..core.hypervolume import exact_method, hypervolume, hypervolume_mc
 from ..core.indicators import system_indicators
 from ..core.posets import task_posets, ufg_depth
 from ..core.significance import pareto_improvement_test
 
 logger = logging.getLogger("copa_dash")
 
-#: Front sizes at K = 8 for which :func:`~copa_dash.core.hypervolume.exact_method` picks
-#: the WFG kernel and QHV-II.
-_HIGH_DIM_ROWS = (20, 40)
+
+def _rows_each_side_of_qhv(n_objectives: int = 8, up_to: int = 1024) -> tuple[int, int]:
+    """Front sizes at ``n_objectives`` for which :func:`~copa_dash.core.hypervolume.exact_method`
+    picks the WFG kernel (the size just below the switch) and QHV-II (the switch): asked of the
+    rule itself, so a re-tuned threshold keeps both kernels in the warm-up."""
+    first_qhv = next(n for n in range(2, up_to) if exact_method(n, n_objectives) == "qhv")
+    return first_qhv - 1, first_qhv
+
+
+#: Front sizes at K = 8 for which the WFG kernel and QHV-II are compiled.
+_HIGH_DIM_ROWS = _rows_each_side_of_qhv()
 _POINTS = np.array([[1.0, 3.0, 2.0], [2.0, 1.0, 3.0], [3.0, 2.0, 1.0], [2.0, 2.0, 2.0]])
 
 
