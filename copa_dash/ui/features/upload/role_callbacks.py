@@ -17,6 +17,7 @@ from copa_dash.ui.features.upload.ids import UploadTableIds as TID
 from copa_dash.ui.features.upload.mapping_check import check_and_lock
 from copa_dash.ui.features.upload.proposal_form import grouped_roles
 from copa_dash.ui.features.upload.role_table import (
+    last_page,
     mapping_lists,
     page_of,
     shows_direction,
@@ -60,6 +61,8 @@ def register_role_tables(app) -> None:
     @app.callback(Output({"type": TID.ROWS, "table": MATCH}, "children"),
                   Output({"type": TID.WHERE, "table": MATCH}, "children"),
                   Output({"type": TID.PAGE, "table": MATCH}, "data"),
+                  Output({"type": TID.PREVIOUS, "table": MATCH}, "disabled"),
+                  Output({"type": TID.NEXT, "table": MATCH}, "disabled"),
                   Input({"type": TID.PREVIOUS, "table": MATCH}, "n_clicks"),
                   Input({"type": TID.NEXT, "table": MATCH}, "n_clicks"),
                   Input({"type": TID.FIND, "table": MATCH}, "value"),
@@ -72,8 +75,10 @@ def register_role_tables(app) -> None:
         table = ctx.triggered_id["table"]
         step = {TID.PREVIOUS: -1, TID.NEXT: 1}.get(ctx.triggered_id["type"])
         page = 0 if step is None else (page or 0) + step      # a new search starts at its top
-        shown, page, words = page_of(notes["tables"][table], find, page)
-        return table_rows(shown, mapping, notes, id_column), words, page
+        columns = notes["tables"][table]
+        shown, page, words = page_of(columns, find, page)
+        return (table_rows(shown, mapping, notes, id_column), words, page, page == 0,
+                page == last_page(columns, find))
 
     @app.callback(Output(TID.MAPPING, "data", allow_duplicate=True),
                   Output(_CELLS, "hidden"), Output(_ROLES, "disabled"),

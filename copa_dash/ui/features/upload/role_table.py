@@ -87,6 +87,12 @@ def role_row(column: str, role: str | None, direction: str | None, note: list,
     ])
 
 
+def last_page(columns: list, find: str | None, size: int = PAGE_SIZE) -> int:
+    """The last page (from 0) of the columns whose name holds ``find``."""
+    return max(0, (sum(1 for c in columns if not find or find.lower() in str(c).lower())
+                   - 1) // size)
+
+
 def page_of(columns: list, find: str | None, page: int, size: int = PAGE_SIZE):
     """The columns shown on ``page`` (from 0) of those whose name holds ``find`` (any case),
     the page kept in range, and the words above the rows.
@@ -131,12 +137,13 @@ def role_table(table: str, mapping: dict, notes: dict, id_column: str | None) ->
     paged = len(columns) > PAGE_SIZE
     return html.Div(className="role-table", children=[
         html.Div(className="role-pages", hidden=not paged, children=[
-            dcc.Input(id={"type": TID.FIND, "table": table}, type="search", debounce=True,
+            dcc.Input(id={"type": TID.FIND, "table": table}, type="search", debounce=0.3,
                       placeholder="find a column by its name", className="role-find"),
             html.Button("previous", id={"type": TID.PREVIOUS, "table": table},
-                        className="button"),
+                        className="button", disabled=True),
             html.Span(words, id={"type": TID.WHERE, "table": table}, className="help"),
-            html.Button("next", id={"type": TID.NEXT, "table": table}, className="button"),
+            html.Button("next", id={"type": TID.NEXT, "table": table}, className="button",
+                        disabled=not paged),
             dcc.Store(id={"type": TID.PAGE, "table": table}, data=0),
         ]),
         html.Table(className="mapping-table", children=[
