@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 
-from copa_dash.ui.features.upload.proposal_form import ROLE_OPTIONS
+from copa_dash.ui.features.upload.role_table import ROLE_OPTIONS
 from tests.e2e.app_under_test import (
     assert_hasse_labels_apart,
     none_loading,

@@ -268,11 +268,14 @@ def test_saving_on_the_upload_page_starts_the_work(settings, monkeypatch):
                 if "callback" in spec and spec["callback"].__wrapped__.__name__ == "save")
     staged = stage_upload(settings, "t.csv", _frame(8).to_csv(index=False).encode())
     columns = ["model", "acc", "cost", "co2", "f1"]
+    roles = ["id", "objective", "objective", "objective", "objective"]
+    directions = [None, "max", "min", "min", "max"]
+    mapping = {"columns": columns, "roles": dict(zip(columns, roles)),
+               "directions": dict(zip(columns, directions))}   # the store of every row
+    shown = [{"column": c} for c in columns]                     # and the rows shown
     with app.server.test_request_context():
-        save.__wrapped__(1, {"token": staged.token, "filename": "t.csv"}, "model",
-                         ["id", "objective", "objective", "objective", "objective"],
-                         [{"column": c} for c in columns], [None, "max", "min", "min", "max"],
-                         "t", True, None, {})
+        save.__wrapped__(1, {"token": staged.token, "filename": "t.csv"}, "model", mapping,
+                         roles, shown, directions, shown, "t", True, None, {})
     assert len(started) == 1 and started[0][0] is settings
     assert open_store(settings).exists(started[0][1])
 

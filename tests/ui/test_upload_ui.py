@@ -9,10 +9,11 @@ import pytest
 from copa_dash.config import Settings
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.uploads import stage_upload
-from copa_dash.ui.features.upload.callbacks import objectives_check, roles_from_mapping
 from copa_dash.ui.features.upload.ids import UploadIds, UploadReadIds
-from copa_dash.ui.features.upload.proposal_form import proposal_controls, shows_direction
+from copa_dash.ui.features.upload.mapping_check import objectives_check, roles_from_mapping
+from copa_dash.ui.features.upload.proposal_form import proposal_controls
 from copa_dash.ui.features.upload.read_panel import what_we_read
+from copa_dash.ui.features.upload.role_table import shows_direction
 from tests.ui.dash_tree import find
 
 FRAME = pd.DataFrame({"score": [0.9, 0.8, 0.7], "loss": [0.3, 0.2, 0.4],

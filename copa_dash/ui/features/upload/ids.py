@@ -53,3 +53,17 @@ class UploadMoreIds(PageIds, prefix="upload"):
     MORE_ROLE: str                    # one control: all of them metadata or objectives
     FAMILIES: str                     # the column families (race-*) taken as objectives
     GROUPS: str                       # dcc.Store: {"more": [...], "families": {...}}
+
+
+class UploadTableIds(PageIds, prefix="upload-table"):
+    """Ids of the role tables shown a page at a time (role_table), over one store of the
+    mapping; the patterned ones are ``{"type": ..., "table": "short" or "more"}``."""
+
+    MAPPING: str                      # dcc.Store: every column's role and direction
+    NOTES: str                        # dcc.Store: how sure / why per column, the tables' columns
+    ROWS: str                         # pattern: the shown page's rows (a Tbody)
+    FIND: str                         # pattern: find a column by its name
+    PREVIOUS: str                     # pattern
+    NEXT: str                         # pattern
+    WHERE: str                        # pattern: "columns 31-60 of 115"
+    PAGE: str                         # pattern: dcc.Store, the page shown (from 0)

@@ -4,7 +4,8 @@ An objective whose direction could not be guessed is shown with no direction cho
 "choose" mark, and Save stays off until the user sets it (or makes the column metadata) - it
 is never silently dropped. Each guess says how sure it is (sure / likely / unsure). A wide
 table's columns past the short set sit under "More columns", with one control for all of
-them and one per column family (``race-*``).
+them and one per column family (``race-*``). Both tables show a page of rows at a time over
+one store of every column's role and direction (:mod:`.role_table`).
 """
 
 from __future__ import annotations
@@ -15,20 +16,15 @@ from copa_dash.services.task_span import column_span
 from copa_dash.ui.features.upload.ids import UploadIds as ID
 from copa_dash.ui.features.upload.ids import UploadMoreIds as MID
 from copa_dash.ui.features.upload.ids import UploadReadIds as RID
+from copa_dash.ui.features.upload.ids import UploadTableIds as TID
+from copa_dash.ui.features.upload.mapping_check import check_and_lock
+from copa_dash.ui.features.upload.role_table import (
+    initial_mapping,
+    mapping_lists,
+    role_table,
+    row_notes,
+)
 
-ROLE_OPTIONS = [
-    {"label": "objective (compare on it)", "value": "objective"},
-    {"label": "system (model of the runs)", "value": "system"},
-    {"label": "seed (which run)", "value": "seed"},
-    {"label": "task (benchmark or dataset)", "value": "task"},
-    {"label": "split (validation or test)", "value": "split"},
-    {"label": "config (a setting)", "value": "config"},
-    {"label": "budget (evaluations, time)", "value": "budget"},
-    {"label": "metadata (filter on it)", "value": "metadata"},
-    {"label": "ignore", "value": "ignore"},
-]
-DIRECTION_OPTIONS = [{"label": "min (lower is better)", "value": "min"},
-                     {"label": "max (higher is better)", "value": "max"}]
 RUNS_OPTIONS = [{"label": "one row per run (analyse systems)", "value": "runs"},
                 {"label": "average the runs per model (one row each)", "value": "average"}]
 ROW_NAMES_LABEL = "names made from the rows (row 1, row 2, ... or system and run)"
@@ -39,45 +35,7 @@ ROLE_HELP = (
     "something to trade off.")
 
 
-def shows_direction(column: str, role: str | None, id_column: str | None) -> bool:
-    """Whether a column's row offers min/max: only an objective has a direction (the id
-    column never is one, whatever its role box says)."""
-    return role == "objective" and column != id_column
-
-
-CONFIDENCE_TEXT = {"sure": "sure", "likely": "likely: check", "unsure": "unsure: choose"}
-
-
-def _row(guess, id_column: str) -> html.Tr:
-    role = "metadata" if guess.role == "id" else guess.role
-    undecided = guess.role == "objective" and guess.direction is None
-    why = guess.reason + (f" (unit {guess.unit})" if guess.unit and guess.unit not in guess.reason
-                          else "")
-    sure = "unsure" if undecided else guess.confidence
-    return html.Tr(className="needs-choice" if undecided else "", children=[
-        html.Td(guess.name),
-        html.Td(dcc.Dropdown(id={"type": ID.ROLE, "column": guess.name}, options=ROLE_OPTIONS,
-                             value=role, clearable=False, className="role-pick",
-                             disabled=guess.name == id_column)),
-        # the radios stay in the page for every column (the save callback reads them all,
-        # in column order); only objectives show them
-        html.Td(html.Div(
-            id={"type": ID.DIRECTION_CELL, "column": guess.name},
-            hidden=not shows_direction(guess.name, role, id_column),
-            children=dcc.RadioItems(id={"type": ID.DIRECTION, "column": guess.name},
-                                    inline=True, options=DIRECTION_OPTIONS,
-                                    value=guess.direction))),
-        html.Td(CONFIDENCE_TEXT.get(sure, sure), className=f"confidence confidence-{sure}"),
-        html.Td("choose a direction" if undecided else why, className="help"),
-    ])
-
-
-def _head() -> html.Thead:
-    return html.Thead(html.Tr([html.Th("column"), html.Th("role"), html.Th("direction"),
-                               html.Th("how sure"), html.Th("why")]))
-
-
-def _more_columns(proposal, id_column: str) -> html.Details:
+def _more_columns(proposal, id_column: str, mapping: dict, notes: dict) -> html.Details:
     """A wide table's columns left out of the short set, with one control for all of them
     and one per column family (``race-*``): taken as objectives or left as metadata."""
     more = [g for g in proposal.columns if g.more]
@@ -93,8 +51,7 @@ def _more_columns(proposal, id_column: str) -> html.Details:
         html.Div(hidden=not families, children=[
             html.Label("Column families to take as objectives (the others stay metadata):"),
             dcc.Checklist(id=MID.FAMILIES, options=families, value=[], inline=True)]),
-        html.Table(className="mapping-table", children=[
-            _head(), html.Tbody([_row(g, id_column) for g in more])]),
+        role_table("more", mapping, notes, id_column),
     ])
 
 
@@ -163,6 +120,8 @@ def proposal_controls(staged) -> html.Div:
     id_column = proposal.id if proposal.id is not None else proposal.row_ids
     id_options = [{"label": str(c), "value": str(c)} for c in staged.frame.columns]
     id_options.append({"label": ROW_NAMES_LABEL, "value": proposal.row_ids})
+    mapping, notes = initial_mapping(proposal), row_notes(proposal)
+    check, locked = check_and_lock(id_column, *mapping_lists(mapping))
     return html.Div([
         html.H3("Roles"),
         html.P(ROLE_HELP, className="help"),
@@ -171,15 +130,16 @@ def proposal_controls(staged) -> html.Div:
         html.P(proposal.notes[0] if proposal.id is None or proposal.renamed else "",
                id=ID.ID_NOTE, className="help"),
         _runs_choice(proposal, staged.frame),
-        html.Table(className="mapping-table", children=[
-            _head(), html.Tbody([_row(g, id_column) for g in proposal.columns if not g.more])]),
-        _more_columns(proposal, id_column),
+        role_table("short", mapping, notes, id_column),
+        _more_columns(proposal, id_column, mapping, notes),
         dcc.Store(id=MID.GROUPS, data=column_groups(proposal)),
+        dcc.Store(id=TID.MAPPING, data=mapping),
+        dcc.Store(id=TID.NOTES, data=notes),
         html.Label("Name of the dataset"),
         dcc.Input(id=ID.NAME, type="text", maxLength=200, value=staged.suggested_name),
         dcc.Checklist(id=ID.SHARED, value=[], options=[
             {"label": "list it on this instance's landing page (otherwise only its link opens it)",
              "value": "shared"}]),
-        html.Div(id=ID.CHECK),
-        html.Button("Save and explore", id=ID.SAVE, className="button"),
+        html.Div(id=ID.CHECK, children=check),
+        html.Button("Save and explore", id=ID.SAVE, className="button", disabled=locked),
     ])
