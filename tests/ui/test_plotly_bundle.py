@@ -23,6 +23,27 @@ def bundled_trace_types() -> set[str]:
     return {"scatter", *re.findall(r"require\('plotly\.js/lib/(\w+)'\)", registered)}
 
 
+def _named_kinds(node):
+    """The trace types ``node`` names: the value of a ``"type"`` key or keyword, a string a ``return``
+    gives (also from either side of an ``if``/``else``), or ``go.<Trace>``. Any other string
+    is not a trace's type: a pattern id's key ``"table"`` is not a table trace."""
+    if isinstance(node, ast.Dict):
+        return [(v.value, v.lineno) for k, v in zip(node.keys, node.values)
+                if isinstance(k, ast.Constant) and k.value == "type"
+                and isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    if isinstance(node, ast.keyword) and node.arg == "type" \
+            and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+        return [(node.value.value, node.value.lineno)]                   # update(type="...")
+    if isinstance(node, ast.Return) and node.value is not None:
+        return [(c.value, c.lineno) for c in ast.walk(node.value)
+                if isinstance(c, ast.Constant) and isinstance(c.value, str)
+                and not isinstance(node.value, (ast.Dict, ast.Call))]
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+            and node.value.id == "go":
+        return [(node.attr.lower(), node.lineno)]
+    return []
+
+
 def drawn_trace_types() -> dict[str, list[str]]:
     """Every plotly trace type named in copa_dash/ui, as a string (``"type": "box"``, a
     returned ``"scattergl"``) or a graph-objects class (``go.Scatter``), with where."""
@@ -31,15 +52,9 @@ def drawn_trace_types() -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for path in sorted((ROOT / "copa_dash" / "ui").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                kind = node.value
-            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                    and node.value.id == "go":
-                kind = node.attr.lower()
-            else:
-                continue
-            if kind in names:
-                found.setdefault(kind, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            for kind, line in _named_kinds(node):
+                if kind in names:
+                    found.setdefault(kind, []).append(f"{path.relative_to(ROOT)}:{line}")
     return found
 
 
