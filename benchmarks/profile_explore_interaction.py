@@ -49,6 +49,15 @@ from benchmarks.profile_explore_browser import summarise
 
 PARALLEL = "#explore-parallel .js-plotly-plot"
 
+# each callback request the page made after ``arguments[0]`` (a performance.now() mark): when
+# it was sent and when its answer was read, in ms after the mark. The gaps between one answer
+# and the next request are the renderer's and Plotly's work on the critical path.
+TIMELINE = """
+return performance.getEntriesByType('resource')
+    .filter(e => e.name.includes('_dash-update-component') && e.startTime >= arguments[0])
+    .map(e => [e.startTime - arguments[0], e.responseEnd - arguments[0]]);
+"""
+
 
 class InProcessApp:
     """What ``Bench`` reads of an app: its address and the CPU seconds it used (this
@@ -125,13 +134,18 @@ def main(argv=None) -> int:
         for n in range(args.repeats):
             step = action(bench, args.action, n)
             del requests[:]
+            bench.driver.execute_script("performance.clearResourceTimings()")
+            mark = bench.driver.execute_script("return performance.now()")
             ms, _, cpu, browser = bench.timed(step)
             time.sleep(0.5)                         # late requests (the panel) are counted
+            timeline = bench.driver.execute_script(TIMELINE, mark)
             print(f"{args.action} {n + 1}: {ms:.0f} ms, server process CPU {cpu:.2f} s, "
                   f"browser CPU {browser:.2f} s")
             for outputs, thread_cpu, wall, size in requests[:]:   # a copy: the server's threads append
                 print(f"    {thread_cpu:.3f} s CPU, {wall:.3f} s wall, {size / 1e3:5.0f} kB: "
                       f"{outputs[:100]}")
+            print("    in the browser, ms after the action (request sent -> answer read):",
+                  ", ".join(f"{start:.0f}->{end:.0f}" for start, end in timeline))
         if args.browser_profile:
             driver = bench.driver
             driver.execute_cdp_cmd("Profiler.enable", {})
