@@ -168,7 +168,9 @@ def app_env(port: int, state: Path, app_dir: Path = ROOT, *, environ: dict | Non
 
 def headless_chromium(width: int = 1400, height: int = 1000):
     """A headless Chromium WebDriver (Debian's chromium and chromium-driver), no GPU: Plotly
-    draws SVG here, as WebGL is not available."""
+    draws SVG here. A page can make a WebGL context (SwiftShader), but Plotly's scattergl
+    still shows "WebGL is not supported" in place of the points, so a benchmark of a
+    scattergl figure here times a figure that was never drawn (docs/benchmarks.md, session 17)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
 
