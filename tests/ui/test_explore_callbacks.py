@@ -17,7 +17,7 @@ from dash._utils import AttributeDict
 from copa_dash.services import explorer
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.views import memo
-from copa_dash.ui.features.explore import callbacks, panels, view_memo
+from copa_dash.ui.features.explore import callbacks, panels, picker_sync, view_memo
 from copa_dash.ui.features.explore.callbacks import _table_page
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
 from copa_dash.ui.features.explore.state import parse_query, to_query, with_defaults
@@ -162,7 +162,8 @@ def test_the_view_callback_reads_each_control_once():
     callbacks.register_callbacks(app)
     view = next(spec for key, spec in app.callback_map.items() if f"{ID.FRONT}.figure" in key)
     read = [str(i["id"]) for i in view["inputs"] + view["state"]]
-    assert len(read) == len(callbacks.CONTROLS) + len(callbacks.TABLE_VIEW) + len(callbacks.BRUSH)
+    assert len(read) == (len(callbacks.CONTROLS) + len(callbacks.TABLE_VIEW) + len(callbacks.BRUSH)
+                         + len(picker_sync.MEMORY))
     assert ID.PARALLEL in read
     assert len({(str(i["id"]), i["property"]) for i in view["inputs"] + view["state"]}) == len(read)
     assert {ID.ALPHA, ID.P_SLIDER, ID.REF} <= set(read)

@@ -33,8 +33,8 @@ from copa_dash.ui.features.explore import (
     choose_callbacks,
     constraint_add,
     figures,
-    focus_repair,
     panels,
+    picker_sync,
     report_panel,
     robustness_panel,
     table_query,
@@ -292,16 +292,21 @@ def register_callbacks(app) -> None:
                     log=(Output(ID.LOG, "options"), Output(ID.LOG, "value")),
                     query=view_link_outputs(ID.QUERY, ID.SHARE), drawn=Output(ID.DRAWN, "data"),
                     p_controls=(Output(ID.P_INPUT, "value"), Output(ID.P_SLIDER, "value")),
-                    ranges=RANGE_OUTPUTS),
-        inputs=dict(CONTROLS, **TABLE_VIEW, **BRUSH),
+                    ranges=RANGE_OUTPUTS, pickers=picker_sync.PICKER_OUTPUTS,
+                    shares=picker_sync.SHARES_OUTPUT),
+        inputs=dict(CONTROLS, **TABLE_VIEW, **BRUSH, **picker_sync.MEMORY),
     )
-    def update_view(page, search, sort_key, drawn, shown_query, brush, **controls):
+    def update_view(page, search, sort_key, drawn, shown_query, brush, memory, **controls):
         """The view the controls describe: its share link, pick card, figures and table page,
         from one exploration. The p box and the p slider follow each other here too
         (:func:`p_controls_sync`), and a range brushed on the parallel coordinates is written
         into its constraint boxes (:mod:`.brushing`), in the same response; after a brush the
-        parallel figure is always sent again (:func:`.brushing.redrawn`)."""
+        parallel figure is always sent again (:func:`.brushing.redrawn`). After an objective's
+        tick the pickers and the weights' shares are answered here too (:mod:`.picker_sync`):
+        one request a tick, not three."""
         triggered = ctx.triggered_prop_ids
+        controls, pickers, sorted_by = picker_sync.after_tick(triggered, controls, sort_key, memory)
+        page = page if sorted_by == sort_key else 0     # a new sort starts at the first page
         ranges = ([no_update] * len(controls["range_ids"]),) * 2   # each box: one per column
         brushed = brushing.BRUSH_TRIGGER in triggered
         if brushed:
@@ -313,11 +318,12 @@ def register_callbacks(app) -> None:
         result = view_memo.exploration(state)
         shown = message_outputs(result) if isinstance(result, str) else dict(
             pick=pick_outputs(result), **figure_outputs(result, state, drawn),
-            table=_table_page(result, page, search, sort_key))
+            table=_table_page(result, page, search, sorted_by))
         if brushed and not isinstance(result, str):   # Plotly's box cleared, a miss said
             shown["parallel"] = brushing.redrawn(shown["parallel"], result, state.ranges, note)
         return dict(shown, query=view_link(PATH, to_query(state)), ranges=ranges,
-                    p_controls=tuple(no_update if value is None else value for value in sync))
+                    p_controls=tuple(no_update if value is None else value for value in sync),
+                    pickers=pickers, shares=picker_sync.weight_shares(triggered, controls))
 
     app.callback(TABLE_OUTPUTS_AGAIN, inputs=dict(query=State(ID.QUERY, "data"), **TABLE_CONTROLS),
                  prevent_initial_call=True)(render_table)
@@ -327,38 +333,6 @@ def register_callbacks(app) -> None:
         """Show the focus/alpha controls or the per-objective weights."""
         show, hide = {"display": "block"}, {"display": "none"}
         return (hide, show) if mode == "weights" else (show, hide)
-
-    @app.callback(Output(ID.FOCUS, "options"), Output(ID.X, "options"), Output(ID.Y, "options"),
-                  Output(ID.FOCUS, "value"), Output(ID.X, "value"), Output(ID.Y, "value"),
-                  Output(ID.TABLE_SORT, "options"), Output(ID.TABLE_SORT, "value"),
-                  Output(ID.FOCUS_MEMORY, "data"), Output(ID.FOCUS_NOTE, "children"),
-                  Output(ID.LOG, "value", allow_duplicate=True),
-                  CONTROLS["objectives"],
-                  State(ID.FOCUS, "value"), State(ID.X, "value"), State(ID.Y, "value"),
-                  State(ID.TABLE_SORT, "value"), State(ID.FOCUS_MEMORY, "data"),
-                  State(ID.LOG, "value"), prevent_initial_call=True)
-    def objective_options(chosen_lists, focus, x, y, sort_key, memory, log):
-        """Focus, axis and sort pickers offer the chosen objectives; an unticked one is
-        replaced until it is ticked again (focus_repair), and the note says so."""
-        names = [v for values in chosen_lists for v in (values or [])]
-        options = [{"label": n, "value": n} for n in names]
-        shown = (focus, x, y, memory)
-        focus, x, y, memory, note, log = focus_repair.repair(names, focus, x, y, memory, log)
-        sorts = table_query.sort_options(names)
-        # the sort stays unless its objective went (a new value would re-page the table)
-        sort_value = no_update if sort_key in {o["value"] for o in sorts} else table_query.RANKING
-        # what did not change is not sent: the browser works through fewer changed inputs
-        # before the view's request (docs/benchmarks.md, session 14: -17% browser CPU a tick)
-        focus, x, y, memory = (no_update if new == old else new
-                               for new, old in zip((focus, x, y, memory), shown))
-        return (options, options, options, focus, x, y, sorts, sort_value, memory, note,
-                no_update if log is None else log)
-
-    @app.callback(Output(ID.WEIGHT_SHARES, "children"),
-                  CONTROLS["weights"], CONTROLS["objectives"], CONTROLS["weight_ids"])
-    def weight_shares(values, chosen_lists, ids):
-        """The chosen objectives' weights as normalised percentages."""
-        return panels.weight_shares_text([i["column"] for i in ids], values, chosen_lists)
 
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
     choose_callbacks.register(app)
