@@ -162,8 +162,7 @@ def test_the_view_callback_reads_each_control_once():
     callbacks.register_callbacks(app)
     view = next(spec for key, spec in app.callback_map.items() if f"{ID.FRONT}.figure" in key)
     read = [str(i["id"]) for i in view["inputs"] + view["state"]]
-    assert len(read) == len(callbacks.CONTROLS) + len(callbacks.TABLE_VIEW) + len(callbacks.BRUSH) \
-        + len(callbacks.SHOWN)
+    assert len(read) == len(callbacks.CONTROLS) + len(callbacks.TABLE_VIEW) + len(callbacks.BRUSH)
     assert ID.PARALLEL in read
     assert len({(str(i["id"]), i["property"]) for i in view["inputs"] + view["state"]}) == len(read)
     assert {ID.ALPHA, ID.P_SLIDER, ID.REF} <= set(read)

@@ -44,8 +44,6 @@ from copa_dash.ui.features.explore.choose_panel import ChooseIds
 from copa_dash.ui.features.explore.ids import ExploreIds as ID
 from copa_dash.ui.features.explore.layout import PATH
 from copa_dash.ui.features.explore.state import ExploreState, to_query
-from copa_dash.ui.features.explore.unchanged import STATES as SHOWN
-from copa_dash.ui.features.explore.unchanged import keep_shown, read_page
 from copa_dash.ui.features.explore.view_state import (
     p_controls_sync,
     p_from_controls,
@@ -295,7 +293,7 @@ def register_callbacks(app) -> None:
                     query=view_link_outputs(ID.QUERY, ID.SHARE), drawn=Output(ID.DRAWN, "data"),
                     p_controls=(Output(ID.P_INPUT, "value"), Output(ID.P_SLIDER, "value")),
                     ranges=RANGE_OUTPUTS),
-        inputs=dict(CONTROLS, **TABLE_VIEW, **BRUSH, **SHOWN),
+        inputs=dict(CONTROLS, **TABLE_VIEW, **BRUSH),
     )
     def update_view(page, search, sort_key, drawn, shown_query, brush, **controls):
         """The view the controls describe: its share link, pick card, figures and table page,
@@ -304,7 +302,6 @@ def register_callbacks(app) -> None:
         into its constraint boxes (:mod:`.brushing`), in the same response; after a brush the
         parallel figure is always sent again (:func:`.brushing.redrawn`)."""
         triggered = ctx.triggered_prop_ids
-        on_page = read_page(controls)   # what the page shows of the small outputs
         ranges = ([no_update] * len(controls["range_ids"]),) * 2   # each box: one per column
         brushed = brushing.BRUSH_TRIGGER in triggered
         if brushed:
@@ -319,8 +316,7 @@ def register_callbacks(app) -> None:
             table=_table_page(result, page, search, sort_key))
         if brushed and not isinstance(result, str):   # Plotly's box cleared, a miss said
             shown["parallel"] = brushing.redrawn(shown["parallel"], result, state.ranges, note)
-        return dict(keep_shown(shown, on_page), query=view_link(PATH, to_query(state)),
-                    ranges=ranges,
+        return dict(shown, query=view_link(PATH, to_query(state)), ranges=ranges,
                     p_controls=tuple(no_update if value is None else value for value in sync))
 
     app.callback(TABLE_OUTPUTS_AGAIN, inputs=dict(query=State(ID.QUERY, "data"), **TABLE_CONTROLS),
