@@ -60,6 +60,15 @@ def test_an_objective_without_direction_is_refused_naming_it():
     check = objectives_check("row", ["score", "loss"], ["objective", "objective"], ["max", None])
     assert check.className == "alert alert-warning" and "Choose min or max for 'loss'" in \
         check.children
+    assert "find a column" not in check.children         # two columns: one page, all shown
+
+
+def test_on_a_paged_role_table_the_check_says_how_to_reach_an_undecided_column():
+    columns = ["row", *(f"score_{i}" for i in range(40)), "loss"]
+    roles = ["id", *["objective"] * 41]
+    check = objectives_check("row", columns, roles, ["max"] * 41 + [None])
+    assert "Choose min or max for 'loss'" in check.children
+    assert "typing its name in the box 'find a column by its name'" in check.children
 
 
 def test_roles_from_mapping_with_the_row_number_as_id():

@@ -11,6 +11,7 @@ from copa_dash.services.objectives import TWO_OBJECTIVES
 from copa_dash.services.uploads import MIN_OBJECTIVES
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.messages import two_objectives
+from copa_dash.ui.features.upload.role_table import FIND_PLACEHOLDER, PAGE_SIZE
 
 SINGLE_ROLES = ("system", "seed", "task", "split", "config", "budget")
 
@@ -55,6 +56,12 @@ def undecided_objectives(id_column, columns, roles, directions=None) -> list:
             if r == "objective" and c != id_column and d is None]
 
 
+# the role tables show a page of rows at a time (role_table.PAGE_SIZE): a column named here may
+# be on another page
+_FIND_HINT = (" A column not on the page shown is found by typing its name in the box "
+              f"'{FIND_PLACEHOLDER}' above its table.")
+
+
 def objectives_check(id_column, columns, roles, directions=None) -> html.Div:
     """What the mapping's objectives allow, shown live above the save button."""
     chosen = [c for c, r in zip(columns, roles) if r == "objective" and c != id_column]
@@ -63,7 +70,7 @@ def objectives_check(id_column, columns, roles, directions=None) -> html.Div:
         return alert(f"Choose min or max for {', '.join(map(repr, open_))}: no word or unit in "
                      f"the name says whether lower or higher is better (or make "
                      f"{'it' if len(open_) == 1 else 'them'} metadata). Save is off until "
-                     "then.")
+                     "then." + (_FIND_HINT if len(columns) > PAGE_SIZE else ""))
     if len(chosen) >= MIN_OBJECTIVES:
         return alert(f"{len(chosen)} objectives: {', '.join(chosen)}.", "info")
     now = f"only {chosen[0]!r} is one now" if chosen else "none is chosen"

@@ -21,6 +21,7 @@ from copa_dash.ui.features.upload.ids import UploadIds as ID
 from copa_dash.ui.features.upload.ids import UploadTableIds as TID
 
 PAGE_SIZE = 30
+FIND_PLACEHOLDER = "find a column by its name"   # the check's hint names this box by it
 
 ROLE_OPTIONS = [
     {"label": "objective (compare on it)", "value": "objective"},
@@ -138,7 +139,7 @@ def role_table(table: str, mapping: dict, notes: dict, id_column: str | None) ->
     return html.Div(className="role-table", children=[
         html.Div(className="role-pages", hidden=not paged, children=[
             dcc.Input(id={"type": TID.FIND, "table": table}, type="search", debounce=0.3,
-                      placeholder="find a column by its name", className="role-find"),
+                      placeholder=FIND_PLACEHOLDER, className="role-find"),
             html.Button("previous", id={"type": TID.PREVIOUS, "table": table},
                         className="button", disabled=True),
             html.Span(words, id={"type": TID.WHERE, "table": table}, className="help"),
