@@ -41,8 +41,12 @@ browser:
 		else sudo apt-get -o DPkg::Lock::Timeout=600 update -qq && sudo $(APT_INSTALL) $(BROWSER_PACKAGES) >/dev/null; fi; \
 	fi
 
+# pip compiles every installed file to .pyc on one core (~26 s of a fresh venv's ~60 s); here it
+# does not, and tools/compile_installed.py compiles site-packages on every core instead, only
+# when pip installed something besides this checkout (docs/testing.md, session 17).
 install-test: browser
-	$(PIP) install -q $(CONSTRAINTS) -e ".[test]"
+	report=$$(mktemp) && $(PIP) install -q --no-compile --report "$$report" $(CONSTRAINTS) -e ".[test]" \
+		&& $(PYTHON) tools/compile_installed.py "$$report"; status=$$?; rm -f "$$report"; exit $$status
 
 # One worker per core (pytest-xdist); the scale-out tests and each module of browser tests stay
 # on one worker with their servers (xdist_group marks, tests/conftest.py), the rest go to
