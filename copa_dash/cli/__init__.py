@@ -48,6 +48,9 @@ COMMANDS = {
                 "compile every numba kernel into the cache now (at install or image build)"),
 }
 
+# other names a command answers to: the pages call what `select` gives "the COPA pick"
+ALIASES = {"pick": "select"}
+
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; with ``command``, only that command's module is imported and
@@ -56,6 +59,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="copa-dash", description="Navigate Pareto fronts of model-evaluation tables.")
     subparsers = parser.add_subparsers(dest="command", required=True)
+    command = ALIASES.get(command, command)
     wanted = ({COMMANDS[command][0]} if command in COMMANDS
               else {module for module, _ in COMMANDS.values()} if command is None else set())
     registered: set[str] = set()
@@ -66,8 +70,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             importlib.import_module(f"{__name__}.{module_name}").register(subparsers)
             registered |= set(subparsers.choices) - before
         if name not in registered and name not in subparsers.choices:
-            subparsers.add_parser(name, help=help_text)
+            subparsers.add_parser(name, help=help_text, aliases=aliases_of(name))
     return parser
+
+
+def aliases_of(name: str) -> list[str]:
+    """The other names of command ``name`` (:data:`ALIASES`)."""
+    return [alias for alias, command in ALIASES.items() if command == name]
 
 
 def _command_of(argv) -> str | None:

@@ -9,6 +9,7 @@ import numpy as np
 from ..core.errors import InvalidInputError
 from ..core.numbers import read_numbers
 from ..services import selection
+from . import aliases_of
 from ._common import add_table_arguments, emit, say_task_span
 from .preferences import (
     add_preference_arguments,
@@ -162,7 +163,7 @@ def register(subparsers) -> None:
         ("rank", run_rank, "all eligible rows, best first"),
         ("sweep", run_sweep, "the rows selected as alpha sweeps [0, 1], with their alpha ranges"),
     ):
-        sub = subparsers.add_parser(name, help=help_text,
+        sub = subparsers.add_parser(name, help=help_text, aliases=aliases_of(name),
                                     description=RANK_DESCRIPTION if name == "rank" else None)
         add_table_arguments(sub)
         add_preference_arguments(sub)

@@ -21,6 +21,8 @@ def rows_left_out_note(n_missing: int, *, hint: str = "", missing=()) -> str:
     '1 row is left out because a chosen objective is missing for it.'
     >>> rows_left_out_note(3, hint="drop that objective to include them")
     '3 rows are left out because a chosen objective is missing for them; drop that objective to include them.'
+    >>> rows_left_out_note(1, missing=[("Acc@1", 1), ("Acc@5", 1)])
+    "1 row is left out because a chosen objective is missing for it: 'Acc@1' (1 row), 'Acc@5' (1 row); drop those objectives to include it."
     >>> rows_left_out_note(3, missing=[("Model Size (GB)", 3)])
     "3 rows are left out because a chosen objective is missing for them: 'Model Size (GB)'; drop it to include them."
     """
@@ -29,7 +31,8 @@ def rows_left_out_note(n_missing: int, *, hint: str = "", missing=()) -> str:
     text = (f"{n_missing} {'row is' if one else 'rows are'} left out because a chosen objective "
             f"is missing for {'it' if one else 'them'}")
     if missing:
-        text += ": " + ", ".join(f"{name!r}" + (f" ({k} rows)" if len(missing) > 1 else "")
+        text += ": " + ", ".join(f"{name!r}" + (f" ({k} {'row' if k == 1 else 'rows'})"
+                                                if len(missing) > 1 else "")
                                  for name, k in missing[:4]) + (
             f" and {len(missing) - 4} more" if len(missing) > 4 else "")
         hint = f"drop {'it' if len(missing) == 1 else 'those objectives'} to include them"

@@ -137,7 +137,7 @@ def spec_from_roles(roles, columns, /, *, paired_metrics=(), metrics=None, ref=N
         if not names:
             raise InvalidInputError(
                 "this table has no validation/test pairs: it needs columns val_<metric> and "
-                "test_<metric>, or a split column with one row per configuration and split")
+                "test_<metric>, or a split column with one row per configuration and split.")
         directions = []
         for name in names:
             direction = known.get(name) or known.get(VAL_PREFIX + name) or known.get(TEST_PREFIX + name)

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from copa_dash.cli import COMMANDS, build_parser, main
+from copa_dash.cli import ALIASES, COMMANDS, build_parser, main
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -20,12 +20,14 @@ def test_command_table_matches_what_the_modules_register():
     full = _subparsers(build_parser())
     listed = {a.dest: a.help for a in full._choices_actions}
     assert listed == {name: help_text for name, (_, help_text) in COMMANDS.items()}
-    assert list(full.choices) == list(COMMANDS)
+    assert [c for c in full.choices if c not in ALIASES] == list(COMMANDS)
+    assert all(full.choices[alias] is full.choices[name] for alias, name in ALIASES.items())
 
 
 def test_one_command_registers_its_module_and_lists_the_others():
     sub = _subparsers(build_parser("select"))
-    assert list(sub.choices) == list(COMMANDS)
+    assert [c for c in sub.choices if c not in ALIASES] == list(COMMANDS)
+    assert sub.choices["pick"] is sub.choices["select"]
     assert any(a.dest == "focus" for a in sub.choices["select"]._actions)
     assert not any(a.dest == "baseline" for a in sub.choices["significance"]._actions)
 
@@ -103,3 +105,15 @@ def test_first_indicators_and_significance_compile_nothing(tmp_path, capsys):
     assert "copa-dash: compiling" not in out.stderr, out.stderr
     assert out.stderr.count("first run: answered with numpy") == 2
     assert not any(cache.rglob("*.nbi"))
+
+
+def test_pick_is_another_name_for_select_with_the_same_answer(capsys):
+    """The pages call what `select` gives "the COPA pick": `copa-dash pick` answers as select."""
+    from copa_dash.cli import main
+
+    assert main(["select", "--dataset", "copa-synthetic", "--json"]) == 0
+    selected = capsys.readouterr().out
+    assert main(["pick", "--dataset", "copa-synthetic", "--json"]) == 0
+    assert capsys.readouterr().out == selected
+    assert main(["pick", "--dataset", "no-such-dataset"]) == 2
+    assert "copa-dash pick: unknown bundled dataset" in capsys.readouterr().err

@@ -41,6 +41,10 @@ def test_the_note_names_the_objectives_that_cost_the_rows():
         "missing for it: 'size'; drop it to include it.")
     many = [(f"t{k}", 10 - k) for k in range(6)]
     assert rows_left_out_note(9, missing=many).count("rows)") == 4
+    # one row missing two objectives (torchvision's export read as exported): "(1 row)"
+    assert rows_left_out_note(1, missing=[("Acc@1", 1), ("Acc@5", 1)]) == (
+        "1 row is left out because a chosen objective is missing for it: 'Acc@1' (1 row), "
+        "'Acc@5' (1 row); drop those objectives to include it.")
     assert "and 2 more" in rows_left_out_note(9, missing=many)
     # the Explore page's note (the explorer service): a, b, d left out
     opened = OpenedDataset(ref="t", cache_id="t", table=table, title="t", description="",
