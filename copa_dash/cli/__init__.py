@@ -32,11 +32,14 @@ COMMANDS = {
                                   "flips it, leave one objective out")),
     "datasets": ("datasets", "list the bundled datasets"),
     "benchmark": ("rankings", "compare the methods of a long table (method x task) on one metric"),
-    "indicators": ("systems", "per-system HV, ONVG, ONVG^, ONVGR, UD_bar, OS and radar area"),
+    "indicators": ("systems", ("per-system front indicators: hypervolume (HV), front size "
+                               "(ONVG; ONVG^ against the largest; ONVGR, share of the system's "
+                               "rows), evenness (UD_bar), spread (OS) and radar area")),
     "significance": ("systems", "permutation test of a Pareto improvement between systems"),
     "gap": ("generalization",
             "validation front, optimistic/pessimistic test fronts and the gap per system"),
-    "depth": ("posets", "ufg depth of each task's partial ranking of the methods (long table)"),
+    "depth": ("posets", ("ufg depth of each task's partial ranking of the methods: high for a "
+                         "typical task, low for an outlying one (long table)")),
     "inspect": ("inspect", ("what the upload page would propose for a table: roles, directions, "
                             "units and what was adjusted")),
     "elicit": ("elicit",

@@ -14,6 +14,7 @@ from ..config import Settings
 from ..core.errors import InvalidInputError
 from ..data.guessed_roles import refuse_undecided
 from ..services import posets
+from . import COMMANDS
 from ._common import emit, format_table, guessed_frame, open_named_dataset, parse_objective, say
 from ._register import add_column_options, print_notes
 from .sources import add_source_arguments, source_from_args, source_given, source_label
@@ -103,8 +104,7 @@ def run_depth(args) -> int:
 
 def register(subparsers) -> None:
     """Add ``depth`` to the CLI."""
-    sub = subparsers.add_parser(
-        "depth", help="ufg depth of each task's partial ranking of the methods (long table)")
+    sub = subparsers.add_parser("depth", help=COMMANDS["depth"][1])
     sub.add_argument("table", nargs="?", help="CSV, TSV, Parquet, JSON or Excel file")
     sub.add_argument("--dataset", help="a bundled dataset by its manifest name")
     add_source_arguments(sub)

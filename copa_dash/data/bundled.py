@@ -169,8 +169,11 @@ def load_bundled(name: str, /) -> tuple[EvalTable, DatasetInfo]:
     """
     infos = {i.name: i for i in _manifest()}
     if not isinstance(name, str) or name not in infos:
+        path_like = isinstance(name, str) and ("/" in name or "\\" in name or "." in name)
         raise InvalidInputError(
-            f"unknown bundled dataset {name!r}; known datasets: {', '.join(infos)}")
+            f"unknown bundled dataset {name!r}; known datasets: {', '.join(infos)}"
+            + (". A file of your own is read from its path, given without --dataset (the "
+               "command line) or dropped on the Upload page." if path_like else ""))
     info = infos[name]
     path = datasets_dir() / info.file
     if not path.is_file():

@@ -152,8 +152,14 @@ def test_default_view_selects_a_row(name):
 
 
 def test_unknown_name_lists_the_known_ones():
-    with pytest.raises(InvalidInputError, match="unknown bundled dataset 'nope'.*copa-synthetic"):
+    with pytest.raises(InvalidInputError, match="unknown bundled dataset 'nope'.*copa-synthetic"
+                       ) as refused:
         load_bundled("nope")
+    assert "file of your own" not in str(refused.value)
+    # a path given as a name (a newcomer's `--dataset results.csv`): where a file goes instead
+    with pytest.raises(InvalidInputError, match=r"'runs/results.csv'.*A file of your own is read "
+                       r"from its path, given without --dataset"):
+        load_bundled("runs/results.csv")
 
 
 def test_dataset_info_is_frozen():
