@@ -3,6 +3,7 @@ browser and server a module's tests share (:class:`SharedDuo`)."""
 
 from __future__ import annotations
 
+import json
 import socket
 import tempfile
 import time
@@ -15,6 +16,7 @@ from selenium.common.exceptions import (
     StaleElementReferenceException,
     WebDriverException,
 )
+from selenium.webdriver.common.by import By
 
 from copa_dash.app_factory import create_app
 from copa_dash.config import Settings
@@ -259,3 +261,15 @@ def open_upload_with(dash_duo, app, path) -> None:
     open_page(dash_duo, app, "/upload")
     dash_duo.wait_for_element("#upload-paste-text", timeout=30)
     dash_duo.find_element("#upload-file input[type=file]").send_keys(str(path))
+
+
+def choose_role(dash_duo, column: str, label: str) -> None:
+    """Choose ``label`` in the Upload page's role menu of ``column`` (a pattern-matching id).
+    Typed into the menu's search box: the open menu scrolls to the current role, and the box
+    covers the options above it."""
+    dom_id = json.dumps({"column": column, "type": "upload-role"}, separators=(",", ":"))
+    dash_duo.find_element(f"[id='{dom_id}']").click()
+    dash_duo.find_element(".dash-dropdown-search").send_keys(label.split()[0])
+    wait_until(lambda: [o.text for o in dash_duo.driver.find_elements(
+        By.CSS_SELECTOR, ".dash-dropdown-options .dash-dropdown-option")] == [label])
+    dash_duo.find_element(".dash-dropdown-options .dash-dropdown-option").click()

@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import screenshot, wait_until
+from tests.e2e.app_under_test import choose_role, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -103,18 +103,6 @@ def _direction_shown(dash_duo, column: str) -> bool:
     return dash_duo.find_element(f"[id='{dom_id}']").is_displayed()
 
 
-def _role(dash_duo, column: str, label: str) -> None:
-    """Choose ``label`` in the role dropdown of ``column`` (a pattern-matching id)."""
-    dom_id = json.dumps({"column": column, "type": "upload-role"}, separators=(",", ":"))
-    dash_duo.find_element(f"[id='{dom_id}']").click()
-    # typed into the menu's search box: the open menu scrolls to the current role, and the box
-    # covers the options above it
-    dash_duo.find_element(".dash-dropdown-search").send_keys(label.split()[0])
-    wait_until(lambda: [o.text for o in dash_duo.driver.find_elements(
-        By.CSS_SELECTOR, ".dash-dropdown-options .dash-dropdown-option")] == [label])
-    dash_duo.find_element(".dash-dropdown-options .dash-dropdown-option").click()
-
-
 def test_a_table_no_column_names_gets_row_numbers_and_needs_two_objectives(dash_duo, app,
                                                                           tmp_path):
     path = tmp_path / "numbers.csv"
@@ -126,7 +114,7 @@ def test_a_table_no_column_names_gets_row_numbers_and_needs_two_objectives(dash_
     screenshot(dash_duo, "upload-row-numbers")
 
     assert _direction_shown(dash_duo, "latency_ms") and not _direction_shown(dash_duo, "family")
-    _role(dash_duo, "latency_ms", "metadata (filter on it)")
+    choose_role(dash_duo, "latency_ms", "metadata (filter on it)")
     dash_duo.wait_for_contains_text("#upload-check", "Choose at least two objectives")
     wait_until(lambda: not _direction_shown(dash_duo, "latency_ms"))
     assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#upload-explore-link")
@@ -138,7 +126,7 @@ def test_a_table_no_column_names_gets_row_numbers_and_needs_two_objectives(dash_
                                    dash_duo.find_element("#upload-save-error"))
     screenshot(dash_duo, "upload-one-objective")
 
-    _role(dash_duo, "latency_ms", "objective (compare on it)")
+    choose_role(dash_duo, "latency_ms", "objective (compare on it)")
     dash_duo.wait_for_contains_text("#upload-check", "2 objectives")
     wait_until(lambda: _direction_shown(dash_duo, "latency_ms"))
     dash_duo.find_element("#upload-save").click()

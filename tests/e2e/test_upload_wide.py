@@ -14,6 +14,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.e2e.app_under_test import (
+    choose_role,
     graph_figure,
     open_upload_with,
     screenshot,
@@ -90,16 +91,6 @@ def test_thirty_objectives_are_readable_in_the_explorer(dash_duo, app, tmp_path)
     assert dash_duo.get_logs() == []
 
 
-def _role(dash_duo, column: str, label: str) -> None:
-    """Choose ``label`` in the role menu of ``column`` (its search box narrows the menu)."""
-    dom_id = json.dumps({"column": column, "type": "upload-role"}, separators=(",", ":"))
-    dash_duo.find_element(f"[id='{dom_id}']").click()
-    dash_duo.find_element(".dash-dropdown-search").send_keys(label.split()[0])
-    wait_until(lambda: [o.text for o in dash_duo.driver.find_elements(
-        By.CSS_SELECTOR, ".dash-dropdown-options .dash-dropdown-option")] == [label])
-    dash_duo.find_element(".dash-dropdown-options .dash-dropdown-option").click()
-
-
 def _more(dash_duo, control: str) -> str:
     """The css of a control of the "More columns" table (a pattern-matching id)."""
     dom_id = json.dumps({"table": "more", "type": f"upload-table-{control}"},
@@ -127,7 +118,7 @@ def test_a_page_of_rows_is_in_the_page_and_rows_never_shown_keep_their_roles(das
     wait_until(lambda: _objective_count(dash_duo) == 100, timeout=30)
     dash_duo.find_element(_more(dash_duo, "next")).click()
     dash_duo.wait_for_text_to_equal(_more(dash_duo, "where"), "columns 31-60 of 98")
-    _role(dash_duo, "accuracy-g050", "metadata (filter on it)")
+    choose_role(dash_duo, "accuracy-g050", "metadata (filter on it)")
     wait_until(lambda: _objective_count(dash_duo) == 99, timeout=30)
     dash_duo.find_element(_more(dash_duo, "previous")).click()
     dash_duo.wait_for_text_to_equal(_more(dash_duo, "where"), "columns 1-30 of 98")
