@@ -69,13 +69,26 @@ class CompileStatus:
         return self.running is not None or bool(self.queued)
 
     def describe(self) -> str:
-        """One plain sentence for a status line; empty when idle."""
+        """One plain sentence for a status line; empty when idle.
+
+        Not a countdown: kernels are queued as pages first use them, so the number waiting
+        can grow (a newcomer read "27 done, 1 to go" followed by "28 done, 1 to go" as a
+        job that never ends).
+
+        Examples
+        --------
+        >>> CompileStatus("sweep.alpha_sweep_select", ("posets.depth",), 27, 40.0).describe()
+        'First start: compiling sweep.alpha_sweep_select (27 compiled so far, 1 more waiting; pages add what they first use). Results meanwhile come from slower numpy code; compiled code is kept for later starts.'
+        >>> CompileStatus(None, (), 3, 1.0).describe()
+        ''
+        """
         if not self.busy:
             return ""
-        left = len(self.queued) + (self.running is not None)
         now = f"compiling {self.running}" if self.running else "waiting to compile"
-        return (f"First start: {now} ({self.done} done, {left} to go). Results meanwhile come "
-                "from slower numpy code; compiled code is kept for later starts.")
+        waiting = f", {len(self.queued)} more waiting" if self.queued else ""
+        return (f"First start: {now} ({self.done} compiled so far{waiting}; pages add what "
+                "they first use). Results meanwhile come from slower numpy code; compiled "
+                "code is kept for later starts.")
 
 
 class _State:
