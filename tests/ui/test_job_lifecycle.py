@@ -61,6 +61,26 @@ def test_jobs_past_the_limits_are_refused_with_a_plain_message(manager):
     assert _start(manager, "k5", "10.0.0.3") > 0  # room again
 
 
+def test_a_job_ending_while_it_is_stopped_is_no_error(manager, monkeypatch):
+    """dash's terminate_job checks that the pid exists, then lists its children: a job that
+    ends in between raised psutil.NoSuchProcess, and the page's poll got an error (a full
+    run's Posets test). Here the job ends right after the check."""
+    first = _start(manager, "k1", "10.0.0.1")
+    exists = psutil.pid_exists
+
+    def ends_after_the_check(pid):
+        there = exists(pid)
+        if pid == first:
+            psutil.Process(first).kill()
+            psutil.Process(first).wait(5)
+        return there
+
+    monkeypatch.setattr(psutil, "pid_exists", ends_after_the_check)
+    assert manager.terminate_job(first) is None
+    assert first not in manager._registry() and _gone(first)
+    assert _start(manager, "k2", "10.0.0.1") > 0          # the client's slot is free again
+
+
 def test_a_job_nobody_polls_is_killed_and_reaped(manager):
     followed = _start(manager, "a", "10.0.0.1")
     abandoned = _start(manager, "b", "10.0.0.2")
