@@ -65,16 +65,22 @@ def test_a_wide_export_gets_a_short_set_and_families_are_taken_as_a_group(dash_d
     assert dash_duo.get_logs() == []
 
 
+def _scores_file(path: Path, scores: int, rows: int, *, seed: int) -> Path:
+    """A CSV of ``rows`` models with ``scores`` per-group accuracies (one family, named
+    accuracy-gNN, zero-padded to sort), written to ``path``."""
+    rng = np.random.default_rng(seed)
+    width = len(str(scores))
+    names = [f"accuracy-g{k:0{width}d}" for k in range(scores)]
+    frame = pd.DataFrame(rng.integers(50, 100, (rows, scores)) / 100, columns=names)
+    frame.insert(0, "model", [f"m{i}" for i in range(rows)])
+    frame.to_csv(path, index=False)
+    return path
+
+
 def test_thirty_objectives_are_readable_in_the_explorer(dash_duo, app, tmp_path):
     """30 per-group scores: all taken with the one "More columns" control, saved, and the
     explorer draws 12 parallel axes and folds the card's other 18 rows."""
-    rng = np.random.default_rng(29)
-    names = [f"accuracy-g{k:02d}" for k in range(30)]
-    frame = pd.DataFrame(rng.integers(50, 100, (25, 30)) / 100, columns=names)
-    frame.insert(0, "model", [f"m{i}" for i in range(25)])
-    path = tmp_path / "wide.csv"
-    frame.to_csv(path, index=False)
-    open_upload_with(dash_duo, app, path)
+    open_upload_with(dash_duo, app, _scores_file(tmp_path / "wide.csv", 30, 25, seed=29))
     wait_until(lambda: _objective_count(dash_duo) == 2, timeout=60)   # one family: two kept
     dash_duo.find_element("#upload-more summary").click()
     dash_duo.find_element("#upload-more-role input[value='objective']").click()
@@ -103,13 +109,7 @@ def test_a_page_of_rows_is_in_the_page_and_rows_never_shown_keep_their_roles(das
     """100 scores: the page holds a page of role rows, not 100 (issue 33: the renderer went
     through every row's components on each click); all taken as objectives with the one
     control, one changed on the second page, and the save keeps the 98 rows never shown."""
-    rng = np.random.default_rng(33)
-    names = [f"accuracy-g{k:03d}" for k in range(100)]
-    frame = pd.DataFrame(rng.integers(50, 100, (20, 100)) / 100, columns=names)
-    frame.insert(0, "model", [f"m{i}" for i in range(20)])
-    path = tmp_path / "hundred.csv"
-    frame.to_csv(path, index=False)
-    open_upload_with(dash_duo, app, path)
+    open_upload_with(dash_duo, app, _scores_file(tmp_path / "hundred.csv", 100, 20, seed=33))
     wait_until(lambda: _objective_count(dash_duo) == 2, timeout=60)
     roles = dash_duo.driver.find_elements(By.CSS_SELECTOR, "[id$='\"type\":\"upload-role\"}']")
     assert len(roles) == 3 + 30          # the short set (model and two kept) and one page
