@@ -3,7 +3,7 @@
 :func:`parse_criteria` reads the criteria a user writes (``copa:1, copa:inf, mean, norm,
 delta:REF, obj:COL``); :func:`rank_view` ranks the entries of a table under them, one entry
 per row or, when the table has a system column and a system has several rows (seeds), one
-per system with the mean of its rows. Results are memoised per dataset in the shared
+per system (per configuration of a system that has several) with the mean of its runs. Results are memoised per dataset in the shared
 cache. :func:`chart_rows`, :func:`change_order` and :func:`flattery` are the small
 decisions the page and the command line share: which rows a chart shows and highlights,
 which move most, and which the first criterion flatters.
@@ -160,28 +160,55 @@ def _entries(table: EvalTable, objectives, row_filter: RowFilter, group: str):
             notes.append(f"Each entry is one row: one run of a {system or 'system'}, with its "
                          f"configuration and seed ({table.roles.seed!r}); nothing is averaged.")
         return ids, values, np.ones(len(ids), dtype=np.int64), None, notes
-    names = frame[system].astype(str).to_numpy()[keep]
+    names = system_entry_labels(table)[keep]
     systems, first, inverse, counts = np.unique(names, return_index=True, return_inverse=True,
                                                 return_counts=True)
     order = np.argsort(first, kind="stable")              # systems in table order
     sums = np.zeros((len(systems), values.shape[1]))
     np.add.at(sums, inverse, values)
     means = sums / counts[:, None]
+    config = table.roles.config
+    split = config is not None and len(set(names)) > len(set(frame[system].astype(str)[keep]))
     if counts.max() > 1:
         seed = table.roles.seed
         what = f"its runs (seed column {seed!r})" if seed else "its rows"
-        notes.append(f"Each entry is one {system}: the mean of {what}, {counts.min()} to "
+        one = f"{system} and {config}" if split else system
+        notes.append(f"Each entry is one {one}: the mean of {what}, {counts.min()} to "
                      f"{counts.max()} rows each.")
-        config = table.roles.config
-        if config is not None:
-            configs = pd.Series(frame[config].astype(str).to_numpy()[keep]).groupby(
-                names).nunique()
-            mixed = int((configs > 1).sum())
-            if mixed:
-                notes.append(f"{mixed} of {len(systems)} {system} values have several "
-                             f"configurations ({config!r}), pooled in that one mean; choose "
-                             "'one per row' to rank each run with its configuration.")
+    if split:
+        notes.append(f"A {system} with several configurations ({config!r}) has one entry for "
+                     "each ('name · configuration'): configurations are compared, never "
+                     "averaged together.")
     return systems[order], means[order], counts[order], system, notes
+
+
+def system_entry_labels(table: EvalTable) -> np.ndarray:
+    """The entry each row belongs to when a ranking is by system: the system's name, or
+    ``'name · configuration'`` for a system whose rows have several configurations (the
+    table's config column). Runs (seeds) of one configuration share an entry and are
+    averaged; configurations are never averaged together, as the upload page says of them
+    (:mod:`copa_dash.data.runs`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from copa_dash.data.schema import EvalTable, Objective, Roles
+    >>> frame = pd.DataFrame({"id": list("abcde"), "m": ["x", "x", "x", "y", "y"],
+    ...                       "q": ["4bit", "4bit", "8bit", "4bit", "4bit"],
+    ...                       "acc": [1.0, 2, 3, 4, 5]})
+    >>> roles = Roles(id="id", objectives=(Objective("acc", "max"),), system="m", config="q")
+    >>> list(system_entry_labels(EvalTable(frame, roles)))
+    ['x · 4bit', 'x · 4bit', 'x · 8bit', 'y', 'y']
+    """
+    frame = table.frame
+    names = frame[table.roles.system].astype(str)
+    config = table.roles.config
+    if config is None or config not in frame.columns:
+        return names.to_numpy()
+    configs = frame[config].astype(str).where(frame[config].notna(), "")
+    several = configs.groupby(names).transform("nunique") > 1
+    labels = names.where(~several | (configs == ""), names + " · " + configs)
+    return labels.to_numpy()
 
 
 def rank_view(table: EvalTable, *, criteria=DEFAULT_CRITERIA, objectives=None, weights=None,
@@ -205,7 +232,8 @@ def rank_view(table: EvalTable, *, criteria=DEFAULT_CRITERIA, objectives=None, w
         Rows that take part (e.g. one model-selection method of DomainBed).
     group : {"system", "rows"}
         ``system`` names the entries by the system column when the table has one, averaging
-        a system's rows (seeds); ``rows`` keeps one entry per row.
+        a system's rows (seeds) within each of its configurations
+        (:func:`system_entry_labels`); ``rows`` keeps one entry per row.
 
     Raises
     ------
@@ -238,7 +266,8 @@ def rank_view(table: EvalTable, *, criteria=DEFAULT_CRITERIA, objectives=None, w
     if cache is None:
         return replace(compute(), task_span=span)
     key = {"criteria": list(labels), "objectives": list(names), "directions": list(directions),
-           "weights": [float(x) for x in w], "filter": filter_key(row_filter), "group": group}
+           "weights": [float(x) for x in w], "filter": filter_key(row_filter), "group": group,
+           "entries": "system+config"}    # configurations are not averaged together
     return replace(cache.memoize("rank_view", dataset_id, key, compute), task_span=span)
 
 
@@ -270,7 +299,7 @@ def set_values(table: EvalTable, column: str) -> list[str]:
 def entry_names(table: EvalTable, *, group: str = "system") -> list[str]:
     """Names of the entries a rank view of ``table`` can have (before filters), table order."""
     if table.roles.system is not None and group == "system":
-        return list(dict.fromkeys(table.frame[table.roles.system].astype(str)))
+        return list(dict.fromkeys(system_entry_labels(table)))
     return [str(i) for i in table.ids]
 
 
