@@ -91,7 +91,7 @@ def chart(kind: str, query: str, *, row_filter):
                                   alpha=state.alpha, row_filter=row_filter(state),
                                   group=state.group, dataset_id=opened.cache_id,
                                   cache=current_cache())
-        by = state.by if state.by in view.criteria else view.criteria[0]
+        by = rankings.shown_under(view.criteria, state.by)
         p = p_of(by)
         rows = robustness.entries_acceptability(view.ids, view.raw, view.directions, p=p,
                                                 dataset_id=opened.cache_id,

@@ -86,7 +86,7 @@ def register_callbacks(app) -> None:
                 opened.table, criteria=state.criteria, objectives=state.objectives,
                 focus=state.focus, alpha=state.alpha, row_filter=row_filter(state),
                 group=state.group, dataset_id=opened.cache_id, cache=current_cache())
-            by = state.by if state.by in view.criteria else view.criteria[0]
+            by = rankings.shown_under(view.criteria, state.by)
             rows = rankings.chart_rows(view, ties=state.ties, top=state.top, by=by,
                                        pinned=state.pins)
         except InvalidInputError as exc:

@@ -14,7 +14,12 @@ from dash import dash_table, dcc, html
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.benchmarks import task_group_columns
 from copa_dash.services.catalog import catalog
-from copa_dash.services.rankings import DEFAULT_CRITERIA, entry_names, set_values
+from copa_dash.services.rankings import (
+    DEFAULT_CRITERIA,
+    entry_names,
+    set_values,
+    shown_under,
+)
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.long_options import matching_options
@@ -114,7 +119,7 @@ def _controls(opened, state: RankingsState, entries) -> html.Aside:
         html.Div(style={} if table.roles.system else {"display": "none"}, children=[
             html.H4("Entries"),
             dcc.RadioItems(id=ID.GROUP, value=state.group, className="rankings-radio", options=[
-                {"label": f"one per {table.roles.system or 'system'} (mean over its rows)",
+                {"label": f"one per {table.roles.system or 'system'} (mean over its runs)",
                  "value": "system"},
                 {"label": "one per row", "value": "rows"}]),
         ]),
@@ -160,7 +165,7 @@ def _ranks_panel(state: RankingsState, entries) -> html.Div:
                       debounce=True, style={"width": "70px"}),
             html.Label("under", htmlFor=ID.BY),
             dcc.Dropdown(id=ID.BY, options=_options(state.criteria),
-                         value=state.by or state.criteria[0], clearable=False,
+                         value=shown_under(state.criteria, state.by), clearable=False,
                          className="axis-pick"),
             html.Label("pin", htmlFor=ID.PINS),
             # options found on the server as the user types (ui/common/long_options)
