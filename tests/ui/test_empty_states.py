@@ -62,3 +62,6 @@ def test_the_empty_state_says_why_then_what_next():
     assert box.children[0].children == "No systems."
     assert box.children[1].children[1].href == "/x"
     assert len(empty_state("Nothing.").children) == 1
+    # a service's message in lower case starts the box with a capital
+    assert empty_state("unknown bundled dataset 'x'").children[0].children == (
+        "Unknown bundled dataset 'x'")

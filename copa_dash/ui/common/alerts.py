@@ -24,9 +24,11 @@ def empty_state(message, then=(), *, kind: str = "warning", component_id: str | 
     >>> box = empty_state("This table has no systems.", ["Open an example"])
     >>> box.className, [p.className for p in box.children]
     ('alert alert-warning empty-state', ['empty-why', 'empty-next'])
-    >>> len(empty_state("Nothing here.").children)
-    1
+    >>> empty_state("no rows.").children[0].children
+    'No rows.'
     """
+    if isinstance(message, str):       # a service's message starts in lower case
+        message = message[:1].upper() + message[1:]
     children = [html.P(message, className="empty-why")]
     if then:
         children.append(html.P(list(then), className="empty-next"))

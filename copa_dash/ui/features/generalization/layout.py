@@ -69,7 +69,7 @@ def _error_page(message: str, ref: str, title: str = "", description: str = "") 
         stores=[dcc.Store(id=ID.REF_STORE, data=ref)],
         picker=dcc.Dropdown(id=ID.DATASET, options=_dataset_options(ref, title) if ref else [],
                             value=ref or None, clearable=False),
-        title=title or ref, description=description, message=message[:1].upper() + message[1:],
+        title=title or ref, description=description, message=message,
         links=[dcc.Link("Open the shipped example of validation and test results",
                         href=f"{PATH}?dataset={DEFAULT_DATASET}")])
 
