@@ -51,7 +51,7 @@ class UploadMoreIds(PageIds, prefix="upload"):
     """Ids of a wide table's "More columns" section (issue 29)."""
 
     MORE: str                         # html.Details holding the columns past the short set
-    SUMMARY: str                      # its heading: how many, and what they are taken as
+    MORE_SUMMARY: str                 # its heading: how many, and what they are taken as
     MORE_ROLE: str                    # one control: all of them metadata or objectives
     FAMILIES: str                     # the column families (race-*) taken as objectives
     GROUPS: str                       # dcc.Store: {"more": [...], "families": {...}}

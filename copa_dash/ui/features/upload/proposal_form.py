@@ -42,7 +42,7 @@ def _more_columns(proposal, id_column: str, mapping: dict, notes: dict) -> html.
     families = [{"label": f"{family}-* ({len(columns)} columns)", "value": family}
                 for family, columns in proposal.families.items()]
     return html.Details(id=MID.MORE, className="more-columns", hidden=not more, children=[
-        html.Summary(more_summary([g.name for g in more], mapping["roles"]), id=MID.SUMMARY),
+        html.Summary(more_summary([g.name for g in more], mapping["roles"]), id=MID.MORE_SUMMARY),
         html.Label("All of them:"),
         dcc.RadioItems(id=MID.MORE_ROLE, inline=True, value="metadata", options=[
             {"label": "metadata (filter on them)", "value": "metadata"},
