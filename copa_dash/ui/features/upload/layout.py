@@ -50,8 +50,9 @@ def layout(saved=None, **_query):
     ])
 
 
-# the preview draws this many columns: a 215-column export drew all of them (~1 s in the
-# browser, for a table no one reads sideways); the role form below lists every column
+# the preview draws this many columns: a wide export drew all of them (the lead's newcomer
+# pass saw ~1 s for a 215-column file, not re-measured here; a table no one reads sideways);
+# the role form below lists every column
 PREVIEW_COLUMNS = 20
 
 
