@@ -37,6 +37,15 @@ def test_a_wide_export_gets_a_short_set_and_families_are_taken_as_a_group(dash_d
     wait_until(lambda: _objective_count(dash_duo) == 12, timeout=30)
     summary = dash_duo.find_element("#upload-more summary").text
     assert summary.startswith("More columns (") and "left as metadata" in summary
+    # the preview draws the first 20 of the columns read and says so (drawing all of them
+    # took ~1 s); the count as "What we read" states it
+    headers = dash_duo.driver.find_elements(By.CSS_SELECTOR, "#upload-preview th.dash-header")
+    assert len(headers) == 20
+    read = int(re.search(r"(\d+) columns\.", dash_duo.find_element("#upload-read-notes").text)[1])
+    assert read > 150
+    assert dash_duo.find_element("#upload-preview-note").text == (
+        f"The first 20 of {read} columns are shown here; the other {read - 20} are listed "
+        "with their roles below.")
     sure = {e.text for e in dash_duo.driver.find_elements(By.CSS_SELECTOR, "td.confidence")}
     assert {"sure", "likely: check"} <= sure
     dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})",
@@ -116,10 +125,19 @@ def test_a_page_of_rows_is_in_the_page_and_rows_never_shown_keep_their_roles(das
     dash_duo.find_element("#upload-more summary").click()
     dash_duo.find_element("#upload-more-role input[value='objective']").click()
     wait_until(lambda: _objective_count(dash_duo) == 100, timeout=30)
+    # the heading follows the choice, and the check counts the 100 and folds most names
+    dash_duo.wait_for_text_to_equal("#upload-more-summary",
+                                    "More columns (98): all taken as objectives")
+    folded = dash_duo.find_element("#upload-check details")
+    assert folded.get_attribute("open") is None
+    assert folded.find_element(By.TAG_NAME, "summary").text == "and 92 more"
+    assert "accuracy-g050" not in dash_duo.find_element("#upload-check").text   # folded
     dash_duo.find_element(_more(dash_duo, "next")).click()
     dash_duo.wait_for_text_to_equal(_more(dash_duo, "where"), "columns 31-60 of 98")
     choose_role(dash_duo, "accuracy-g050", "metadata (filter on it)")
     wait_until(lambda: _objective_count(dash_duo) == 99, timeout=30)
+    dash_duo.wait_for_text_to_equal("#upload-more-summary",
+                                    "More columns (98): 97 taken as objectives, the other 1 not")
     dash_duo.find_element(_more(dash_duo, "previous")).click()
     dash_duo.wait_for_text_to_equal(_more(dash_duo, "where"), "columns 1-30 of 98")
     dash_duo.find_element(_more(dash_duo, "find")).send_keys("g05\n")

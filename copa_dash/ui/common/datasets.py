@@ -6,7 +6,7 @@ from dash import dcc, html
 
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.catalog import OpenedDataset, dataset_label, is_upload_id, open_dataset
-from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.alerts import empty_state
 
 
 def open_or_explain(ref: str, settings, title: str) -> tuple[OpenedDataset | None, html.Div | None]:
@@ -20,8 +20,8 @@ def open_or_explain(ref: str, settings, title: str) -> tuple[OpenedDataset | Non
             # a deleted upload: words a user can act on, not the store's "no dataset has the id"
             message = GONE_UPLOAD
         return None, html.Div(className="page", children=[
-            html.H2(title), alert(message, "error"),
-            dcc.Link("Choose a dataset in the catalogue", href="/")])
+            html.H2(title), empty_state(message, [dcc.Link("Choose a dataset in the catalogue",
+                                                           href="/")], kind="error")])
 
 
 GONE_UPLOAD = ("This link names an upload that is no longer on this instance: it was deleted, "

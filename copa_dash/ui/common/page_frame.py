@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dash import dcc, html
 
+from copa_dash.ui.common.alerts import empty_state
+
 # the store of the page's notes on the working context; the shell's bar shows them
 PAGE_NOTES = "context-page-notes"
 
@@ -26,16 +28,18 @@ def view_page(nav: str, query_store: str, query: str, children: list,
 
 def empty_state_page(nav: str, query_store: str, query: str, *, stores: list,
                      picker, title: str, description: str, message,
-                     links: list = ()) -> html.Div:
+                     links: list = (), message_id: str | None = None) -> html.Div:
     """A page whose dataset cannot be shown (no systems, no validation/test pairs, ...), in
     one shape for every page: the controls column with the dataset ``picker`` and what the
-    dataset is, and beside it the ``message`` (an alert saying why and what to do) with
-    optional ``links``; no tabs, tables or empty figure frames under it."""
+    dataset is, and beside it the shared empty state (:func:`~copa_dash.ui.common.alerts.
+    empty_state`): the ``message`` saying why, and ``links`` to go on from, in one box
+    (id ``message_id``); no tabs, tables or empty figure frames under it."""
     return view_page(nav, query_store, query, children=[
         *stores,
         html.Aside(className="controls", children=[
             html.H4("Dataset"), picker,
             html.Details([html.Summary(f"About: {title}"), html.P(description)]),
         ]),
-        html.Main(className="results", children=[message, *links]),
+        html.Main(className="results", children=[
+            empty_state(message, links, component_id=message_id)]),
     ])

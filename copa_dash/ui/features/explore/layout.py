@@ -71,25 +71,30 @@ def layout(**query):
             ]),
         ]),
         html.Main(className="results", children=[
-            html.Div(id=ID.LINK_NOTES, className="alert alert-warning", hidden=not notes, children=[
-                html.Strong("Some of this link's settings could not be used:"),
-                html.Ul([html.Li(note) for note in notes]),
+            # the first screen: a flex column whose notes (info, tasks pooled) are drawn under
+            # the figure, an error above it (assets/style.css); at 1024 x 768 two notes above
+            # pushed the figure off the first screen
+            html.Div(className="first-screen", children=[
+                html.Div(id=ID.LINK_NOTES, className="alert alert-warning", hidden=not notes, children=[
+                    html.Strong("Some of this link's settings could not be used:"),
+                    html.Ul([html.Li(note) for note in notes]),
+                ]),
+                html.Div(id=ID.ALERT),
+                # the answer in one line, then the figure: both on the first screen at 1400 x 1000
+                # whatever the card and the panel below hold (an upload's missing scores, notes)
+                html.P(id=ID.PICK_LINE, className="pick-line", hidden=True, children=[
+                    html.Strong(["COPA pick: ", html.Span(id=ID.PICK_LINE_ID)]), " — ",
+                    robustness_panel.verdict_line(),
+                    html.Span(" Its values, runners-up and how sure: under the figure.",
+                              className="help"),
+                ]),
+                components.axes_controls(state),
+                html.P("The scatter below: one point per row at its values of the objectives chosen "
+                       "as x and y; hollow points are on the front, faint ones fail a constraint; the "
+                       "COPA pick, named in the line above, is ringed in red.",
+                       className="visually-hidden"),
+                dcc.Graph(id=ID.FRONT, config={"displaylogo": False}),
             ]),
-            html.Div(id=ID.ALERT),
-            # the answer in one line, then the figure: both on the first screen at 1400 x 1000
-            # whatever the card and the panel below hold (an upload's missing scores, notes)
-            html.P(id=ID.PICK_LINE, className="pick-line", hidden=True, children=[
-                html.Strong(["COPA pick: ", html.Span(id=ID.PICK_LINE_ID)]), " — ",
-                robustness_panel.verdict_line(),
-                html.Span(" Its values, runners-up and how sure: under the figure.",
-                          className="help"),
-            ]),
-            components.axes_controls(state),
-            html.P("The scatter below: one point per row at its values of the objectives chosen "
-                   "as x and y; hollow points are on the front, faint ones fail a constraint; the "
-                   "COPA pick, named in the line above, is ringed in red.",
-                   className="visually-hidden"),
-            dcc.Graph(id=ID.FRONT, config={"displaylogo": False}),
             html.Div(id=ID.COMPARE_TABLE),
             html.Div(className="pick-row", children=[panels.pick_card_layout(ID),
                                                      robustness_panel.panel()]),

@@ -16,7 +16,6 @@ from dash import dash_table, dcc, html
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.catalog import bundled_datasets, open_dataset
 from copa_dash.services.generalization import dataset_report, label_text, metric_choices
-from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.job_result import DIMS_WHILE_LOADING, MARK, loading_note
 from copa_dash.ui.common.page_frame import empty_state_page, view_page
 from copa_dash.ui.common.settings_access import current_cache, current_settings
@@ -70,7 +69,7 @@ def _error_page(message: str, ref: str, title: str = "", description: str = "") 
         stores=[dcc.Store(id=ID.REF_STORE, data=ref)],
         picker=dcc.Dropdown(id=ID.DATASET, options=_dataset_options(ref, title) if ref else [],
                             value=ref or None, clearable=False),
-        title=title or ref, description=description, message=alert(message[:1].upper() + message[1:], "warning"),
+        title=title or ref, description=description, message=message,
         links=[dcc.Link("Open the shipped example of validation and test results",
                         href=f"{PATH}?dataset={DEFAULT_DATASET}")])
 

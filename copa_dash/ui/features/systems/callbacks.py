@@ -114,7 +114,8 @@ def _register_indicators(app) -> None:
     """The indicator table, radar, front plot, axis pickers and the page's link."""
 
     @app.callback(
-        output={"alert": Output(ID.ALERT, "children"), "data": Output(ID.TABLE, "data"),
+        output={"alert": Output(ID.ALERT, "children"), "notes": Output(ID.NOTES, "children"),
+                "data": Output(ID.TABLE, "data"),
                 "columns": Output(ID.TABLE, "columns"),
                 "hv_note": Output(ID.HV_NOTE, "children"),
                 "tooltips": Output(ID.TABLE, "tooltip_data"),
@@ -127,7 +128,8 @@ def _register_indicators(app) -> None:
         try:
             view = _indicators_view(ref, objectives, normalize, sigma)
         except InvalidInputError as exc:
-            return {"alert": alert(str(exc)), "data": [], "columns": [], "tooltips": [],
+            return {"alert": alert(str(exc)), "notes": None, "data": [], "columns": [],
+                    "tooltips": [],
                     "hv_note": None,
                     "radar": figures.EMPTY}
         data, columns, tooltips = figures.indicator_rows(view)
@@ -138,8 +140,9 @@ def _register_indicators(app) -> None:
         flat = flat_radar_note(view, table)
         tasks = task_note(task_span(table, pooled_by=table.roles.system), "systems",
                           rankings_view, restrict_in=rankings_view)
-        return {"alert": [*([tasks] if tasks else []), *(alert(n, "info")
-                          for n in (*view.notes, *filter(None, [flat, constant])))],
+        # the notes under the radar: above it, two of them pushed it off the first screen
+        return {"alert": None, "notes": [*([tasks] if tasks else []), *(alert(n, "info")
+                for n in (*view.notes, *filter(None, [flat, constant])))],
                 "data": data,
                 "hv_note": alert(estimated) if estimated else None,
                 "columns": columns, "tooltips": id_tooltips(data, "system", tooltips=tooltips),

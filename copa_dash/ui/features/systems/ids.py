@@ -14,6 +14,7 @@ class SystemsIds(ViewPageIds, prefix="systems"):
     SIGMA: str
     SHOWN: str
     ALERT: str
+    NOTES: str                        # the indicators' notes, under the radar (not above it)
     EXAMPLE_LINK: str                 # the empty state's link to a dataset with systems
     TABLE: str
     HV_NOTE: str                 # which HVs are Monte-Carlo estimates, above the table

@@ -153,8 +153,8 @@ def _no_systems_page(opened, state) -> html.Div:
         picker=dcc.Dropdown(id=ID.DATASET, options=dataset_options(current_settings(), opened),
                             value=opened.ref, clearable=False),
         title=opened.title, description=opened.description,
-        message=html.Div(id=ID.ALERT, children=alert(_linked(
-            NO_SYSTEM_COLUMN[0].upper() + NO_SYSTEM_COLUMN[1:] + "."))))
+        message=_linked(NO_SYSTEM_COLUMN[0].upper() + NO_SYSTEM_COLUMN[1:] + "."),
+        message_id=ID.ALERT)
 
 
 def _linked(message: str) -> list:
@@ -172,6 +172,7 @@ def _indicators_panel(state) -> html.Div:
         # the radar first: the figure a newcomer looks at, on the first screen (issue 19)
         html.H4("Radar of the chosen systems"),
         dcc.Graph(id=ID.RADAR, config={"displaylogo": False}),
+        html.Div(id=ID.NOTES),   # what the radar and the table leave out or pool
         help_text(HELP_INDICATORS),
         indicator_terms(),
         html.Div(id=ID.HV_NOTE),  # right above the HV column it explains

@@ -11,6 +11,7 @@ class UploadIds(PageIds, prefix="upload"):
     FILE: str
     ALERT: str
     PREVIEW: str
+    PREVIEW_NOTE: str                 # how many columns the preview leaves out
     MAPPING: str
     ID_COLUMN: str
     ID_NOTE: str
@@ -50,6 +51,7 @@ class UploadMoreIds(PageIds, prefix="upload"):
     """Ids of a wide table's "More columns" section (issue 29)."""
 
     MORE: str                         # html.Details holding the columns past the short set
+    MORE_SUMMARY: str                 # its heading: how many, and what they are taken as
     MORE_ROLE: str                    # one control: all of them metadata or objectives
     FAMILIES: str                     # the column families (race-*) taken as objectives
     GROUPS: str                       # dcc.Store: {"more": [...], "families": {...}}

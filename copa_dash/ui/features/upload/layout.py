@@ -50,9 +50,24 @@ def layout(saved=None, **_query):
     ])
 
 
-def preview_table(frame) -> dash_table.DataTable:
-    """The first rows of the upload, rendered as text."""
-    head = frame.head(8).astype(str)
+# the preview draws this many columns: a wide export drew all of them (the lead's newcomer
+# pass saw ~1 s for a 215-column file, not re-measured here; a table no one reads sideways);
+# the role form below lists every column
+PREVIEW_COLUMNS = 20
+
+
+def preview_table(frame) -> html.Div:
+    """The first rows and first ``PREVIEW_COLUMNS`` columns of the upload, rendered as text,
+    and how many columns the preview leaves out."""
+    head = frame.iloc[:8, :PREVIEW_COLUMNS].astype(str)
+    hidden = frame.shape[1] - head.shape[1]
+    note = html.P(f"The first {head.shape[1]} of {frame.shape[1]} columns are shown here; the "
+                  f"other {hidden} are listed with their roles below.", className="help",
+                  id=UploadIds.PREVIEW_NOTE) if hidden else None
+    return html.Div([_preview(head), note])
+
+
+def _preview(head) -> dash_table.DataTable:
     records = head.to_dict("records")
     return dash_table.DataTable(
         data=records, columns=[{"name": str(c), "id": str(c)} for c in head.columns],

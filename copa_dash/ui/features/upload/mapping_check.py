@@ -72,9 +72,37 @@ def objectives_check(id_column, columns, roles, directions=None) -> html.Div:
                      f"{'it' if len(open_) == 1 else 'them'} metadata). Save is off until "
                      "then." + (_FIND_HINT if len(columns) > PAGE_SIZE else ""))
     if len(chosen) >= MIN_OBJECTIVES:
-        return alert(f"{len(chosen)} objectives: {', '.join(chosen)}.", "info")
+        return alert(named_objectives(chosen), "info")
     now = f"only {chosen[0]!r} is one now" if chosen else "none is chosen"
     return alert(f"{two_objectives(now)} Set another numeric column's role to objective before saving.")
+
+
+# the live check names this many objectives; past it, a few and the rest folded (a wide table
+# taken whole listed 99 names in one paragraph above the save button)
+NAMES_SHOWN = 8
+
+
+def named_objectives(chosen: list) -> str | list:
+    """The objectives chosen, counted and named: all of them when few, else the first
+    ``NAMES_SHOWN`` and the others in a folded ``html.Details``.
+
+    Examples
+    --------
+    >>> named_objectives(["score", "loss"])
+    '2 objectives: score, loss.'
+    >>> head, folded = named_objectives([f"g{i}" for i in range(20)])
+    >>> head
+    '20 objectives: g0, g1, g2, g3, g4, g5, g6, g7, '
+    >>> folded.children[0].children, folded.children[1].children
+    ('and 12 more', 'g8, g9, g10, g11, g12, g13, g14, g15, g16, g17, g18, g19.')
+    """
+    count = f"{len(chosen)} objectives: "
+    if len(chosen) <= NAMES_SHOWN:
+        return f"{count}{', '.join(chosen)}."
+    rest = chosen[NAMES_SHOWN:]
+    return [count + ", ".join(chosen[:NAMES_SHOWN]) + ", ",
+            html.Details(className="folded-names", children=[
+                html.Summary(f"and {len(rest)} more"), html.Span(", ".join(rest) + ".")])]
 
 
 def check_and_lock(id_column, columns, roles, directions) -> tuple:

@@ -42,8 +42,7 @@ def _more_columns(proposal, id_column: str, mapping: dict, notes: dict) -> html.
     families = [{"label": f"{family}-* ({len(columns)} columns)", "value": family}
                 for family, columns in proposal.families.items()]
     return html.Details(id=MID.MORE, className="more-columns", hidden=not more, children=[
-        html.Summary(f"More columns ({len(more)}): left as metadata - a short set of "
-                     "objectives is proposed above"),
+        html.Summary(more_summary([g.name for g in more], mapping["roles"]), id=MID.MORE_SUMMARY),
         html.Label("All of them:"),
         dcc.RadioItems(id=MID.MORE_ROLE, inline=True, value="metadata", options=[
             {"label": "metadata (filter on them)", "value": "metadata"},
@@ -53,6 +52,30 @@ def _more_columns(proposal, id_column: str, mapping: dict, notes: dict) -> html.
             dcc.Checklist(id=MID.FAMILIES, options=families, value=[], inline=True)]),
         role_table("more", mapping, notes, id_column),
     ])
+
+
+def more_summary(more: list, roles: dict) -> str:
+    """The heading of "More columns": how many there are and what they are taken as now
+    (it follows the roles, so "All of them: objectives" or a ticked family never leaves it
+    saying "left as metadata").
+
+    Examples
+    --------
+    >>> more_summary(["a", "b"], {"a": "metadata", "b": "metadata"})
+    'More columns (2): left as metadata - a short set of objectives is proposed above'
+    >>> more_summary(["a", "b"], {"a": "objective", "b": "objective"})
+    'More columns (2): all taken as objectives'
+    >>> more_summary(["a", "b", "c"], {"a": "objective", "b": "metadata", "c": "ignore"})
+    'More columns (3): 1 taken as objective, the other 2 not'
+    """
+    taken = sum(roles.get(c) == "objective" for c in more)
+    head = f"More columns ({len(more)}): "
+    if taken == 0:
+        return head + "left as metadata - a short set of objectives is proposed above"
+    if taken == len(more):
+        return head + "all taken as objectives"
+    return (head + f"{taken} taken as objective{'s' if taken > 1 else ''}, "
+            f"the other {len(more) - taken} not")
 
 
 def _runs_choice(proposal, frame) -> html.Div:

@@ -15,7 +15,7 @@ from copa_dash.ui.features.upload.ids import UploadIds as ID
 from copa_dash.ui.features.upload.ids import UploadMoreIds as MID
 from copa_dash.ui.features.upload.ids import UploadTableIds as TID
 from copa_dash.ui.features.upload.mapping_check import check_and_lock
-from copa_dash.ui.features.upload.proposal_form import grouped_roles
+from copa_dash.ui.features.upload.proposal_form import grouped_roles, more_summary
 from copa_dash.ui.features.upload.role_table import (
     last_page,
     mapping_lists,
@@ -83,13 +83,14 @@ def register_role_tables(app) -> None:
     @app.callback(Output(TID.MAPPING, "data", allow_duplicate=True),
                   Output(_CELLS, "hidden"), Output(_ROLES, "disabled"),
                   Output(ID.CHECK, "children"), Output(ID.SAVE, "disabled"),
+                  Output(MID.MORE_SUMMARY, "children"),
                   Input(ID.ID_COLUMN, "value"), Input(_ROLES, "value"),
                   Input(_DIRECTIONS, "value"),
                   State(_ROLES, "id"), State(_DIRECTIONS, "id"), State(_CELLS, "hidden"),
                   State(_ROLES, "disabled"), State(TID.MAPPING, "data"),
-                  prevent_initial_call=True)
+                  State(MID.GROUPS, "data"), prevent_initial_call=True)
     def shown_rows_changed(id_column, roles, directions, role_ids, direction_ids, hidden,
-                           locked, mapping):
+                           locked, mapping, groups):
         if not mapping:
             raise PreventUpdate
         new = shown_over(mapping, role_ids, roles, direction_ids, directions)
@@ -98,11 +99,13 @@ def register_role_tables(app) -> None:
                 changed_only([not shows_direction(c, r, id_column)
                               for c, r in zip(columns, roles)], hidden),
                 changed_only([c == id_column for c in columns], locked),
-                *check_and_lock(id_column, *mapping_lists(new)))
+                *check_and_lock(id_column, *mapping_lists(new)),
+                more_summary((groups or {}).get("more", []), new["roles"]))
 
     @app.callback(Output(_ROLES, "value"), Output(TID.MAPPING, "data", allow_duplicate=True),
                   Output(ID.CHECK, "children", allow_duplicate=True),
                   Output(ID.SAVE, "disabled", allow_duplicate=True),
+                  Output(MID.MORE_SUMMARY, "children", allow_duplicate=True),
                   Input(MID.MORE_ROLE, "value"), Input(MID.FAMILIES, "value"),
                   State(_ROLES, "value"), State(_ROLES, "id"), State(_DIRECTIONS, "value"),
                   State(_DIRECTIONS, "id"), State(TID.MAPPING, "data"),
@@ -120,4 +123,5 @@ def register_role_tables(app) -> None:
                               families=None if by_more else (families or []))
         new = {**old, "roles": dict(zip(columns, after))}
         return (changed_only([new["roles"][i["column"]] for i in role_ids], roles),
-                _patch(mapping, new), *check_and_lock(id_column, *mapping_lists(new)))
+                _patch(mapping, new), *check_and_lock(id_column, *mapping_lists(new)),
+                more_summary(groups.get("more", []), new["roles"]))
