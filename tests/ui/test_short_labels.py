@@ -156,7 +156,7 @@ def test_the_bump_chart_labels_are_distinct_and_the_hover_has_the_full_name():
     table = build_eval_table(frame, Roles("model", (Objective("f1", "min"),
                                                     Objective("f2", "min"))))
     view = rankings.rank_view(table, criteria=["obj:f1", "obj:f2", "copa:1"])
-    rows = rankings.chart_rows(view, top=5, n_highlight=2)
+    rows = rankings.chart_rows(view, top=5, n_highlight=2, n_flattered=0)
     figure = figures_rankings.bump_figure(view, rows)
     left = [a["text"] for a in figure["layout"]["annotations"] if a["xanchor"] == "right"]
     right = [a["text"] for a in figure["layout"]["annotations"] if a["xanchor"] == "left"]
