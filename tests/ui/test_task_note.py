@@ -80,3 +80,22 @@ def test_rankings_over_all_datasets_says_the_means_mix_tasks():
     assert parse_qs(urlsplit(links["Australian"]).query)["in"] == ["dataset:Australian"]
     assert urlsplit(links["Australian"]).path == "/rankings"
 
+
+
+def test_systems_says_where_one_task_can_be_chosen_instead_of_asking_for_a_restriction():
+    """Newcomer's pass (session 18): Systems takes no constraints (the context bar says the
+    one-task constraint made on Explore does not apply there), and its note asked the user to
+    "restrict to one task", which they had done. It now says Rankings can and this page
+    cannot, with the links to Rankings restricted to each task."""
+    from copa_dash.services.task_span import task_span
+
+    table = open_dataset(AMLB).table
+    rankings_view = RankingsView(dataset=AMLB)
+    note = task_note(task_span(table, pooled_by=table.roles.system), "systems", rankings_view,
+                     restrict_in=rankings_view)
+    text = _text(note)
+    assert "compare on one task on Rankings, which can restrict its rows (this page cannot" in text
+    assert "restrict to one task" not in text
+    links = {n.children: n.href for n in _walk(note) if getattr(n, "href", None)}
+    assert urlsplit(links["Australian"]).path == "/rankings"
+    assert parse_qs(urlsplit(links["Australian"]).query)["in"] == ["dataset:Australian"]

@@ -52,6 +52,10 @@ def task_note(span, what: str, view, *, restrict_in=None) -> html.Div | None:
         # the tasks are named once, as the restriction links below (the page stays short)
         span.sentence(what, named=False), " To choose a system across tasks use ",
         dcc.Link("Posets", href=dataset_link("posets", view.dataset), className="task-posets"),
-        " (ranks per task) or restrict to one task (", span.column,
-        "" if restrict_in is None else f", on {target.PAGE.capitalize()}", "): ", *links,
-        more, "."])
+        " (ranks per task) or ",
+        *(["restrict to one task (", span.column, "): "] if restrict_in is None else
+          # this page takes no constraints (the context bar says so): say where one task can
+          # be chosen, rather than ask for a restriction the user may have made already
+          [f"compare on one task on {target.PAGE.capitalize()}, which can restrict its rows "
+           f"(this page cannot; {span.column}): "]),
+        *links, more, "."])
