@@ -5,6 +5,7 @@ uploads" on the upload and Datasets pages, renamed and deleted with it; another 
 from __future__ import annotations
 
 import json
+import time
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -82,7 +83,17 @@ def test_owner_token_kept_in_the_browser_renames_lists_and_deletes(dash_duo, app
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
     dash_duo.wait_for_contains_text("#upload-mine-list", "final sweep", timeout=30)
     _pick(dash_duo, "final sweep")
+    # Delete asks first (a newcomer's pass: one click removed the table for good); Cancel
+    # keeps it, OK deletes
     dash_duo.find_element("#upload-mine-delete").click()
+    wait_until(lambda: dash_duo.driver.switch_to.alert.text.startswith("Delete 'final sweep'?"))
+    dash_duo.driver.switch_to.alert.dismiss()
+    time.sleep(1.0)
+    assert requests.get(api, timeout=10).status_code == 200
+    assert "final sweep" in dash_duo.find_element("#upload-mine-list").text
+    dash_duo.find_element("#upload-mine-delete").click()
+    wait_until(lambda: dash_duo.driver.switch_to.alert.text.startswith("Delete 'final sweep'?"))
+    dash_duo.driver.switch_to.alert.accept()
     dash_duo.wait_for_contains_text("#upload-mine-message", "Deleted 'final sweep'", timeout=30)
     dash_duo.wait_for_contains_text("#upload-mine-list", "Nothing uploaded", timeout=30)
     assert _owned(dash_duo) == {}

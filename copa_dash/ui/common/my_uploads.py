@@ -21,6 +21,17 @@ OWNER_TOKEN_HELP = (
     "then only the instance's administrator can delete those uploads.")
 
 
+def delete_question(name: str) -> str:
+    """What the confirmation asks before an upload is deleted (the Datasets page's list and
+    the Upload page's panel ask the same).
+
+    >>> delete_question("sweep")[:16]
+    "Delete 'sweep'? "
+    """
+    return (f"Delete {name!r}? Its table is removed from this instance for everyone who has "
+            "its link; this cannot be undone.")
+
+
 def my_uploads_store() -> dcc.Store:
     """The browser-side store of owned uploads (one per page that uses it, same id)."""
     return dcc.Store(id=MY_UPLOADS, storage_type="local")

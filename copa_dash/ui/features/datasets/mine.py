@@ -11,7 +11,7 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.uploads import delete_upload, my_uploads
 from copa_dash.services.views.links import dataset_link
 from copa_dash.ui.common.alerts import alert
-from copa_dash.ui.common.my_uploads import MY_UPLOADS, my_uploads_store
+from copa_dash.ui.common.my_uploads import MY_UPLOADS, delete_question, my_uploads_store
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.signed_in import signed_in_user
 from copa_dash.ui.features.datasets.ids import DatasetsIds as ID
@@ -72,8 +72,7 @@ def register_mine(app) -> None:
             raise PreventUpdate
         dataset_id = ctx.triggered_id["index"]
         name = _name(my_uploads(current_settings(), owned, user=signed_in_user()), dataset_id)
-        return True, (f"Delete {name!r}? Its table is removed from this instance for everyone "
-                      "who has its link; this cannot be undone."), dataset_id
+        return True, delete_question(name), dataset_id
 
     @app.callback(Output(MY_UPLOADS, "data", allow_duplicate=True),
                   Output(ID.MESSAGE, "children"), Input(ID.CONFIRM, "submit_n_clicks"),
