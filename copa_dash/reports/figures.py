@@ -95,14 +95,17 @@ def systems_radar(records, labels, axes, shown) -> go.Figure:
     an undefined value is drawn as 0, as the page does."""
     fig = go.Figure()
     theta = list(labels) + [labels[0]]
+    top = 1.0               # OS can pass 1 (a front reaching past the global front's ends)
     for n, record in enumerate(r for r in records if r["system"] in shown):
         values = [0.0 if not np.isfinite(record[a]) else float(record[a]) for a in axes]
+        top = max(top, *values)
         fig.add_trace(go.Scatterpolar(
             r=values + [values[0]], theta=theta, name=_t(record["system"]), fill="toself",
             opacity=0.55, line=dict(color=PALETTE[n % len(PALETTE)])))
     fig.update_layout(width=WIDTH, height=HEIGHT, template="plotly_white",
-                      polar=dict(radialaxis=dict(range=[0, 1])),
-                      title=dict(text="Indicators per system (1 = ideal)", font=dict(size=15)),
+                      polar=dict(radialaxis=dict(range=[0, top * 1.02])),
+                      title=dict(text="Indicators per system (area 1 = radius 1 on every axis)",
+                                 font=dict(size=15)),
                       margin=dict(l=60, r=60, t=60, b=40), font=dict(family="Helvetica, Arial"))
     return fig
 

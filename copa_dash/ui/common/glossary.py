@@ -71,7 +71,8 @@ TERMS: dict[str, tuple[str, str]] = {
     )),
     "os": ("OS", (
         "overall spread: how much of the global front's extent, objective by "
-        "objective, the system's front covers (0 to 1)."
+        "objective, the system's front covers (the product of the ratios; 1 = as wide as "
+        "the global front, above 1 when the system's front reaches past its ends)."
     )),
     "radar_area": ("radar area", (
         "the area of the system's pentagon of HV, ONVG^, ONVGR, UD_bar and OS, with 1"

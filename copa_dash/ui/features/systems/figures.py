@@ -94,6 +94,22 @@ def _hv_interval(record: dict) -> tuple[str, str | None]:
     return f"[{low:.4f}, {high:.4f}]", tip
 
 
+# What each radar axis measures, in a few plain words under its name (the names alone,
+# HV, ONVG^, ..., stopped a newcomer; the Help page and the "(i)" give the full sentences)
+RADAR_WORDS = {"hv": "volume covered", "onvg_hat": "front size", "onvgr": "share on its front",
+               "ud_bar": "evenness", "os": "spread"}
+
+
+def radar_tick_text(axes=RADAR_AXES, labels=RADAR_LABELS) -> list[str]:
+    """Each radar axis's name with its plain words under it.
+
+    >>> radar_tick_text()[0]
+    'HV<br><span style="font-size:11px">volume covered</span>'
+    """
+    return [f'{label}<br><span style="font-size:11px">{RADAR_WORDS[axis]}</span>'
+            for axis, label in zip(axes, labels)]
+
+
 def radar_figure(view: SystemsView, shown) -> dict:
     """One closed polygon per chosen system on the five radar axes; the legend gives areas."""
     position = {name: s for s, name in enumerate(view.systems)}
@@ -126,8 +142,12 @@ def radar_figure(view: SystemsView, shown) -> dict:
         "polar": {"radialaxis": {"range": [0, top * 1.02], "angle": 90, "tickangle": 90,
                                  "tickfont": {"size": 11}},
                   "angularaxis": {"direction": "clockwise", "rotation": 90,
-                                  "tickfont": {"size": 14}}},
-        "legend": {"title": {"text": "system (radar area; 1 = ideal)"}, "x": 1.02, "y": 1},
+                                  "tickfont": {"size": 14}, "tickvals": list(RADAR_LABELS),
+                                  "ticktext": radar_tick_text()}},
+        # the area is 1 for the pentagon of radius 1 on every axis; OS alone can pass 1 (a
+        # system's front reaching past the global front's ends), so "1 = ideal" misread
+        "legend": {"title": {"text": "system (radar area: 1 = radius 1 on every axis)"},
+                   "x": 1.02, "y": 1},
         "hoverlabel": {"align": "left"}}}
 
 

@@ -47,7 +47,7 @@ HELP_INDICATORS = (
     "ONVG^: size / the largest; ONVGR: size / the system's rows; UD_bar = 1 - 1/(1 + s.d. of "
     "niche counts within sigma), needs 2 front points; OS: the front's extent / the extent "
     "of the front of all systems, per objective multiplied. Radar area: the polygon over the "
-    "regular pentagon (1 = ideal), undefined values as 0 - this page divides by the pentagon, "
+    "regular pentagon (1 = radius 1 on every axis), undefined values as 0 - this page divides by the pentagon, "
     "not by the systems' range as the paper does, so one system's area does not depend on "
     "the others.")
 HELP_TEST = (
