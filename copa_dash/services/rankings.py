@@ -15,7 +15,6 @@ import json
 from dataclasses import dataclass, replace
 
 import numpy as np
-import pandas as pd
 
 from ..core.criteria import weights_from_alpha
 from ..core.errors import InvalidInputError

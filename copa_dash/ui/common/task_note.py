@@ -56,6 +56,6 @@ def task_note(span, what: str, view, *, restrict_in=None) -> html.Div | None:
         *(["restrict to one task (", span.column, "): "] if restrict_in is None else
           # this page takes no constraints (the context bar says so): say where one task can
           # be chosen, rather than ask for a restriction the user may have made already
-          [f"compare on one task on {target.PAGE.capitalize()}, which can restrict its rows "
-           f"(this page cannot; {span.column}): "]),
+          [(f"compare on one task on {target.PAGE.capitalize()}, which can restrict its "
+            f"rows (this page cannot; {span.column}): ")]),
         *links, more, "."])

@@ -47,9 +47,9 @@ HELP_INDICATORS = (
     "ONVG^: size / the largest; ONVGR: size / the system's rows; UD_bar = 1 - 1/(1 + s.d. of "
     "niche counts within sigma), needs 2 front points; OS: the front's extent / the extent "
     "of the front of all systems, per objective multiplied. Radar area: the polygon over the "
-    "regular pentagon (1 = radius 1 on every axis), undefined values as 0 - this page divides by the pentagon, "
-    "not by the systems' range as the paper does, so one system's area does not depend on "
-    "the others.")
+    "regular pentagon (1 = radius 1 on every axis), undefined values as 0 - this page divides "
+    "by the pentagon, not by the systems' range as the paper does, so one system's area does "
+    "not depend on the others.")
 HELP_TEST = (
     "A run is a (system, seed) pair. Delta = HV(candidate front) - HV(baseline front) with "
     "the reference point frozen from both sides' rows; the null relabels whole runs between "
