@@ -194,3 +194,23 @@ def test_the_undefined_because_column_is_left_out_when_every_value_is_defined():
     # and it is there when a value is undefined
     data, columns, _ = figures.indicator_rows(_view())
     assert "why" in [c["id"] for c in columns]
+
+
+def test_the_significance_tab_asks_its_question_before_the_controls_and_folds_the_formula():
+    """Newcomer's pass (session 18): the tab opened on its p-value formula, before the
+    system pickers. Now its first words are the question it answers in plain words, and the
+    formula sits in "How the test works", after the pickers."""
+    from dash import html
+
+    from copa_dash.ui.features.systems.ids import SystemsIds as ID
+    from copa_dash.ui.features.systems.layout import HELP_TEST, TEST_QUESTION
+
+    drawn = page.layout(dataset="fairness-adult-sex", tab="significance")
+    nodes = list(walk(drawn))
+    question = next(i for i, n in enumerate(nodes) if getattr(n, "children", None) == TEST_QUESTION)
+    picker = next(i for i, n in enumerate(nodes) if getattr(n, "id", None) == ID.BASELINE)
+    formula = next(i for i, n in enumerate(nodes) if getattr(n, "children", None) == HELP_TEST)
+    assert question < picker < formula
+    folded = [n for n in nodes if isinstance(n, html.Details)
+              and any(getattr(c, "children", None) == HELP_TEST for c in walk(n))]
+    assert len(folded) == 1 and "How the test works" in text(folded[0])

@@ -58,6 +58,12 @@ HELP_TEST = (
     "The same inputs and seed give the same p-value. The verdict in words calls a difference "
     f"significant when p <= {SIGNIFICANCE_LEVEL:g} (the {SIGNIFICANCE_LEVEL:.0%} level of the "
     "power estimate below and of the paper; the method itself fixes no level).")
+# The tab's first words: the question it answers, before the controls; the formula follows
+# in "How the test works" (a newcomer met the p-value formula before the system pickers)
+TEST_QUESTION = (
+    "Is the candidate systems' front better than the baseline's by more than the luck of the "
+    "seeds? Choose the two sides, then run the test: it says how often reshuffling the runs "
+    "between the sides gives a difference at least as large (the p-value).")
 HELP_POWER = (
     "Simulated runs: each run has the given points on a convex front in [0, 1] units plus "
     "Gaussian seed noise; the candidate is moved by the effect in every objective. Power = "
@@ -219,7 +225,7 @@ def _significance_panel(table, state, systems) -> html.Div:
     options = _options(systems)
     blocked = significance_blocker(table)
     return html.Div([
-        help_text(HELP_TEST),
+        html.P(TEST_QUESTION, className="tab-lead"),
         # several systems per side: the labels say so, as the controls allow it; each label
         # sits above its picker, so that neither squeezes the other
         html.Div(className="axes-row", style={"alignItems": "flex-start"}, children=[
@@ -232,6 +238,8 @@ def _significance_panel(table, state, systems) -> html.Div:
                                             ("candidate", ID.CANDIDATE, state.candidate))
         ]),
         help_text("Each side pools the runs of the systems chosen for it."),
+        html.Details(className="help", children=[html.Summary("How the test works"),
+                                                 html.P(HELP_TEST)]),
         html.Div(className="axes-row", children=[
             html.Label("permutations", htmlFor=ID.PERMUTATIONS),
             _number_input(ID.PERMUTATIONS, state.permutations, min=1, max=1_000_000, step=1),
