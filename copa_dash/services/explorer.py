@@ -95,9 +95,16 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
             "no row passes the constraints: widen a range or allow more values in a filter")
     notes = []
     if problem.n_missing:
-        notes.append(rows_left_out_note(
-            problem.n_missing, hint="drop that objective to include them",
-            missing=missing_counts(opened.table, list(preferences.objectives))))
+        # only the rows the constraints let through: a row the constraints exclude anyway is
+        # no candidate, and naming it (amlb-2022's one-task view named two rows of other
+        # tasks) sends the user to drop an objective for nothing
+        shown = (row_filter or RowFilter()).mask(opened.table.frame)
+        missing = missing_counts(opened.table, list(preferences.objectives), rows=shown)
+        n_missing = int((shown & np.isnan(
+            opened.table.matrix(list(preferences.objectives))).any(axis=1)).sum())
+        if n_missing:
+            notes.append(rows_left_out_note(
+                n_missing, hint="drop that objective to include them", missing=missing))
     if opened.default_view is None:   # an upload: say which objectives its first view left out
         unticked = [n for n in opened.table.objective_names if n not in preferences.objectives]
         note = mostly_missing_note(mostly_missing(opened.table, unticked), len(opened.table.frame))

@@ -54,3 +54,24 @@ def test_the_note_names_the_objectives_that_cost_the_rows():
     assert result.notes[0] == (
         "3 rows are left out because a chosen objective is missing for them: 'size' (2 rows), "
         "'dims' (2 rows); drop those objectives to include them.")
+
+
+def test_rows_the_constraints_exclude_anyway_are_not_named():
+    """Newcomer's pass (session 18): amlb-2022's one-task view said "2 rows are left out"
+    for rows of other tasks, which no constraint lets through; the note counts only the
+    rows that pass the constraints (counted here with pandas)."""
+    from copa_dash.services.catalog import open_dataset
+
+    opened = open_dataset("amlb-2022")
+    objectives = list(opened.table.objective_names)
+    frame = opened.table.frame
+    missing = frame[objectives].isna().any(axis=1)
+    task = "Amazon_employee_access"
+    assert missing.sum() >= 1 and not missing[frame["dataset"] == task].any()
+    directions = tuple(o.direction for o in opened.table.roles.objectives)
+    preferences = Preferences(objectives=tuple(objectives), directions=directions)
+    one_task = explore(opened, preferences, RowFilter(sets={"dataset": [task]}))
+    assert not any("left out" in n for n in one_task.notes)
+    every = explore(opened, preferences, RowFilter())
+    assert any(n.startswith(f"{int(missing.sum())} row") and "left out" in n
+               for n in every.notes)
