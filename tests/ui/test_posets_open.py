@@ -60,10 +60,24 @@ def test_a_stored_depth_is_drawn_at_once_and_only_a_missing_one_starts_the_job(s
         from copa_dash.ui.features.posets.callbacks import _state, _view
         with app.server.test_request_context():
             _view(_state(first[ID.JOB]["data"], 3), current_settings())
+    assert first[ID.ALERT]["children"] is None      # an earlier view's message cleared
     second = _draw(app, client)
     assert ID.JOB not in second                                 # no job started
+    assert second[ID.ALERT]["children"] is None
     assert "Most central" in json.dumps(second[ID.HEADLINE]["children"])
     assert second[ID.FIGURES]["style"] == {}
+
+
+def test_a_bad_choice_is_said_in_the_alert_line_without_a_job(served):
+    app, client = served
+    CONTROLS.update({ID.CRITERIA: _default_criteria(app), ID.METHOD: "problem",
+                     ID.TASK: "problem"})
+    try:
+        answer = _draw(app, client)
+    finally:
+        CONTROLS.update({ID.METHOD: None, ID.TASK: None})
+    assert "columns must differ" in json.dumps(answer[ID.ALERT]["children"])
+    assert ID.JOB not in answer
 
 
 def test_a_wide_table_opens_on_the_shared_empty_state_with_a_clean_link(served):

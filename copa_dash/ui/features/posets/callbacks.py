@@ -125,7 +125,7 @@ def _progress(set_progress, *, exact: bool):
 
 def register_callbacks(app) -> None:
     """Attach the posets page's callbacks to ``app``."""
-    register_job_messages(app, COMPUTE_INPUTS)  # "cancelled"; stale errors cleared
+    register_job_messages(app)  # "cancelled" (stale errors: cleared by draw)
 
     @app.callback(
         Output(ID.RESULT, "data"), Output(ID.ALERT, "children"), Input(ID.JOB, "data"),
@@ -159,8 +159,11 @@ def register_callbacks(app) -> None:
                 "query": (Output(ID.QUERY, "data", allow_duplicate=duplicate),
                           Output(ID.SHARE, "value", allow_duplicate=duplicate))}
 
-    @app.callback(output={**outputs(False), "job": Output(ID.JOB, "data")},
-                  inputs={"controls": COMPUTE_INPUTS, "k": Input(ID.K, "value")})
+    # the alert line too: a message of an earlier view never stays beside a new one
+    @app.callback(output={**outputs(False), "job": Output(ID.JOB, "data"),
+                          "alert": Output(ID.ALERT, "children", allow_duplicate=True)},
+                  inputs={"controls": COMPUTE_INPUTS, "k": Input(ID.K, "value")},
+                  prevent_initial_call="initial_duplicate")    # it draws the opened page
     def draw(controls, k):
         """Depth bars, the two Hasse diagrams, the beats matrix and the agreement when the
         depth is stored; else the job's arguments (the page opened, or a control changed)."""
@@ -170,17 +173,18 @@ def register_callbacks(app) -> None:
         try:
             settings = current_settings()
             view = _stored_view(state, settings)
-        except posets.NotLongTable as exc:
-            return {**_empty(query), "job": no_update, "headline": page.not_long_alert(str(exc))}
+        except posets.NotLongTable as exc:       # a wide table: the long example, linked
+            return {**_empty(query), "job": no_update, "alert": page.not_long_alert(str(exc))}
         except InvalidInputError as exc:
-            return {**_empty(query), "job": no_update, "headline": alert(str(exc), "warning")}
+            return {**_empty(query), "job": no_update, "alert": alert(str(exc), "warning")}
         if view is not None:
             return {**_views(view, state.k, settings.depth_exact_budget), "job": no_update,
-                    "query": query}
+                    "query": query, "alert": None}
         if ctx.triggered_id == ID.K:
             raise PreventUpdate     # k moved while the job runs: its end draws with this k
         # not stored: the job computes it; what is drawn stays (dimmed) until it ends
-        return {**{name: no_update for name in VIEW_OUTPUTS}, "job": arguments, "query": query}
+        return {**{name: no_update for name in VIEW_OUTPUTS}, "job": arguments, "query": query,
+                "alert": None}
 
     # the job's end, drawn by a callback of its own: one callback reading the job's result and
     # writing its arguments would be a cycle, which Dash refuses
