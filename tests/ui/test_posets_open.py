@@ -94,3 +94,13 @@ def test_a_wide_table_opens_on_the_shared_empty_state_with_a_clean_link(served):
     assert ID.CRITERIA not in text and ID.DEPTH not in text     # no controls, no frames
     query = next(c for c in page.children if getattr(c, "id", None) == ID.QUERY).data
     assert "method=" not in query and "task=" not in query
+
+
+def test_the_same_column_twice_in_the_link_opens_the_page_not_an_error(served):
+    """The drawing callback says what is wrong (above); the layout must not raise first."""
+    app, _ = served
+    from copa_dash.ui.features.posets.layout import layout
+
+    with app.server.test_request_context():
+        page = layout(dataset="deepobs", method="problem", task="problem")
+    assert ID.ALERT in json.dumps(page.to_plotly_json(), default=lambda o: o.to_plotly_json())

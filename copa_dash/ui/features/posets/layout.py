@@ -13,6 +13,7 @@ from __future__ import annotations
 import dash
 from dash import dcc, html
 
+from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.catalog import catalog
 from copa_dash.services.posets import NotLongTable, long_columns
 from copa_dash.ui.common.datasets import open_or_explain
@@ -117,6 +118,8 @@ def layout(**query):
         long_columns(opened.table, method=state.method or None, task=state.task or None)
     except NotLongTable:
         return _wide_table_page(opened, state)
+    except InvalidInputError:
+        pass        # e.g. the same column twice: the page opens and its alert line says so
     graph = {"config": {"displaylogo": False}, "figure": EMPTY_FIGURE}
     return view_page(ID.NAV, ID.QUERY, to_query(state), context_notes=context_notes, children=[
         dcc.Store(id=ID.REF, data=opened.ref),
