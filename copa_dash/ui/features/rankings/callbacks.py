@@ -38,6 +38,16 @@ STATE = {
 }
 import pandas as pd
 
+FOCUS_OPTIONS = """function (objectives) {
+    return (objectives || []).map(o => ({label: o, value: o}));
+}"""
+# the tab bar shows one panel and hides the other in the browser (no request); the styles
+# are layout.panel_style's
+TAB_SWITCH = """function (tab) {
+    const hidden = {visibility: "hidden", height: 0, overflow: "hidden"};
+    return tab === "benchmark" ? [hidden, {}] : [{}, hidden];
+}"""
+
 from copa_dash.ui.common.task_note import task_note
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 
@@ -131,10 +141,13 @@ def register_callbacks(app) -> None:
                 "tradeoff": figures_benchmark.tradeoff_figure(groups, metric=view.metric,
                                                               time_metric=state.time)}
 
-    @app.callback(Output(ID.FOCUS, "options"), Input(ID.OBJECTIVES, "value"))
-    def focus_options(objectives):
-        """The focus picker offers the chosen objectives."""
-        return [{"label": o, "value": o} for o in objectives or ()]
+    app.clientside_callback(TAB_SWITCH, Output(ID.RANKS_PANEL, "style"),
+                            Output(ID.BENCH_PANEL, "style"), Input(ID.TABS, "value"))
+
+    # the focus picker offers the chosen objectives (in the browser: one request fewer on
+    # every open and every objective change)
+    app.clientside_callback(FOCUS_OPTIONS, Output(ID.FOCUS, "options"),
+                            Input(ID.OBJECTIVES, "value"))
 
     @app.callback(Output(ID.PINS, "options"), Input(ID.GROUP, "value"),
                   Input(ID.PINS, "search_value"), State(ID.PINS, "value"), State(ID.REF, "data"),

@@ -37,6 +37,7 @@ PATH = "/rankings"
 DEFAULT_DATASET = "decodingtrust"
 MAX_SET_VALUES = 80
 MAX_DELTA_OPTIONS = 300
+HIDDEN = {"visibility": "hidden", "height": 0, "overflow": "hidden"}
 
 HELP_CRITERIA = ("Each column ranks the entries under one criterion: mean = average of the raw "
                  "values (the leaderboards' score), norm = average of min-max normalised values, "
@@ -137,18 +138,33 @@ def layout(**query):
         dcc.Store(id=ID.REF, data=opened.ref),
         _controls(opened, state, entries),
         html.Main(className="results", children=[
-            dcc.Tabs(id=ID.TABS, value=state.tab, children=[
-                dcc.Tab(label="Rankings across criteria", value="ranks",
-                        children=_ranks_panel(state, entries)),
-                dcc.Tab(label="Benchmark (method x task)", value="benchmark",
-                        disabled=not long_table, children=_benchmark_panel(opened.table, state)),
-            ]),
+            # a radio group drawn as tabs (assets/rankings.css), each panel shown or hidden by
+            # a clientside callback: dcc.Tab (dash 4.4) writes data-dash-is-loading="false"
+            # on every tab for good, so the page never read as settled to a check for the
+            # attribute (issue 33); a hidden panel stays laid out, its figures keep their size
+            dcc.RadioItems(id=ID.TABS, value=state.tab, className="page-tabs", inline=True,
+                           options=[{"label": "Rankings across criteria", "value": "ranks"},
+                                    {"label": "Benchmark (method x task)", "value": "benchmark",
+                                     "disabled": not long_table}]),
+            html.Div(id=ID.RANKS_PANEL, className="tab-panel",
+                     style=panel_style(state.tab == "ranks"),
+                     children=_ranks_panel(state, entries)),
+            html.Div(id=ID.BENCH_PANEL, className="tab-panel",
+                     style=panel_style(state.tab == "benchmark"),
+                     children=_benchmark_panel(opened.table, state)),
             html.Div(className="share-row", children=[
                 html.Span("Share this view: "),
                 *share_box(ID.SHARE, PATH, to_query(state)),
             ]),
         ]),
     ])
+
+
+def panel_style(shown: bool) -> dict:
+    """A tab panel's style: shown, or hidden but laid out at the page's width (not display:
+    none), so a figure drawn in it gets its real width, not Plotly's default 700 px (the same
+    rule as the clientside switch, ``callbacks.TAB_SWITCH``)."""
+    return {} if shown else dict(HIDDEN)
 
 
 def _ranks_panel(state: RankingsState, entries) -> html.Div:
