@@ -21,7 +21,7 @@ from copa_dash.ui.features.rankings import figures as figures_rankings
 from copa_dash.ui.features.rankings import figures_benchmark
 from copa_dash.ui.features.rankings import panels as panels_rankings
 from copa_dash.ui.features.rankings.ids import RankingsIds as ID
-from copa_dash.ui.features.rankings.layout import PATH
+from copa_dash.ui.features.rankings.layout import PATH, graph_or_patch, slot
 from copa_dash.ui.features.rankings.state import RankingsState, to_query
 
 EMPTY = empty_figure(200)
@@ -113,12 +113,22 @@ def register_callbacks(app) -> None:
                 "query": view_link(PATH, to_query(state))}
 
     @app.callback(
-        output={"alert": Output(ID.BENCH_ALERT, "children"), "boxes": Output(ID.BOXES, "figure"),
-                "friedman": Output(ID.FRIEDMAN, "children"), "cd": Output(ID.CD, "figure"),
-                "tradeoff": Output(ID.TRADEOFF, "figure")},
-        inputs=STATE)
-    def update_benchmark(**controls):
-        state = state_from_controls(**controls)
+        output={"alert": Output(ID.BENCH_ALERT, "children"),
+                "boxes": Output(slot(ID.BOXES), "children"),
+                "friedman": Output(ID.FRIEDMAN, "children"),
+                "cd": Output(slot(ID.CD), "children"),
+                "tradeoff": Output(slot(ID.TRADEOFF), "children")},
+        inputs={**STATE, "drawn": {name: State(slot(graph), "children") for name, graph in
+                                   (("boxes", ID.BOXES), ("cd", ID.CD),
+                                    ("tradeoff", ID.TRADEOFF))}})
+    def update_benchmark(drawn, **controls):
+        answer = _benchmark(state_from_controls(**controls))
+        return {**answer, **{name: graph_or_patch(drawn[name], graph, answer[name])
+                             for name, graph in (("boxes", ID.BOXES), ("cd", ID.CD),
+                                                 ("tradeoff", ID.TRADEOFF))}}
+
+    def _benchmark(state: RankingsState) -> dict:
+        """The benchmark tab's texts and figures for the state."""
         if state.tab != "benchmark":
             raise PreventUpdate
         try:

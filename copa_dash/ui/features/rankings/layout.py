@@ -203,6 +203,26 @@ def _ranks_panel(state: RankingsState, entries) -> html.Div:
     ])
 
 
+def slot(graph_id: str) -> str:
+    """The id of the box a benchmark figure is drawn into on first use."""
+    return f"{graph_id}-slot"
+
+
+def graph_or_patch(current, graph_id: str, figure):
+    """A benchmark figure for its slot: the dcc.Graph itself the first time, then a Patch of
+    its figure (so later updates redraw with Plotly.react and keep the zoom).
+
+    The benchmark figures are not laid out with the page: the tab panels are both mounted
+    (the Rankings tab bar), and three empty Plotly graphs drawn on every open of the other
+    tab cost the browser what the tab bar saved (issue 33).
+    """
+    if not current:
+        return dcc.Graph(id=graph_id, figure=figure, config={"displaylogo": False})
+    patch = dash.Patch()
+    patch["props"]["figure"] = figure
+    return patch
+
+
 def _benchmark_panel(table, state: RankingsState) -> html.Div:
     names = list(table.objective_names)
     methods = (list(dict.fromkeys(table.frame[table.roles.system].astype(str)))
@@ -223,10 +243,10 @@ def _benchmark_panel(table, state: RankingsState) -> html.Div:
         help_text("Left: scaled performance per task (reference method = 0, best on the task = "
                   "1; AMLB's view, unbounded below, [n] = off-view outliers). Right: CCDF 1 - u, "
                   "the share of methods on the task that are not better (1 = best; paper Fig. 8)."),
-        dcc.Graph(id=ID.BOXES, config={"displaylogo": False}),
+        html.Div(id=slot(ID.BOXES)),
         html.H4("Friedman test and critical difference (Nemenyi)"),
         html.Div(id=ID.FRIEDMAN, className="help"),
-        dcc.Graph(id=ID.CD, config={"displaylogo": False}),
+        html.Div(id=slot(ID.CD)),
         html.H4("Performance vs time per task type (tasks aggregated with COPA, p = 2)"),
         html.Div(className="axes-row", children=[
             html.Label("time", htmlFor=ID.TIME),
@@ -240,7 +260,7 @@ def _benchmark_panel(table, state: RankingsState) -> html.Div:
         help_text("y: 1 - the p = 2 power mean over tasks of each method's u (COPA with equal "
                   "weights on the tasks, rescaled to u's scale; a failed task counts as worst); "
                   "x: median time over tasks. Ringed points are Pareto-optimal (paper Fig. B.9)."),
-        dcc.Graph(id=ID.TRADEOFF, config={"displaylogo": False}),
+        html.Div(id=slot(ID.TRADEOFF)),
     ])
 
 
