@@ -49,9 +49,13 @@ def _default_criteria(app) -> list[str]:
     return parse_qs(query)["crit"][0].split("|")
 
 
-def test_a_stored_depth_is_drawn_at_once_and_only_a_missing_one_starts_the_job(served):
+def test_a_stored_depth_is_drawn_at_once_and_only_a_missing_one_starts_the_job(served,
+                                                                               monkeypatch):
+    from copa_dash.ui.features.posets import callbacks
+
     app, client = served
     CONTROLS[ID.CRITERIA] = _default_criteria(app)
+    monkeypatch.setattr(callbacks, "INLINE_SECONDS", -1.0)      # no depth is quick enough
     first = _draw(app, client)
     assert first[ID.JOB]["data"]["dataset"] == "deepobs"         # nothing stored: the job
     assert ID.HEADLINE not in first                             # what is drawn stays
@@ -66,6 +70,30 @@ def test_a_stored_depth_is_drawn_at_once_and_only_a_missing_one_starts_the_job(s
     assert second[ID.ALERT]["children"] is None
     assert "Most central" in json.dumps(second[ID.HEADLINE]["children"])
     assert second[ID.FIGURES]["style"] == {}
+
+
+def test_a_quick_depth_is_computed_and_drawn_in_the_same_answer(served, monkeypatch):
+    """amlb-2022's default view, never computed before: drawn at once, no job (the time
+    allowed is raised, so a cold numba cache's slower first call passes too)."""
+    from copa_dash.ui.features.posets import callbacks
+
+    app, client = served
+    monkeypatch.setattr(callbacks, "INLINE_SECONDS", 120.0)
+    CONTROLS.update({ID.REF: "amlb-2022", ID.CRITERIA: []})
+    try:
+        from urllib.parse import parse_qs
+
+        from copa_dash.ui.features.posets.layout import layout
+
+        with app.server.test_request_context():
+            page = layout(dataset="amlb-2022")
+        query = next(c for c in page.children if getattr(c, "id", None) == ID.QUERY).data
+        CONTROLS[ID.CRITERIA] = parse_qs(query)["crit"][0].split("|")
+        answer = _draw(app, client)
+    finally:
+        CONTROLS.update({ID.REF: "deepobs", ID.CRITERIA: _default_criteria(app)})
+    assert ID.JOB not in answer
+    assert "10 methods" in json.dumps(answer[ID.HEADLINE]["children"])
 
 
 def test_a_bad_choice_is_said_in_the_alert_line_without_a_job(served):

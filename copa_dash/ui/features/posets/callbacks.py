@@ -1,6 +1,7 @@
 """Callbacks of the posets page: one plain callback draws the views when the depth is stored
-already (a warm open is one request), and otherwise hands the view's arguments to a background
-job that computes it (progress, cancel), whose result the same callback then draws.
+already (a warm open is one request) or computed within :data:`INLINE_SECONDS`, and otherwise
+hands the view's arguments to a background job that computes it (progress, cancel), whose
+result a second callback draws.
 
 Before, every open started the background job, even for a stored depth: the job's start, the
 renderer's polls (every 400 ms) and then the drawing callback one after the other made a warm
@@ -14,6 +15,7 @@ from dash import Input, Output, State, ctx, no_update
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
+from copa_dash.core.posets import DepthCancelled
 from copa_dash.services import posets
 from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
@@ -31,6 +33,8 @@ COMPUTE_INPUTS = [Input(ID.REF, "data"), Input(ID.METHOD, "value"), Input(ID.TAS
                   Input(ID.CRITERIA, "value"), Input(ID.TIES, "value"),
                   Input(ID.MISSING, "value"), Input(ID.MODE, "value"),
                   Input(ID.TOLERANCE, "value")]
+# how long the drawing callback computes a depth itself before it leaves it to the job
+INLINE_SECONDS = 0.4
 VIEWS = ("headline", "tied", "depth", "central", "outlying", "beats", "agreement", "notes")
 VIEW_OUTPUTS = {
     "headline": (ID.HEADLINE, "children"), "tied": (ID.TIED, "children"),
@@ -60,10 +64,21 @@ def _arguments(state: PosetsState, settings) -> tuple[object, dict]:
         task_names=names)  # "P3 · fmnist_2c2d", never P3 alone (datasets/catalog.json)
 
 
-def _view(state: PosetsState, settings, *, progress=None):
+def _view(state: PosetsState, settings, *, progress=None, cancel=None):
     """The depth view, computed or from the cache."""
     table, arguments = _arguments(state, settings)
-    return posets.depth_view(table, progress=progress, **arguments)
+    return posets.depth_view(table, progress=progress, cancel=cancel, **arguments)
+
+
+def _quick_view(state: PosetsState, settings, seconds: float):
+    """The depth view if it can be computed within about ``seconds`` (it is then stored),
+    else None: the depth checks its ``cancel`` between chunks of work, so a longer run stops
+    soon after the deadline, stores nothing, and the background job takes over."""
+    deadline = time.monotonic() + seconds
+    try:
+        return _view(state, settings, cancel=lambda: time.monotonic() > deadline)
+    except DepthCancelled:
+        return None
 
 
 def _stored_view(state: PosetsState, settings):
@@ -166,13 +181,18 @@ def register_callbacks(app) -> None:
                   prevent_initial_call="initial_duplicate")    # it draws the opened page
     def draw(controls, k):
         """Depth bars, the two Hasse diagrams, the beats matrix and the agreement when the
-        depth is stored; else the job's arguments (the page opened, or a control changed)."""
+        depth is stored or quick to compute; else the job's arguments (the page opened, or a
+        control changed)."""
         arguments = job_arguments(*controls)
         state = _state(arguments, k)
         query = view_link(page.PATH, to_query(state))
         try:
             settings = current_settings()
             view = _stored_view(state, settings)
+            if view is None and ctx.triggered_id != ID.K:
+                # a first view that is quick (amlb-2022's take 0.1-0.4 s) is drawn in this
+                # answer: the job's start and its polls cost more than the depth itself
+                view = _quick_view(state, settings, INLINE_SECONDS)
         except posets.NotLongTable as exc:       # a wide table: the long example, linked
             return {**_empty(query), "job": no_update, "alert": page.not_long_alert(str(exc))}
         except InvalidInputError as exc:
