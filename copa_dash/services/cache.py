@@ -426,6 +426,30 @@ class AnalysisCache:
                            exc_info=True)
         return value
 
+    def peek(self, function_name: str, dataset_id: str, arguments: dict, default=None):
+        """The cached result for the key, or ``default`` without computing anything (a page
+        answers from it at once, and starts a background job only on a miss). A failing
+        backend reads as a miss; hits and misses are not counted.
+
+        >>> import tempfile
+        >>> cache = AnalysisCache(DiskBackend(Path(tempfile.mkdtemp()), size_limit=2**20))
+        >>> cache.peek("double", "d1", {"x": 2}) is None
+        True
+        >>> cache.memoize("double", "d1", {"x": 2}, lambda: 4)
+        4
+        >>> cache.peek("double", "d1", {"x": 2})
+        4
+        >>> cache.close()
+        """
+        key = self.key(function_name, dataset_id, arguments)
+        try:
+            value = self.backend.get(key)
+        except self.backend.errors:
+            logger.warning("analysis cache unavailable for reading %s", function_name,
+                           exc_info=True)
+            return default
+        return default if value is _MISSING else value
+
     def evict_dataset(self, dataset_id: str) -> int:
         """Drop every entry tagged with ``dataset_id``; returns how many went."""
         return self.backend.evict(dataset_id)

@@ -327,6 +327,43 @@ def task_labels(frame: pd.DataFrame, task: str, names: str | None) -> dict[str, 
     return labels
 
 
+def _depth_key(table, *, criteria, method, task, ties, missing, exact, tolerance, exact_budget,
+               task_names):
+    """The method and task columns, the criteria, the task labels and the cache key's
+    arguments of :func:`depth_view` (shared with :func:`cached_depth_view`)."""
+    method, task = long_columns(table, method=method, task=task)
+    criteria = tuple((str(c), str(d)) for c, d in criteria)
+    labels = task_labels(table.frame, task, task_names)
+    arguments = {"method": method, "task": task, "criteria": criteria, "ties": ties,
+                 "missing": missing, "exact": "auto" if exact is None else bool(exact),
+                 "tolerance": None if exact else float(tolerance),
+                 "budget": int(exact_budget) if exact is None else None,
+                 "task_names": task_names if labels else None}
+    return method, task, criteria, labels, arguments
+
+
+def cached_depth_view(table, *, criteria: Sequence[tuple[str, str]],
+                      method: str | None = None, task: str | None = None, ties: str = "drop",
+                      missing: str = "drop", exact: bool | None = True, tolerance: float = 0.01,
+                      exact_budget: int = DEFAULT_EXACT_BUDGET, dataset_id: str = "",
+                      cache=None, task_names: str | None = None) -> DepthView | None:
+    """What :func:`depth_view` with these arguments has stored, or None when nothing is
+    stored (or there is no cache): nothing is computed. The Posets page draws a stored view
+    at once and starts its background job only when this is None.
+
+    Raises
+    ------
+    NotLongTable, InvalidInputError
+        As :func:`depth_view` (before any lookup).
+    """
+    *_, arguments = _depth_key(
+        table, criteria=criteria, method=method, task=task, ties=ties, missing=missing,
+        exact=exact, tolerance=tolerance, exact_budget=exact_budget, task_names=task_names)
+    if cache is None or not dataset_id:
+        return None
+    return cache.peek("posets.depth_view", dataset_id, arguments)
+
+
 def depth_view(table, *, criteria: Sequence[tuple[str, str]],
                method: str | None = None, task: str | None = None, ties: str = "drop",
                missing: str = "drop", exact: bool | None = True, tolerance: float = 0.01,
@@ -342,14 +379,9 @@ def depth_view(table, *, criteria: Sequence[tuple[str, str]],
     column naming each task; every task in the view (tasks, notes, ties) is then called
     ``"value · name"`` (:func:`task_labels`), as the page shows it; the CLI keeps the values.
     """
-    method, task = long_columns(table, method=method, task=task)
-    criteria = tuple((str(c), str(d)) for c, d in criteria)
-    labels = task_labels(table.frame, task, task_names)
-    arguments = {"method": method, "task": task, "criteria": criteria, "ties": ties,
-                 "missing": missing, "exact": "auto" if exact is None else bool(exact),
-                 "tolerance": None if exact else float(tolerance),
-                 "budget": int(exact_budget) if exact is None else None,
-                 "task_names": task_names if labels else None}
+    method, task, criteria, labels, arguments = _depth_key(
+        table, criteria=criteria, method=method, task=task, ties=ties, missing=missing,
+        exact=exact, tolerance=tolerance, exact_budget=exact_budget, task_names=task_names)
 
     def compute() -> DepthView:
         frame = table.frame

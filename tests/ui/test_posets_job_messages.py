@@ -1,4 +1,5 @@
-"""The Posets page's message line: "cancelled" after a cancel, cleared when the view changes."""
+"""The Posets page's message line: "cancelled" after a cancel (cleared when the view changes:
+tests/ui/test_posets_open.py)."""
 
 from __future__ import annotations
 
@@ -35,11 +36,3 @@ def _call(app, client, inputs):
 def test_cancel_says_cancelled(client):
     app, test_client = client
     assert CANCELLED in json.dumps(_call(app, test_client, [((ID.CANCEL, "n_clicks"), 1)]))
-
-
-def test_a_new_view_clears_the_old_message(client):
-    app, test_client = client
-    from copa_dash.ui.features.posets.callbacks import COMPUTE_INPUTS
-
-    inputs = [((i.component_id, i.component_property), None) for i in COMPUTE_INPUTS]
-    assert _call(app, test_client, inputs) is None

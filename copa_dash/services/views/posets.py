@@ -51,10 +51,17 @@ class PosetsView:
             k=int(min(50, max(1, number(first(query, "k"), 3)))))
 
     def to_query(self) -> str:
-        """The readable query string (without ``?``) that reproduces the view."""
-        pairs = [("dataset", self.dataset), ("method", self.method), ("task", self.task),
-                 ("crit", "|".join(self.criteria)), ("ties", self.ties),
-                 ("missing", self.missing), ("mode", self.mode)]
+        """The readable query string (without ``?``) that reproduces the view; a method,
+        task or criteria left unchosen is left out (``method=&task=`` said nothing, and read
+        as a broken link; issue 33).
+
+        >>> PosetsView(dataset="open-llm-leaderboard-v2").to_query()
+        'dataset=open-llm-leaderboard-v2&ties=drop&missing=drop&mode=auto&tol=0.01&k=3'
+        """
+        chosen = [("method", self.method), ("task", self.task),
+                  ("crit", "|".join(self.criteria))]
+        pairs = [("dataset", self.dataset), *((k, v) for k, v in chosen if v),
+                 ("ties", self.ties), ("missing", self.missing), ("mode", self.mode)]
         if self.mode != "exact":
             pairs.append(("tol", f"{self.tolerance:g}"))
         pairs.append(("k", str(self.k)))

@@ -1,20 +1,28 @@
-"""Callbacks of the posets page: a background job computes the depth (progress, cancel),
-then a plain callback draws the views from the cached result."""
+"""Callbacks of the posets page: one plain callback draws the views when the depth is stored
+already (a warm open is one request) or computed within :data:`INLINE_SECONDS`, and otherwise
+hands the view's arguments to a background job that computes it (progress, cancel), whose
+result a second callback draws.
+
+Before, every open started the background job, even for a stored depth: the job's start, the
+renderer's polls (every 400 ms) and then the drawing callback one after the other made a warm
+open of amlb-2022 take 2.4-5.5 s for a depth "computed in 0.17 s" (issue 33)."""
 
 from __future__ import annotations
 
 import time
 
-from dash import Input, Output, no_update
+from dash import Input, Output, State, ctx, no_update
+from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
+from copa_dash.core.posets import DepthCancelled
 from copa_dash.services import posets
 from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.job_result import dim_while_running
 from copa_dash.ui.common.settings_access import current_settings
-from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
+from copa_dash.ui.common.url_sync import register_url_sync, view_link
 from copa_dash.ui.features.posets import figures
 from copa_dash.ui.features.posets import layout as page
 from copa_dash.ui.features.posets.ids import PosetsIds as ID
@@ -25,7 +33,16 @@ COMPUTE_INPUTS = [Input(ID.REF, "data"), Input(ID.METHOD, "value"), Input(ID.TAS
                   Input(ID.CRITERIA, "value"), Input(ID.TIES, "value"),
                   Input(ID.MISSING, "value"), Input(ID.MODE, "value"),
                   Input(ID.TOLERANCE, "value")]
+# how long the drawing callback computes a depth itself before it leaves it to the job
+INLINE_SECONDS = 0.4
 VIEWS = ("headline", "tied", "depth", "central", "outlying", "beats", "agreement", "notes")
+VIEW_OUTPUTS = {
+    "headline": (ID.HEADLINE, "children"), "tied": (ID.TIED, "children"),
+    "depth": (ID.DEPTH, "figure"), "central": (ID.HASSE_CENTRAL, "figure"),
+    "outlying": (ID.HASSE_OUTLYING, "figure"), "beats": (ID.BEATS, "figure"),
+    "agreement": (ID.AGREEMENT, "children"), "notes": (ID.NOTES, "children"),
+    "shown": (ID.FIGURES, "style"), "forecast": (ID.FORECAST, "children"),
+    "forecast_bar": (ID.FORECAST_BAR, "children")}
 
 
 def _state(result: dict, k) -> PosetsState:
@@ -33,18 +50,51 @@ def _state(result: dict, k) -> PosetsState:
     return PosetsState(**{**result, "criteria": tuple(result["criteria"]), "k": k})
 
 
-def _view(state: PosetsState, settings, *, progress=None):
-    """The service call both callbacks share (the second one hits the cache)."""
+def _arguments(state: PosetsState, settings) -> tuple[object, dict]:
+    """The table and the depth service's arguments for the view (both callbacks')."""
     opened = open_dataset(state.dataset, settings)
     roles_task = opened.table.roles.task
     names = opened.task_names if (state.task or roles_task) == roles_task else None
-    return posets.depth_view(
-        opened.table, criteria=page.criteria_pairs(opened.table, state.criteria),
+    return opened.table, dict(
+        criteria=page.criteria_pairs(opened.table, state.criteria),
         method=state.method or None, task=state.task or None, ties=state.ties,
         missing=state.missing, exact=EXACT_OF_MODE[state.mode], tolerance=state.tolerance,
-        exact_budget=settings.depth_exact_budget,
-        progress=progress, dataset_id=opened.cache_id, cache=get_cache(settings),
+        exact_budget=settings.depth_exact_budget, dataset_id=opened.cache_id,
+        cache=get_cache(settings),
         task_names=names)  # "P3 · fmnist_2c2d", never P3 alone (datasets/catalog.json)
+
+
+def _view(state: PosetsState, settings, *, progress=None, cancel=None):
+    """The depth view, computed or from the cache."""
+    table, arguments = _arguments(state, settings)
+    return posets.depth_view(table, progress=progress, cancel=cancel, **arguments)
+
+
+def _quick_view(state: PosetsState, settings, seconds: float):
+    """The depth view if it can be computed within about ``seconds`` (it is then stored),
+    else None: the depth checks its ``cancel`` between chunks of work, so a longer run stops
+    soon after the deadline, stores nothing, and the background job takes over."""
+    deadline = time.monotonic() + seconds
+    try:
+        return _view(state, settings, cancel=lambda: time.monotonic() > deadline)
+    except DepthCancelled:
+        return None
+
+
+def _stored_view(state: PosetsState, settings):
+    """The depth view if it is stored, else None (nothing computed)."""
+    table, arguments = _arguments(state, settings)
+    return posets.cached_depth_view(table, **arguments)
+
+
+def job_arguments(ref, method, task, criteria, ties, missing, mode, tolerance) -> dict:
+    """The controls as the depth job's (and the view's) arguments, with their defaults."""
+    tol = float(tolerance) if isinstance(tolerance, (int, float)) and 0 < tolerance < 1 \
+        else 0.01
+    return {"dataset": ref, "method": method or "", "task": task or "",
+            "criteria": list(criteria or ()), "ties": ties or "drop",
+            "missing": missing or "drop", "mode": mode if mode in EXACT_OF_MODE else "auto",
+            "tolerance": tol}
 
 
 def _empty(query) -> dict:
@@ -90,26 +140,24 @@ def _progress(set_progress, *, exact: bool):
 
 def register_callbacks(app) -> None:
     """Attach the posets page's callbacks to ``app``."""
-    register_job_messages(app, COMPUTE_INPUTS)  # "cancelled"; stale errors cleared
+    register_job_messages(app)  # "cancelled" (stale errors: cleared by draw)
 
     @app.callback(
-        Output(ID.RESULT, "data"), Output(ID.ALERT, "children"), inputs=COMPUTE_INPUTS,
-        background=True, interval=400,
+        Output(ID.RESULT, "data"), Output(ID.ALERT, "children"), Input(ID.JOB, "data"),
+        background=True, interval=400, prevent_initial_call=True,
         progress=[Output(ID.PROGRESS, "value"), Output(ID.PROGRESS_TEXT, "children")],
         running=[(Output(ID.PROGRESS_ROW, "style"), {"display": "flex", "alignItems": "center",
                                                   "flexWrap": "wrap", "rowGap": "4px"},
                   {"display": "none"}), (Output(ID.CANCEL, "disabled"), False, True),
                  dim_while_running(ID.RESULTS, "results")],
         cancel=[Input(ID.CANCEL, "n_clicks")])
-    def compute(set_progress, ref, method, task, criteria, ties, missing, mode, tolerance):
-        """Compute (or fetch) the depth; hand the view's arguments to the drawing callback."""
-        tol = float(tolerance) if isinstance(tolerance, (int, float)) and 0 < tolerance < 1 \
-            else 0.01
-        result = {"dataset": ref, "method": method or "", "task": task or "",
-                  "criteria": list(criteria or ()), "ties": ties or "drop",
-                  "missing": missing or "drop", "mode": mode or "auto", "tolerance": tol}
+    def compute(set_progress, job):
+        """Compute the depth the drawing callback found not stored; hand the view's
+        arguments back to it."""
+        if not job:
+            raise PreventUpdate
+        result = dict(job)
         progress = _progress(set_progress, exact=EXACT_OF_MODE[result["mode"]] is True)
-
         try:
             # the serving instance's settings, read when the job runs (see
             # systems.callbacks._register_test: a closure would serve every app's jobs)
@@ -120,28 +168,59 @@ def register_callbacks(app) -> None:
             return None, alert(str(exc), "warning")
         return result, None
 
-    @app.callback(
-        output={**{name: Output(target, prop) for name, (target, prop) in {
-            "headline": (ID.HEADLINE, "children"), "tied": (ID.TIED, "children"),
-            "depth": (ID.DEPTH, "figure"), "central": (ID.HASSE_CENTRAL, "figure"),
-            "outlying": (ID.HASSE_OUTLYING, "figure"), "beats": (ID.BEATS, "figure"),
-            "agreement": (ID.AGREEMENT, "children"), "notes": (ID.NOTES, "children"),
-            "shown": (ID.FIGURES, "style"), "forecast": (ID.FORECAST, "children"),
-            "forecast_bar": (ID.FORECAST_BAR, "children"),
-        }.items()}, "query": view_link_outputs(ID.QUERY, ID.SHARE)},
-        inputs={"result": Input(ID.RESULT, "data"), "k": Input(ID.K, "value")})
-    def draw(result, k):
-        """Depth bars, the two Hasse diagrams, the beats matrix and the agreement."""
+    def outputs(duplicate: bool) -> dict:
+        return {**{name: Output(target, prop, allow_duplicate=duplicate)
+                   for name, (target, prop) in VIEW_OUTPUTS.items()},
+                "query": (Output(ID.QUERY, "data", allow_duplicate=duplicate),
+                          Output(ID.SHARE, "value", allow_duplicate=duplicate))}
+
+    # the alert line too: a message of an earlier view never stays beside a new one
+    @app.callback(output={**outputs(False), "job": Output(ID.JOB, "data"),
+                          "alert": Output(ID.ALERT, "children", allow_duplicate=True)},
+                  inputs={"controls": COMPUTE_INPUTS, "k": Input(ID.K, "value")},
+                  prevent_initial_call="initial_duplicate")    # it draws the opened page
+    def draw(controls, k):
+        """Depth bars, the two Hasse diagrams, the beats matrix and the agreement when the
+        depth is stored or quick to compute; else the job's arguments (the page opened, or a
+        control changed)."""
+        arguments = job_arguments(*controls)
+        state = _state(arguments, k)
+        query = view_link(page.PATH, to_query(state))
+        try:
+            settings = current_settings()
+            view = _stored_view(state, settings)
+            if view is None and ctx.triggered_id != ID.K:
+                # a first view that is quick (amlb-2022's take 0.1-0.4 s) is drawn in this
+                # answer: the job's start and its polls cost more than the depth itself
+                view = _quick_view(state, settings, INLINE_SECONDS)
+        except posets.NotLongTable as exc:       # a wide table: the long example, linked
+            return {**_empty(query), "job": no_update, "alert": page.not_long_alert(str(exc))}
+        except InvalidInputError as exc:
+            return {**_empty(query), "job": no_update, "alert": alert(str(exc), "warning")}
+        if view is not None:
+            return {**_views(view, state.k, settings.depth_exact_budget), "job": no_update,
+                    "query": query, "alert": None}
+        if ctx.triggered_id == ID.K:
+            raise PreventUpdate     # k moved while the job runs: its end draws with this k
+        # not stored: the job computes it; what is drawn stays (dimmed) until it ends
+        return {**{name: no_update for name in VIEW_OUTPUTS}, "job": arguments, "query": query,
+                "alert": None}
+
+    # the job's end, drawn by a callback of its own: one callback reading the job's result and
+    # writing its arguments would be a cycle, which Dash refuses
+    @app.callback(output=outputs(True), inputs={"result": Input(ID.RESULT, "data")},
+                  state={"k": State(ID.K, "value")}, prevent_initial_call=True)
+    def draw_result(result, k):
+        """The views of the depth the job just computed (and stored)."""
         if not result:
-            return _empty(view_link(page.PATH, no_update))
+            raise PreventUpdate     # the job ended with a message (in the alert line)
         state = _state(result, k)
+        query = view_link(page.PATH, to_query(state))
         try:
             settings = current_settings()
             view = _view(state, settings)
         except InvalidInputError as exc:
-            return {**_empty(view_link(page.PATH, to_query(state))),
-                    "headline": alert(str(exc), "warning")}
-        return {**_views(view, state.k, settings.depth_exact_budget),
-                "query": view_link(page.PATH, to_query(state))}
+            return {**_empty(query), "headline": alert(str(exc), "warning")}
+        return {**_views(view, state.k, settings.depth_exact_budget), "query": query}
 
     register_url_sync(app, path=page.PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)

@@ -19,6 +19,7 @@ class PosetsIds(ViewPageIds, prefix="posets"):
     TOLERANCE: str
     K: str
     RESULT: str
+    JOB: str
     PROGRESS_ROW: str
     PROGRESS: str
     PROGRESS_TEXT: str

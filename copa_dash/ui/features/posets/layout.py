@@ -13,13 +13,15 @@ from __future__ import annotations
 import dash
 from dash import dcc, html
 
+from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.catalog import catalog
+from copa_dash.services.posets import NotLongTable, long_columns
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.glossary import term
 from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.job_result import LIVE, MARK, result_class
-from copa_dash.ui.common.page_frame import view_page
+from copa_dash.ui.common.page_frame import empty_state_page, view_page
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.common.working_context import read_context
@@ -53,15 +55,19 @@ def _options(values) -> list[dict]:
     return [{"label": str(v), "value": str(v)} for v in values]
 
 
-def _controls(opened, state: PosetsState) -> html.Aside:
-    table = opened.table
+def _dataset_picker(opened) -> dcc.Dropdown:
     options = [{"label": e.title, "value": e.ref} for e in catalog(current_settings())]
     if not any(o["value"] == opened.ref for o in options):
         options.append({"label": opened.title, "value": opened.ref})
+    return dcc.Dropdown(id=ID.DATASET, options=options, value=opened.ref, clearable=False)
+
+
+def _controls(opened, state: PosetsState) -> html.Aside:
+    table = opened.table
     others = [c for c in table.frame.columns if c not in table.objective_names]
     return html.Aside(className="controls", children=[
         html.H4("Dataset"),
-        dcc.Dropdown(id=ID.DATASET, options=options, value=opened.ref, clearable=False),
+        _dataset_picker(opened),
         html.Details([html.Summary(f"About: {opened.title}"), html.P(opened.description)]),
         html.H4("Long table"),
         html.Label("Method column"),
@@ -108,10 +114,17 @@ def layout(**query):
         return why_not
     state, context_notes = apply_context(state, read_context(query), opened)
     state = with_defaults(state, opened)
+    try:
+        long_columns(opened.table, method=state.method or None, task=state.task or None)
+    except NotLongTable:
+        return _wide_table_page(opened, state)
+    except InvalidInputError:
+        pass        # e.g. the same column twice: the page opens and its alert line says so
     graph = {"config": {"displaylogo": False}, "figure": EMPTY_FIGURE}
     return view_page(ID.NAV, ID.QUERY, to_query(state), context_notes=context_notes, children=[
         dcc.Store(id=ID.REF, data=opened.ref),
         dcc.Store(id=ID.RESULT),
+        dcc.Store(id=ID.JOB),     # the depth job's arguments, set only when nothing is stored
         _controls(opened, state),
         html.Main(id=ID.RESULTS, className=result_class("results"), children=[
             html.Div(id=ID.PROGRESS_ROW, className=LIVE, style={"display": "none"}, children=[
@@ -195,6 +208,29 @@ def running_words(exact: bool, seconds: float) -> str:
     spent = f"{whole // 60} min {whole % 60} s" if whole >= 60 else f"{whole} s"
     return (f"Computing the exact depth: {spent} so far; how much is left cannot be known "
             "ahead.")
+
+
+def wide_table_words(title: str, state: PosetsState) -> str:
+    """Why a table without a method or a task column has no partial rankings, in words.
+
+    >>> wide_table_words("Open LLM Leaderboard v2", PosetsState())
+    'Partial rankings need a long table: one row per method and task, with a column naming the method and one naming the task. Open LLM Leaderboard v2 has no method column and no task column (one row per entry, its scores side by side).'
+    """
+    missing = " and ".join(f"no {name} column" for name, given in
+                           (("method", state.method), ("task", state.task)) if not given)
+    return ("Partial rankings need a long table: one row per method and task, with a column "
+            f"naming the method and one naming the task. {title} has {missing} (one row per "
+            "entry, its scores side by side).")
+
+
+def _wide_table_page(opened, state: PosetsState) -> html.Div:
+    """A wide table: the pages' shared empty state (ui/common/page_frame), with the reason and
+    the shipped long example one click away; no long-table controls, no empty frames."""
+    return empty_state_page(
+        ID.NAV, ID.QUERY, to_query(state), stores=[dcc.Store(id=ID.REF, data=opened.ref)],
+        picker=_dataset_picker(opened), title=opened.title, description=opened.description,
+        message=html.Div(id=ID.ALERT, children=not_long_alert(
+            wide_table_words(opened.title, state))))
 
 
 def not_long_alert(message: str) -> html.Div:

@@ -29,6 +29,19 @@ from copa_dash.ui.features.rankings.state import parse_query
 CHOICE = "rankings-chart-kind"
 GRAPH = "rankings-acceptability"
 NOTE = "rankings-acceptability-note"
+REQUEST = "rankings-acceptability-request"
+# in the browser: which chart shows, and the view the acceptability chart is asked for, only
+# while it is chosen. Before, one server callback on (choice, view link) answered every
+# redraw of the bump chart with an empty figure: a request chained after the page's own on
+# every open and every control (issue 33)
+SWITCH = """function (kind) {
+    const shown = kind === "acceptability";
+    return [shown ? {display: "none"} : {display: "block"},
+            shown ? {display: "block"} : {display: "none"}];
+}"""
+ASK = """function (kind, query) {
+    return kind === "acceptability" ? query : window.dash_clientside.no_update;
+}"""
 SHOWN = 25
 
 
@@ -42,8 +55,10 @@ def chart_choice() -> dcc.RadioItems:
 
 
 def acceptability_block() -> html.Div:
-    """The acceptability chart and its note (hidden until chosen)."""
+    """The acceptability chart and its note (hidden until chosen), and the store of the view
+    it is asked for."""
     return html.Div(id=f"{GRAPH}-block", style={"display": "none"}, children=[
+        dcc.Store(id=REQUEST),
         html.Div(id=NOTE, className="help"),
         dcc.Graph(id=GRAPH, config={"displaylogo": False}),
     ])
@@ -76,12 +91,9 @@ def figure(rows, p: float) -> go.Figure:
     return fig
 
 
-def chart(kind: str, query: str, *, row_filter):
-    """Both blocks' visibility, the acceptability figure and its note for the page's view
-    (``row_filter``: the page's state -> its RowFilter)."""
-    show = {"display": "block"}, {"display": "none"}
-    if kind != "acceptability":
-        return show[0], show[1], empty_figure(), ""
+def chart(query: str, *, row_filter):
+    """The acceptability figure and its note for the page's view (``query``, its link;
+    ``row_filter``: the page's state -> its RowFilter)."""
     try:
         given = parse_qs(query or "")
         state = parse_query(given)
@@ -97,20 +109,22 @@ def chart(kind: str, query: str, *, row_filter):
                                                 dataset_id=opened.cache_id,
                                                 cache=current_cache())
     except InvalidInputError as exc:
-        return show[1], show[0], empty_figure(message=str(exc)), str(exc)
+        return empty_figure(message=str(exc)), str(exc)
     note = (f"Share of 10,000 weightings of the {len(view.objectives)} objectives, drawn "
             "uniformly over all weightings (seed 0), under which COPA ranks an entry first "
             "(dark, ± one standard error) or in the top 3 (light); p of the criterion the "
             f"chart is ordered by ({by}; inf when it is not COPA). {len(rows)} entries are "
             f"first or in the top 3 for some weighting; the {min(SHOWN, len(rows))} most often "
             "first are shown.")
-    return show[1], show[0], figure(rows, p), note
+    return figure(rows, p), note
 
 
 def register_callbacks(app, row_filter) -> None:
-    """Switch the charts, and draw the acceptability chart when it is chosen
+    """Switch the charts in the browser, and draw the acceptability chart when it is chosen
     (``row_filter``: the page's state -> its RowFilter, from its callbacks)."""
-    app.callback(Output(ID.BUMP, "style"), Output(f"{GRAPH}-block", "style"),
-                 Output(GRAPH, "figure"), Output(NOTE, "children"),
-                 Input(CHOICE, "value"), Input(ID.QUERY, "data"))(
-        partial(chart, row_filter=row_filter))
+    app.clientside_callback(SWITCH, Output(ID.BUMP, "style"), Output(f"{GRAPH}-block", "style"),
+                            Input(CHOICE, "value"))
+    app.clientside_callback(ASK, Output(REQUEST, "data"), Input(CHOICE, "value"),
+                            Input(ID.QUERY, "data"))
+    app.callback(Output(GRAPH, "figure"), Output(NOTE, "children"), Input(REQUEST, "data"),
+                 prevent_initial_call=True)(partial(chart, row_filter=row_filter))

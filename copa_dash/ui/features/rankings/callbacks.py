@@ -21,7 +21,7 @@ from copa_dash.ui.features.rankings import figures as figures_rankings
 from copa_dash.ui.features.rankings import figures_benchmark
 from copa_dash.ui.features.rankings import panels as panels_rankings
 from copa_dash.ui.features.rankings.ids import RankingsIds as ID
-from copa_dash.ui.features.rankings.layout import PATH
+from copa_dash.ui.features.rankings.layout import PATH, graph_or_patch, slot
 from copa_dash.ui.features.rankings.state import RankingsState, to_query
 
 EMPTY = empty_figure(200)
@@ -37,6 +37,16 @@ STATE = {
     "significance": Input(ID.SIGNIFICANCE, "value"),
 }
 import pandas as pd
+
+FOCUS_OPTIONS = """function (objectives) {
+    return (objectives || []).map(o => ({label: o, value: o}));
+}"""
+# the tab bar shows one panel and hides the other in the browser (no request); the styles
+# are layout.panel_style's
+TAB_SWITCH = """function (tab) {
+    const hidden = {visibility: "hidden", height: 0, overflow: "hidden"};
+    return tab === "benchmark" ? [hidden, {}] : [{}, hidden];
+}"""
 
 from copa_dash.ui.common.task_note import task_note
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
@@ -103,12 +113,22 @@ def register_callbacks(app) -> None:
                 "query": view_link(PATH, to_query(state))}
 
     @app.callback(
-        output={"alert": Output(ID.BENCH_ALERT, "children"), "boxes": Output(ID.BOXES, "figure"),
-                "friedman": Output(ID.FRIEDMAN, "children"), "cd": Output(ID.CD, "figure"),
-                "tradeoff": Output(ID.TRADEOFF, "figure")},
-        inputs=STATE)
-    def update_benchmark(**controls):
-        state = state_from_controls(**controls)
+        output={"alert": Output(ID.BENCH_ALERT, "children"),
+                "boxes": Output(slot(ID.BOXES), "children"),
+                "friedman": Output(ID.FRIEDMAN, "children"),
+                "cd": Output(slot(ID.CD), "children"),
+                "tradeoff": Output(slot(ID.TRADEOFF), "children")},
+        inputs={**STATE, "drawn": {name: State(slot(graph), "children") for name, graph in
+                                   (("boxes", ID.BOXES), ("cd", ID.CD),
+                                    ("tradeoff", ID.TRADEOFF))}})
+    def update_benchmark(drawn, **controls):
+        answer = _benchmark(state_from_controls(**controls))
+        return {**answer, **{name: graph_or_patch(drawn[name], graph, answer[name])
+                             for name, graph in (("boxes", ID.BOXES), ("cd", ID.CD),
+                                                 ("tradeoff", ID.TRADEOFF))}}
+
+    def _benchmark(state: RankingsState) -> dict:
+        """The benchmark tab's texts and figures for the state."""
         if state.tab != "benchmark":
             raise PreventUpdate
         try:
@@ -131,10 +151,13 @@ def register_callbacks(app) -> None:
                 "tradeoff": figures_benchmark.tradeoff_figure(groups, metric=view.metric,
                                                               time_metric=state.time)}
 
-    @app.callback(Output(ID.FOCUS, "options"), Input(ID.OBJECTIVES, "value"))
-    def focus_options(objectives):
-        """The focus picker offers the chosen objectives."""
-        return [{"label": o, "value": o} for o in objectives or ()]
+    app.clientside_callback(TAB_SWITCH, Output(ID.RANKS_PANEL, "style"),
+                            Output(ID.BENCH_PANEL, "style"), Input(ID.TABS, "value"))
+
+    # the focus picker offers the chosen objectives (in the browser: one request fewer on
+    # every open and every objective change)
+    app.clientside_callback(FOCUS_OPTIONS, Output(ID.FOCUS, "options"),
+                            Input(ID.OBJECTIVES, "value"))
 
     @app.callback(Output(ID.PINS, "options"), Input(ID.GROUP, "value"),
                   Input(ID.PINS, "search_value"), State(ID.PINS, "value"), State(ID.REF, "data"),

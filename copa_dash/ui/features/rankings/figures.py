@@ -8,6 +8,8 @@ and its values.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from copa_dash.services.rankings import ChartRows, RankingView
@@ -23,6 +25,30 @@ LABEL_PX = 13           # vertical room of one label
 # characters of an entry's name beside a line: with 34 the two side margins took 510 px and
 # left 7 criteria about 150 px at a 1024 px window (issue 33, F20)
 BUMP_LABEL_CHARS = 24
+
+
+def bump_labels(names, /, *, limit: int = BUMP_LABEL_CHARS) -> list[str]:
+    """The names beside the bump chart's lines: short, and different for different names.
+
+    A name's path (``hf/compressed-llm/`` in ``hf/compressed-llm/llama-2-13b-awq@8bit_128g``)
+    is left out when what follows the last ``/`` names no other entry: on DecodingTrust the
+    paths took 14-18 of the 24 characters, and ``llama-2-13b-chat-awq@8bit_128g`` and
+    ``llama-2-13b-awq@8bit_128g`` both became ``hf/com…llam…8bit_128g``, told apart only by
+    a " (2)" (issue 33). What is left is shortened by
+    :func:`~copa_dash.ui.common.short_labels.unique_short_labels`, which keeps the stretch
+    where colliding names differ. The full name is in the line's hover.
+
+    Examples
+    --------
+    >>> bump_labels(["hf/compressed-llm/llama-2-13b-chat-awq@8bit_128g",
+    ...              "hf/compressed-llm/llama-2-13b-awq@8bit_128g", "a/GPT-4", "b/GPT-4"])
+    ['llama-…chat-awq@8…t_128g', 'llama-…awq@8bit_128g', 'a/GPT-4', 'b/GPT-4']
+    """
+    names = [str(n) for n in names]
+    tails = [n.rsplit("/", 1)[-1] for n in names]
+    count = Counter(tails)
+    return unique_short_labels([t if t and count[t] == 1 else n for n, t in zip(names, tails)],
+                               limit=limit)
 
 
 def criterion_label(label: str) -> str:
@@ -104,7 +130,7 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
     labels = {0: [], n_criteria - 1: []}
     order = sorted(highlighted, key=lambda i: ranks[i, 0])
     shown = [int(i) for i in rows.shown]    # names that share a head and tail stay distinct
-    label_of = dict(zip(shown, unique_short_labels(view.ids[shown], limit=BUMP_LABEL_CHARS)))
+    label_of = dict(zip(shown, bump_labels(view.ids[shown])))
     for n, i in enumerate(order):
         color = HIGHLIGHT_COLORS[n % len(HIGHLIGHT_COLORS)]
         label = label_of[i] + (" (pinned)" if i in pinned else "")

@@ -9,6 +9,8 @@ class RankingsIds(ViewPageIds, prefix="rankings"):
     """Ids of the rankings page."""
 
     TABS: str
+    RANKS_PANEL: str
+    BENCH_PANEL: str
     CRITERIA: str
     OBJECTIVES: str
     FOCUS: str

@@ -42,6 +42,7 @@ PATH = "/rankings"
 DEFAULT_DATASET = "decodingtrust"
 MAX_SET_VALUES = 80
 MAX_DELTA_OPTIONS = 300
+HIDDEN = {"visibility": "hidden", "height": 0, "overflow": "hidden"}
 
 HELP_CRITERIA = ("Each column ranks the entries under one criterion: mean = average of the raw "
                  "values (the leaderboards' score), norm = average of min-max normalised values, "
@@ -142,18 +143,33 @@ def layout(**query):
         dcc.Store(id=ID.REF, data=opened.ref),
         _controls(opened, state, entries),
         html.Main(className="results", children=[
-            dcc.Tabs(id=ID.TABS, value=state.tab, children=[
-                dcc.Tab(label="Rankings across criteria", value="ranks",
-                        children=_ranks_panel(state, entries)),
-                dcc.Tab(label="Benchmark (method x task)", value="benchmark",
-                        disabled=not long_table, children=_benchmark_panel(opened.table, state)),
-            ]),
+            # a radio group drawn as tabs (assets/rankings.css), each panel shown or hidden by
+            # a clientside callback: dcc.Tab (dash 4.4) writes data-dash-is-loading="false"
+            # on every tab for good, so the page never read as settled to a check for the
+            # attribute (issue 33); a hidden panel stays laid out, its figures keep their size
+            dcc.RadioItems(id=ID.TABS, value=state.tab, className="page-tabs", inline=True,
+                           options=[{"label": "Rankings across criteria", "value": "ranks"},
+                                    {"label": "Benchmark (method x task)", "value": "benchmark",
+                                     "disabled": not long_table}]),
+            html.Div(id=ID.RANKS_PANEL, className="tab-panel",
+                     style=panel_style(state.tab == "ranks"),
+                     children=_ranks_panel(state, entries)),
+            html.Div(id=ID.BENCH_PANEL, className="tab-panel",
+                     style=panel_style(state.tab == "benchmark"),
+                     children=_benchmark_panel(opened.table, state)),
             html.Div(className="share-row", children=[
                 html.Span("Share this view: "),
                 *share_box(ID.SHARE, PATH, to_query(state)),
             ]),
         ]),
     ])
+
+
+def panel_style(shown: bool) -> dict:
+    """A tab panel's style: shown, or hidden but laid out at the page's width (not display:
+    none), so a figure drawn in it gets its real width, not Plotly's default 700 px (the same
+    rule as the clientside switch, ``callbacks.TAB_SWITCH``)."""
+    return {} if shown else dict(HIDDEN)
 
 
 def _ranks_panel(state: RankingsState, entries) -> html.Div:
@@ -192,6 +208,26 @@ def _ranks_panel(state: RankingsState, entries) -> html.Div:
     ])
 
 
+def slot(graph_id: str) -> str:
+    """The id of the box a benchmark figure is drawn into on first use."""
+    return f"{graph_id}-slot"
+
+
+def graph_or_patch(current, graph_id: str, figure):
+    """A benchmark figure for its slot: the dcc.Graph itself the first time, then a Patch of
+    its figure (so later updates redraw with Plotly.react and keep the zoom).
+
+    The benchmark figures are not laid out with the page: the tab panels are both mounted
+    (the Rankings tab bar), and three empty Plotly graphs drawn on every open of the other
+    tab cost the browser what the tab bar saved (issue 33).
+    """
+    if not current:
+        return dcc.Graph(id=graph_id, figure=figure, config={"displaylogo": False})
+    patch = dash.Patch()
+    patch["props"]["figure"] = figure
+    return patch
+
+
 def _benchmark_panel(table, state: RankingsState) -> html.Div:
     names = list(table.objective_names)
     methods = (list(dict.fromkeys(table.frame[table.roles.system].astype(str)))
@@ -212,10 +248,10 @@ def _benchmark_panel(table, state: RankingsState) -> html.Div:
         help_text("Left: scaled performance per task (reference method = 0, best on the task = "
                   "1; AMLB's view, unbounded below, [n] = off-view outliers). Right: CCDF 1 - u, "
                   "the share of methods on the task that are not better (1 = best; paper Fig. 8)."),
-        dcc.Graph(id=ID.BOXES, config={"displaylogo": False}),
+        html.Div(id=slot(ID.BOXES)),
         html.H4("Friedman test and critical difference (Nemenyi)"),
         html.Div(id=ID.FRIEDMAN, className="help"),
-        dcc.Graph(id=ID.CD, config={"displaylogo": False}),
+        html.Div(id=slot(ID.CD)),
         html.H4("Performance vs time per task type (tasks aggregated with COPA, p = 2)"),
         html.Div(className="axes-row", children=[
             html.Label("time", htmlFor=ID.TIME),
@@ -229,7 +265,7 @@ def _benchmark_panel(table, state: RankingsState) -> html.Div:
         help_text("y: 1 - the p = 2 power mean over tasks of each method's u (COPA with equal "
                   "weights on the tasks, rescaled to u's scale; a failed task counts as worst); "
                   "x: median time over tasks. Ringed points are Pareto-optimal (paper Fig. B.9)."),
-        dcc.Graph(id=ID.TRADEOFF, config={"displaylogo": False}),
+        html.Div(id=slot(ID.TRADEOFF)),
     ])
 
 

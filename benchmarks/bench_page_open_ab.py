@@ -1,0 +1,104 @@
+"""A page's warm open, this checkout against a git revision, two servers alternating.
+
+Issue 33: Rankings on the Open LLM leaderboard and Posets on amlb-2022 took seconds to open
+warm with a tenth of a second of server CPU. This benchmark serves the app of this checkout
+and of ``--peer-rev`` (its whole tree from ``git archive``) side by side, one headless
+Chromium per side, opens ``--page`` on each ``--dataset`` once untimed on both (and waits
+until each server is idle: a new tree compiles its kernels in the background first), then,
+round after round in a rotated order, opens it again, timed by the page itself
+(``bench_every_control``'s ``Bench.open``: from the navigation's start to the last change of
+the document before the page settles with its main part drawn), with the server's and the
+browser's CPU seconds over each open (``/proc``). What the page says (Rankings' at-a-glance
+card, Posets' headline without its "computed in" time) is checked equal on both sides after
+each round. On a shared machine the wall times follow the load; the browser's CPU seconds are
+the steadier measure of the page's own work.
+
+Usage::
+
+    python benchmarks/bench_page_open_ab.py --page posets --dataset amlb-2022
+        [--peer-rev main] [--rounds 6]
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks._app import RunningApp, free_port, headless_chromium
+from benchmarks._harness import load_line, markdown, percentile
+from benchmarks._revision_ab import revision_ab_arguments, revision_files
+from benchmarks.bench_every_control import PAGES, Bench
+from benchmarks.bench_explore_tick_ab import settle
+
+# what the page shows once drawn, compared between the sides
+SAID = {"rankings": "#rankings-glance", "posets": "#posets-headline"}
+
+
+def said(bench: Bench, page: str) -> str:
+    """The page's summary text, without the time it took (Posets' "computed in 0.17 s")."""
+    element = bench.find(SAID[page])
+    text = element.text if element is not None else ""
+    return re.sub(r"computed in [0-9.]+ s", "computed in ... s", text)
+
+
+def main(argv=None) -> int:
+    parser = revision_ab_arguments(__doc__.split("\n\n")[0], rounds=6)
+    parser.add_argument("--page", choices=sorted(SAID), default="posets")
+    parser.add_argument("--dataset", default="amlb-2022")
+    args = parser.parse_args(argv)
+    print(load_line(), flush=True)
+    path, _, ready = PAGES[args.page]
+    sides = {"this checkout": ROOT, f"peer {args.peer_rev}": revision_files(args.peer_rev)}
+    apps, benches, urls = {}, {}, {}
+    samples = {name: {"ms": [], "server": [], "browser": []} for name in sides}
+    try:
+        for name, folder in sides.items():
+            state = Path(tempfile.mkdtemp(prefix="copa-bench-open-"))
+            apps[name] = RunningApp(free_port(), state=state, app_dir=folder)
+            benches[name] = Bench(apps[name], headless_chromium(1400, 1000), 1, 1)
+            urls[name] = f"{apps[name].url}{path}?dataset={args.dataset}"
+        for n in range(-1, args.rounds):        # round -1 warms both up, untimed
+            texts = []
+            for name in (list(sides) if n % 2 == 0 else list(sides)[::-1]):
+                bench, app = benches[name], apps[name]
+                cpu, browser = app.cpu_seconds(), bench.browser_cpu_seconds()
+                ms = bench.open(urls[name], ready)
+                if n >= 0:
+                    samples[name]["ms"].append(ms)
+                    samples[name]["server"].append(app.cpu_seconds() - cpu)
+                    samples[name]["browser"].append(bench.browser_cpu_seconds() - browser)
+                texts.append(said(bench, args.page))
+            if len(set(texts)) != 1 or not texts[0]:
+                raise SystemExit(f"round {n + 1}: the sides say different things: {texts}")
+            if n < 0:
+                for app in apps.values():
+                    settle(app)
+                continue
+            print(f"  round {n + 1}: " + ", ".join(
+                f"{name} {samples[name]['ms'][-1]:.0f} ms, "
+                f"{samples[name]['browser'][-1]:.2f} s browser CPU" for name in sides),
+                flush=True)
+    finally:
+        for bench in benches.values():
+            bench.driver.quit()
+        for app in apps.values():
+            app.stop()
+    head = ["side", "open ms (median / p90)", "server CPU s an open (median)",
+            "browser CPU s an open (median)", "open ms (each)"]
+    rows = [[name, f"{statistics.median(s['ms']):.0f} / {percentile(s['ms'], 90):.0f}",
+             f"{statistics.median(s['server']):.3f}", f"{statistics.median(s['browser']):.3f}",
+             ", ".join(f"{ms:.0f}" for ms in s["ms"])] for name, s in samples.items()]
+    print(f"\n{args.page} on {args.dataset}: a warm open, to drawn and settled")
+    print(markdown(head, rows))
+    print(f"the pages said the same on both sides in every round; {load_line()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
