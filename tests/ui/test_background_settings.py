@@ -64,8 +64,12 @@ def test_the_depth_job_opens_the_serving_instance_dataset(two_instances):
     (first, first_settings), _second = two_instances
     ref = save_many_runs(first_settings)  # a wide table: the depth refuses it in words
     job, manager = _job_of(first, "compute")
+    from copa_dash.ui.features.posets.callbacks import job_arguments
+
+    # the job takes the drawing callback's arguments as one dict (s18: the page draws a
+    # stored or quick depth itself and starts the job only for the rest)
     outcome = _run_in_request(first, job, manager,
-                              [ref, None, None, [], "drop", "drop", "auto", 0.01])
+                              [job_arguments(ref, None, None, [], "drop", "drop", "auto", 0.01)])
     assert "no dataset has the id" not in str(outcome)
     assert "long" in str(outcome).lower()  # the refusal of a wide table, so the data was read
 
