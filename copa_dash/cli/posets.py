@@ -11,6 +11,7 @@ and the criteria its default view's objectives, unless given.
 from __future__ import annotations
 
 from ..config import Settings
+from ..core.brief import brief_list
 from ..core.errors import InvalidInputError
 from ..data.guessed_roles import refuse_undecided
 from ..services import posets
@@ -81,12 +82,16 @@ def run_depth(args) -> int:
         tolerance=args.tolerance or 0.01, max_seconds=max_seconds,
         exact_budget=Settings.from_env().depth_exact_budget, how="cli")
     central, outlying = posets.extreme_tasks(view)
+    near_central, near_outlying = posets.within_bound_of_extremes(view)
     result = {
         "tasks": posets.depth_records(view), "ufg_sets": view.n_ufg_sets,
         "methods": list(view.methods),
         "criteria": [f"{c}:{d}" for c, d in zip(view.criteria, view.directions)],
         "ties": view.ties, "exact": view.exact, "error_bound": view.error_bound,
         "most_central": list(central), "most_outlying": list(outlying),
+        # tasks the approximate depth cannot tell from those (within twice the bound)
+        "within_bound_of_most_central": list(near_central),
+        "within_bound_of_most_outlying": list(near_outlying),
         "flagged_ties": [{"task": t, "methods": [a, b]} for t, a, b in view.tied_pairs],
         "dropped": [{"task": t, "reason": r} for t, r in view.dropped],
         "seconds": view.seconds,
@@ -99,6 +104,11 @@ def run_depth(args) -> int:
                        ["task", "depth"]))
     print(f"{len(view.tasks)} tasks, {len(view.methods)} methods, {view.n_ufg_sets} ufg sets; "
           f"most central: {', '.join(central)}; most outlying: {', '.join(outlying)}")
+    for which, near in (("central", near_central), ("outlying", near_outlying)):
+        if near:
+            print(f"not told apart from the most {which} by the approximate depth (within "
+                  f"its error bound): {brief_list(near)}; only the exact depth can decide (its cost: "
+                  "the note below)")
     return print_notes(view.notes)
 
 

@@ -416,6 +416,34 @@ def extreme_tasks(view: DepthView) -> tuple[tuple[str, ...], tuple[str, ...]]:
             tuple(t for t, d in zip(view.tasks, view.depths) if d <= low + tol))
 
 
+def within_bound_of_extremes(view: DepthView) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The other tasks an approximate depth cannot tell from the most central and from the
+    most outlying: each depth is within ``error_bound`` of its exact value, so a task whose
+    depth is within twice the bound of the extreme may be the extreme itself. Empty for an
+    exact depth.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> v = SimpleNamespace(exact=False, error_bound=0.006, tasks=("a", "b", "c", "d"),
+    ...                     depths=np.array([0.50, 0.045, 0.043, 0.30]))
+    >>> within_bound_of_extremes(v)
+    ((), ('b',))
+    >>> within_bound_of_extremes(SimpleNamespace(**{**vars(v), "exact": True}))
+    ((), ())
+    """
+    if view.exact:
+        return (), ()
+    reach = 2 * float(view.error_bound) + 1e-12
+    top, low = float(view.depths.max()), float(view.depths.min())
+    central, outlying = extreme_tasks(view)
+    near_top = tuple(t for t, d in zip(view.tasks, view.depths)
+                     if d >= top - reach and t not in central)
+    near_low = tuple(t for t, d in zip(view.tasks, view.depths)
+                     if d <= low + reach and t not in outlying)
+    return near_top, near_low
+
+
 @dataclass(frozen=True)
 class HasseLayout:
     """Where to draw a poset's Hasse diagram: better methods above."""

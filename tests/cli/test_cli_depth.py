@@ -162,3 +162,22 @@ def test_the_approximate_note_says_only_the_clis_words(capsys, monkeypatch):
 def test_exact_and_tolerance_together_exit_2(capsys):
     assert main(["depth", "--dataset", "bbob", "--exact", "--tolerance", "0.1"]) == 2
     assert "either --exact or --tolerance" in capsys.readouterr().err
+
+
+def test_an_approximate_depth_names_the_tasks_it_cannot_tell_from_the_extremes(capsys):
+    """Newcomer's pass (session 18): amlb-2022's "most outlying: Amazon_employee_access
+    (0.043)" had a dozen tasks within the stated bound of it. The answer now lists the tasks
+    within twice the bound of each extreme, and the exact extreme is always among the named."""
+    exact = _json(capsys, "--dataset", "dmop")
+    approx = _json(capsys, "--dataset", "dmop", "--tolerance", "0.2")
+    assert exact["within_bound_of_most_outlying"] == exact["within_bound_of_most_central"] == []
+    depth = {t["task"]: t["depth"] for t in approx["tasks"]}
+    bound = 2 * approx["error_bound"]
+    low, top = min(depth.values()), max(depth.values())
+    assert set(approx["within_bound_of_most_outlying"]) == {
+        t for t, d in depth.items() if d <= low + bound} - set(approx["most_outlying"])
+    assert set(approx["within_bound_of_most_central"]) == {
+        t for t, d in depth.items() if d >= top - bound} - set(approx["most_central"])
+    for which in ("outlying", "central"):
+        named = set(approx[f"most_{which}"]) | set(approx[f"within_bound_of_most_{which}"])
+        assert set(exact[f"most_{which}"]) <= named

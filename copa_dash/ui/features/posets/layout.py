@@ -13,7 +13,9 @@ from __future__ import annotations
 import dash
 from dash import dcc, html
 
+from copa_dash.core.brief import brief_list
 from copa_dash.core.errors import InvalidInputError
+from copa_dash.services import posets
 from copa_dash.services.catalog import catalog
 from copa_dash.services.posets import NotLongTable, long_columns
 from copa_dash.ui.common.datasets import open_or_explain
@@ -247,16 +249,28 @@ def not_long_alert(message: str) -> html.Div:
 
 
 def headline(view, central, outlying) -> html.Div:
-    """The most central and most outlying tasks, named, with their depths."""
+    """The most central and most outlying tasks, named, with their depths, and how many
+    others an approximate depth cannot tell from them (:func:`posets.within_bound_of_extremes`)."""
     top = float(view.depths.max())
     low = float(view.depths.min())
-    return html.Div(className="alert alert-info", children=[
+    near_top, near_low = posets.within_bound_of_extremes(view)
+    children = [
         html.Strong("Most central: "), f"{', '.join(central)} (depth {top:.3f})",
         html.Span(" · "), html.Strong("most outlying: "), (f"{', '.join(outlying)} "
         f"(depth {low:.3f}) among {len(view.tasks)} tasks, {len(view.methods)} methods, "
         f"{view.distinct.shape[0]} distinct posets, {view.n_ufg_sets} ufg sets "
         f"({'exact' if view.exact else f'within ±{view.error_bound:.3g}'}; "
-        f"computed in {view.seconds:.2f} s).")])
+        f"computed in {view.seconds:.2f} s).")]
+    unsure = [f"{len(near)} other task{'s' if len(near) > 1 else ''} "
+              f"({brief_list(near, limit=3)}) {'are' if len(near) > 1 else 'is'} within the "
+              f"error bound of the most {which}"
+              for which, near in (("central", near_top), ("outlying", near_low)) if near]
+    if unsure:
+        children.append(html.Div(
+            f"Not told apart: {'; '.join(unsure)}, so the approximate depth cannot say which "
+            "is the most; only the exact depth can (its cost is said below).",
+            className="posets-unsure"))
+    return html.Div(className="alert alert-info", children=children)
 
 
 def tied_panel(view) -> html.Div | None:
