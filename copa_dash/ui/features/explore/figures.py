@@ -204,7 +204,11 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str, log=())
     when compared.
 
     Traces depend only on the data, the constraints and the axes; everything that moves
-    with alpha and p is layout, so a slider move patches the layout alone.
+    with alpha and p is layout, so a slider move patches the layout alone. The rows passing
+    the constraints are one trace whose points are hollow and ringed on the front and filled
+    off it (two legend entries of one group name the two looks), so a view whose points stay
+    where they were (an objective ticked or a direction flipped off the axes) keeps
+    ``layout.datarevision`` (:func:`points_revision`) and Plotly restyles the points.
 
     On a big table the dominated and failing rows are a fixed sample
     (:func:`~copa_dash.services.scatter_sample.scatter_rows`), stated in the figure's title;
@@ -250,7 +254,9 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str, log=())
                       "zeroline": False, **fixed_range(xs, log=log_x)},
             "yaxis": {"title": {"text": plot_text(y_title + (", log scale" if log_y else ""))},
                       "zeroline": False, **fixed_range(ys, log=log_y)},
-            "legend": {"orientation": "h", "y": -0.18, "x": 0},
+            # in the order of the traces, as when each look was a trace of its own (grouped,
+            # the passing trace's two entries would be laid out as a block of their own)
+            "legend": {"orientation": "h", "y": -0.18, "x": 0, "traceorder": "normal"},
             "margin": {"l": 60, "r": 20, "t": 40 if rows.sampled else 30, "b": 40},
             **({"title": {"text": rows.note(), "font": {"size": 12, "color": "#555"},
                           "x": 0.01, "xanchor": "left", "y": 0.985}} if rows.sampled else {}),
@@ -323,7 +329,7 @@ def slider_layers(exploration: Exploration, xs, ys, *, log=(False, False)) -> di
     compared), and a red ring and labelled arrow on the COPA pick, drawn last.
 
     Rings and dots are sized in pixels and anchored at the point's data coordinates, so they
-    keep their size under zoom. Hovering shows the row underneath (the front trace). ``log``
+    keep their size under zoom. Hovering shows the row underneath (the passing trace). ``log``
     says which axes are log axes, where Plotly places annotations (not shapes) by log10.
     """
     shapes = []
