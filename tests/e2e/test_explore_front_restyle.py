@@ -28,6 +28,14 @@ return {fingerprint: trace.marker.opacity,
         sameCalc: window.__copaCalc === gd.calcdata, meta: trace.meta};
 """
 
+# hover the passing trace's first point: the hover label's text and the point's id
+HOVER = """
+const gd = document.querySelector(arguments[0]);
+Plotly.Fx.hover(gd, [{curveNumber: 1, pointNumber: 0}]);
+const label = gd.querySelector('.hoverlayer');
+return {text: label ? label.textContent : '', id: gd.data[1].customdata[0][0]};
+"""
+
 
 @pytest.fixture(scope="module")
 def app():
@@ -52,3 +60,8 @@ def test_unticking_an_objective_off_the_axes_restyles_the_front_without_recomput
     assert after["ringed"] != before["ringed"]                    # the front moved ...
     assert after["drawnRinged"] == after["ringed"]                # ... and is drawn so
     assert after["sameCalc"]       # restyled: Plotly kept the points it had computed
+    # the hover of a point reads the new view's values: the unticked objective is gone
+    hover = dash_duo.driver.execute_script(HOVER, GRAPH)
+    assert hover["id"] in hover["text"]
+    assert before["meta"][1] not in after["meta"] and before["meta"][1] not in hover["text"]
+    assert all(name in hover["text"] for name in after["meta"])
