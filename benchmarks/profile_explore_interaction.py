@@ -30,6 +30,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -119,6 +120,8 @@ def main(argv=None) -> int:
     parser.add_argument("--dataset", default="open-llm-leaderboard-v2")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--browser-profile", action="store_true")
+    parser.add_argument("--save-profile", type=Path, default=None,
+                        help="write Chrome's profile (.cpuprofile JSON) here, for DevTools")
     args = parser.parse_args(argv)
     print(load_line(), flush=True)
     port = free_port()
@@ -155,6 +158,8 @@ def main(argv=None) -> int:
                 bench.timed(action(bench, args.action, args.repeats + n))
                 time.sleep(0.3)
             profile = driver.execute_cdp_cmd("Profiler.stop", {})["profile"]
+            if args.save_profile:
+                args.save_profile.write_text(json.dumps(profile))
             print(f"profiled {args.repeats} more:")
             print("\n".join(summarise(profile, 20)))
     finally:

@@ -79,8 +79,14 @@ def test_every_row_is_drawn_once_in_the_traces():
     figure = figures.front_figure(result, mode="raw", x=state.x, y=state.y)
     counts = [len(t["x"]) for t in figure["data"] if t["x"] != [None]]
     assert sum(counts) == result.problem.raw.shape[0]
-    front = next(t for t in figure["data"] if t["name"].startswith("on the front"))
-    assert len(front["x"]) == int((result.front & result.problem.eligible).sum())
+    passing = next(t for t in figure["data"] if t["name"].startswith("passes the constraints")
+                   and t["x"] != [None])
+    assert len(passing["x"]) == int(result.problem.eligible.sum())
+    ringed = [w > 0 for w in passing["marker"]["line"]["width"]]
+    assert sum(ringed) == int((result.front & result.problem.eligible).sum())
+    # the legend still names the front, as an entry of the passing trace's group
+    assert any(t["name"].startswith("on the front") and t["legendgroup"] == "passing"
+               for t in figure["data"])
 
 
 def test_a_slider_patch_carries_exactly_the_layers_of_a_full_redraw():
@@ -293,11 +299,13 @@ def test_a_sampled_front_figure_draws_the_front_and_the_pick_and_states_the_shar
     figure = figures.front_figure(result, mode="raw", x=state.x, y=state.y)
     problem = result.problem
     kx = problem.preferences.objectives.index(state.x)
-    drawn_x = [v for trace in figure["data"][:3] for v in trace["x"]]
+    drawn_x = [v for trace in figure["data"][:2] for v in trace["x"]]
     assert len(drawn_x) == rows.drawn < problem.raw.shape[0]
-    front_trace = figure["data"][2]
-    assert front_trace["x"] == problem.raw[result.front & problem.eligible, kx].tolist()
-    ids = {c[0] for trace in figure["data"][:3] for c in trace["customdata"]}
+    passing = figure["data"][1]
+    ringed = np.asarray(passing["marker"]["line"]["width"]) > 0
+    assert np.asarray(passing["x"])[ringed].tolist() == \
+        problem.raw[result.front & problem.eligible, kx].tolist()
+    ids = {c[0] for trace in figure["data"][:2] for c in trace["customdata"]}
     assert str(problem.ids[result.pick]) in ids
     assert figure["layout"]["title"]["text"] == rows.note()
     assert f"showing 300 of {rows.background_total:,}" in rows.note()
@@ -365,3 +373,31 @@ def test_a_range_constraint_is_a_band_on_its_axis_spanning_the_rows_it_keeps():
     assert len(figures.parallel_figure(result, ranges=(("not-an-axis", 0, 1),))["data"]) == 1
     top = float(np.nanmax(problem.raw[:, k]))
     assert len(figures.parallel_figure(result, ranges=((column, top + 1, None),))["data"]) == 1
+
+
+def test_a_tick_that_moves_no_point_keeps_the_data_revision_and_restyles_the_front():
+    """Plotly.react recomputes and redraws every point when ``layout.datarevision`` changes
+    and only restyles them when it stays (:func:`figures.points_revision`): an objective
+    unticked or a direction flipped off the axes keeps it, with the front's new looks and a
+    new fingerprint of them (the scalar Plotly compares); a new x axis changes it."""
+    _, base = _state()
+    others = [o for o in base.objectives if o[0] not in (base.x, base.y)]
+    dropped = tuple(o for o in base.objectives if o != others[-1])
+    flip = {"min": "max", "max": "min"}
+    flipped = tuple((n, flip[d]) if (n, d) == others[0] else (n, d) for n, d in base.objectives)
+    drawn = {}
+    for name, changes in {"base": {}, "untick": {"objectives": dropped},
+                          "flip": {"objectives": flipped}, "x": {"x": others[0][0]}}.items():
+        state, result = _explore(**changes)
+        drawn[name] = result, figures.front_figure(result, mode="raw", x=state.x, y=state.y)
+    revision = {name: figure["layout"]["datarevision"] for name, (_, figure) in drawn.items()}
+    assert revision["untick"] == revision["base"] == revision["flip"] != revision["x"]
+    looks = {name: figure["data"][1]["marker"] for name, (_, figure) in drawn.items()}
+    for name in ("untick", "flip"):
+        result = drawn[name][0]
+        assert (result.front != drawn["base"][0].front).any()   # the front moved
+        assert looks[name]["opacity"] != looks["base"]["opacity"]
+        ringed = np.asarray(looks[name]["line"]["width"]) > 0
+        assert ringed.sum() == (result.front & result.problem.eligible).sum()
+    # the hover speaks of the new view's objectives
+    assert drawn["untick"][1]["data"][1]["meta"] == [n for n, _ in dropped]
