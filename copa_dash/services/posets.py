@@ -530,6 +530,32 @@ def _duration(seconds: float) -> str:
     return "about a second" if seconds < 1.5 else f"about {seconds:.0f} seconds"
 
 
+def exact_seconds(view: DepthView, *, budget: int = DEFAULT_EXACT_BUDGET) -> float | None:
+    """The predicted upper bound on the exact depth's time in seconds, when its work is past
+    ``budget`` (None when exact is quick, or ``view`` is already exact)."""
+    if view.exact:
+        return None
+    work = core.exact_depth_work(len(view.distinct), len(view.methods))
+    return None if work <= budget else work / EXACT_SETS_PER_SECOND
+
+
+def exact_choice_words(seconds: float | None) -> str:
+    """The words of the "exact" choice beside its predicted cost: a newcomer clicked
+    "exact (can take long)" and started a job the note under it said would run for years.
+
+    >>> exact_choice_words(None)
+    'exact (can take long)'
+    >>> exact_choice_words(2.4e9)
+    'exact: up to about 76 years here, will likely not finish'
+    >>> exact_choice_words(600)
+    'exact: up to about 10 minutes here'
+    """
+    if seconds is None:
+        return "exact (can take long)"
+    late = ", will likely not finish" if seconds > 3600 else ""
+    return f"exact: up to {_duration(seconds)} here{late}"
+
+
 def exact_forecast(view: DepthView, *, budget: int = DEFAULT_EXACT_BUDGET) -> str | None:
     """What choosing the exact depth would cost, in words, when it is past ``budget``
     (None when exact is quick, or ``view`` is already exact).
@@ -538,13 +564,11 @@ def exact_forecast(view: DepthView, *, budget: int = DEFAULT_EXACT_BUDGET) -> st
     and methods -- an upper bound known before starting -- put in time at
     :data:`EXACT_SETS_PER_SECOND`; the approximate view's own error bound is quoted beside it.
     """
-    if view.exact:
+    seconds = exact_seconds(view, budget=budget)
+    if seconds is None:
         return None
     work = core.exact_depth_work(len(view.distinct), len(view.methods))
-    if work <= budget:
-        return None
     power = int(np.floor(np.log10(work)))
-    seconds = work / EXACT_SETS_PER_SECOND
     verdict = ("so it will likely not finish" if seconds > 3600
                else "which you can wait for if you need it exact")
     return (f"Exact depth here could examine about 10^{power} sets ({work:.3g}): at about "

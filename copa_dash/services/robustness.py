@@ -101,9 +101,11 @@ class Robustness:
         else:
             how = "a coin toss"
         r = self.local["radius"]
-        return (f"{self.pick} stays the pick for {100 * stays:.0f}% of weightings near yours "
-                f"({100 * (1 - r):.0f}% yours, {100 * r:.0f}% a random weighting) and is first "
-                f"for {100 * share:.0f}% of all weightings: {how}.")
+        # "small changes" in words a newcomer reads (the blend (1 - r) yours + r random, which
+        # moves no weight by more than r, stopped one: "(90% yours, 10% a random weighting)")
+        return (f"{self.pick} stays the pick for {100 * stays:.0f}% of small changes to your "
+                f"weights (none moves by more than {r:g}) and is first for {100 * share:.0f}% "
+                f"of all weightings: {how}.")
 
 
 def robustness(table: EvalTable, preferences: selection.Preferences,

@@ -43,3 +43,19 @@ def test_no_forecast_when_exact_is_quick_or_done():
     text = posets.exact_forecast(view, budget=100_000)
     assert "(5.24e+05)" in text and "up to about a second, which you can wait for" in text
     assert posets.exact_forecast(view, budget=10**6) is None
+
+
+def test_the_exact_choice_itself_says_its_cost_before_it_is_clicked():
+    """Newcomer's pass (session 18): "exact (can take long)" started at once a job the note
+    under it said would run for decades. The choice's own words now carry the cost, computed
+    here from the core's work bound; a quick exact keeps the plain words."""
+    from copa_dash.ui.features.posets.layout import mode_options
+
+    view = _auto("amlb-2022")
+    years = exact_depth_work(_distinct(view), len(view.methods)) / posets.EXACT_SETS_PER_SECOND \
+        / (365.25 * 86400)
+    exact = next(o for o in mode_options(posets.exact_seconds(view)) if o["value"] == "exact")
+    assert exact["label"] == f"exact: up to about {years:,.0f} years here, will likely not finish"
+    quick = next(o for o in mode_options(posets.exact_seconds(_auto("dmop")))
+                 if o["value"] == "exact")
+    assert quick["label"] == "exact (can take long)"

@@ -120,7 +120,7 @@ def test_verdict_words(stays, share, words):
         acceptability=({"id": "a", "rank1": share, "top3": 1.0},),
         local={"radius": 0.1, "stays": stays}, flips=(), leave_one_out={})
     text = result.verdict()
-    assert text.startswith(f"a stays the pick for {100 * stays:.0f}% of weightings near yours "
-                           "(90% yours, 10% a random weighting)")
+    assert text.startswith(f"a stays the pick for {100 * stays:.0f}% of small changes to your "
+                           "weights (none moves by more than 0.1)")
     assert text.endswith(f"{words}." if words in ("robust", "a coin toss") else text[-1])
     assert words in text

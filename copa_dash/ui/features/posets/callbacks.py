@@ -42,7 +42,7 @@ VIEW_OUTPUTS = {
     "outlying": (ID.HASSE_OUTLYING, "figure"), "beats": (ID.BEATS, "figure"),
     "agreement": (ID.AGREEMENT, "children"), "notes": (ID.NOTES, "children"),
     "shown": (ID.FIGURES, "style"), "forecast": (ID.FORECAST, "children"),
-    "forecast_bar": (ID.FORECAST_BAR, "children")}
+    "forecast_bar": (ID.FORECAST_BAR, "children"), "modes": (ID.MODE, "options")}
 
 
 def _state(result: dict, k) -> PosetsState:
@@ -100,7 +100,8 @@ def job_arguments(ref, method, task, criteria, ties, missing, mode, tolerance) -
 def _empty(query) -> dict:
     figures_off = {name: figures.EMPTY for name in ("depth", "central", "outlying", "beats")}
     return {**{name: None for name in VIEWS}, **figures_off, "shown": page.HIDDEN,
-            "query": query, "forecast": None, "forecast_bar": None}
+            "query": query, "forecast": None, "forecast_bar": None,
+            "modes": page.mode_options(None)}
 
 
 def _views(view, k: int, budget: int = posets.DEFAULT_EXACT_BUDGET) -> dict:
@@ -119,7 +120,8 @@ def _views(view, k: int, budget: int = posets.DEFAULT_EXACT_BUDGET) -> dict:
             "agreement": page.agreement_panel(posets.agreement(view, k=k)),
             "notes": [alert(n, "info") for n in view.notes], "shown": {},
             "forecast": (forecast := posets.exact_forecast(view, budget=budget)),
-            "forecast_bar": forecast}
+            "forecast_bar": forecast,
+            "modes": page.mode_options(posets.exact_seconds(view, budget=budget))}
 
 
 def _progress(set_progress, *, exact: bool):

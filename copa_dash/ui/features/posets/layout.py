@@ -91,10 +91,8 @@ def _controls(opened, state: PosetsState) -> html.Aside:
             {"label": "drop the task", "value": "drop"},
             {"label": "count as worst", "value": "worst"}]),
         html.H4("Depth"),
-        dcc.RadioItems(id=ID.MODE, className="rankings-radio", value=state.mode, options=[
-            {"label": "automatic: exact when quick, else approximate", "value": "auto"},
-            {"label": "exact (can take long)", "value": "exact"},
-            {"label": "approximate", "value": "approx"}]),
+        dcc.RadioItems(id=ID.MODE, className="rankings-radio", value=state.mode,
+                       options=mode_options(None)),
         # what exact would cost on this view, said before the user starts it (callbacks.draw)
         html.P(id=ID.FORECAST, className="help", role="note"),
         html.Label("error at most (approximate)", htmlFor=ID.TOLERANCE, className="help"),
@@ -246,6 +244,14 @@ def not_long_alert(message: str) -> html.Div:
             (": 10 AutoML frameworks (methods) on 55 datasets (tasks), compared on error and "
              "on training and inference time; it shows which datasets rank the frameworks "
              "as most do and which rank them unusually.")])])
+
+
+def mode_options(exact_seconds: float | None) -> list[dict]:
+    """The depth's three choices, the exact one with its predicted cost on the view shown
+    (:func:`posets.exact_choice_words`; the drawing callback updates it)."""
+    return [{"label": "automatic: exact when quick, else approximate", "value": "auto"},
+            {"label": posets.exact_choice_words(exact_seconds), "value": "exact"},
+            {"label": "approximate", "value": "approx"}]
 
 
 def headline(view, central, outlying) -> html.Div:
