@@ -17,8 +17,8 @@ from scipy.stats import spearmanr
 from copa_dash.cli import main
 from copa_dash.config import Settings
 from copa_dash.data.schema import Objective
-from copa_dash.services.catalog import open_dataset
 from copa_dash.services import default_view
+from copa_dash.services.catalog import open_dataset
 from copa_dash.services.uploads import finalize_upload, stage_upload
 from copa_dash.ui.features.explore.state import with_defaults
 from copa_dash.ui.features.explore.view_memo import state_of
