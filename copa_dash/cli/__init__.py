@@ -51,8 +51,9 @@ COMMANDS = {
                 "compile every numba kernel into the cache now (at install or image build)"),
 }
 
-# other names a command answers to: the pages call what `select` gives "the COPA pick"
-ALIASES = {"pick": "select"}
+# other names a command answers to: the pages call what `select` gives "the COPA pick", and
+# the Systems page shows what `indicators` prints (its radar and table of indicators)
+ALIASES = {"pick": "select", "systems": "indicators"}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -26,7 +26,7 @@ from ..core.significance import REF_RULES
 from ..data.io import build_eval_table
 from ..services import systems
 from ..services.significance_verdict import verdict
-from . import COMMANDS
+from . import COMMANDS, aliases_of
 from ._common import add_table_arguments, emit, format_table, load_table, say_task_span
 
 INDICATOR_COLUMNS = ("system", "hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os", "area")
@@ -137,7 +137,8 @@ def _role_arguments(sub) -> None:
 
 def register(subparsers) -> None:
     """Add ``indicators`` and ``significance`` to the CLI."""
-    sub = subparsers.add_parser("indicators", help=COMMANDS["indicators"][1])
+    sub = subparsers.add_parser("indicators", help=COMMANDS["indicators"][1],
+                                aliases=aliases_of("indicators"))   # `systems`, as the page
     add_table_arguments(sub)
     _role_arguments(sub)
     sub.add_argument("--normalize", default="minmax", choices=systems.NORMALIZATIONS,

@@ -278,13 +278,21 @@ class LazyKernel(registry.CPUDispatcher):
                                          {k: types.unliteral(v) for k, v in kws.items()})
 
     def _compile_here(self, args, kws):
-        """Compile (or load) now in this thread; a real compile shows in :func:`status`."""
-        if not kws:
-            sig = tuple(self.typeof_pyval(a) for a in args)
-            if in_disk_cache(self, sig):
+        """Compile (or load) now in this thread; a real compile shows in :func:`status`.
+
+        Threads that call a kernel at once (the depth's thread pool) wait for numba's
+        compiler lock here, before saying anything: the first compiles, the others then
+        find it compiled and say nothing, so the progress lines appear once (they appeared
+        once per thread, tester 18).
+        """
+        sig = None if kws else tuple(self.typeof_pyval(a) for a in args)
+        if sig is not None and in_disk_cache(self, sig):
+            return super()._compile_for_args(*args)
+        with global_compiler_lock:
+            if sig is not None and sig in self.overloads:   # another thread compiled it
                 return super()._compile_for_args(*args)
-        with _compiling(kernel_name(self)):
-            return super()._compile_for_args(*args, **kws)
+            with _compiling(kernel_name(self)):
+                return super()._compile_for_args(*args, **kws)
 
     def _twin_call(self, twin):
         """The callable numba's dispatcher calls with the arguments: the twin, or, when the

@@ -145,7 +145,8 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
 
 def dataset_label(ref: str, settings=None) -> str | None:
     """How pages name dataset ``ref`` to a person, or None when no such dataset exists (any
-    more): a bundled table's title with its name (the name is what links and the CLI take),
+    more): a bundled table's title with its name (the name is what links and the CLI take;
+    left out when the title begins with it, :func:`_title_says_name`),
     an upload's own name (never its 32-character id), a notebook table's title.
 
     Cheap: reads the bundled manifest or the upload's record, never the table.
@@ -167,7 +168,24 @@ def dataset_label(ref: str, settings=None) -> str | None:
         name = info.get("name") if isinstance(info, dict) else getattr(info, "name", None)
         return name or f"upload {ref[:8]}"
     title = next((d.title for d in list_datasets() if d.name == ref), None)
-    return None if title is None else f"{title} ({ref})"
+    if title is None:
+        return None
+    return title if _title_says_name(title, ref) else f"{title} ({ref})"
+
+
+def _title_says_name(title: str, name: str) -> bool:
+    """Whether a bundled table's title begins with its name's words, so that adding the name
+    would name the table twice ("Open LLM Leaderboard v2 (snapshot 2025-01-10)
+    (open-llm-leaderboard-v2)", tester 18).
+
+    >>> _title_says_name("Open LLM Leaderboard v2 (snapshot 2025-01-10)", "open-llm-leaderboard-v2")
+    True
+    >>> _title_says_name("AutoML Benchmark 2022 (4h, 8 cores)", "amlb-2022")
+    False
+    """
+    words = [w for w in re.split(r"[^0-9a-z]+", title.lower()) if w]
+    said = [w for w in re.split(r"[^0-9a-z]+", name.lower()) if w]
+    return bool(said) and words[:len(said)] == said
 
 
 def bundled_datasets() -> list:

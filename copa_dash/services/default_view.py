@@ -151,6 +151,33 @@ def is_cost(objective) -> bool:
     return bool(words & COST_WORDS)
 
 
+# A maximised rate of work done per unit of a resource, by its name when it gives no unit
+RATE_WORDS = frozenset({"throughput", "qps", "fps", "speed", "speedup", "efficiency"})
+
+
+def is_rate(objective) -> bool:
+    """Whether an objective is a maximised rate of work per unit of a resource (tokens/s,
+    queries/s, tokens/kWh, a throughput): the resource side of a trade-off, like a cost,
+    though not called one (:func:`is_cost` says no to a throughput), and never the quality
+    a first view leads with.
+
+    Examples
+    --------
+    >>> from copa_dash.data.schema import Objective
+    >>> [is_rate(Objective(n, d, u)) for n, d, u in [("Decode (tokens/s)", "max", "tokens/s"),
+    ...     ("Energy (tokens/kWh)", "max", "tokens/kWh"), ("Throughput", "max", None),
+    ...     ("Open LLM Score (%)", "max", "%"), ("Prefill (s)", "min", "s")]]
+    [True, True, True, False, False]
+    """
+    if objective.direction != "max":
+        return False
+    text = f"{objective.unit or ''} {objective.name} {objective.label or ''}".lower()
+    if re.search(r"/\s*(?:s|sec|second|kwh|wh|j|joule|w|watt|\$|usd)(?![a-z])"
+                 r"|per\s*(?:s(?:ec)?|second|kwh|joule|watt|dollar)(?![a-z])", text):
+        return True
+    return bool(set(_words(objective.label or objective.name)) & RATE_WORDS)
+
+
 def spearman_matrix(matrix: np.ndarray) -> np.ndarray:
     """|Spearman's rho| between the columns of ``matrix`` (rows with a missing value left
     out; a constant column correlates 1 with everything, so it is never the chosen pair).
@@ -219,9 +246,10 @@ def first_view(table: EvalTable) -> FirstView:
     """The default view of ``table`` (see :class:`FirstView`): ONE function behind the
     Explore page, ``copa-dash select/rank`` on a TABLE file, the notebook and the API.
 
-    The pair on the axes is a quality against a cost (:func:`is_cost`), or against a
+    The pair on the axes is a quality against a cost (:func:`is_cost`) or a rate
+    (:func:`is_rate`: tokens/s, tokens/kWh; never the quality led with), or against a
     fairness measure (:func:`is_fairness`) when there is no cost: the lead quality (the first
-    aggregate, :func:`is_aggregate`, else the first quality) and the cost (fairness measure)
+    aggregate, :func:`is_aggregate`, else the first quality) and the cost or rate (fairness measure)
     least correlated with it (ties: table order). Without either, an aggregate against the
     objective least correlated with it; else the least correlated pair of objectives
     (|Spearman's rho| on the complete rows), two of the same metric (``IMDB - ECE`` and
@@ -255,15 +283,21 @@ def _first_view(table: EvalTable, objectives) -> FirstView:
     if len(names) == 1:
         return FirstView(names, directions, names[0], names[0], "the only objective")
     costs = [k for k, o in enumerate(objectives) if is_cost(o)]
-    fair = [k for k, o in enumerate(objectives) if k not in costs and is_fairness(o)]
-    qualities = [k for k in range(len(names)) if k not in costs and k not in fair]
+    # rates (tokens/s, tokens/kWh) sit with the costs: the resource side of the trade-off
+    rates = [k for k, o in enumerate(objectives) if k not in costs and is_rate(o)]
+    resources = sorted(costs + rates)
+    fair = [k for k, o in enumerate(objectives) if k not in resources and is_fairness(o)]
+    qualities = [k for k in range(len(names)) if k not in resources and k not in fair]
     lead = next((k for k in qualities if is_aggregate(objectives[k])),
                 qualities[0] if qualities else None)
-    if lead is not None and (costs or fair):
-        x, (y, _) = lead, _least_correlated(table, names, lead, costs or fair)
+    if lead is not None and (resources or fair):
+        x, (y, _) = lead, _least_correlated(table, names, lead, resources or fair)
         reason = (f"a quality against a cost: {names[y]} reads as a cost by its name or unit"
-                  if costs else f"a quality against a fairness measure: {names[y]} is a "
-                  "distance from parity")
+                  if y in costs else
+                  f"a quality against a rate: {names[y]} is work done per second or per "
+                  "unit of a resource, the cost side of the trade-off"
+                  if y in rates else f"a quality against a fairness measure: {names[y]} is "
+                  "a distance from parity")
     elif lead is not None and is_aggregate(objectives[lead]):
         x, (y, r) = lead, _least_correlated(table, names, lead,
                                             [k for k in range(len(names)) if k != lead])
@@ -276,7 +310,8 @@ def _first_view(table: EvalTable, objectives) -> FirstView:
         off = rho + np.eye(len(names)) * 2 + (same & ~same.all()) * 2
         x, y = np.unravel_index(int(np.argmin(off)), off.shape)
         x, y = (int(x), int(y)) if x < y else (int(y), int(x))
-        kind = "costs" if costs and not qualities else "qualities"
+        kind = ("costs" if costs and not rates else "rates" if rates and not costs
+                else "costs or rates") if resources and not qualities else "qualities"
         reason = (f"all objectives read as {kind}, so the least correlated pair "
                   f"(|Spearman's rho| = {rho[x, y]:.2f})")
     return FirstView(names, directions, names[x], names[y], reason)

@@ -240,3 +240,26 @@ def test_a_fork_during_a_compile_gives_the_child_usable_llvm_and_compiler_locks(
     _, status = os.waitpid(pid, 0)
     thread.join()
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_threads_calling_a_new_kernel_at_once_say_compiling_once(jit_state, capsys):
+    """Tester 18: `copa-dash depth` printed "compiling posets.ufg_level_chunk" and "compiled
+    ... in 23.2 s" twice, once per thread of its pool; one compile is said once."""
+    jit.configure(mode="foreground", progress=True)
+    kernel = _fresh_kernel()
+    start = threading.Barrier(3)
+    results = []
+
+    def call():
+        start.wait(10)
+        results.append(kernel(np.arange(3.0)).tolist())
+
+    threads = [threading.Thread(target=call) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert results == [[1.0, 2.0, 3.0]] * 3 and len(kernel.signatures) == 1
+    err = capsys.readouterr().err
+    assert err.count("compiling test_jit.add_one") == 1, err
+    assert err.count("compiled test_jit.add_one in") == 1, err

@@ -67,7 +67,7 @@ def test_search_sort_and_a_row_click_open_the_explorer(dash_duo, app):
     dash_duo.find_element(f"{TABLE} td[data-dash-column='domain']").click()  # any cell of it
     wait_until(lambda: dash_duo.driver.current_url.endswith(f"/explore?dataset={ref}")
                or f"/explore?dataset={ref}&" in dash_duo.driver.current_url, timeout=30)
-    dash_duo.wait_for_contains_text("#context-dataset-name", ref, timeout=30)
+    dash_duo.wait_for_contains_text("#context-dataset-name", first, timeout=30)
     assert graph_figure(dash_duo, "explore-front", timeout=60)["data"]
     assert dash_duo.get_logs() == []
 

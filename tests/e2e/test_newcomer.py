@@ -11,6 +11,7 @@ from tests.e2e.app_under_test import graph_figure, none_loading, open_page, scre
 
 pytestmark = pytest.mark.browser
 DATASET = "open-llm-leaderboard-v2"
+TITLE = "Open LLM Leaderboard v2"  # the bar names it by its title (once)
 OTHER_PAGES = ("/rankings", "/systems", "/generalization", "/posets")
 
 
@@ -28,13 +29,13 @@ def test_the_dataset_follows_the_user_and_explore_starts_readable(dash_duo, app)
     assert layout["xaxis"]["title"]["text"].startswith("co2_cost")
     assert "log scale" in layout["xaxis"]["title"]["text"]
     assert _top(dash_duo, "explore-front") < 1000 - 300       # the scatter is on the first screen
-    dash_duo.wait_for_contains_text("#context-dataset-name", DATASET, timeout=10)
+    dash_duo.wait_for_contains_text("#context-dataset-name", TITLE, timeout=10)
     screenshot(dash_duo, "newcomer-explore")
     for path in OTHER_PAGES:
         dash_duo.find_element(f"a.nav-link[href^='{path}']").click()
         wait_until(lambda path=path: dash_duo.driver.current_url.split("?")[0].endswith(path)
                    and f"dataset={DATASET}" in dash_duo.driver.current_url, timeout=20)
-        dash_duo.wait_for_contains_text("#context-dataset-name", DATASET, timeout=20)
+        dash_duo.wait_for_contains_text("#context-dataset-name", TITLE, timeout=20)
         wait_until(lambda: dash_duo.driver.execute_script(
                        "return document.getElementById('explore-front') === null;")
                    and none_loading(dash_duo), timeout=60)

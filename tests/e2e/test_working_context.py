@@ -58,7 +58,7 @@ def test_explore_settings_follow_to_the_other_pages_and_a_link_wins(dash_duo, ap
     _visit(dash_duo, "/systems", "obj", CHOSEN)
     wait_until(lambda: "do not apply on Systems: it compares every row of each system"
                in _notes(dash_duo))
-    assert "migd <= 0.5; problem in {FDA1, FDA2}" in _notes(dash_duo)
+    assert "migd <= 0.5; problem is FDA1 or FDA2" in _notes(dash_duo)
     assert "Not here" not in _notes(dash_duo)
     screenshot(dash_duo, "context-systems")
 

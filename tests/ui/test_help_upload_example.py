@@ -27,3 +27,25 @@ def test_every_page_of_the_work_has_a_worked_example():
     assert pages == ["Upload", "Explore", "Rankings", "Systems", "Val -> test", "Posets"]
     shown = text(help_layout.layout())
     assert "| phi-2 | 56.3% | 21 | 2.7B |" in shown
+
+
+def test_the_example_says_what_copa_dash_inspect_says_of_each_column(tmp_path, capsys):
+    """Tester 18 (finding 20): the example said params was marked "sure" while `copa-dash
+    inspect` on that very table said "likely". The step now says each column's direction and
+    sureness as the CLI's reader does (checked against the CLI's JSON, not the helper)."""
+    import json
+
+    from copa_dash.cli import main
+
+    path = tmp_path / "example.md"
+    path.write_text(help_layout.UPLOAD_TABLE)
+    assert main(["inspect", str(path), "--json"]) == 0
+    columns = json.loads(capsys.readouterr().out)["columns"]
+    shown = text(help_layout.layout())
+    words = {"max": "to maximise", "min": "to minimise"}
+    for column in columns:
+        if column["role"] == "objective":
+            said = f"{column['name']} {words[column['direction']]} ({column['confidence']}"
+            assert said in shown, (said, shown)
+    assert any(c["confidence"] == "likely" for c in columns)  # the case that drifted
+    assert "each marked sure" not in shown

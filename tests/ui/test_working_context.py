@@ -79,7 +79,7 @@ def test_the_notes_say_what_applied_and_why_the_rest_did_not():
                           table_directions={"migd": "min", "mhvd": "min"},
                           why_no_ranges="sets only")
     assert notes == [
-        "Opened with your working context: objectives migd, mhvd; constraints problem in {FDA1, FDA2}.",
+        "Opened with your working context: objectives migd, mhvd; constraints problem is FDA1 or FDA2.",
         ("Rankings takes every objective in its dataset's own direction: your direction for "
          "mhvd (max) is not used here."),
         ("Range constraints (migd <= 0.5; -1e-07 <= mhvd <= 3; x >= 0.1) do not apply on "
@@ -151,7 +151,7 @@ def test_no_context_changes_nothing(settings):
 def test_constraints_alone_are_said_as_such():
     used = WorkingContext(sets=(("t", ("x",)),))
     assert context_notes("Explore", used, used=used) == [
-        "Opened with your working context: constraints t in {x}."]
+        "Opened with your working context: constraints t is x."]
 
 
 def test_explores_link_check_does_not_call_the_context_keys_unknown(settings):

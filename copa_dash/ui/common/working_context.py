@@ -136,8 +136,28 @@ def directions_of(table) -> dict[str, str]:
     return dict(zip(table.objective_names, table.directions))
 
 
+def _one_of(values) -> str:
+    """Allowed values in words: ``true``; ``A or B``; ``A, B or C``; past :data:`NAMED` + 1,
+    ``one of A, B, C, D and 3 more``.
+
+    >>> _one_of(["true"]), _one_of(["chat", "base"]), _one_of("abc"), _one_of("abcdefg")
+    ('true', 'chat or base', 'a, b or c', 'one of a, b, c, d and 3 more')
+    """
+    values = [str(v) for v in values]
+    if len(values) > NAMED + 1:
+        return f"one of {_few(values)}"
+    if len(values) == 1:
+        return values[0]
+    return f"{', '.join(values[:-1])} or {values[-1]}"
+
+
 def describe_constraints(context: WorkingContext) -> str:
-    """``co2_cost <= 5; type in {chat, base}`` in plain words."""
+    """The constraints in plain words: ``co2_cost <= 5; type is chat or base``.
+
+    >>> describe_constraints(WorkingContext(ranges=(("co2_cost", None, 5.0),),
+    ...                                     sets=(("available_on_hub", ("true",)),)))
+    'co2_cost <= 5; available_on_hub is true'
+    """
     parts = []
     for name, low, high in context.ranges:
         if low is not None and high is not None:
@@ -146,7 +166,7 @@ def describe_constraints(context: WorkingContext) -> str:
             parts.append(f"{name} >= {low:g}")
         elif high is not None:
             parts.append(f"{name} <= {high:g}")
-    parts += [f"{name} in {{{', '.join(values)}}}" for name, values in context.sets]
+    parts += [f"{name} is {_one_of(values)}" for name, values in context.sets]
     return "; ".join(parts)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dash
 from dash import dcc, html
 
+from copa_dash.services.proposal_words import proposal_in_words
 from copa_dash.services.views.links import dataset_link
 from copa_dash.ui.common.glossary import HELP_PATH, TERMS
 from copa_dash.ui.features.help.docs_site import DOCS_PATH, nav_pages
@@ -19,15 +20,17 @@ UPLOAD_TABLE = """| model | accuracy | latency_ms | params |
 | mistral-7b | 64.2% | 38 | 7.2B |
 | phi-2 | 56.3% | 21 | 2.7B |"""
 
-# (page, link to open it on a bundled dataset, the steps of the example)
+# (page, link to open it on a bundled dataset, the steps of the example; a step given as a
+# function is written when the page is drawn: the Upload example's proposal comes from the
+# reader itself, so it says what the Upload page and `copa-dash inspect` say of that table)
 EXAMPLES = (
     ("Upload", "/upload", (
         [("Your own table: one row per model, a column per measure. Paste this Markdown table "
           "into the box on the right of the Upload page and press \"Read the pasted table\":"),
          html.Pre(UPLOAD_TABLE, className="example-table")],
-        ("\"What we read\" says what was adjusted: the percent signs were read as numbers, "
-         "7B as 7 with the unit B. The proposal takes model as the id, accuracy to maximise, "
-         "latency_ms and params to minimise, each marked sure, likely or unsure."),
+        lambda: ("\"What we read\" says what was adjusted: the percent signs were read as "
+                 "numbers, 7B as 7 with the unit B. " + proposal_in_words(UPLOAD_TABLE)
+                 + " Each guess says how sure it is, as here."),
         ("A column nobody could guess a direction for is highlighted and Save stays off until "
          "you choose min, max or \"not an objective\": the tool never picks from a guess."),
         ("Name it and press \"Save and explore\": the explorer opens on your table, its link "
@@ -78,7 +81,8 @@ def layout(**_query):
         for item in (html.Dt(term, id=f"term-{key}"), html.Dd(sentence))])
     examples = [html.Section(className="example", children=[
         html.H3(page), html.P(dcc.Link(f"Open this example: {href}", href=href)),
-        html.Ol([html.Li(step) for step in steps])]) for page, href, steps in EXAMPLES]
+        html.Ol([html.Li(step() if callable(step) else step) for step in steps])])
+        for page, href, steps in EXAMPLES]
     return html.Div(className="page help-page", children=[
         html.H2("Help: the words the pages use"),
         html.P(["Every (i) on a page links to its entry here. The maths is in ",
