@@ -11,7 +11,6 @@ and the criteria its default view's objectives, unless given.
 from __future__ import annotations
 
 from ..config import Settings
-from ..core.brief import brief_list
 from ..core.errors import InvalidInputError
 from ..data.guessed_roles import refuse_undecided
 from ..services import posets
@@ -104,11 +103,9 @@ def run_depth(args) -> int:
                        ["task", "depth"]))
     print(f"{len(view.tasks)} tasks, {len(view.methods)} methods, {view.n_ufg_sets} ufg sets; "
           f"most central: {', '.join(central)}; most outlying: {', '.join(outlying)}")
-    for which, near in (("central", near_central), ("outlying", near_outlying)):
-        if near:
-            print(f"not told apart from the most {which} by the approximate depth (within "
-                  f"its error bound): {brief_list(near)}; only the exact depth can decide (its cost: "
-                  "the note below)")
+    unsure = posets.unsure_extremes_sentence(view)
+    if unsure:
+        print(unsure)
     return print_notes(view.notes)
 
 

@@ -21,6 +21,7 @@ import pandas as pd
 from ..core import posets as core
 from ..core.brief import brief_list
 from ..core.errors import InvalidInputError
+from ..core.posets import DepthCancelled  # noqa: F401  (the pages catch it from here)
 
 TIES = ("drop", "incomparable")
 MISSING = ("drop", "worst")
@@ -442,6 +443,21 @@ def within_bound_of_extremes(view: DepthView) -> tuple[tuple[str, ...], tuple[st
     near_low = tuple(t for t, d in zip(view.tasks, view.depths)
                      if d <= low + reach and t not in outlying)
     return near_top, near_low
+
+
+def unsure_extremes_sentence(view: DepthView) -> str:
+    """The sentence the page and ``copa-dash depth`` add when an approximate depth cannot
+    tell other tasks from the most central or the most outlying (empty when it can, or the
+    depth is exact)."""
+    near_top, near_low = within_bound_of_extremes(view)
+    unsure = [f"{len(near)} other task{'s' if len(near) > 1 else ''} "
+              f"({brief_list(near, limit=3)}) {'are' if len(near) > 1 else 'is'} within the "
+              f"error bound of the most {which}"
+              for which, near in (("central", near_top), ("outlying", near_low)) if near]
+    if not unsure:
+        return ""
+    return (f"Not told apart: {'; '.join(unsure)}, so the approximate depth cannot say which "
+            "is the most; only the exact depth can (its cost is said below).")
 
 
 @dataclass(frozen=True)

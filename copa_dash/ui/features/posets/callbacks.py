@@ -15,7 +15,6 @@ from dash import Input, Output, State, ctx, no_update
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.core.posets import DepthCancelled
 from copa_dash.services import posets
 from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
@@ -77,7 +76,7 @@ def _quick_view(state: PosetsState, settings, seconds: float):
     deadline = time.monotonic() + seconds
     try:
         return _view(state, settings, cancel=lambda: time.monotonic() > deadline)
-    except DepthCancelled:
+    except posets.DepthCancelled:
         return None
 
 

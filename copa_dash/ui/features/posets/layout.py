@@ -13,7 +13,6 @@ from __future__ import annotations
 import dash
 from dash import dcc, html
 
-from copa_dash.core.brief import brief_list
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services import posets
 from copa_dash.services.catalog import catalog
@@ -259,7 +258,6 @@ def headline(view, central, outlying) -> html.Div:
     others an approximate depth cannot tell from them (:func:`posets.within_bound_of_extremes`)."""
     top = float(view.depths.max())
     low = float(view.depths.min())
-    near_top, near_low = posets.within_bound_of_extremes(view)
     children = [
         html.Strong("Most central: "), f"{', '.join(central)} (depth {top:.3f})",
         html.Span(" · "), html.Strong("most outlying: "), (f"{', '.join(outlying)} "
@@ -267,15 +265,9 @@ def headline(view, central, outlying) -> html.Div:
         f"{view.distinct.shape[0]} distinct posets, {view.n_ufg_sets} ufg sets "
         f"({'exact' if view.exact else f'within ±{view.error_bound:.3g}'}; "
         f"computed in {view.seconds:.2f} s).")]
-    unsure = [f"{len(near)} other task{'s' if len(near) > 1 else ''} "
-              f"({brief_list(near, limit=3)}) {'are' if len(near) > 1 else 'is'} within the "
-              f"error bound of the most {which}"
-              for which, near in (("central", near_top), ("outlying", near_low)) if near]
+    unsure = posets.unsure_extremes_sentence(view)
     if unsure:
-        children.append(html.Div(
-            f"Not told apart: {'; '.join(unsure)}, so the approximate depth cannot say which "
-            "is the most; only the exact depth can (its cost is said below).",
-            className="posets-unsure"))
+        children.append(html.Div(unsure, className="posets-unsure"))
     return html.Div(className="alert alert-info", children=children)
 
 

@@ -73,6 +73,31 @@ def row_filter(state: RankingsState) -> RowFilter:
     return RowFilter(sets={c: list(v) for c, v in state.sets})
 
 
+def _benchmark(state: RankingsState) -> dict:
+    """The benchmark tab's texts and figures for the state."""
+    if state.tab != "benchmark":
+        raise PreventUpdate
+    try:
+        opened = open_dataset(state.dataset, current_settings())
+        table, cache, rows = opened.table, current_cache(), row_filter(state)
+        view = benchmarks.benchmark_view(
+            table, metric=state.metric or None, reference=state.reference or None,
+            row_filter=rows, alpha=state.significance, dataset_id=opened.cache_id, cache=cache)
+        groups = benchmarks.tradeoff_view(
+            table, metric=view.metric, time_metric=state.time,
+            group_column=state.task_type or None, row_filter=rows,
+            dataset_id=opened.cache_id, cache=cache)
+    except InvalidInputError as exc:
+        return {"alert": alert(str(exc)), "boxes": EMPTY, "friedman": None, "cd": EMPTY,
+                "tradeoff": EMPTY}
+    return {"alert": [alert(n, "info") for n in view.notes],
+            "boxes": figures_benchmark.box_figure(view),
+            "friedman": panels_rankings.friedman_text(view),
+            "cd": figures_benchmark.cd_figure(view),
+            "tradeoff": figures_benchmark.tradeoff_figure(groups, metric=view.metric,
+                                                          time_metric=state.time)}
+
+
 def register_callbacks(app) -> None:
     """Attach the rankings page's callbacks to ``app``."""
     acceptability_chart.register_callbacks(app, row_filter)
@@ -126,30 +151,6 @@ def register_callbacks(app) -> None:
         return {**answer, **{name: graph_or_patch(drawn[name], graph, answer[name])
                              for name, graph in (("boxes", ID.BOXES), ("cd", ID.CD),
                                                  ("tradeoff", ID.TRADEOFF))}}
-
-    def _benchmark(state: RankingsState) -> dict:
-        """The benchmark tab's texts and figures for the state."""
-        if state.tab != "benchmark":
-            raise PreventUpdate
-        try:
-            opened = open_dataset(state.dataset, current_settings())
-            table, cache, rows = opened.table, current_cache(), row_filter(state)
-            view = benchmarks.benchmark_view(
-                table, metric=state.metric or None, reference=state.reference or None,
-                row_filter=rows, alpha=state.significance, dataset_id=opened.cache_id, cache=cache)
-            groups = benchmarks.tradeoff_view(
-                table, metric=view.metric, time_metric=state.time,
-                group_column=state.task_type or None, row_filter=rows,
-                dataset_id=opened.cache_id, cache=cache)
-        except InvalidInputError as exc:
-            return {"alert": alert(str(exc)), "boxes": EMPTY, "friedman": None, "cd": EMPTY,
-                    "tradeoff": EMPTY}
-        return {"alert": [alert(n, "info") for n in view.notes],
-                "boxes": figures_benchmark.box_figure(view),
-                "friedman": panels_rankings.friedman_text(view),
-                "cd": figures_benchmark.cd_figure(view),
-                "tradeoff": figures_benchmark.tradeoff_figure(groups, metric=view.metric,
-                                                              time_metric=state.time)}
 
     app.clientside_callback(TAB_SWITCH, Output(ID.RANKS_PANEL, "style"),
                             Output(ID.BENCH_PANEL, "style"), Input(ID.TABS, "value"))
