@@ -398,6 +398,11 @@ def chart_rows(view: RankingView, *, ties: str = "break", top: int = 30, by: str
                 + (f", plus {n_flat} that {view.criteria[0]} flatters most (see 'At a glance')"
                    if n_flat else "")
                 + "; ranks are among all entries. The table below lists every entry.")
+    if n > 1:
+        # a newcomer saw grey lines at ranks 1-2 and coloured ones below, with no key
+        note += (" In colour: the entries whose ranks move most across the criteria"
+                 + (f", those {view.criteria[0]} flatters most" if len(flattered) else "")
+                 + (", the pinned ones" if len(pinned_pos) else "") + ".")
     spread = rank_spread(ranks[shown])
     movers = shown[np.lexsort((ranks[shown, column], -spread))][:n_highlight]
     movers = movers[rank_spread(ranks[movers]) > 0]

@@ -193,8 +193,11 @@ def test_chart_rows_top_n_plus_pinned_and_highlights():
     assert rows.pinned.tolist() == [0]
     assert set(rows.highlighted.tolist()) == {0, 3}   # pinned A and the largest move (D)
     assert "top 2 of 5 entries under obj:f2, plus 1 pinned" in rows.note
+    assert rows.note.endswith("In colour: the entries whose ranks move most across the criteria, "
+                              "the pinned ones.")
     everything = rankings.chart_rows(view, top=30)
-    assert everything.note == "All 5 entries."
+    assert everything.note == ("All 5 entries. In colour: the entries whose ranks move most "
+                               "across the criteria.")
     with pytest.raises(InvalidInputError, match="not one of the criteria"):
         rankings.chart_rows(view, by="mean")
 
