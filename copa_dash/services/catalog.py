@@ -143,6 +143,21 @@ def open_dataset(ref: str, settings=None) -> OpenedDataset:
     return _bundled(ref)
 
 
+def file_stem(what: str, ref: str, settings=None) -> str:
+    """A download's file name without its extension: ``what`` and the dataset, by its
+    short name when bundled, by its own name when uploaded (never the 32-character id;
+    a CSV was ``copa-ranking.csv`` for every dataset). Letters, digits and dashes only.
+
+    >>> file_stem("copa-ranking", "open-llm-leaderboard-v2")
+    'copa-ranking-open-llm-leaderboard-v2'
+    >>> file_stem("copa-ranking", "")
+    'copa-ranking'
+    """
+    name = ref if ref and not is_upload_id(ref) else (dataset_label(ref, settings) or "")
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40].strip("-")
+    return f"{what}-{slug}" if slug else what
+
+
 def dataset_label(ref: str, settings=None) -> str | None:
     """How pages name dataset ``ref`` to a person, or None when no such dataset exists (any
     more): a bundled table's title with its name (the name is what links and the CLI take;

@@ -178,7 +178,8 @@ def test_domainbed_average_against_copa(dash_duo, app):
     assert drawn["Mixup"] == [expected["Mixup"][c] for c in CRITERIA.split(",")]
     _shot(dash_duo, "rankings-bump", "rankings-domainbed-pacs")
     dash_duo.find_element("#rankings-download-button").click()
-    target = Path(dash_duo.download_path) / "copa-rankings.csv"
+    # the file is named by its dataset (a newcomer found every CSV named alike)
+    target = Path(dash_duo.download_path) / "copa-rankings-domainbed-pacs.csv"
     end = time.time() + 20
     while not target.exists() and time.time() < end:
         time.sleep(0.25)

@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from urllib.parse import parse_qs
 
 from dash import ALL, Input, Output, State, ctx, dcc, no_update
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
+from copa_dash.services.catalog import file_stem
 from copa_dash.services.export import safe_csv
 from copa_dash.ui.common.alerts import alert
 from copa_dash.ui.common.empty import empty_figure
+from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.task_note import task_note
 from copa_dash.ui.common.url_sync import register_url_sync, view_link, view_link_outputs
 from copa_dash.ui.features.explore import (
@@ -348,5 +351,6 @@ def register_callbacks(app) -> None:
         neutralised."""
         if not query:
             raise PreventUpdate
-        return dcc.send_string(safe_csv(ranked_frame(query, search, sort_key)),
-                               "copa-ranking.csv")
+        stem = file_stem("copa-ranking", parse_qs(query).get("dataset", [""])[0],
+                         current_settings())
+        return dcc.send_string(safe_csv(ranked_frame(query, search, sort_key)), f"{stem}.csv")

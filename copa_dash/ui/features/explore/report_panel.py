@@ -15,7 +15,7 @@ from dash import html
 from copa_dash.reports import DecisionView, decision_report
 from copa_dash.reports.view import from_explore
 from copa_dash.services import elicitation
-from copa_dash.services.catalog import open_dataset
+from copa_dash.services.catalog import file_stem, open_dataset
 from copa_dash.ui.common.report_row import ReportRowIds, register_report_download, report_row
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.features.explore.ids import ExploreIds
@@ -64,7 +64,7 @@ def report_file(query: str, fmt: str, *, share_base: str = "",
     state = parse_query(given)
     opened = open_dataset(state.dataset, settings)
     state = with_defaults(state, opened, given=set(given))
-    name = f"copa-report-{opened.ref[:40]}.{fmt}"
+    name = f"{file_stem('copa-report', opened.ref, settings)}.{fmt}"
     data = decision_report(opened, view_of(state, answers_of(state)), fmt=fmt, share_base=share_base,
                            output_name=name, cache=current_cache(), progress=progress)
     return data, name

@@ -8,7 +8,7 @@ from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services import benchmarks, rankings
-from copa_dash.services.catalog import open_dataset
+from copa_dash.services.catalog import file_stem, open_dataset
 from copa_dash.services.export import safe_csv
 from copa_dash.services.inputs import RowFilter
 from copa_dash.ui.common.alerts import alert
@@ -171,13 +171,15 @@ def register_callbacks(app) -> None:
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
 
     @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
-                  State(ID.TABLE, "data"), State(ID.TABLE, "columns"), prevent_initial_call=True)
-    def download_csv(n_clicks, data, columns):
+                  State(ID.TABLE, "data"), State(ID.TABLE, "columns"), State(ID.REF, "data"),
+                  prevent_initial_call=True)
+    def download_csv(n_clicks, data, columns, ref):
         """The rank table as CSV, with spreadsheet formulas neutralised."""
 
         if not data:
             raise PreventUpdate
         frame = pd.DataFrame(data)[[c["id"] for c in columns]]
         frame.columns = [c["name"] for c in columns]
-        return dcc.send_string(safe_csv(frame), "copa-rankings.csv")
+        stem = file_stem("copa-rankings", ref or "", current_settings())
+        return dcc.send_string(safe_csv(frame), f"{stem}.csv")
 
