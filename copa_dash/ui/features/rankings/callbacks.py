@@ -45,7 +45,8 @@ FOCUS_OPTIONS = """function (objectives) {
 # are layout.panel_style's
 TAB_SWITCH = """function (tab) {
     const hidden = {visibility: "hidden", height: 0, overflow: "hidden"};
-    return tab === "benchmark" ? [hidden, {}] : [{}, hidden];
+    const none = {display: "none"};
+    return tab === "benchmark" ? [hidden, {}, none, {}] : [{}, hidden, {}, none];
 }"""
 
 from copa_dash.ui.common.task_note import task_note
@@ -153,7 +154,8 @@ def register_callbacks(app) -> None:
                                                  ("tradeoff", ID.TRADEOFF))}}
 
     app.clientside_callback(TAB_SWITCH, Output(ID.RANKS_PANEL, "style"),
-                            Output(ID.BENCH_PANEL, "style"), Input(ID.TABS, "value"))
+                            Output(ID.BENCH_PANEL, "style"), Output(ID.RANKS_CONTROLS, "style"),
+                            Output(ID.BENCH_NOTE, "style"), Input(ID.TABS, "value"))
 
     # the focus picker offers the chosen objectives (in the browser: one request fewer on
     # every open and every objective change)

@@ -11,6 +11,8 @@ class RankingsIds(ViewPageIds, prefix="rankings"):
     TABS: str
     RANKS_PANEL: str
     BENCH_PANEL: str
+    RANKS_CONTROLS: str
+    BENCH_NOTE: str
     CRITERIA: str
     OBJECTIVES: str
     FOCUS: str

@@ -98,34 +98,55 @@ def _controls(opened, state: RankingsState, entries) -> html.Aside:
         html.H4("Dataset"),
         dcc.Dropdown(id=ID.DATASET, options=options, value=opened.ref, clearable=False),
         html.Details([html.Summary(f"About: {opened.title}"), html.P(opened.description)]),
-        html.H4("Criteria (columns, in order)"),
-        dcc.Dropdown(id=ID.CRITERIA, options=criteria_options(state, table, entries),
-                     value=list(state.criteria), multi=True),
-        help_text(HELP_CRITERIA),
-        html.H4("Objectives"),
-        dcc.Dropdown(id=ID.OBJECTIVES, options=_options(table.objective_names),
-                     value=list(state.objectives), multi=True),
-        html.Label("Focus objectives (empty: equal weights)", htmlFor=ID.FOCUS),
-        dcc.Dropdown(id=ID.FOCUS, options=_options(state.objectives), value=list(state.focus),
-                     multi=True),
-        html.Label("alpha (weight of the focus)", htmlFor=ID.ALPHA),
-        dcc.Slider(id=ID.ALPHA, min=0, max=1, step=0.05, value=state.alpha,
-                   marks={0: "0", 0.5: "0.5", 1: "1"}),
-        help_text(HELP_WEIGHTS),
-        html.H4("Ties"),
-        dcc.RadioItems(id=ID.TIES, value=state.ties, className="rankings-radio", options=[
-            {"label": "untie by COPA at p = 8", "value": "break"},
-            {"label": "raw ties", "value": "keep"}]),
-        help_text(HELP_TIES),
-        html.Div(style={} if table.roles.system else {"display": "none"}, children=[
-            html.H4("Entries"),
-            dcc.RadioItems(id=ID.GROUP, value=state.group, className="rankings-radio", options=[
-                {"label": f"one per {table.roles.system or 'system'} (mean over its runs)",
-                 "value": "system"},
-                {"label": "one per row", "value": "rows"}]),
+        # on the Benchmark tab only the rows taking part apply: the rest is hidden there and
+        # a line says so (a newcomer moved alpha there and saw nothing change, beside the
+        # tab's own "Nemenyi alpha")
+        html.P(BENCH_SIDEBAR_NOTE, id=ID.BENCH_NOTE, className="help",
+               style=sidebar_styles(state.tab)[1]),
+        html.Div(id=ID.RANKS_CONTROLS, style=sidebar_styles(state.tab)[0], children=[
+            html.H4("Criteria (columns, in order)"),
+            dcc.Dropdown(id=ID.CRITERIA, options=criteria_options(state, table, entries),
+                         value=list(state.criteria), multi=True),
+            help_text(HELP_CRITERIA),
+            html.H4("Objectives"),
+            dcc.Dropdown(id=ID.OBJECTIVES, options=_options(table.objective_names),
+                         value=list(state.objectives), multi=True),
+            html.Label("Focus objectives (empty: equal weights)", htmlFor=ID.FOCUS),
+            dcc.Dropdown(id=ID.FOCUS, options=_options(state.objectives), value=list(state.focus),
+                         multi=True),
+            html.Label("alpha (weight of the focus)", htmlFor=ID.ALPHA),
+            dcc.Slider(id=ID.ALPHA, min=0, max=1, step=0.05, value=state.alpha,
+                       marks={0: "0", 0.5: "0.5", 1: "1"}),
+            help_text(HELP_WEIGHTS),
+            html.H4("Ties"),
+            dcc.RadioItems(id=ID.TIES, value=state.ties, className="rankings-radio", options=[
+                {"label": "untie by COPA at p = 8", "value": "break"},
+                {"label": "raw ties", "value": "keep"}]),
+            help_text(HELP_TIES),
+            html.Div(style={} if table.roles.system else {"display": "none"}, children=[
+                html.H4("Entries"),
+                dcc.RadioItems(id=ID.GROUP, value=state.group, className="rankings-radio", options=[
+                    {"label": f"one per {table.roles.system or 'system'} (mean over its runs)",
+                     "value": "system"},
+                    {"label": "one per row", "value": "rows"}]),
+            ]),
         ]),
         _set_filters(table, state),
     ])
+
+
+BENCH_SIDEBAR_NOTE = ("The Benchmark tab has its own controls (metric, reference method, "
+                      "Nemenyi alpha) in the tab; from this column only 'Rows taking part' "
+                      "applies to it, except a filter on the task column (the tab compares "
+                      "the methods across the tasks).")
+
+
+def sidebar_styles(tab: str) -> tuple[dict, dict]:
+    """The styles of the sidebar's ranking controls and of the Benchmark tab's note: the
+    controls shown on the rankings tab, the note on the Benchmark tab (the same rule as the
+    clientside switch, ``callbacks.TAB_SWITCH``)."""
+    hidden = {"display": "none"}
+    return ({}, hidden) if tab != "benchmark" else (hidden, {})
 
 
 def layout(**query):
