@@ -18,22 +18,14 @@ from copa_dash.cli import main
 from copa_dash.config import Settings
 from copa_dash.data.schema import Objective
 from copa_dash.services import default_view
-from copa_dash.services.catalog import open_dataset
-from copa_dash.services.uploads import finalize_upload, stage_upload
-from copa_dash.ui.features.explore.state import with_defaults
-from copa_dash.ui.features.explore.view_memo import state_of
+from tests.uploads_opened import uploaded_first_state
 
 MESSY = Path(__file__).parents[1] / "data" / "messy"   # llm_perf_lb.csv: see its README row
 
 
 def _page_view(settings, path: Path):
     """(x, y, focus) of the Explore page when an upload of ``path`` first opens."""
-    staged = stage_upload(settings, path.name, path.read_bytes())
-    dataset = finalize_upload(settings, staged.token, staged.filename,
-                              staged.proposal.roles(skip_undecided=True), name=None,
-                              shared=False)
-    opened = open_dataset(dataset, settings)
-    state = with_defaults(state_of(f"dataset={dataset}"), opened, ("dataset",))
+    opened, state = uploaded_first_state(settings, path)
     return (state.x, state.y, tuple(state.focus)), opened.table
 
 

@@ -22,10 +22,10 @@ from copa_dash.services.catalog import open_dataset
 from copa_dash.services.first_view import default_view
 from copa_dash.services.inputs import Objective, Roles
 from copa_dash.services.store import open_store
-from copa_dash.services.uploads import finalize_upload, stage_upload
 from copa_dash.ui.features.explore.state import ExploreState, with_defaults
 from copa_dash.ui.features.explore.view_memo import state_of
 from copa_dash.ui.features.explore.view_state import preferences_and_filter
+from tests.uploads_opened import uploaded_first_state
 
 
 @pytest.mark.parametrize("query", ["", "&alpha=1", "&alpha=0.3"])
@@ -53,12 +53,7 @@ MESSY = Path(__file__).parents[1] / "data" / "messy"
 
 def _page_pick(settings, path: Path) -> tuple[str, ExploreState]:
     """The model the Explore page picks when an upload of ``path`` opens (no query)."""
-    staged = stage_upload(settings, path.name, path.read_bytes())
-    dataset = finalize_upload(settings, staged.token, staged.filename,
-                              staged.proposal.roles(skip_undecided=True), name=None,
-                              shared=False)
-    opened = open_dataset(dataset, settings)
-    state = with_defaults(state_of(f"dataset={dataset}"), opened, ("dataset",))
+    opened, state = uploaded_first_state(settings, path)
     prefs, row_filter = preferences_and_filter(state, opened.table)
     problem = selection.build_problem(opened.table, prefs, row_filter)
     return str(problem.ids[selection.select(problem)]), state
