@@ -137,6 +137,14 @@ def grouped_roles(columns, roles, groups, *, more_role=None, families=None) -> l
     return out
 
 
+def id_note(proposal) -> str:
+    """The reader's note on how rows are named, shown under the Id picker (where the user
+    can change it) when the proposal named the rows itself; "What we read" leaves it out,
+    so the long sentence is said once (a newcomer read it twice on the llm-perf export)."""
+    return proposal.notes[0] if proposal.notes and (proposal.id is None or proposal.renamed) \
+        else ""
+
+
 def proposal_controls(staged) -> html.Div:
     """The form for a staged upload: its proposal pre-filled, every term explained."""
     proposal = staged.proposal
@@ -150,8 +158,7 @@ def proposal_controls(staged) -> html.Div:
         html.P(ROLE_HELP, className="help"),
         html.Label("Id: the column that names each row in the figures and tables"),
         dcc.Dropdown(id=ID.ID_COLUMN, value=id_column, clearable=False, options=id_options),
-        html.P(proposal.notes[0] if proposal.id is None or proposal.renamed else "",
-               id=ID.ID_NOTE, className="help"),
+        html.P(id_note(proposal), id=ID.ID_NOTE, className="help"),
         _runs_choice(proposal, staged.frame),
         role_table("short", mapping, notes, id_column),
         _more_columns(proposal, id_column, mapping, notes),

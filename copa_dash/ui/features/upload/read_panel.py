@@ -5,6 +5,7 @@ from __future__ import annotations
 from dash import dcc, html
 
 from copa_dash.ui.features.upload.ids import UploadReadIds as RID
+from copa_dash.ui.features.upload.proposal_form import id_note
 
 
 def what_we_read(staged) -> html.Div:
@@ -14,7 +15,8 @@ def what_we_read(staged) -> html.Div:
         html.H3("What we read"),
         html.P(f"{source}: {len(staged.frame):,} rows, {staged.frame.shape[1]} columns.",
                className="help"),
-        html.Ul([html.Li(note) for note in staged.notes]),
+        # the note on row names is said under the Id picker instead (proposal_form.id_note)
+        html.Ul([html.Li(note) for note in staged.notes if note != id_note(staged.proposal)]),
         *keep_zeros_box(staged),
     ])
 
