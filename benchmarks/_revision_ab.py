@@ -1,5 +1,7 @@
 """What the benchmarks that time this checkout against an earlier git revision share: the
-earlier revision's files in a temporary folder, and their common command line."""
+earlier revision's files in a temporary folder, their common command line, one running app
+and one headless Chromium a side (stopped whatever happens), and the alternating order of
+the sides in each round."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import io
 import subprocess
 import tarfile
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,3 +36,38 @@ def revision_ab_arguments(description: str, *, rounds: int) -> argparse.Argument
     parser.add_argument("--peer-rev", default="HEAD~1")
     parser.add_argument("--rounds", type=int, default=rounds)
     return parser
+
+
+@contextmanager
+def sides_running(sides: dict[str, Path], prefix: str, prepare=None):
+    """``(apps, benches)``: for each side (``{name: app folder}``) a running app on a free
+    port with its own state folder, and a headless Chromium at 1400 x 1000 driving it; both
+    stopped on leaving, whatever happens. ``prepare(name, port, state, folder)``, when given,
+    runs before a side's app starts (to save an upload into its state)."""
+    from benchmarks._app import RunningApp, free_port, headless_chromium
+    from benchmarks.bench_every_control import Bench
+
+    apps, benches = {}, {}
+    try:
+        for name, folder in sides.items():
+            port, state = free_port(), Path(tempfile.mkdtemp(prefix=prefix))
+            if prepare is not None:
+                prepare(name, port, state, folder)
+            apps[name] = RunningApp(port, state=state, app_dir=folder)
+            benches[name] = Bench(apps[name], headless_chromium(1400, 1000), 1, 1)
+        yield apps, benches
+    finally:
+        for bench in benches.values():
+            bench.driver.quit()
+        for app in apps.values():
+            app.stop()
+
+
+def round_order(sides, n: int) -> list[str]:
+    """The sides in round ``n``'s order: the first side first in even rounds, last in odd
+    ones, so neither always runs on a machine the other just warmed.
+
+    >>> round_order({"a": 1, "b": 2}, 0), round_order({"a": 1, "b": 2}, 1)
+    (['a', 'b'], ['b', 'a'])
+    """
+    return list(sides) if n % 2 == 0 else list(sides)[::-1]

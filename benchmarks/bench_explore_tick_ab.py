@@ -26,17 +26,21 @@ from __future__ import annotations
 
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._app import RunningApp, app_env, free_port, headless_chromium
+from benchmarks._app import RunningApp, app_env
 from benchmarks._harness import load_line, markdown, percentile
-from benchmarks._revision_ab import revision_ab_arguments, revision_files
-from benchmarks.bench_every_control import PAGES, Bench, save_uploads
+from benchmarks._revision_ab import (
+    revision_ab_arguments,
+    revision_files,
+    round_order,
+    sides_running,
+)
+from benchmarks.bench_every_control import PAGES, save_uploads
 
 BOXES = "input[type=checkbox][name*='explore-objectives']"
 # the second objective's direction: the radio not checked (flips it)
@@ -67,20 +71,19 @@ def main(argv=None) -> int:
     steps = ("untick", "tick") + (("direction", "direction back") if args.direction else ())
     print(load_line(), flush=True)
     sides = {"this checkout": ROOT, f"peer {args.peer_rev}": revision_files(args.peer_rev)}
-    apps, benches, urls = {}, {}, {}
     samples = {name: {**{step: [] for step in steps}, "server": [], "browser": []}
                for name in sides}
-    try:
-        for name, folder in sides.items():
-            port, state = free_port(), Path(tempfile.mkdtemp(prefix="copa-bench-tick-"))
-            dataset = args.dataset or next(iter(save_uploads(
-                [args.file], app_env(port, state, folder), folder).values()))
-            apps[name] = RunningApp(port, state=state, app_dir=folder)
-            benches[name] = Bench(apps[name], headless_chromium(1400, 1000), 1, 1)
-            urls[name] = f"{apps[name].url}/explore?dataset={dataset}"
+    datasets = {}
+
+    def save_the_upload(name, port, state, folder):
+        datasets[name] = args.dataset or next(iter(save_uploads(
+            [args.file], app_env(port, state, folder), folder).values()))
+
+    with sides_running(sides, "copa-bench-tick-", save_the_upload) as (apps, benches):
+        urls = {name: f"{app.url}/explore?dataset={datasets[name]}" for name, app in apps.items()}
         for n in range(-1, args.rounds):       # round -1 warms both up (the peer's tree
             picks = []                          # is a new path: its kernels compile first)
-            for name in (list(sides) if n % 2 == 0 else list(sides)[::-1]):
+            for name in round_order(sides, n):
                 bench = benches[name]
                 bench.open(urls[name], PAGES["explore"][2])
                 for step in steps:
@@ -106,11 +109,6 @@ def main(argv=None) -> int:
             print(f"  round {n + 1}: " + ", ".join(
                 f"{name} {samples[name]['browser'][-1]:.2f} s browser CPU"
                 for name in sides), flush=True)
-    finally:
-        for bench in benches.values():
-            bench.driver.quit()
-        for app in apps.values():
-            app.stop()
     head = ["side", *(f"{step} ms (median / p90)" for step in steps), "server CPU s a step",
             "browser CPU s a step (median)", "browser CPU s (each)"]
     rows = [[name, *(f"{statistics.median(s[step]):.0f} / {percentile(s[step], 90):.0f}" for step in steps),

@@ -24,15 +24,18 @@ from __future__ import annotations
 import re
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._app import RunningApp, free_port, headless_chromium
 from benchmarks._harness import load_line, markdown, percentile
-from benchmarks._revision_ab import revision_ab_arguments, revision_files
+from benchmarks._revision_ab import (
+    revision_ab_arguments,
+    revision_files,
+    round_order,
+    sides_running,
+)
 from benchmarks.bench_every_control import PAGES, Bench
 from benchmarks.bench_explore_tick_ab import settle
 
@@ -55,17 +58,12 @@ def main(argv=None) -> int:
     print(load_line(), flush=True)
     path, _, ready = PAGES[args.page]
     sides = {"this checkout": ROOT, f"peer {args.peer_rev}": revision_files(args.peer_rev)}
-    apps, benches, urls = {}, {}, {}
     samples = {name: {"ms": [], "server": [], "browser": []} for name in sides}
-    try:
-        for name, folder in sides.items():
-            state = Path(tempfile.mkdtemp(prefix="copa-bench-open-"))
-            apps[name] = RunningApp(free_port(), state=state, app_dir=folder)
-            benches[name] = Bench(apps[name], headless_chromium(1400, 1000), 1, 1)
-            urls[name] = f"{apps[name].url}{path}?dataset={args.dataset}"
+    with sides_running(sides, "copa-bench-open-") as (apps, benches):
+        urls = {name: f"{app.url}{path}?dataset={args.dataset}" for name, app in apps.items()}
         for n in range(-1, args.rounds):        # round -1 warms both up, untimed
             texts = []
-            for name in (list(sides) if n % 2 == 0 else list(sides)[::-1]):
+            for name in round_order(sides, n):
                 bench, app = benches[name], apps[name]
                 cpu, browser = app.cpu_seconds(), bench.browser_cpu_seconds()
                 ms = bench.open(urls[name], ready)
@@ -84,11 +82,6 @@ def main(argv=None) -> int:
                 f"{name} {samples[name]['ms'][-1]:.0f} ms, "
                 f"{samples[name]['browser'][-1]:.2f} s browser CPU" for name in sides),
                 flush=True)
-    finally:
-        for bench in benches.values():
-            bench.driver.quit()
-        for app in apps.values():
-            app.stop()
     head = ["side", "open ms (median / p90)", "server CPU s an open (median)",
             "browser CPU s an open (median)", "open ms (each)"]
     rows = [[name, f"{statistics.median(s['ms']):.0f} / {percentile(s['ms'], 90):.0f}",

@@ -44,9 +44,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._app import RunningApp, free_port, headless_chromium
+from benchmarks._app import RunningApp
 from benchmarks._harness import load_line, markdown, percentile
-from benchmarks._revision_ab import revision_ab_arguments, revision_files
+from benchmarks._revision_ab import (
+    revision_ab_arguments,
+    revision_files,
+    round_order,
+    sides_running,
+)
 from benchmarks.bench_every_control import PAGE_SETTLED, PAGES, Bench
 from benchmarks.bench_explore_tick_ab import settle
 
@@ -168,16 +173,11 @@ def main(argv=None) -> int:
     print(load_line(), flush=True)
     expected = expected_roles(args.file)
     sides = {"this checkout": ROOT, f"peer {args.peer_rev}": revision_files(args.peer_rev)}
-    apps, benches = {}, {}
     samples = {name: {step: [] for step in STEPS} for name in sides}
-    try:
-        for name, folder in sides.items():
-            state = Path(tempfile.mkdtemp(prefix="copa-bench-upload-"))
-            apps[name] = RunningApp(free_port(), state=state, app_dir=folder)
-            benches[name] = Bench(apps[name], headless_chromium(1400, 1000), 1, 1)
+    with sides_running(sides, "copa-bench-upload-") as (apps, benches):
         for n in range(-1, args.rounds):       # round -1 warms both up
             saved = {}
-            for name in (list(sides) if n % 2 == 0 else list(sides)[::-1]):
+            for name in round_order(sides, n):
                 steps, dataset = one_pass(benches[name], args.file)
                 saved[name] = saved_roles(apps[name], dataset)
                 if n >= 0:
@@ -195,11 +195,6 @@ def main(argv=None) -> int:
             print(f"  round {n + 1}: " + "; ".join(
                 f"{name}: " + ", ".join(f"{samples[name][s][-1][0]:.0f}" for s in STEPS) + " ms"
                 for name in sides), flush=True)
-    finally:
-        for bench in benches.values():
-            bench.driver.quit()
-        for app in apps.values():
-            app.stop()
     head = ["step", *(f"{name}: ms median / p90 (server / browser CPU s)" for name in sides)]
     rows = []
     for step in STEPS:
