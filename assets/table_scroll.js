@@ -60,13 +60,20 @@
         watched.add(box);
         sizes.observe(box);
         watchTable(box);
-        // the table is replaced (innerHTML) on every change of the view
-        new MutationObserver(function () { watchTable(box); mark(box); })
+        // the table is replaced (innerHTML) on every change of the view; a newly observed
+        // table is reported once after the next layout, which marks the box then (reading
+        // its sizes here would force a layout of its own)
+        new MutationObserver(function () { watchTable(box); })
             .observe(box, {childList: true});
     }
 
+    // a live collection: reading it after a mutation costs no new query of the page
+    const boxes = document.getElementsByClassName('ranked-table');
+
     function scan() {
-        document.querySelectorAll('.ranked-table').forEach(watch);
+        for (let i = 0; i < boxes.length; i++) {
+            watch(boxes[i]);
+        }
     }
 
     new MutationObserver(scan).observe(document.documentElement, {childList: true, subtree: true});
