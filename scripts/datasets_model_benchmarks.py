@@ -94,7 +94,7 @@ def build_helm(raw_dir: Path) -> list[BuiltDataset]:
                                             "toxicity")]
     entry = manifest_entry(
         name="helm-classic",
-        title="HELM Classic: 67 language models, 8 metric families",
+        title="HELM Classic: 67 language models, 131 metrics in 8 families",
         description="""One row per model of Stanford CRFM's HELM Classic leaderboard; the eight
         per-family tables (accuracy, calibration, robustness, fairness, bias, toxicity, efficiency,
         summarisation) are joined on the model name. Every family has a 'mean win rate' (share of

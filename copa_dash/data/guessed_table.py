@@ -93,9 +93,7 @@ def guessed_table(read: TableRead, /, *, id_column: str | None = None, objective
     if id_column is None:
         id_column = proposal.id if proposal.id is not None else proposal.row_ids
         said.insert(0, f"rows named by {id_column!r}" if proposal.id is not None else
-                    "rows named as on the upload page (" + (
-                        "system and run" if proposal.runs else "system and configuration"
-                        if proposal.configurations else "row 1, row 2, ...") + ")")
+                    f"rows named as on the upload page ({proposal.row_naming})")
     names = {o.name for o in chosen} | {id_column}
     guessed_single = {g.role: g.name for g in proposal.columns
                       if g.role in SINGLE and g.name not in names}

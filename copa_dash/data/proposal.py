@@ -132,6 +132,15 @@ class Proposal:
         return [g for g in self.columns if g.role == role]
 
     @property
+    def row_naming(self) -> str:
+        """How ``row_ids`` names the rows of this table, in words: ``"system and run"``,
+        ``"system and configuration"`` or ``"row 1, row 2, ..."`` (the upload page's id
+        picker and ``copa-dash inspect`` say the same)."""
+        if self.runs:
+            return "system and run"
+        return "system and configuration" if self.configurations else "row 1, row 2, ..."
+
+    @property
     def undecided(self) -> tuple[str, ...]:
         """Objectives whose direction the user must choose."""
         return tuple(g.name for g in self.columns if g.role == "objective" and g.direction is None)

@@ -136,8 +136,10 @@ def spec_from_roles(roles, columns, /, *, paired_metrics=(), metrics=None, ref=N
             names = list(paired_metrics) or list(paired_metric_names(columns))
         if not names:
             raise InvalidInputError(
-                "this table has no validation/test pairs: it needs columns val_<metric> and "
-                "test_<metric>, or a split column with one row per configuration and split.")
+                "this table has no validation/test pairs: the page sets each model's score on "
+                "validation data beside its score on test data, so it needs both, as two "
+                "columns per metric (val_accuracy and test_accuracy, say) or as a split column "
+                "(val or test) with one row per configuration and split.")
         directions = []
         for name in names:
             direction = known.get(name) or known.get(VAL_PREFIX + name) or known.get(TEST_PREFIX + name)

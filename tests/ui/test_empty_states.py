@@ -21,6 +21,7 @@ def _pages():
     from copa_dash.app_factory import create_app
     from copa_dash.ui.features.explore import layout as explore
     from copa_dash.ui.features.generalization import layout as generalization
+    from copa_dash.ui.features.posets import layout as posets
     from copa_dash.ui.features.rankings import layout as rankings
     from copa_dash.ui.features.systems import layout as systems
 
@@ -34,6 +35,8 @@ def _pages():
                     ["/systems?dataset=fairness-adult-sex", "/upload"]),
         "generalization": (generalization.layout(dataset="decodingtrust"),
                            ["/generalization?dataset=breast-cancer-val-test"]),
+        # a wide table: why Posets needs a long one, and the shipped long example
+        "posets": (posets.layout(dataset="decodingtrust"), ["/posets?dataset=amlb-2022"]),
     }
 
 

@@ -133,7 +133,8 @@ def _table_note(passing: int, matching: int | None, notes=()) -> str:
 
 
 # what the grey figure beside each objective's value is (explore/panels.table_html)
-TOP_NOTE = "In grey beside each value: its top %, the share of rows better on that objective."
+TOP_NOTE = ("In grey beside or under each value: its top %, the share of rows better on that "
+            "objective.")
 
 
 def ranked_frame(query: str, search: str | None = None, sort_key: str | None = None):

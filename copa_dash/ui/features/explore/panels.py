@@ -13,6 +13,7 @@ from dash import html
 from copa_dash.services.explorer import BASELINE_LABELS, Exploration
 from copa_dash.services.method_limits import PLAIN_NAMES
 from copa_dash.services.pick_tie import pick_tie
+from copa_dash.ui.common.break_names import breakable_html
 from copa_dash.ui.common.glossary import info_html
 from copa_dash.ui.common.html_block import HtmlBlock
 from copa_dash.ui.common.short_labels import unique_short_labels
@@ -250,11 +251,12 @@ def _cell(value, column: dict) -> str:
 
 
 def _header(column: dict) -> str:
+    # an objective's name wraps only between its words (co2_|cost, never co2_co|st)
     name = column["name"]
     if column["id"].startswith("u"):                    # "top % <objective>"
-        return "top % " + code_html(name.removeprefix("top % "))
+        return f"top % <code>{breakable_html(name.removeprefix('top % '))}</code>"
     if column["id"].startswith("obj"):
-        return code_html(name)
+        return f"<code>{breakable_html(name)}</code>"
     return escape(name)
 
 

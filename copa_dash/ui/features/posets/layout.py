@@ -17,6 +17,7 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.services import posets
 from copa_dash.services.catalog import catalog
 from copa_dash.services.posets import NotLongTable, long_columns
+from copa_dash.ui.common.alerts import empty_state
 from copa_dash.ui.common.datasets import open_or_explain
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.glossary import term
@@ -224,25 +225,28 @@ def wide_table_words(title: str, state: PosetsState) -> str:
 
 def _wide_table_page(opened, state: PosetsState) -> html.Div:
     """A wide table: the pages' shared empty state (ui/common/page_frame), with the reason and
-    the shipped long example one click away; no long-table controls, no empty frames."""
+    the shipped long example one click away in its one box (id ``ID.ALERT``); no long-table
+    controls, no empty frames."""
     return empty_state_page(
         ID.NAV, ID.QUERY, to_query(state), stores=[dcc.Store(id=ID.REF, data=opened.ref)],
         picker=_dataset_picker(opened), title=opened.title, description=opened.description,
-        message=html.Div(id=ID.ALERT, children=not_long_alert(
-            wide_table_words(opened.title, state))))
+        message=wide_table_words(opened.title, state), links=_long_example(),
+        message_id=ID.ALERT)
 
 
 def not_long_alert(message: str) -> html.Div:
     """A wide table's empty state: why Posets cannot read it, and the shipped long example
-    one click away, with what that example shows."""
-    return html.Div(className="alert alert-warning", children=[
-        html.P(message[:1].upper() + message[1:], style={"margin": 0}),
-        html.P(style={"margin": "6px 0 0"}, children=[
-            dcc.Link("Open Posets on the shipped example, the AutoML Benchmark 2022",
+    one click away, with what that example shows (the shared empty-state box)."""
+    return empty_state(message, _long_example())
+
+
+def _long_example() -> list:
+    """The link to the shipped long example, and what it shows."""
+    return [dcc.Link("Open Posets on the shipped example, the AutoML Benchmark 2022",
                      href=f"{PATH}?dataset={LONG_EXAMPLE}"),
             (": 10 AutoML frameworks (methods) on 55 datasets (tasks), compared on error and "
              "on training and inference time; it shows which datasets rank the frameworks "
-             "as most do and which rank them unusually.")])])
+             "as most do and which rank them unusually.")]
 
 
 def mode_options(exact_seconds: float | None) -> list[dict]:

@@ -1,8 +1,8 @@
 """The bump chart of the rankings page, built as a plain plotly dict.
 
 One column per criterion, one line per entry, the rank on the y axis with 1 on top. The
-entries whose rank moves most (and the pinned ones) are drawn in colour and named at both
-ends; the others are thin grey lines. Hover shows the entry's rank under every criterion
+entries whose rank moves most (and the pinned ones) are drawn in colour and named at their
+right end; the others are thin grey lines. Hover shows the entry's rank under every criterion
 and its values.
 """
 
@@ -127,7 +127,11 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
                        "connectgaps": False})
     max_rank = int(ranks[rows.shown].max()) if len(rows.shown) else 1
     log_axis = max_rank > LOG_AXIS_FROM
-    labels = {0: [], n_criteria - 1: []}
+    # names at the right end only: with both ends named, the 200 + 180 px of side margins
+    # left 7 criteria about 210 px in the 590 px chart at a 1024 x 768 window and their
+    # names turned upright (issue 33); the right end is the last criterion, usually the one
+    # the top N is chosen under, and every line's hover names it at each criterion
+    labels = {n_criteria - 1: []}
     order = sorted(highlighted, key=lambda i: ranks[i, 0])
     shown = [int(i) for i in rows.shown]    # names that share a head and tail stay distinct
     label_of = dict(zip(shown, bump_labels(view.ids[shown])))
@@ -161,10 +165,8 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
     gap = LABEL_PX * abs(bottom - top) / max(100, height - 120)   # 120 px of margins
     annotations = []
     for x, side in labels.items():
-        annotations += _side_labels(side, x=x, anchor="right" if x == 0 else "left",
-                                    to_axis=to_axis, gap=gap, limit=bottom)
-        if n_criteria == 1:
-            break
+        annotations += _side_labels(side, x=x, anchor="left", to_axis=to_axis, gap=gap,
+                                    limit=bottom)
     return {
         "data": traces,
         "layout": {
@@ -180,8 +182,8 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
                       "automargin": True,
                       "showgrid": True, "gridcolor": "#d9e2ec", "zeroline": False},
             "yaxis": yaxis,
-            "margin": {"l": 200, "r": 180, "t": 60, "b": 48},
-            "showlegend": False,    # every coloured line is named at both ends
+            "margin": {"l": 48, "r": 180, "t": 60, "b": 48},
+            "showlegend": False,    # every coloured line is named at its right end
             # the title under the chart: above it, criterion names turned upright in a
             # narrow window printed over it
             "annotations": annotations + [{

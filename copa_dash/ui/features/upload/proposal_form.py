@@ -27,7 +27,10 @@ from copa_dash.ui.features.upload.role_table import (
 
 RUNS_OPTIONS = [{"label": "one row per run (analyse systems)", "value": "runs"},
                 {"label": "average the runs per model (one row each)", "value": "average"}]
-ROW_NAMES_LABEL = "names made from the rows (row 1, row 2, ... or system and run)"
+# the id picker's choice of names the reader makes ("row 1, row 2, ..." or "system and run",
+# or "system and configuration" for the table at hand: it offered "row 1, row 2, ... or
+# system and run" right above a note saying the rows are configurations, not runs)
+ROW_NAMES_LABEL = "names made from the rows ({})"
 ROLE_HELP = (
     "An objective is a number to compare models on: say whether lower or higher is better. "
     "A system is the model (or method) several rows are runs of; the seed tells its runs apart. "
@@ -150,7 +153,8 @@ def proposal_controls(staged) -> html.Div:
     proposal = staged.proposal
     id_column = proposal.id if proposal.id is not None else proposal.row_ids
     id_options = [{"label": str(c), "value": str(c)} for c in staged.frame.columns]
-    id_options.append({"label": ROW_NAMES_LABEL, "value": proposal.row_ids})
+    id_options.append({"label": ROW_NAMES_LABEL.format(proposal.row_naming),
+                       "value": proposal.row_ids})
     mapping, notes = initial_mapping(proposal), row_notes(proposal)
     check, locked = check_and_lock(id_column, *mapping_lists(mapping))
     return html.Div([
