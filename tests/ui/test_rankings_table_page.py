@@ -167,3 +167,18 @@ def test_the_csv_download_is_still_the_whole_table(served, state, expected):
     assert list(frame["entry"]) == list(expected["entry"])
     assert list(frame["mean (raw)"]) == list(expected["r0"])
     assert list(frame["moves (max - min rank)"]) == list(expected["moves"])
+
+
+def test_the_whole_table_is_built_once_per_view_not_per_page(served, state):
+    """A page turn reuses the rows of its view (the chart's top and pins do not change the
+    table); another view (raw ties) gets its own rows."""
+    from dataclasses import replace
+
+    from copa_dash.ui.features.rankings.callbacks import whole_table
+
+    app, _ = served
+    with app.server.test_request_context():
+        first = whole_table(state)
+        assert whole_table(replace(state, top=5, pins=("x",), by="copa:inf")) is first
+        kept = whole_table(replace(state, ties="keep"))
+    assert kept is not first and len(kept[0]) == len(first[0])

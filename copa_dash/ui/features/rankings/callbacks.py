@@ -3,6 +3,8 @@ service, hand the result to the figure builders."""
 
 from __future__ import annotations
 
+import functools
+
 from dash import ALL, Input, Output, State, callback_context, dcc
 from dash.exceptions import PreventUpdate
 
@@ -92,12 +94,37 @@ def rank_view(state: RankingsState) -> rankings.RankingView:
         dataset_id=opened.cache_id, cache=current_cache())
 
 
+def whole_table(state: RankingsState) -> tuple[list[dict], list[dict]]:
+    """Every row of the rank table (largest changes first) and its columns, for the state.
+
+    Kept for the last few views in this process: turning a page or sorting asks the server
+    now, and building the 2,142 rows of Open LLM took most of such an answer."""
+    return _table_of(table_state_key(state),
+                     open_dataset(state.dataset, current_settings()).cache_id)
+
+
+def table_state_key(state: RankingsState) -> RankingsState:
+    """The state with only what the table depends on (the others at their defaults)."""
+    return table_state(**{name: getattr(state, name) for name in
+                          ("dataset", "criteria", "objectives", "focus", "alpha", "ties",
+                           "group")},
+                       sets=[list(v) for _, v in state.sets],
+                       set_ids=[{"column": c} for c, _ in state.sets])
+
+
+@functools.lru_cache(maxsize=8)
+def _table_of(state: RankingsState, cache_id: str) -> tuple[list[dict], list[dict]]:
+    # cache_id names the dataset's content: a changed table is a new key; the rows are
+    # shared between answers and must not be changed
+    return panels_rankings.table_rows(rank_view(state), ties=state.ties)
+
+
 def table_answer(state: RankingsState, *, page, sort_by, filter_query) -> dict:
     """The rank table's shown page (``table_page.shown_page``), its columns, tooltips, pager
     and count line for the state; an empty table when the view cannot be computed (the
     chart's callback shows why)."""
     try:
-        data, columns = panels_rankings.table_rows(rank_view(state), ties=state.ties)
+        data, columns = whole_table(state)
     except InvalidInputError:
         return {"data": [], "columns": [], "tooltips": [], "page": 0, "pages": 1, "count": ""}
     shown = table_page.shown_page(data, columns, page=page, sort_by=sort_by,
@@ -219,7 +246,7 @@ def register_callbacks(app) -> None:
         table was paged on the server) as CSV, with spreadsheet formulas neutralised."""
         state = table_state(**controls)
         try:
-            data, columns = panels_rankings.table_rows(rank_view(state), ties=state.ties)
+            data, columns = whole_table(state)
         except InvalidInputError:
             raise PreventUpdate from None
         if not data:
