@@ -3,7 +3,9 @@ service, hand the result to the figure builders."""
 
 from __future__ import annotations
 
-from dash import ALL, Input, Output, State, dcc
+import functools
+
+from dash import ALL, Input, Output, State, callback_context, dcc
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
@@ -18,7 +20,7 @@ from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.table_ids import id_tooltips
 from copa_dash.ui.features.rankings import acceptability as acceptability_chart
 from copa_dash.ui.features.rankings import figures as figures_rankings
-from copa_dash.ui.features.rankings import figures_benchmark
+from copa_dash.ui.features.rankings import figures_benchmark, table_page
 from copa_dash.ui.features.rankings import panels as panels_rankings
 from copa_dash.ui.features.rankings.ids import RankingsIds as ID
 from copa_dash.ui.features.rankings.layout import PATH, graph_or_patch, slot
@@ -36,6 +38,9 @@ STATE = {
     "time": Input(ID.TIME, "value"), "task_type": Input(ID.TASK_TYPE, "value"),
     "significance": Input(ID.SIGNIFICANCE, "value"),
 }
+# what the rank table depends on (not the chart's top, by and pins)
+TABLE_STATE = {name: STATE[name] for name in ("dataset", "criteria", "objectives", "focus",
+                                              "alpha", "ties", "group", "sets", "set_ids")}
 import pandas as pd
 
 FOCUS_OPTIONS = """function (objectives) {
@@ -69,9 +74,64 @@ def state_from_controls(*, dataset, tab, criteria, objectives, focus, alpha, tie
         significance=float(significance) if isinstance(significance, (int, float)) else 0.05)
 
 
+def table_state(**controls) -> RankingsState:
+    """The state from the table's controls (``TABLE_STATE``), the others at their defaults."""
+    return state_from_controls(**{**dict.fromkeys(STATE), **controls})
+
+
 def row_filter(state: RankingsState) -> RowFilter:
     """The set filters of the state."""
     return RowFilter(sets={c: list(v) for c, v in state.sets})
+
+
+def rank_view(state: RankingsState) -> rankings.RankingView:
+    """The ranking view of the state (stored in the analysis cache: the chart's callback and
+    the table's, fired together, compute it once)."""
+    opened = open_dataset(state.dataset, current_settings())
+    return rankings.rank_view(
+        opened.table, criteria=state.criteria, objectives=state.objectives, focus=state.focus,
+        alpha=state.alpha, row_filter=row_filter(state), group=state.group,
+        dataset_id=opened.cache_id, cache=current_cache())
+
+
+def whole_table(state: RankingsState) -> tuple[list[dict], list[dict]]:
+    """Every row of the rank table (largest changes first) and its columns, for the state.
+
+    Kept for the last few views in this process: turning a page or sorting asks the server
+    now, and building the 2,142 rows of Open LLM took most of such an answer."""
+    return _table_of(table_state_key(state),
+                     open_dataset(state.dataset, current_settings()).cache_id)
+
+
+def table_state_key(state: RankingsState) -> RankingsState:
+    """The state with only what the table depends on (the others at their defaults)."""
+    return table_state(**{name: getattr(state, name) for name in
+                          ("dataset", "criteria", "objectives", "focus", "alpha", "ties",
+                           "group")},
+                       sets=[list(v) for _, v in state.sets],
+                       set_ids=[{"column": c} for c, _ in state.sets])
+
+
+@functools.lru_cache(maxsize=8)
+def _table_of(state: RankingsState, cache_id: str) -> tuple[list[dict], list[dict]]:
+    # cache_id names the dataset's content: a changed table is a new key; the rows are
+    # shared between answers and must not be changed
+    return panels_rankings.table_rows(rank_view(state), ties=state.ties)
+
+
+def table_answer(state: RankingsState, *, page, sort_by, filter_query) -> dict:
+    """The rank table's shown page (``table_page.shown_page``), its columns, tooltips, pager
+    and count line for the state; an empty table when the view cannot be computed (the
+    chart's callback shows why)."""
+    try:
+        data, columns = whole_table(state)
+    except InvalidInputError:
+        return {"data": [], "columns": [], "tooltips": [], "page": 0, "pages": 1, "count": ""}
+    shown = table_page.shown_page(data, columns, page=page, sort_by=sort_by,
+                                  filter_query=filter_query)
+    return {"data": shown.rows, "columns": columns, "tooltips": id_tooltips(shown.rows, "entry"),
+            "page": shown.page, "pages": shown.page_count,
+            "count": table_page.count_text(shown)}
 
 
 def _benchmark(state: RankingsState) -> dict:
@@ -107,8 +167,6 @@ def register_callbacks(app) -> None:
         output={"alert": Output(ID.ALERT, "children"),
                 "headline": Output(ID.HEADLINE, "children"),
                 "note": Output(ID.CHART_NOTE, "children"), "bump": Output(ID.BUMP, "figure"),
-                "data": Output(ID.TABLE, "data"), "columns": Output(ID.TABLE, "columns"),
-                "tooltips": Output(ID.TABLE, "tooltip_data"),
                 "by_options": Output(ID.BY, "options"),
                 "query": view_link_outputs(ID.QUERY, ID.SHARE)},
         inputs=STATE)
@@ -117,24 +175,17 @@ def register_callbacks(app) -> None:
         options = [{"label": figures_rankings.criterion_label(c), "value": c}
                    for c in state.criteria]
         try:
-            opened = open_dataset(state.dataset, current_settings())
-            view = rankings.rank_view(
-                opened.table, criteria=state.criteria, objectives=state.objectives,
-                focus=state.focus, alpha=state.alpha, row_filter=row_filter(state),
-                group=state.group, dataset_id=opened.cache_id, cache=current_cache())
+            view = rank_view(state)
             by = rankings.shown_under(view.criteria, state.by)
             rows = rankings.chart_rows(view, ties=state.ties, top=state.top, by=by,
                                        pinned=state.pins)
         except InvalidInputError as exc:
             return {"alert": alert(str(exc)), "headline": None, "note": "", "bump": EMPTY,
-                    "data": [], "columns": [], "tooltips": [], "by_options": options,
-                    "query": view_link(PATH, to_query(state))}
-        data, columns = panels_rankings.table_rows(view, ties=state.ties)
+                    "by_options": options, "query": view_link(PATH, to_query(state))}
         tasks = task_note(view.task_span, view.task_what, state)
         return {"alert": [*([tasks] if tasks else []), *(alert(n, "info") for n in view.notes)],
                 "headline": panels_rankings.headline(view, ties=state.ties), "note": rows.note,
                 "bump": figures_rankings.bump_figure(view, rows, ties=state.ties),
-                "data": data, "columns": columns, "tooltips": id_tooltips(data, "entry"),
                 "by_options": options,
                 "query": view_link(PATH, to_query(state))}
 
@@ -172,16 +223,36 @@ def register_callbacks(app) -> None:
 
     register_url_sync(app, path=PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)
 
-    @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
-                  State(ID.TABLE, "data"), State(ID.TABLE, "columns"), State(ID.REF, "data"),
-                  prevent_initial_call=True)
-    def download_csv(n_clicks, data, columns, ref):
-        """The rank table as CSV, with spreadsheet formulas neutralised."""
+    @app.callback(
+        output={"data": Output(ID.TABLE, "data"), "columns": Output(ID.TABLE, "columns"),
+                "tooltips": Output(ID.TABLE, "tooltip_data"),
+                "page": Output(ID.TABLE, "page_current"), "pages": Output(ID.TABLE, "page_count"),
+                "count": Output(ID.TABLE_COUNT, "children")},
+        inputs={**TABLE_STATE, "page": Input(ID.TABLE, "page_current"),
+                "sort_by": Input(ID.TABLE, "sort_by"),
+                "filter_query": Input(ID.TABLE, "filter_query")})
+    def update_table(page, sort_by, filter_query, **controls):
+        """The table's shown page: a new view, sort or filter starts again at page 1."""
+        paged = f"{ID.TABLE}.page_current" in callback_context.triggered_prop_ids
+        return table_answer(table_state(**controls), page=page if paged else 0,
+                            sort_by=sort_by, filter_query=filter_query)
 
+    @app.callback(Output(ID.DOWNLOAD, "data"), Input(ID.DOWNLOAD_BUTTON, "n_clicks"),
+                  {name: State(i.component_id, i.component_property)
+                   for name, i in TABLE_STATE.items()},
+                  prevent_initial_call=True)
+    def download_csv(n_clicks, controls):
+        """The whole rank table (not the page shown, unfiltered, unsorted: as before the
+        table was paged on the server) as CSV, with spreadsheet formulas neutralised."""
+        state = table_state(**controls)
+        try:
+            data, columns = whole_table(state)
+        except InvalidInputError:
+            raise PreventUpdate from None
         if not data:
             raise PreventUpdate
         frame = pd.DataFrame(data)[[c["id"] for c in columns]]
         frame.columns = [c["name"] for c in columns]
-        stem = file_stem("copa-rankings", ref or "", current_settings())
+        stem = file_stem("copa-rankings", state.dataset, current_settings())
         return dcc.send_string(safe_csv(frame), f"{stem}.csv")
 

@@ -28,6 +28,7 @@ class RankingsIds(ViewPageIds, prefix="rankings"):
     CHART_NOTE: str
     BUMP: str
     TABLE: str
+    TABLE_COUNT: str
     DOWNLOAD_BUTTON: str
     DOWNLOAD: str
     BENCH_ALERT: str

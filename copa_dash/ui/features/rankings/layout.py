@@ -37,6 +37,7 @@ from copa_dash.ui.features.rankings.state import (
     to_query,
     with_defaults,
 )
+from copa_dash.ui.features.rankings.table_page import PAGE_SIZE
 
 PATH = "/rankings"
 DEFAULT_DATASET = "decodingtrust"
@@ -221,11 +222,16 @@ def _ranks_panel(state: RankingsState, entries) -> html.Div:
         html.H4("Ranks, largest changes first"),
         html.Button("Download CSV", id=ID.DOWNLOAD_BUTTON, className="button"),
         dcc.Download(id=ID.DOWNLOAD),
-        dash_table.DataTable(id=ID.TABLE, page_size=15, sort_action="native",
-                             filter_action="native", style_table={"overflowX": "auto"},
+        # paged, sorted and filtered on the server: the browser gets the 15 rows it shows,
+        # not the whole table (2,142 entries on Open LLM; ui/features/rankings/table_page)
+        dash_table.DataTable(id=ID.TABLE, page_size=PAGE_SIZE, page_current=0,
+                             page_action="custom", sort_action="custom", sort_mode="single",
+                             filter_action="custom", filter_query="",
+                             style_table={"overflowX": "auto"},
                              style_cell={"fontFamily": "inherit", "fontSize": 13, "maxWidth": 320,
                                          "overflow": "hidden", "textOverflow": "ellipsis"},
                              style_cell_conditional=id_cell_styles("entry"), **TOOLTIP_ARGS),
+        html.P(id=ID.TABLE_COUNT, className="help", **{"aria-live": "polite"}),
     ])
 
 
