@@ -87,6 +87,30 @@ def open_page(dash_duo, app, path: str, timeout: float = 30) -> None:
     dash_duo.wait_for_page(url=f"{dash_duo.server.url}{path}", timeout=timeout)
 
 
+# The page's width against the window's, and the outermost elements reaching past its right
+# edge that no scrolling box of their own holds (what a person would have to scroll to).
+OVERFLOW = """
+const width = document.documentElement.clientWidth;
+function clipped(el) {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const s = getComputedStyle(p);
+        if (['auto', 'scroll', 'hidden', 'clip'].includes(s.overflowX)
+                && p.getBoundingClientRect().right <= width + 1) {
+            return true;   // a box of its own, inside the window, scrolls or clips it
+        }
+    }
+    return false;
+}
+const past = [...document.querySelectorAll('body *')].filter(el => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.right > width + 1 && !clipped(el)
+        && !(el.parentElement && el.parentElement.getBoundingClientRect().right > width + 1
+             && !clipped(el.parentElement));
+}).slice(0, 8).map(el => `${el.tagName.toLowerCase()}#${el.id}.${el.className && el.className.baseVal === undefined ? el.className : ''} right ${Math.round(el.getBoundingClientRect().right)}`);
+return {scroll: document.documentElement.scrollWidth, width: width, past: past};
+"""
+
+
 _HASSE_BOXES = """
 return ['posets-hasse-central', 'posets-hasse-outlying'].map(id =>
     [...document.querySelectorAll('#' + id + ' .textpoint text')].map(t => {

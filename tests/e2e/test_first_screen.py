@@ -11,7 +11,13 @@ import json
 
 import pytest
 
-from tests.e2e.app_under_test import SCREENSHOTS, none_loading, screenshot, wait_until
+from tests.e2e.app_under_test import (
+    OVERFLOW,
+    SCREENSHOTS,
+    none_loading,
+    screenshot,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -58,7 +64,7 @@ NOTES = {"explore": "#explore-alert .alert-info, #explore-alert .task-note",
 
 def test_main_figures_are_mostly_on_the_first_screen_at_both_sizes(dash_duo, app):
     dash_duo.start_server(app, navigate=False)
-    low, seen_notes, places = {}, {}, {}
+    low, seen_notes, places, wide = {}, {}, {}, {}
     for page, figure, datasets in FIGURES:
         for dataset in datasets:
             for width, height in ((1024, 768), (1400, 1000)):
@@ -75,8 +81,13 @@ def test_main_figures_are_mostly_on_the_first_screen_at_both_sizes(dash_duo, app
                 if place["scrolled"] or _on_first_screen(place) < _needed(place):
                     low[where] = place
                 seen_notes[where] = (place["notes"], place["notes_above"])
+                if width == 1024:     # the page never scrolls sideways (test_layout_widths)
+                    seen = dash_duo.driver.execute_script(OVERFLOW)
+                    if seen["scroll"] > seen["width"] or seen["past"]:
+                        wide[where] = seen
     (SCREENSHOTS / "first-screen.json").write_text(json.dumps(places, indent=1))
     assert low == {}, f"main figures below the first screen: {low}"
+    assert wide == {}, f"pages wider than the 1024 px window: {wide}"
     # the notes that pushed the figures down are still shown, under the figure
     assert seen_notes[f"explore {TWO_TASKS} 1024x768"][0] >= 1, seen_notes
     assert seen_notes["systems amlb-2022 1024x768"][0] >= 2, seen_notes

@@ -13,6 +13,7 @@ from selenium.webdriver.common.by import By
 
 from copa_dash.ui.features.upload.role_table import ROLE_OPTIONS
 from tests.e2e.app_under_test import (
+    OVERFLOW,
     assert_hasse_labels_apart,
     none_loading,
     screenshot,
@@ -21,42 +22,17 @@ from tests.e2e.app_under_test import (
 
 pytestmark = pytest.mark.browser
 
-# (name, address, what shows once the page is drawn), on the largest bundled tables
+# (name, address, what shows once the page is drawn), on the largest bundled tables. Explore,
+# Rankings and Systems on the big leaderboards are visited at both sizes by
+# tests/e2e/test_first_screen.py, which runs the same OVERFLOW check on them (and a stricter
+# first-screen rule): each page is loaded once per size for both checks.
 PAGES = (
     ("datasets", "/", "#datasets-search"),
     ("upload", "/upload", ".drop-zone"),
-    ("explore", "/explore?dataset=open-llm-leaderboard-v2", "#explore-front .js-plotly-plot .main-svg"),
-    ("rankings", "/rankings?dataset=open-llm-leaderboard-v2",
-     "#rankings-bump .js-plotly-plot .main-svg"),
-    ("systems", "/systems?dataset=amlb-2022", "#systems-radar .js-plotly-plot .main-svg"),
     ("generalization", "/generalization?dataset=breast-cancer-val-test", "main.results"),
     ("posets", "/posets?dataset=dmop", "#posets-depth .js-plotly-plot .main-svg"),
     ("help", "/help", ".help-page .glossary"),
 )
-
-# The page's width against the window's, and the outermost elements reaching past its right
-# edge that no scrolling box of their own holds (what a person would have to scroll to).
-OVERFLOW = """
-const width = document.documentElement.clientWidth;
-function clipped(el) {
-    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-        const s = getComputedStyle(p);
-        if (['auto', 'scroll', 'hidden', 'clip'].includes(s.overflowX)
-                && p.getBoundingClientRect().right <= width + 1) {
-            return true;   // a box of its own, inside the window, scrolls or clips it
-        }
-    }
-    return false;
-}
-const past = [...document.querySelectorAll('body *')].filter(el => {
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && r.right > width + 1 && !clipped(el)
-        && !(el.parentElement && el.parentElement.getBoundingClientRect().right > width + 1
-             && !clipped(el.parentElement));
-}).slice(0, 8).map(el => `${el.tagName.toLowerCase()}#${el.id}.${el.className && el.className.baseVal === undefined ? el.className : ''} right ${Math.round(el.getBoundingClientRect().right)}`);
-return {scroll: document.documentElement.scrollWidth, width: width, past: past};
-"""
-
 
 def _settled(dash_duo, ready: str) -> bool:
     driver = dash_duo.driver

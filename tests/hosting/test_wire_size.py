@@ -21,11 +21,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser]
 LIMIT_BYTES = 1.5e6
 
 
-@pytest.fixture
-def server(tmp_path):
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One gunicorn for the module's tests (each start costs 6-10 s of imports and warm-up)."""
     if not shutil.which("chromedriver"):
         pytest.skip("chromedriver is not installed")
-    running = start_server(tmp_path)
+    running = start_server(tmp_path_factory.mktemp("wire"))
     yield running
     running.stop()
 

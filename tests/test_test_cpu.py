@@ -1,0 +1,43 @@
+"""tools/test_cpu.py: the per-test CPU rows are read back and summed by folder and file."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+TOOL = Path(__file__).resolve().parents[1] / "tools" / "test_cpu.py"
+_spec = importlib.util.spec_from_file_location("test_cpu_tool", TOOL)
+test_cpu = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(test_cpu)
+
+
+def test_rows_are_read_from_every_worker_and_summed_by_folder_and_file(tmp_path):
+    (tmp_path / "cpu-gw0.tsv").write_text(
+        "tests/e2e/test_a.py::t1@browser-test_a\t10.00\t4.50\n"
+        "tests/core/test_b.py::t[x\ty]\t1.00\t0.25\n", encoding="utf-8")
+    (tmp_path / "cpu-gw1.tsv").write_text("tests/e2e/test_a.py::t2\t3.00\t1.50\n",
+                                          encoding="utf-8")
+    rows = test_cpu.read_rows(tmp_path)
+    assert sorted(rows) == sorted([("tests/e2e/test_a.py::t1@browser-test_a", 10.0, 4.5),
+                                   ("tests/core/test_b.py::t[x\ty]", 1.0, 0.25),
+                                   ("tests/e2e/test_a.py::t2", 3.0, 1.5)])
+    text = test_cpu.summary(rows)
+    assert text.splitlines()[0] == "6 CPU s over 3 tests"
+    assert "   6.0     13.0      2  tests/e2e" in text
+    assert "   6.0  tests/e2e/test_a.py" in text and "   0.2  tests/core/test_b.py" in text
+
+
+def test_an_empty_folder_is_exit_2_with_a_message(tmp_path, capsys):
+    assert test_cpu.main([str(tmp_path)]) == 2
+    assert "no cpu-*.tsv" in capsys.readouterr().err
+
+
+def test_the_plugin_measures_a_test_that_burns_cpu(tmp_path, monkeypatch):
+    monkeypatch.setattr(test_cpu, "OUT_DIR", tmp_path)
+    before = test_cpu._tree_seconds()
+    end = sum(range(3_000_000))                        # ~0.1 s of this process's CPU
+    after = test_cpu._tree_seconds()
+    spent = sum(s - before.get(k, 0.0) for k, s in after.items())
+    assert end > 0 and 0.02 < spent < 5
+    test_cpu._record("x.py::t", 1.0, spent)
+    assert test_cpu.read_rows(tmp_path)[0][0] == "x.py::t"

@@ -1,0 +1,114 @@
+"""Each test's CPU seconds, counted over its worker's whole process tree: a pytest plugin, and a
+summary of what it wrote by file and by folder.
+
+The suite is bound by CPU on the 2-core machine (docs/testing.md, session 18), and wall times
+say little there: a test waits as long for a busy core as for its own work. What a test costs
+is the CPU of everything it makes run: the worker, the app's server thread in it, chromedriver,
+Chromium's processes (reaped by chromedriver), gunicorn, Celery, the CLI in a subprocess. The
+plugin samples that tree before and after each test (``psutil``; a process that starts and
+ends inside a test counts through its parent's waited-for children times)::
+
+    PYTHONPATH=tools python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider \\
+        -p test_cpu              # writes $COPA_TEST_CPU_DIR (default /tmp/copa-test-cpu)
+    python tools/test_cpu.py /tmp/copa-test-cpu
+
+We write this sampler ourselves because pytest and pytest-xdist report wall times only, and
+``/usr/bin/time`` misses Chromium's renderers (they are not the shell's waited-for children).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+OUT_DIR = Path(os.environ.get("COPA_TEST_CPU_DIR", "/tmp/copa-test-cpu"))
+
+
+def _tree_seconds() -> dict[tuple[int, float], float]:
+    """CPU seconds (own and waited-for children's) of this process and every descendant, by
+    (pid, start time) so a reused pid is not mistaken for the same process."""
+    import psutil
+
+    me = psutil.Process()
+    try:
+        processes = [me, *me.children(recursive=True)]
+    except psutil.Error:
+        processes = [me]
+    seen = {}
+    for process in processes:
+        try:
+            times = process.cpu_times()
+            seen[(process.pid, process.create_time())] = (
+                times.user + times.system + times.children_user + times.children_system)
+        except psutil.Error:
+            continue
+    return seen
+
+
+def _record(node_id: str, wall: float, cpu: float) -> None:
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    with open(OUT_DIR / f"cpu-{worker}.tsv", "a", encoding="utf-8") as out:
+        out.write(f"{node_id}\t{wall:.2f}\t{cpu:.2f}\n")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Measure the process tree's CPU around the test's setup, call and teardown."""
+    before, start = _tree_seconds(), time.monotonic()
+    yield
+    after = _tree_seconds()
+    cpu = sum(seconds - before.get(key, 0.0) for key, seconds in after.items())
+    _record(item.nodeid, time.monotonic() - start, cpu)
+
+
+def summary(rows: list[tuple[str, float, float]], top: int = 30) -> str:
+    """The CPU seconds of ``rows`` (node id, wall, cpu) by folder and by file, largest first."""
+    by_folder, by_file, wall, count = Counter(), Counter(), Counter(), Counter()
+    for node_id, seconds_wall, seconds_cpu in rows:
+        path = node_id.split("::")[0]
+        parts = path.split("/")
+        folder = "/".join(parts[:2]) if len(parts) > 2 else path
+        by_folder[folder] += seconds_cpu
+        wall[folder] += seconds_wall
+        count[folder] += 1
+        by_file[path] += seconds_cpu
+    total = sum(by_folder.values())
+    lines = [f"{total:.0f} CPU s over {len(rows)} tests", "", "CPU s   wall s  tests  folder"]
+    lines += [f"{s:6.1f} {wall[f]:8.1f} {count[f]:6d}  {f}" for f, s in by_folder.most_common()]
+    lines += ["", "CPU s  file"]
+    lines += [f"{s:6.1f}  {f}" for f, s in by_file.most_common(top)]
+    return "\n".join(lines)
+
+
+def read_rows(folder: Path) -> list[tuple[str, float, float]]:
+    """Every row the plugin wrote in ``folder`` (one file a worker)."""
+    rows = []
+    for path in sorted(folder.glob("cpu-*.tsv")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            node_id, wall, cpu = line.rsplit("\t", 2)
+            rows.append((node_id, float(wall), float(cpu)))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path, nargs="?", default=OUT_DIR)
+    parser.add_argument("--top", type=int, default=30, help="files listed (default 30)")
+    args = parser.parse_args(argv)
+    rows = read_rows(args.folder)
+    if not rows:
+        print(f"test_cpu: no cpu-*.tsv in {args.folder}", file=sys.stderr)
+        return 2
+    print(summary(rows, args.top))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
