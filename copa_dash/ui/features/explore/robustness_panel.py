@@ -49,7 +49,9 @@ logger = logging.getLogger(__name__)
 
 
 def panel() -> html.Div:
-    """The panel's frame; :func:`register_callbacks` fills its body."""
+    """The panel's frame, with the stores of a view worked out apart; the view's callback
+    (:func:`view_outputs`) or, for a view the cache did not hold, :func:`register_callbacks`'s
+    fill its body."""
     return html.Div(id=PANEL, className="robust-card", children=[
         html.H3("How sure is this pick?"),
         HtmlBlock(id=BODY, className=BODY_CLASS, html=WAITING),
