@@ -139,6 +139,28 @@ def robustness(table: EvalTable, preferences: selection.Preferences,
     """
     if preferences.method != "copa":
         raise InvalidInputError("'How sure is this pick?' is for COPA picks: use method copa")
+    key, row_filter, uncertainty = _memo_key(table, preferences, row_filter, samples, seed,
+                                             radius, uncertainty)
+    return selection.memoized(cache, "robustness", dataset_id, key, lambda: _compute(
+        table, preferences, row_filter, samples, seed, radius, uncertainty, dataset_id, cache))
+
+
+def kept_robustness(table: EvalTable, preferences: selection.Preferences,
+                    row_filter: RowFilter | None = None, *, dataset_id: str = "",
+                    cache=None) -> Robustness | None:
+    """:func:`robustness` with its default draws when the analysis ``cache`` holds it already,
+    else ``None``, without computing anything (a page shows a view seen before at once, and
+    asks for the computation only on a miss). A view that cannot pick is ``None`` too:
+    :func:`robustness` says why."""
+    if cache is None or not dataset_id or preferences.method != "copa":
+        return None
+    key, _, _ = _memo_key(table, preferences, row_filter, 10_000, 0, LOCAL_RADIUS, None)
+    return cache.peek("robustness", dataset_id, key)
+
+
+def _memo_key(table, preferences, row_filter, samples, seed, radius, uncertainty):
+    """The memo key of a :func:`robustness` call, with its row filter and its uncertainty
+    mapping filled in as the call uses them."""
     if uncertainty is None and not (table.roles.system and table.roles.seed):
         uncertainty = paired_uncertainty(table, preferences.objectives) or None
     row_filter = row_filter or RowFilter()
@@ -146,8 +168,7 @@ def robustness(table: EvalTable, preferences: selection.Preferences,
            "seed": seed, "radius": radius,
            "uncertainty": sorted((m, k, list(c) if isinstance(c, (tuple, list)) else c)
                                  for m, (k, c) in (uncertainty or {}).items())}
-    return selection.memoized(cache, "robustness", dataset_id, key, lambda: _compute(
-        table, preferences, row_filter, samples, seed, radius, uncertainty, dataset_id, cache))
+    return key, row_filter, uncertainty
 
 
 #: the reader's spread words (data/vocabulary.toml, ``uncertainty``) that say what the
@@ -424,4 +445,4 @@ def flip_sentence(result: Robustness) -> str:
 
 
 __all__ = ["UNCERTAINTY_KINDS", "Robustness", "entries_acceptability", "flip_sentence",
-           "robustness"]
+           "kept_robustness", "robustness"]

@@ -130,6 +130,9 @@ def test_a_new_view_never_shows_the_last_picks_share(dash_duo, app, monkeypatch)
     real = robustness_panel.result_of
     monkeypatch.setattr(robustness_panel, "result_of",
                         lambda query: (time.sleep(4), real(query))[1])
+    # a view the cache does not hold (an earlier test may have worked out alpha = 1 already,
+    # and a view the cache holds is shown at once, with the figure)
+    monkeypatch.setattr(robustness_panel, "kept_result_of", lambda query: None)
     slider = dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-alpha [role=slider]")[0]
     slider.click()
     slider.send_keys(Keys.END)
@@ -139,6 +142,78 @@ def test_a_new_view_never_shows_the_last_picks_share(dash_duo, app, monkeypatch)
     assert "robust-stale" in dash_duo.find_element("#explore-robust-body").get_attribute("class")
     wait_until(lambda: dash_duo.find_element(line).text != robustness_panel.WAITING_WORDS,
                timeout=30)
+    assert "robust-stale" not in dash_duo.find_element("#explore-robust-body").get_attribute(
+        "class")
+    assert dash_duo.get_logs() == []
+
+
+BOXES = "input[type=checkbox][name*='explore-objectives']"
+# the callback requests the page made since the mark ``arguments[0]`` (performance.now())
+REQUESTS_SINCE = """
+return performance.getEntriesByType('resource')
+    .filter(e => e.name.includes('_dash-update-component') && e.startTime >= arguments[0])
+    .length;
+"""
+
+
+def _settled_verdict(dash_duo) -> str:
+    """The line's verdict once the panel is not being worked out."""
+    line = "#explore-robust-verdict"
+    wait_until(lambda: dash_duo.find_element(line).text not in ("", _waiting())
+               and "robust-stale" not in dash_duo.find_element("#explore-robust-body")
+               .get_attribute("class"), timeout=60)
+    return dash_duo.find_element(line).text
+
+
+def _waiting() -> str:
+    from copa_dash.ui.features.explore import robustness_panel
+    return robustness_panel.WAITING_WORDS
+
+
+def test_a_view_seen_before_fills_the_panel_in_the_views_own_answer(dash_duo, app):
+    """An objective unticked and ticked back: the view ticked back is in the cache, so the
+    view's one request fills the panel too (before, a second request after the figure was
+    drawn did, issue 33's tick under 300 ms), and it is the first view's panel again."""
+    open_page(dash_duo, app, f"/explore?dataset={DATASET}")
+    first = _settled_verdict(dash_duo)
+    dash_duo.driver.find_elements(By.CSS_SELECTOR, BOXES)[1].click()
+    assert _settled_verdict(dash_duo) != first       # a view of one objective fewer
+    time.sleep(0.5)
+    mark = dash_duo.driver.execute_script("return performance.now();")
+    dash_duo.driver.find_elements(By.CSS_SELECTOR, BOXES)[1].click()
+    assert _settled_verdict(dash_duo) == first
+    time.sleep(1.0)                                   # a second request would have left by now
+    assert dash_duo.driver.execute_script(REQUESTS_SINCE, mark) == 1
+    assert dash_duo.find_element("#explore-robust-verdict").text == first
+    assert dash_duo.get_logs() == []
+
+
+def test_a_slow_answer_for_a_view_left_meanwhile_is_dropped(dash_duo, app, monkeypatch):
+    """A view the cache does not hold is worked out after the figure; if the page moves on
+    to a view seen before while that is slow, the late answer must not replace the panel of
+    the view shown (its pick, and its share, are another view's)."""
+    from copa_dash.ui.features.explore import robustness_panel
+
+    open_page(dash_duo, app, f"/explore?dataset={DATASET}")
+    first = _settled_verdict(dash_duo)
+    shown_first = dash_duo.find_element("#explore-share").get_attribute("value")
+    first_query = shown_first.split("?", 1)[1]
+    real_result, real_kept = robustness_panel.result_of, robustness_panel.kept_result_of
+    monkeypatch.setattr(robustness_panel, "result_of",
+                        lambda query: (time.sleep(4), real_result(query))[1])
+    # only the first view counts as worked out: the unticked one is slow
+    monkeypatch.setattr(robustness_panel, "kept_result_of",
+                        lambda query: real_kept(query) if query == first_query else None)
+    box = dash_duo.driver.find_elements(By.CSS_SELECTOR, BOXES)[1]
+    box.click()
+    wait_until(lambda: dash_duo.find_element("#explore-robust-verdict").text == _waiting(),
+               timeout=10)
+    dash_duo.driver.find_elements(By.CSS_SELECTOR, BOXES)[1].click()
+    wait_until(lambda: dash_duo.find_element("#explore-share").get_attribute("value")
+               == shown_first, timeout=10)
+    assert _settled_verdict(dash_duo) == first
+    time.sleep(6)                                     # the slow answer has come back by now
+    assert dash_duo.find_element("#explore-robust-verdict").text == first
     assert "robust-stale" not in dash_duo.find_element("#explore-robust-body").get_attribute(
         "class")
     assert dash_duo.get_logs() == []

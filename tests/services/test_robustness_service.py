@@ -98,6 +98,28 @@ def test_cached_result_equals_computed_and_acceptability_ignores_weights(tmp_pat
     assert other.leave_one_out == plain.leave_one_out and other.flips == plain.flips
 
 
+def test_kept_robustness_is_the_cached_result_and_computes_nothing(tmp_path):
+    """What Explore's view callback shows at once for a view seen before: nothing before the
+    computation (and nothing is computed), the computed result after it, nothing for another
+    view, a baseline method or no cache."""
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"id": [f"m{i}" for i in range(30)], "acc": rng.random(30),
+                          "cost": rng.random(30)})
+    table = build_eval_table(frame, Roles(id="id", objectives=(Objective("acc", "max"),
+                                                               Objective("cost", "min"))))
+    cache = AnalysisCache(DiskBackend(tmp_path / "cache", size_limit=2**26))
+    view, kept = _prefs(focus=("acc",), alpha=0.3), robustness.kept_robustness
+    assert kept(table, view, dataset_id="d1", cache=cache) is None
+    assert cache.misses == 0 and cache.hits == 0            # a look, not a computation
+    computed = robustness.robustness(table, view, RowFilter(), dataset_id="d1", cache=cache)
+    assert kept(table, view, dataset_id="d1", cache=cache) == computed
+    assert kept(table, view, RowFilter(), dataset_id="d1", cache=cache) == computed
+    assert kept(table, _prefs(focus=("acc",), alpha=0.9), dataset_id="d1", cache=cache) is None
+    assert kept(table, view, dataset_id="d2", cache=cache) is None
+    assert kept(table, _prefs(method="sum"), dataset_id="d1", cache=cache) is None
+    assert kept(table, view, dataset_id="d1", cache=None) is None
+
+
 def test_a_baseline_method_or_a_bad_pairing_is_a_user_error():
     frame = pd.DataFrame({"id": ["a", "b"], "acc": [0.9, 0.8], "cost": [2.0, 1.0]})
     table = build_eval_table(frame, Roles(id="id", objectives=(Objective("acc", "max"),

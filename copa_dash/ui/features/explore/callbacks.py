@@ -297,7 +297,7 @@ def register_callbacks(app) -> None:
                     query=view_link_outputs(ID.QUERY, ID.SHARE), drawn=Output(ID.DRAWN, "data"),
                     p_controls=(Output(ID.P_INPUT, "value"), Output(ID.P_SLIDER, "value")),
                     ranges=RANGE_OUTPUTS, pickers=picker_sync.PICKER_OUTPUTS,
-                    shares=picker_sync.SHARES_OUTPUT),
+                    shares=picker_sync.SHARES_OUTPUT, robust=robustness_panel.VIEW_OUTPUTS),
         inputs=dict(CONTROLS, **TABLE_VIEW, **BRUSH, **picker_sync.MEMORY),
     )
     def update_view(page, search, sort_key, drawn, shown_query, brush, memory, **controls):
@@ -307,7 +307,8 @@ def register_callbacks(app) -> None:
         into its constraint boxes (:mod:`.brushing`), in the same response; after a brush the
         parallel figure is always sent again (:func:`.brushing.redrawn`). After an objective's
         tick the pickers and the weights' shares are answered here too (:mod:`.picker_sync`):
-        one request a tick, not three."""
+        one request a tick, not three; and so is the "How sure" panel of a view whose result
+        the cache holds (:func:`.robustness_panel.view_outputs`)."""
         triggered = ctx.triggered_prop_ids
         controls, pickers, sorted_by = picker_sync.after_tick(triggered, controls, sort_key, memory)
         page = page if sorted_by == sort_key else 0     # a new sort starts at the first page
@@ -325,9 +326,11 @@ def register_callbacks(app) -> None:
             table=_table_page(result, page, search, sorted_by))
         if brushed and not isinstance(result, str):   # Plotly's box cleared, a miss said
             shown["parallel"] = brushing.redrawn(shown["parallel"], result, state.ranges, note)
-        return dict(shown, query=view_link(PATH, to_query(state)), ranges=ranges,
+        query = to_query(state)
+        return dict(shown, query=view_link(PATH, query), ranges=ranges,
                     p_controls=tuple(no_update if value is None else value for value in sync),
-                    pickers=pickers, shares=picker_sync.weight_shares(triggered, controls))
+                    pickers=pickers, shares=picker_sync.weight_shares(triggered, controls),
+                    robust=robustness_panel.view_outputs(query))
 
     app.callback(TABLE_OUTPUTS_AGAIN, inputs=dict(query=State(ID.QUERY, "data"), **TABLE_CONTROLS),
                  prevent_initial_call=True)(render_table)

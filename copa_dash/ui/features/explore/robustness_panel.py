@@ -1,20 +1,24 @@
 """The explorer's "How sure is this pick?" panel, beside the pick card, and its verdict in
 the line above the figure.
 
-Both are filled from the view's query string (the store the main callback writes last), so it
-loads after the figure and never delays a slider move; the numbers are those of
-:func:`copa_dash.services.robustness.robustness` (the CLI's ``robustness``, the notebook's
-``copa_dash.robustness`` and the decision report). Text from the data is escaped.
+The view's callback (explore/callbacks.py) fills both in its own answer when the analysis
+cache holds the view's result already (:func:`view_outputs`: a view seen before, such as an
+objective ticked back, costs no second request); otherwise it greys the last view's panel and
+names the view in :data:`PENDING`, whose callback works it out after the figure is drawn, so
+it never delays a slider move. That answer is shown only if its view is still the one shown
+(:data:`SHOWN`, checked in the browser): a slow answer for a view left meanwhile is dropped.
+The numbers are those of :func:`copa_dash.services.robustness.robustness` (the CLI's
+``robustness``, the notebook's ``copa_dash.robustness`` and the decision report). Text from
+the data is escaped.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from html import escape
 from urllib.parse import parse_qs
 
-from dash import Input, Output, html
+from dash import Input, Output, State, dcc, html, no_update
 
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services import robustness as service
@@ -22,13 +26,15 @@ from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.html_block import HtmlBlock
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.short_labels import unique_short_labels
-from copa_dash.ui.features.explore.ids import ExploreIds
 from copa_dash.ui.features.explore.state import parse_query, with_defaults
 from copa_dash.ui.features.explore.view_state import preferences_and_filter
 
 PANEL = "explore-robust"
 BODY = "explore-robust-body"
 VERDICT = "explore-robust-verdict"    # the verdict again, in the line above the figure
+PENDING = "explore-robust-pending"    # the view whose panel the server works out (a miss)
+ANSWER = "explore-robust-answer"      # that answer: {"query", "body", "verdict"}
+SHOWN = "explore-robust-shown"        # the view the page shows, whose answer is applied
 # acceptability bars shown; the sections under them fold (details) so the panel is no taller
 # than the pick card beside it
 BARS = 5
@@ -43,21 +49,40 @@ logger = logging.getLogger(__name__)
 
 
 def panel() -> html.Div:
-    """The panel's frame; :func:`register_callbacks` fills its body."""
+    """The panel's frame, with the stores of a view worked out apart; the view's callback
+    (:func:`view_outputs`) or, for a view the cache did not hold, :func:`register_callbacks`'s
+    fill its body."""
     return html.Div(id=PANEL, className="robust-card", children=[
         html.H3("How sure is this pick?"),
         HtmlBlock(id=BODY, className=BODY_CLASS, html=WAITING),
+        dcc.Store(id=PENDING), dcc.Store(id=ANSWER), dcc.Store(id=SHOWN),
     ])
+
+
+def _view_of(query: str):
+    """The opened dataset, preferences and row filter of the view ``query``."""
+    given = parse_qs(query or "")
+    opened = open_dataset(parse_query(given).dataset, current_settings())
+    state = with_defaults(parse_query(given), opened, given=set(given))
+    return (opened, *preferences_and_filter(state, opened.table))
 
 
 def result_of(query: str) -> service.Robustness:
     """The service's answer for the view ``query`` (the page's query string)."""
-    given = parse_qs(query or "")
-    opened = open_dataset(parse_query(given).dataset, current_settings())
-    state = with_defaults(parse_query(given), opened, given=set(given))
-    prefs, row_filter = preferences_and_filter(state, opened.table)
+    opened, prefs, row_filter = _view_of(query)
     return service.robustness(opened.table, prefs, row_filter, dataset_id=opened.cache_id,
                               cache=current_cache())
+
+
+def kept_result_of(query: str) -> service.Robustness | None:
+    """:func:`result_of` when the analysis cache holds it already, else ``None`` (nothing is
+    computed; a view that cannot be read is ``None`` too, :func:`fill` says why)."""
+    try:
+        opened, prefs, row_filter = _view_of(query)
+    except InvalidInputError:
+        return None
+    return service.kept_robustness(opened.table, prefs, row_filter,
+                                   dataset_id=opened.cache_id, cache=current_cache())
 
 
 def _code(value) -> str:
@@ -161,35 +186,67 @@ def fill(query):
         logger.exception("the robustness panel failed for %s", query)
         return (f"<p><em>{FAILED_WORDS}</em></p>",
                 "how sure it is could not be worked out (see the panel below).")
+    return body_html(result), _line_verdict(result)
+
+
+def _line_verdict(result: service.Robustness) -> str:
+    """The verdict for the line above the figure, which names the pick just before it."""
     verdict = result.verdict()
-    if verdict.startswith(f"{result.pick} "):      # the line names the pick just before
+    if verdict.startswith(f"{result.pick} "):
         verdict = "it" + verdict[len(result.pick):]
-    return body_html(result), verdict
-
-
-def fill_fresh(query):
-    """:func:`fill`, and the panel's class without the stale mark :data:`MARK_STALE` set."""
-    body, verdict = fill(query)
-    return body, verdict, BODY_CLASS
+    return verdict
 
 
 BODY_CLASS = "robust-body"
-# In the browser, as soon as the view's query changes (the same response that names the new
-# pick): the line above the figure says it is working, and the last view's panel is greyed,
-# until fill_fresh answers. Without it the new pick stood beside the last pick's share ("it
-# stays the pick for 41%") for 0.3-1 s: a sure-looking number about another model.
-MARK_STALE = ("function (query) { return [" + json.dumps(WAITING_WORDS) + ", '"
-              + BODY_CLASS + " robust-stale']; }")
+# the last view's panel, greyed while the new view's is worked out: without it the new pick
+# stood beside the last pick's share ("it stays the pick for 41%") for 0.3-1 s, a sure-looking
+# number about another model
+STALE_CLASS = BODY_CLASS + " robust-stale"
+#: the view callback's outputs for the panel (:func:`view_outputs` fills them)
+VIEW_OUTPUTS = (Output(BODY, "html"), Output(VERDICT, "children"), Output(BODY, "className"),
+                Output(PENDING, "data"), Output(SHOWN, "data"))
+
+
+def view_outputs(query: str) -> tuple:
+    """The panel's part of the view callback's answer for the view ``query``: the panel
+    itself when the cache holds its result (no second request), else the last view's panel
+    greyed, the line saying it is being worked out, and ``query`` in :data:`PENDING` for
+    :func:`answer` to work out. Either way ``query`` is the view shown (:data:`SHOWN`)."""
+    try:
+        result = kept_result_of(query) if query else None
+    except Exception:  # a defect here must not cost the view its answer: work it out apart
+        logger.exception("the kept robustness of %s could not be read", query)
+        result = None
+    if result is None:
+        return no_update, WAITING_WORDS, STALE_CLASS, query, query
+    return body_html(result), _line_verdict(result), BODY_CLASS, no_update, query
+
+
+def answer(query):
+    """The panel's body and verdict for the view ``query`` (:data:`PENDING`), with the view
+    they are for: the browser shows them only if it is still the view shown."""
+    body, verdict = fill(query)
+    return {"query": query, "body": body, "verdict": verdict}
+
+
+# In the browser: an answer is shown only while its view is the one shown; one that arrives
+# after the page moved to another view (a slow view, then one seen before) is dropped.
+APPLY = ("function (answer, shown) { const skip = window.dash_clientside.no_update;"
+         " if (!answer || answer.query !== shown) { return [skip, skip, skip]; }"
+         " return [answer.body, answer.verdict, '" + BODY_CLASS + "']; }")
 
 
 def register_callbacks(app) -> None:
-    """Fill the panel and the verdict whenever the view's query string changes; mark both
-    as being worked out (in the browser, at once) until they are."""
-    app.callback(Output(BODY, "html"), Output(VERDICT, "children"),
-                 Output(BODY, "className"), Input(ExploreIds.QUERY, "data"))(fill_fresh)
-    app.clientside_callback(MARK_STALE, Output(VERDICT, "children", allow_duplicate=True),
+    """Work out the panel of a view the cache did not hold (:data:`PENDING`), and show the
+    answer if its view is still shown."""
+    app.callback(Output(ANSWER, "data"), Input(PENDING, "data"),
+                 prevent_initial_call=True)(answer)
+    app.clientside_callback(APPLY, Output(BODY, "html", allow_duplicate=True),
+                            Output(VERDICT, "children", allow_duplicate=True),
                             Output(BODY, "className", allow_duplicate=True),
-                            Input(ExploreIds.QUERY, "data"), prevent_initial_call=True)
+                            Input(ANSWER, "data"), State(SHOWN, "data"),
+                            prevent_initial_call=True)
 
 
-__all__ = ["body_html", "panel", "register_callbacks", "result_of", "verdict_line"]
+__all__ = ["VIEW_OUTPUTS", "answer", "body_html", "fill", "panel", "register_callbacks",
+           "result_of", "verdict_line", "view_outputs"]
