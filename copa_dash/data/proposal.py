@@ -62,6 +62,7 @@ from .role_guess import (
 )
 from .runs import log_like, repeat_kind
 from .schema import SINGLE_ROLES, Objective, Roles
+from .twin_columns import drop_twins, is_popularity, lineage, popularity_note
 
 ROLES = ("id", "objective", "system", "seed", "task", "split", "config", "budget", "metadata")
 _SEED_NAMES = frozenset(_ROLE_NAMES["seed"]) | {"run", "run_id", "runid", "fold", "run_number",
@@ -276,12 +277,12 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
     Examples
     --------
     >>> frame = pd.DataFrame({"model": ["a", "a", "b", "b"], "seed": [0, 1, 0, 1],
-    ...                       "Prefill (s)": [1.0, 2, 3, 4], "hub_likes": [1, 2, 3, 4]})
+    ...                       "Prefill (s)": [1.0, 2, 3, 4], "accuracy": [1, 2, 3, 4]})
     >>> p = propose(frame)
     >>> p.id, p.runs, [(g.name, g.role, g.direction) for g in p.columns]
     ... # doctest: +NORMALIZE_WHITESPACE
     (None, True, [('model', 'system', None), ('seed', 'seed', None),
-                  ('Prefill (s)', 'objective', 'min'), ('hub_likes', 'objective', None)])
+                  ('Prefill (s)', 'objective', 'min'), ('accuracy', 'objective', 'max')])
     """
     if not isinstance(frame, pd.DataFrame):
         raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
@@ -318,6 +319,8 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
                                      sibling_units, mixed))
     guesses = direct_aggregates(frame, guesses)
     uncertainty = pair_uncertainties(list(frame.columns), guesses)
+    guesses = drop_twins(guesses, notes)   # before the short set: one column a benchmark
+    notes.extend(popularity_note(guesses))
     guesses, families = shorten_wide(guesses, notes)
     notes.extend(derived_notes(guesses))
     if uncertainty:
@@ -362,6 +365,16 @@ def _guess_column(series, column, roles, units, labels, sibling_units, mixed) ->
         if kind is not None:
             guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
                                        reason=kind[1], confidence="likely"))
+            return guesses
+        if is_popularity(column):
+            guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
+                                       reason="popularity (likes, downloads), not a result",
+                                       confidence="likely"))
+            return guesses
+        if lineage(column):
+            guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
+                                       reason="lineage (fine-tunes or merges from a base "
+                                              "model), not a result", confidence="likely"))
             return guesses
         if any(_stems(w) & _NO_DIRECTION for w in _words(labels.get(column, column))):
             guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
