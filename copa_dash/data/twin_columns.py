@@ -126,9 +126,10 @@ def popularity_note(guesses) -> list[str]:
              and g.reason.startswith("popularity")]
     if not names:
         return []
-    return [f"{', '.join(map(repr, names[:4]))} count{'s' if len(names) == 1 else ''} "
+    note = (f"{', '.join(map(repr, names[:4]))} count{'s' if len(names) == 1 else ''} "
             "popularity (likes, downloads), not how well a system did: left as metadata "
-            "(make it an objective if you want to weigh it)."]
+            "(make it an objective if you want to weigh it).")
+    return [note]
 
 
 __all__ = ["drop_twins", "is_popularity", "lineage", "popularity_note", "raw_twins"]
