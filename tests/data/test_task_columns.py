@@ -46,6 +46,12 @@ def test_rank_is_a_result_not_a_setting():
     assert (per_task["min"] == 1).all() and (per_task["max"] == 10).all()
 
 
+def test_bestdiff_is_minimised_so_save_is_not_held_back():
+    # PROVENANCE: 'relative gap of metric_error to best framework on the dataset', lower better
+    _, proposal = _proposal()
+    assert proposal.column("bestdiff").direction == "min" and proposal.undecided == ()
+
+
 def test_a_setting_that_varies_within_a_task_stays_a_config():
     frame = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "model": ["m", "m", "m", "m"],
                           "batch_size": [1, 8, 1, 8], "kind": ["x", "x", "y", "y"],
