@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import InvalidInputError
-from .aggregate_columns import direct_aggregates
+from .aggregate_columns import direct_aggregates, double_count_notes
 from .cell_parsing import id_values, row_list
 from .column_kinds import never_goal
 from .fairness_values import target_from_values
@@ -326,6 +326,7 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
     guesses = drop_twins(guesses, notes)   # before the short set: one column a benchmark
     notes.extend(popularity_note(guesses))
     guesses, families = shorten_wide(guesses, notes)
+    notes.extend(double_count_notes(frame, guesses))
     notes.extend(derived_notes(guesses))
     if uncertainty:
         notes.append("Kept as uncertainty, not goals: " + "; ".join(
