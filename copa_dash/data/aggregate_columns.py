@@ -108,3 +108,42 @@ def _directed(guess, frame: pd.DataFrame, groups: dict):
     return replace(guess, direction=direction, confidence="likely", reason=(
         f"an average of {word} scores ({shown}): between their smallest and largest in "
         f"{share:.0%} of {rows} rows"))
+
+
+def double_count_notes(frame: pd.DataFrame, guesses: list) -> list[str]:
+    """A note for each directed ``Average``-like objective that averages other objectives.
+
+    It lies between the smallest and largest of the other objectives of its direction in
+    at least :data:`MIN_SHARE_INSIDE` of the rows: weighing it beside them counts them twice.
+    The column stays an objective (the first view leads with an aggregate); the note says
+    what the user can do.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+    guesses : list of ColumnGuess
+
+    Returns
+    -------
+    list of str
+    """
+    notes = []
+    for guess in guesses:
+        if guess.role != "objective" or guess.direction is None \
+                or not _is_aggregate_name(guess.name) or guess.name not in frame.columns:
+            continue
+        names = [g.name for g in guesses if g.role == "objective" and g is not guess
+                 and g.direction == guess.direction and g.name in frame.columns
+                 and pd.api.types.is_numeric_dtype(frame[g.name])]
+        if len(names) < MIN_SIBLINGS:
+            continue
+        share, rows = share_inside(frame[guess.name].to_numpy(dtype=np.float64, na_value=np.nan),
+                                   frame[names].to_numpy(dtype=np.float64, na_value=np.nan))
+        if rows >= 2 and share >= MIN_SHARE_INSIDE:
+            notes.append(
+                f"{guess.name!r} lies between the other {len(names)} "
+                f"{'maximised' if guess.direction == 'max' else 'minimised'} objectives in "
+                f"{share:.0%} of {rows} rows: it reads as their average, so weighing it beside "
+                "them counts them twice. Make it metadata to compare on the measures alone, "
+                "or keep it and make them metadata.")
+    return notes

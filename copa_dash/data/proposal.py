@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
 from ..core.errors import InvalidInputError
-from .aggregate_columns import direct_aggregates
+from .aggregate_columns import direct_aggregates, double_count_notes
 from .cell_parsing import id_values, row_list
 from .column_kinds import never_goal
 from .fairness_values import target_from_values
@@ -62,6 +62,8 @@ from .role_guess import (
 )
 from .runs import log_like, repeat_kind
 from .schema import SINGLE_ROLES, Objective, Roles
+from .task_columns import RANK_REASON, is_rank_within_tasks, task_column, task_properties
+from .twin_columns import drop_twins, is_popularity, lineage, popularity_note
 
 ROLES = ("id", "objective", "system", "seed", "task", "split", "config", "budget", "metadata")
 _SEED_NAMES = frozenset(_ROLE_NAMES["seed"]) | {"run", "run_id", "runid", "fold", "run_number",
@@ -276,12 +278,12 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
     Examples
     --------
     >>> frame = pd.DataFrame({"model": ["a", "a", "b", "b"], "seed": [0, 1, 0, 1],
-    ...                       "Prefill (s)": [1.0, 2, 3, 4], "hub_likes": [1, 2, 3, 4]})
+    ...                       "Prefill (s)": [1.0, 2, 3, 4], "accuracy": [1, 2, 3, 4]})
     >>> p = propose(frame)
     >>> p.id, p.runs, [(g.name, g.role, g.direction) for g in p.columns]
     ... # doctest: +NORMALIZE_WHITESPACE
     (None, True, [('model', 'system', None), ('seed', 'seed', None),
-                  ('Prefill (s)', 'objective', 'min'), ('hub_likes', 'objective', None)])
+                  ('Prefill (s)', 'objective', 'min'), ('accuracy', 'objective', 'max')])
     """
     if not isinstance(frame, pd.DataFrame):
         raise InvalidInputError(f"'frame' must be a pandas DataFrame, not {type(frame).__name__}")
@@ -312,13 +314,19 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
         role = _named_role(column)
         if column not in roles and role is not None and role not in roles.values():
             roles[column] = role
+    task = task_column(frame, _named_role)
+    ranked = {c for c in frame.columns if c not in roles and is_rank_within_tasks(frame, task, c)}
     guesses = []
     for column in frame.columns:
         guesses.extend(_guess_column(frame[column], column, roles, units, labels,
-                                     sibling_units, mixed))
+                                     sibling_units, mixed, ranked))
+    guesses = _task_metadata(frame, task, guesses)
     guesses = direct_aggregates(frame, guesses)
     uncertainty = pair_uncertainties(list(frame.columns), guesses)
+    guesses = drop_twins(guesses, notes)   # before the short set: one column a benchmark
+    notes.extend(popularity_note(guesses))
     guesses, families = shorten_wide(guesses, notes)
+    notes.extend(double_count_notes(frame, guesses))
     notes.extend(derived_notes(guesses))
     if uncertainty:
         notes.append("Kept as uncertainty, not goals: " + "; ".join(
@@ -338,7 +346,18 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
                     families=families)
 
 
-def _guess_column(series, column, roles, units, labels, sibling_units, mixed) -> list:
+def _task_metadata(frame, task, guesses) -> list:
+    """``guesses`` with the metadata columns that take one value a task saying so."""
+    plain = [g.name for g in guesses if g.role == "metadata" and g.name in frame.columns
+             and g.reason.startswith("text")]
+    owned = set(task_properties(frame, task, plain))
+    return [replace(g, reason=f"a property of the task: one value for each {task!r} (task "
+                              "metadata, not a config)") if g.name in owned else g
+            for g in guesses]
+
+
+def _guess_column(series, column, roles, units, labels, sibling_units, mixed,
+                  ranked=frozenset()) -> list:
     """The guesses for one column of :func:`propose` (one, or two for a fairness measure:
     the metadata original and its derived objective); ``roles`` gets a config it takes."""
     guesses = []
@@ -351,6 +370,10 @@ def _guess_column(series, column, roles, units, labels, sibling_units, mixed) ->
             guesses.append(ColumnGuess(column, "metadata", reason="numbers the rows 1, 2, "
                                        "3, ... (a spreadsheet's or pandas' row numbers)"))
             return guesses
+        if column in ranked:   # a rank within each task: a result, not a setting
+            guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
+                                       reason=RANK_REASON, confidence="likely"))
+            return guesses
         kind = never_goal(series)
         if kind is not None and kind[0] == "setting" and "config" not in roles.values() \
                 and series.nunique() > 1 and not any(_stems(w) & _NO_DIRECTION
@@ -362,6 +385,16 @@ def _guess_column(series, column, roles, units, labels, sibling_units, mixed) ->
         if kind is not None:
             guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
                                        reason=kind[1], confidence="likely"))
+            return guesses
+        if is_popularity(column):
+            guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
+                                       reason="popularity (likes, downloads), not a result",
+                                       confidence="likely"))
+            return guesses
+        if lineage(column):
+            guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
+                                       reason="lineage (fine-tunes or merges from a base "
+                                              "model), not a result", confidence="likely"))
             return guesses
         if any(_stems(w) & _NO_DIRECTION for w in _words(labels.get(column, column))):
             guesses.append(ColumnGuess(column, "metadata", unit=unit, label=label,
@@ -407,7 +440,7 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
             f"{n!r} in {row_list(np.flatnonzero((names == n).to_numpy()), limit=3)}"
             for n in sorted(repeated)[:4]) + (" ..." if len(repeated) > 4 else "")
         roles[name_column] = "id"
-        kind = repeat_kind(frame, name_column)
+        kind = _repeat_kind(frame, name_column)
         if kind.configurations:  # quantised variants of a model, ...: named by the setting
             roles[kind.settings[0]] = "config"
             notes.append(f"{name_column!r} names the rows, but {len(repeated)} "
@@ -427,7 +460,7 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
         notes.append(f"No column names every row once ({name_column!r} repeats: it is kept as "
                      "the system), so the rows are numbered 'row 1', 'row 2', ... as in the file.")
         return None, False, (), ()
-    kind = repeat_kind(frame, name_column, runs_columns=(seed,) if seed else ())
+    kind = _repeat_kind(frame, name_column, runs_columns=(seed,) if seed else ())
     if kind.configurations:
         return _configurations(frame, name_column, kind, seed, roles, notes, len(counts))
     roles[name_column] = "system"
@@ -454,6 +487,17 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
                  f"read as runs of each system, so {name_column!r} is the system and {how}. "
                  + advice)
     return None, True, (), ()
+
+
+def _repeat_kind(frame, name_column, runs_columns=()):
+    """:func:`~copa_dash.data.runs.repeat_kind` without the columns that are properties of
+    the task (one value a task: AMLB's ``problem_type``), which never make a config."""
+    kind = repeat_kind(frame, name_column, runs_columns=runs_columns)
+    task_owned = task_properties(frame, task_column(frame, _named_role), kind.settings)
+    if not task_owned:
+        return kind
+    return repeat_kind(frame.drop(columns=list(task_owned)), name_column,
+                       runs_columns=runs_columns)
 
 
 def _configurations(frame, name_column, kind, seed, roles, notes, n_names):

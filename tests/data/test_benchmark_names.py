@@ -68,7 +68,8 @@ def test_open_llm_v1_average_follows_the_scores_it_averages():
     inside = ((frame["average"] >= scores.min(axis=1) - 1e-9)
               & (frame["average"] <= scores.max(axis=1) + 1e-9)).mean()
     assert f"in {inside:.0%} of 300 rows" in average.reason
-    assert proposal.undecided == ("hub_hearts",)
+    # likes are popularity, not a goal (tester 19): nothing is left to choose
+    assert proposal.undecided == () and proposal.column("hub_hearts").role == "metadata"
 
 
 def test_mteb_families_and_average():
