@@ -109,11 +109,13 @@ def _views(view, k: int, budget: int = posets.DEFAULT_EXACT_BUDGET) -> dict:
     central, outlying = posets.extreme_tasks(view)
     order = posets.depth_order(view)
     hasse = {}
+    equal = bool(posets.equal_depths_sentence(view))   # then no task is "most" anything
     for name, t, color in (("central", order[0], figures.CENTRAL),
                            ("outlying", order[-1], figures.OUTLYING)):
+        which = "A task (all depths equal)" if equal else f"Most {name}"
         hasse[name] = figures.hasse_figure(
             posets.hasse_layout(view, view.relations[t]), color=color,
-            title=f"Most {name}: {view.tasks[t]} (depth {view.depths[t]:.3f})")
+            title=f"{which}: {view.tasks[t]} (depth {view.depths[t]:.3f})")
     return {"headline": page.headline(view, central, outlying), "tied": page.tied_panel(view),
             "depth": figures.depth_figure(view), **hasse, "beats": figures.beats_figure(view),
             "agreement": page.agreement_panel(posets.agreement(view, k=k)),
