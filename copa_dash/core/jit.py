@@ -73,22 +73,25 @@ class CompileStatus:
 
         Not a countdown: kernels are queued as pages first use them, so the number waiting
         can grow (a newcomer read "27 done, 1 to go" followed by "28 done, 1 to go" as a
-        job that never ends).
+        job that never ends), so the sentence says that more may be added. No kernel names:
+        a newcomer read "compiling dominance.nondominated_mask" as developer noise; what
+        matters to them is what is happening, how far along it is, and that pages answer
+        meanwhile.
 
         Examples
         --------
         >>> CompileStatus("sweep.alpha_sweep_select", ("posets.depth",), 27, 40.0).describe()
-        'First start: compiling sweep.alpha_sweep_select (27 compiled so far, 1 more waiting; pages add what they first use). Results meanwhile come from slower numpy code; compiled code is kept for later starts.'
+        'First start: preparing faster code for the calculations (27 of 29 parts ready; more are added as pages first need them). Pages answer meanwhile, a little slower; the faster code is kept for later starts.'
         >>> CompileStatus(None, (), 3, 1.0).describe()
         ''
         """
         if not self.busy:
             return ""
-        now = f"compiling {self.running}" if self.running else "waiting to compile"
-        waiting = f", {len(self.queued)} more waiting" if self.queued else ""
-        return (f"First start: {now} ({self.done} compiled so far{waiting}; pages add what "
-                "they first use). Results meanwhile come from slower numpy code; compiled "
-                "code is kept for later starts.")
+        total = self.done + (self.running is not None) + len(self.queued)
+        parts = "part" if total == 1 else "parts"
+        return (f"First start: preparing faster code for the calculations ({self.done} of "
+                f"{total} {parts} ready; more are added as pages first need them). Pages answer "
+                "meanwhile, a little slower; the faster code is kept for later starts.")
 
 
 class _State:

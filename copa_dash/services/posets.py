@@ -417,6 +417,43 @@ def extreme_tasks(view: DepthView) -> tuple[tuple[str, ...], tuple[str, ...]]:
             tuple(t for t, d in zip(view.tasks, view.depths) if d <= low + tol))
 
 
+def equal_depths_sentence(view: DepthView) -> str:
+    """When every task has the same depth, what that means, why it happens and what to try,
+    in plain words (empty when the depths differ). The page says this in place of naming the
+    most central and most outlying tasks, which would then be the same tasks twice.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> rel = np.zeros((2, 3, 3), dtype=bool)
+    >>> v = SimpleNamespace(depths=np.zeros(2), relations=rel, criteria=("a", "b", "c"))
+    >>> equal_depths_sentence(v)[:75]
+    'Every task has the same depth (0.000): no task is more central than another'
+    >>> equal_depths_sentence(SimpleNamespace(**{**vars(v), "depths": np.array([0.2, 0.0])}))
+    ''
+    """
+    depths = np.asarray(view.depths, dtype=float)
+    if depths.size == 0 or float(depths.max() - depths.min()) > 1e-12:
+        return ""
+    n_tasks = int(view.relations.shape[0])
+    no_order = int((~view.relations.reshape(n_tasks, -1).any(axis=1)).sum())
+    if no_order == n_tasks:
+        why = (f"on every task no method is better than another on all "
+               f"{len(view.criteria)} criteria at once, so the rankings have no order to "
+               "compare")
+    elif no_order:
+        why = (f"on {no_order} of {n_tasks} tasks no method is better than another on all "
+               f"{len(view.criteria)} criteria at once, and the others share no pattern "
+               "the depth can weigh")
+    else:
+        why = "the tasks' rankings share no pattern the depth can weigh (e.g. all are alike)"
+    return (f"Every task has the same depth ({float(depths[0]):.3f}): no task is more central "
+            f"than another. Why: {why}. This is what a criterion with the wrong direction "
+            "(min where higher is better) or many criteria (copies of one measure count "
+            "twice) do. Try: check each criterion's direction on the Upload page, or tick "
+            "fewer criteria under Criteria.")
+
+
 def within_bound_of_extremes(view: DepthView) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The other tasks an approximate depth cannot tell from the most central and from the
     most outlying: each depth is within ``error_bound`` of its exact value, so a task whose

@@ -263,3 +263,12 @@ def test_threads_calling_a_new_kernel_at_once_say_compiling_once(jit_state, caps
     err = capsys.readouterr().err
     assert err.count("compiling test_jit.add_one") == 1, err
     assert err.count("compiled test_jit.add_one in") == 1, err
+
+
+def test_the_first_start_sentence_is_plain_words_with_how_many_of_how_many():
+    # issue 33: "compiling dominance.nondominated_mask (4 compiled so far, 12 more waiting)"
+    # named internal functions; the sentence says what is prepared, how far, that pages answer
+    text = jit.CompileStatus("dominance.nondominated_mask", ("a.b", "c.d"), 4, 3.0).describe()
+    assert "dominance" not in text and "a.b" not in text and "compil" not in text
+    assert "(4 of 7 parts ready" in text and "Pages answer meanwhile" in text
+    assert "(0 of 1 part ready" in jit.CompileStatus(None, ("a.b",), 0, 0.0).describe()

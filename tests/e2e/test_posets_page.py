@@ -238,6 +238,9 @@ def test_a_long_exact_run_shows_progress_and_can_be_cancelled(dash_duo, app):
         time.sleep(0.2)
     assert not dash_duo.find_element("#posets-progress-row").is_displayed()
     assert dash_duo.find_element("#posets-headline").text == ""
+    # issue 33: a reload or a shared link must not restart the cancelled exact run
+    assert "mode=exact" not in dash_duo.driver.current_url
+    assert "mode=auto" in dash_duo.find_element("#posets-share").get_attribute("value")
     dash_duo.find_element("#posets-mode input[value='approx']").click()
     dash_duo.wait_for_contains_text("#posets-headline", "within ±", timeout=60)
     assert "12 methods" in dash_duo.find_element("#posets-headline").text

@@ -39,6 +39,9 @@ def test_progress_and_applied_text_say_it_in_plain_words():
     assert "one of 4 models" in text and "p = inf" in text
     assert choose_panel.progress_text(9, 0.92, "X", 1, True, 2.0).startswith(
         "Done after 9 answers: 92% sure it is X")
+    one = choose_panel.progress_text(1, 0.91, "Claude", 1, True, 1.0)
+    assert one.startswith("Done after 1 answer: 91% sure it is Claude (no other model is")
+    assert "1 models" not in one and "1 answers" not in one
     applied = choose_panel.applied_text({"use_alpha": True, "focus": ["acc"], "alpha": 0.7,
                                          "weights": {}, "p": 2.0, "how": "mean"})
     assert "focus acc with alpha 0.7 and p = 2" in applied

@@ -49,3 +49,15 @@ def test_the_example_says_what_copa_dash_inspect_says_of_each_column(tmp_path, c
             assert said in shown, (said, shown)
     assert any(c["confidence"] == "likely" for c in columns)  # the case that drifted
     assert "each marked sure" not in shown
+
+
+def test_help_names_the_roles_with_the_upload_pages_words():
+    # issue 33: Help said "not an objective" where the Upload page's choice is "metadata"
+    import re
+
+    from copa_dash.ui.features.upload.role_table import DIRECTION_OPTIONS, ROLE_OPTIONS
+    shown = text(help_layout.layout())
+    upload_words = {option["label"].split(" (")[0] for option in ROLE_OPTIONS + DIRECTION_OPTIONS}
+    quoted = set(re.findall(r'min, max or "([^"]+)"', shown))
+    assert quoted and quoted <= upload_words
+    assert "not an objective" not in shown

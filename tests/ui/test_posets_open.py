@@ -28,9 +28,9 @@ def _draw(app, client) -> dict:
     spec = app.callback_map[name]
     outputs = [dict(zip(("id", "property"), o.rsplit(".", 1)))
                for o in name.strip(".").split("...")]
-    body = {"output": name, "outputs": outputs, "state": [], "changedPropIds": [],
-            "inputs": [{"id": i["id"], "property": i["property"], "value": CONTROLS[i["id"]]}
-                       for i in spec["inputs"]]}
+    body = {"output": name, "outputs": outputs, "changedPropIds": [], **{
+        kind: [{"id": i["id"], "property": i["property"], "value": CONTROLS[i["id"]]}
+               for i in spec[kind]] for kind in ("inputs", "state")}}
     answer = client.post("/_dash-update-component", data=json.dumps(body),
                          content_type="application/json")
     assert answer.status_code == 200, answer.data[:300]

@@ -95,9 +95,13 @@ def progress_text(n_answers: int, probability: float, pick: str, credible: int, 
     """``question 4 - 78% sure it is X`` and what is still open."""
     sure = f"{100 * probability:.0f}% sure it is {pick}"
     p_text = "inf" if math.isinf(p) else f"{p:g}"
-    tail = f" (the best is one of {credible} models with 90% probability; most likely p = {p_text})"
+    # counts read right at 1 ("one of 1 models" read as a bug to a newcomer, issue 33)
+    best = ("no other model is the best with 90% probability" if credible == 1 else
+            f"the best is one of {credible} models with 90% probability")
+    tail = f" ({best}; most likely p = {p_text})"
     if done:
-        return f"Done after {n_answers} answers: {sure}{tail}."
+        answers = "answer" if n_answers == 1 else "answers"
+        return f"Done after {n_answers} {answers}: {sure}{tail}."
     return f"question {n_answers + 1} - {sure}{tail}"
 
 

@@ -32,7 +32,7 @@ EXAMPLES = (
                  "numbers, 7B as 7 with the unit B. " + proposal_in_words(UPLOAD_TABLE)
                  + " Each guess says how sure it is, as here."),
         ("A column nobody could guess a direction for is highlighted and Save stays off until "
-         "you choose min, max or \"not an objective\": the tool never picks from a guess."),
+         "you choose min, max or \"metadata\": the tool never picks from a guess."),
         ("Name it and press \"Save and explore\": the explorer opens on your table, its link "
          "is yours to share, and Your uploads (on the Upload and Datasets pages) lets you "
          "rename or delete it."))),

@@ -10,6 +10,7 @@ open of amlb-2022 take 2.4-5.5 s for a depth "computed in 0.17 s" (issue 33)."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from dash import Input, Output, State, ctx, no_update
 from dash.exceptions import PreventUpdate
@@ -28,7 +29,12 @@ from copa_dash.ui.features.posets.ids import PosetsIds as ID
 from copa_dash.ui.features.posets.job_messages import register_job_messages
 from copa_dash.ui.features.posets.state import EXACT_OF_MODE, PosetsState, to_query
 
-COMPUTE_INPUTS = [Input(ID.REF, "data"), Input(ID.METHOD, "value"), Input(ID.TASK, "value"),
+# the dataset's store is a State, not an Input: a wide table's empty state has the store (for
+# the dataset picker) but none of these controls, and a callback with some Inputs on the page
+# and others not logs "A nonexistent object was used in an `Input`" (issue 33); the store is
+# set once with the layout, so nothing is lost by not listening to it
+REF_STATE = State(ID.REF, "data")
+COMPUTE_INPUTS = [Input(ID.METHOD, "value"), Input(ID.TASK, "value"),
                   Input(ID.CRITERIA, "value"), Input(ID.TIES, "value"),
                   Input(ID.MISSING, "value"), Input(ID.MODE, "value"),
                   Input(ID.TOLERANCE, "value")]
@@ -86,6 +92,31 @@ def _stored_view(state: PosetsState, settings):
     return posets.cached_depth_view(table, **arguments)
 
 
+def link_query(state: PosetsState, *, computed: bool) -> str:
+    """The view's query (for the URL and the share box), ``computed`` saying whether its depth is
+    drawn (stored, or quick) rather than left to the background job.
+
+    A link never carries an exact depth that is not computed yet: one choice and a Cancel
+    left "mode=exact" in the URL, so a reload or a shared link restarted a job predicted to
+    take years (issue 33). Of the two fixes the brief offered (the radio going back after
+    Cancel, or the link not carrying such a choice) this one is chosen because it covers what
+    Cancel does not: a tab closed, or a link copied, while the job runs. The link says
+    'automatic' (exact when quick, else approximate) until the exact depth is stored; the
+    job's end puts 'exact' back (``draw_result``), and a reload then draws the stored depth.
+
+    Examples
+    --------
+    >>> state = PosetsState(dataset="amlb-2022", mode="exact")
+    >>> "mode=auto" in link_query(state, computed=False)
+    True
+    >>> "mode=exact" in link_query(state, computed=True)
+    True
+    """
+    if not computed and EXACT_OF_MODE[state.mode] is True:
+        state = replace(state, mode="auto")
+    return to_query(state)
+
+
 def job_arguments(ref, method, task, criteria, ties, missing, mode, tolerance) -> dict:
     """The controls as the depth job's (and the view's) arguments, with their defaults."""
     tol = float(tolerance) if isinstance(tolerance, (int, float)) and 0 < tolerance < 1 \
@@ -109,11 +140,13 @@ def _views(view, k: int, budget: int = posets.DEFAULT_EXACT_BUDGET) -> dict:
     central, outlying = posets.extreme_tasks(view)
     order = posets.depth_order(view)
     hasse = {}
+    equal = bool(posets.equal_depths_sentence(view))   # then no task is "most" anything
     for name, t, color in (("central", order[0], figures.CENTRAL),
                            ("outlying", order[-1], figures.OUTLYING)):
+        which = "A task (all depths equal)" if equal else f"Most {name}"
         hasse[name] = figures.hasse_figure(
             posets.hasse_layout(view, view.relations[t]), color=color,
-            title=f"Most {name}: {view.tasks[t]} (depth {view.depths[t]:.3f})")
+            title=f"{which}: {view.tasks[t]} (depth {view.depths[t]:.3f})")
     return {"headline": page.headline(view, central, outlying), "tied": page.tied_panel(view),
             "depth": figures.depth_figure(view), **hasse, "beats": figures.beats_figure(view),
             "agreement": page.agreement_panel(posets.agreement(view, k=k)),
@@ -179,12 +212,13 @@ def register_callbacks(app) -> None:
     @app.callback(output={**outputs(False), "job": Output(ID.JOB, "data"),
                           "alert": Output(ID.ALERT, "children", allow_duplicate=True)},
                   inputs={"controls": COMPUTE_INPUTS, "k": Input(ID.K, "value")},
+                  state={"ref": REF_STATE},
                   prevent_initial_call="initial_duplicate")    # it draws the opened page
-    def draw(controls, k):
+    def draw(controls, k, ref):
         """Depth bars, the two Hasse diagrams, the beats matrix and the agreement when the
         depth is stored or quick to compute; else the job's arguments (the page opened, or a
         control changed)."""
-        arguments = job_arguments(*controls)
+        arguments = job_arguments(ref, *controls)
         state = _state(arguments, k)
         query = view_link(page.PATH, to_query(state))
         try:
@@ -204,7 +238,8 @@ def register_callbacks(app) -> None:
         if ctx.triggered_id == ID.K:
             raise PreventUpdate     # k moved while the job runs: its end draws with this k
         # not stored: the job computes it; what is drawn stays (dimmed) until it ends
-        return {**{name: no_update for name in VIEW_OUTPUTS}, "job": arguments, "query": query,
+        return {**{name: no_update for name in VIEW_OUTPUTS}, "job": arguments,
+                "query": view_link(page.PATH, link_query(state, computed=False)),
                 "alert": None}
 
     # the job's end, drawn by a callback of its own: one callback reading the job's result and

@@ -262,13 +262,18 @@ def headline(view, central, outlying) -> html.Div:
     others an approximate depth cannot tell from them (:func:`posets.within_bound_of_extremes`)."""
     top = float(view.depths.max())
     low = float(view.depths.min())
+    counts = (f"{len(view.tasks)} tasks, {len(view.methods)} methods, "
+              f"{view.distinct.shape[0]} distinct posets, {view.n_ufg_sets} ufg sets "
+              f"({'exact' if view.exact else f'within ±{view.error_bound:.3g}'}; "
+              f"computed in {view.seconds:.2f} s).")
+    equal = posets.equal_depths_sentence(view)
+    if equal:   # naming extremes would list every task twice (issue 33): say why instead
+        return html.Div(className="alert alert-warning", children=[
+            html.Strong(equal), html.Div(f"Among {counts}", className="help")])
     children = [
         html.Strong("Most central: "), f"{', '.join(central)} (depth {top:.3f})",
         html.Span(" · "), html.Strong("most outlying: "), (f"{', '.join(outlying)} "
-        f"(depth {low:.3f}) among {len(view.tasks)} tasks, {len(view.methods)} methods, "
-        f"{view.distinct.shape[0]} distinct posets, {view.n_ufg_sets} ufg sets "
-        f"({'exact' if view.exact else f'within ±{view.error_bound:.3g}'}; "
-        f"computed in {view.seconds:.2f} s).")]
+        f"(depth {low:.3f}) among {counts}")]
     unsure = posets.unsure_extremes_sentence(view)
     if unsure:
         children.append(html.Div(unsure, className="posets-unsure"))
