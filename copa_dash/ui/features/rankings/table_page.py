@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from copa_dash.services.inputs import read_number
+
 PAGE_SIZE = 15
 
 # the filter row's operators (dash-table's "custom" filter_query), longest spelling first;
@@ -81,13 +83,6 @@ Condition(column='r0', op='le', value='10', case_sensitive=True)]
     return conditions, ignored
 
 
-def _number(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
 def _mask(frame: pd.DataFrame, condition: Condition, numeric: bool) -> pd.Series | None:
     """Rows meeting ``condition``, or None when it cannot apply to its column."""
     column = frame[condition.column]
@@ -97,7 +92,7 @@ def _mask(frame: pd.DataFrame, condition: Condition, numeric: bool) -> pd.Series
         if condition.op == "datestartswith":
             return text.str.startswith(condition.value)
         return text.str.contains(condition.value, case=condition.case_sensitive, regex=False)
-    wanted = _number(condition.value) if numeric else condition.value
+    wanted = read_number(condition.value) if numeric else condition.value
     if wanted is None:
         return None
     if not numeric and not condition.case_sensitive:
