@@ -108,8 +108,12 @@ class Robustness:
                 f"of all weightings: {how}.")
 
 
+#: the draws :func:`robustness` makes unless told otherwise (and :func:`kept_robustness` looks up)
+SAMPLES, SEED = 10_000, 0
+
+
 def robustness(table: EvalTable, preferences: selection.Preferences,
-               row_filter: RowFilter | None = None, *, samples: int = 10_000, seed: int = 0,
+               row_filter: RowFilter | None = None, *, samples: int = SAMPLES, seed: int = SEED,
                radius: float = LOCAL_RADIUS, uncertainty: dict | None = None,
                dataset_id: str = "", cache=None) -> Robustness:
     """How sure the view's COPA pick is.
@@ -154,7 +158,7 @@ def kept_robustness(table: EvalTable, preferences: selection.Preferences,
     :func:`robustness` says why."""
     if cache is None or not dataset_id or preferences.method != "copa":
         return None
-    key, _, _ = _memo_key(table, preferences, row_filter, 10_000, 0, LOCAL_RADIUS, None)
+    key, _, _ = _memo_key(table, preferences, row_filter, SAMPLES, SEED, LOCAL_RADIUS, None)
     return cache.peek("robustness", dataset_id, key)
 
 
