@@ -147,8 +147,30 @@ def is_cost(objective) -> bool:
         return False  # a throughput (tokens/s, queries/s) maximised is a quality, not a cost
     if unit in COST_UNITS or unit.replace(" ", "") in COST_UNITS:
         return True
-    words = set(_words(objective.label or objective.name)) | set(_words(objective.name))
+    words = _name_words(objective.label or objective.name) | _name_words(objective.name)
     return bool(words & COST_WORDS)
+
+
+# Unit abbreviations that also begin benchmark names ("MS-COCO (base) - Image text alignment",
+# "MS MARCO"): in a name they say "cost" only where a unit stands, inside brackets or as the
+# name's last word ("Latency (ms)", "p50_ms").
+UNIT_ABBREVIATIONS = frozenset({"ms", "mb", "gb", "wh", "kwh", "usd"})
+
+
+def _name_words(name) -> set[str]:
+    """The words of ``name`` that can say what it measures (see :data:`UNIT_ABBREVIATIONS`).
+
+    Examples
+    --------
+    >>> sorted(_name_words("MS-COCO (base) - Image text alignment (human)"))
+    ['alignment', 'base', 'coco', 'human', 'image', 'text']
+    >>> sorted(_name_words("Latency (ms)")), sorted(_name_words("p50_ms"))
+    (['latency', 'ms'], ['ms', 'p50'])
+    """
+    words = _words(name)
+    as_unit = set(words[-1:]) | {w for part in re.findall(r"[(\[]([^)\]]*)[)\]]", str(name))
+                                 for w in _words(part)}
+    return {w for w in words if w not in UNIT_ABBREVIATIONS or w in as_unit}
 
 
 # A maximised rate of work done per unit of a resource, by its name when it gives no unit

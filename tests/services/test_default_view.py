@@ -65,6 +65,10 @@ def test_a_quality_is_put_against_the_least_correlated_cost():
     ("Prefill (s)", "min", "s", True), ("Memory (MB)", "min", "MB", True),
     ("price ($/M tokens)", "min", "$/M", True), ("co2_cost", "min", None, True),
     ("QPS", "max", None, True), ("p99 latency", "min", None, True),
+    # HELM's HEIM export: "MS" here begins the dataset's name, it is no milliseconds
+    ("MS-COCO (base) - Image text alignment (human) ↑", "max", None, False),
+    ("MS MARCO nDCG@10", "max", None, False), ("p50_ms", "min", None, True),
+    ("Latency (ms)", "min", None, True),
 ])
 def test_what_reads_as_a_cost(name, direction, unit, cost):
     assert is_cost(Objective(name, direction, unit)) is cost
