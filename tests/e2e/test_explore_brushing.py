@@ -21,9 +21,33 @@ pytestmark = pytest.mark.browser
 DATASET = "dmop"
 
 
+# Where the figure's plot area is on screen, and whether any component still waits for a callback
+_PLACE_JS = ("const g = document.querySelector('#explore-parallel .nsewdrag');"
+             "const r = g && g.getBoundingClientRect();"
+             "return [r ? [r.left, r.top, r.width, r.height] : null,"
+             "        document.querySelector(\"[data-dash-is-loading='true']\") === null];")
+
+
+def _settled(dash_duo, timeout: float = 30) -> None:
+    """Wait until no callback is pending and the plot area stayed in place between two looks.
+    A drag goes to pixels computed just before it: a panel above the figure filled in late (the
+    "How sure" answer comes in a request of its own) would move the figure under the pointer,
+    and the drag would start elsewhere than the test meant."""
+    last = [None]
+
+    def still() -> bool:
+        place, idle = dash_duo.driver.execute_script(_PLACE_JS)
+        same = idle and place is not None and place == last[0]
+        last[0] = place if idle else None
+        return same
+
+    wait_until(still, timeout=timeout)
+
+
 def _drag(dash_duo, k: float, u_low: float, u_high: float) -> None:
     """Drag a box across axis k of the Explore page's parallel coordinates (the gesture
-    bench_every_control.py times)."""
+    bench_every_control.py times), once the page is settled."""
+    _settled(dash_duo)
     graph = dash_duo.driver.find_element("css selector", "#explore-parallel .js-plotly-plot")
     drag_on_axis(dash_duo.driver, graph, k, u_low, u_high)
 
@@ -122,7 +146,11 @@ def test_consecutive_drags_on_one_axis_each_replace_its_constraint(dash_duo, app
     for low, high in [(0.1, 0.58), (0.1, 0.58), (0.15, 0.7), (0.0, 1.0), (0.3, 0.8)]:
         want = expected(low, high)
         _drag(dash_duo, k, low, high)
-        wait_until(lambda w=want: _range_in_link(dash_duo, column) == w, timeout=30)
+        try:
+            wait_until(lambda w=want: _range_in_link(dash_duo, column) == w, timeout=30)
+        except AssertionError:
+            raise AssertionError(f"after a drag over u {low}-{high} the link holds "
+                                 f"{_range_in_link(dash_duo, column)}, not {want}") from None
         # the figure drawn after the brush holds no selection box a next drag could move
         wait_until(lambda: not _parallel_layout(dash_duo, "selections"), timeout=30)
         assert tuple(float(v) for v in _boxes(dash_duo, column)) == want
