@@ -51,7 +51,7 @@ def test_search_sort_and_a_row_click_open_the_explorer(dash_duo, app):
     expected = {e.title for e in search_catalog(catalog(), "llm")}
     assert 2 <= len(expected) < total
     wait_until(lambda: set(_column(dash_duo, "title")) == expected)
-    dash_duo.wait_for_contains_text("#datasets-count", f"{len(expected)} of {total}")
+    dash_duo.wait_for_contains_text("#datasets-count", f"{len(expected)} of {total}", timeout=30)
 
     before = [int(v.replace(",", "")) for v in _column(dash_duo, "n_rows")]
     dash_duo.find_element(f"{TABLE} th[data-dash-column='n_rows'] .column-header--sort").click()

@@ -233,10 +233,8 @@ def test_a_long_exact_run_shows_progress_and_can_be_cancelled(dash_duo, app):
     assert not dash_duo.find_element("#posets-figures").is_displayed()   # no empty frames
     screenshot(dash_duo, "posets-progress")
     dash_duo.find_element("#posets-cancel").click()
-    end = time.time() + 20
-    while time.time() < end and dash_duo.find_element("#posets-progress-row").is_displayed():
-        time.sleep(0.2)
-    assert not dash_duo.find_element("#posets-progress-row").is_displayed()
+    wait_until(lambda: not dash_duo.find_element("#posets-progress-row").is_displayed(),
+               timeout=60)
     assert dash_duo.find_element("#posets-headline").text == ""
     # issue 33: a reload or a shared link must not restart the cancelled exact run
     assert "mode=exact" not in dash_duo.driver.current_url

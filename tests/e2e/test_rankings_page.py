@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import graph_figure, screenshot
+from tests.e2e.app_under_test import graph_figure, screenshot, wait_until
+from tests.e2e.settle import figure_after
 
 pytestmark = pytest.mark.browser
 CRITERIA = "mean,norm,copa:1,copa:2,copa:4,copa:8,copa:inf"
@@ -136,15 +137,14 @@ def test_raw_ties_and_pinned_rows(dash_duo, app):
     figure = _figure(dash_duo, "rankings-bump")
     assert "Falcon (pinned)" in [t["name"] for t in figure["data"]]
     assert "plus 1 pinned" in dash_duo.find_element("#rankings-chart-note").text
-    dash_duo.find_element("#rankings-ties input[value=keep]").click()
-    end = time.time() + 20
-    while time.time() < end:
-        if parse_qs(urlparse(dash_duo.driver.current_url).query).get("ties") == ["keep"]:
-            break
-        time.sleep(0.25)
-    time.sleep(1.0)
+    # the chart read once it is drawn from the answer to the click: the address changed and
+    # a fixed second after it had gone by still showed the dropped ties' chart under load
+    redrawn = figure_after(dash_duo, "rankings-bump", dash_duo.find_element(
+        "#rankings-ties input[value=keep]").click)
+    wait_until(lambda: parse_qs(urlparse(dash_duo.driver.current_url).query).get("ties")
+               == ["keep"], timeout=30)
     kept = _cli_ranks("decodingtrust", "--ties", "keep")
-    drawn = _line_ranks(_figure(dash_duo, "rankings-bump"))
+    drawn = _line_ranks(redrawn)
     for name, ys in drawn.items():
         assert ys == [kept[name][c] for c in CRITERIA.split(",")], name
     assert dash_duo.get_logs() == []
@@ -182,9 +182,7 @@ def test_domainbed_average_against_copa(dash_duo, app):
     dash_duo.find_element("#rankings-download-button").click()
     # the file is named by its dataset (a newcomer found every CSV named alike)
     target = Path(dash_duo.download_path) / "copa-rankings-domainbed-pacs.csv"
-    end = time.time() + 20
-    while not target.exists() and time.time() < end:
-        time.sleep(0.25)
+    wait_until(target.exists, timeout=60)     # Chromium renames its .crdownload when done
     frame = pd.read_csv(target)
     assert list(frame.columns[:3]) == ["entry", "mean (raw)", "mean of norm"]
     assert len(frame) == 14 and frame["moves (max - min rank)"].is_monotonic_decreasing

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import graph_figure, screenshot
+from tests.e2e.app_under_test import graph_figure, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "fairness-adult-sex"
@@ -91,11 +91,8 @@ def test_significance_runs_in_the_background_with_progress(dash_duo, app):
     _shot(dash_duo, "systems-result", "systems-test-result")
     # the power of the design read off the sides
     dash_duo.find_element("#systems-power-fill").click()
-    end = time.time() + 15
-    while time.time() < end and dash_duo.find_element(
-            "#systems-power-seeds").get_attribute("value") != "20":
-        time.sleep(0.2)
-    assert dash_duo.find_element("#systems-power-seeds").get_attribute("value") == "20"
+    wait_until(lambda: dash_duo.find_element("#systems-power-seeds").get_attribute("value")
+               == "20", timeout=60)
     dash_duo.find_element("#systems-power-run").click()
     dash_duo.wait_for_contains_text("#systems-power-text", "Power ≈", timeout=60)
     _shot(dash_duo, "systems-power-result", "systems-power")
@@ -121,9 +118,6 @@ def test_a_running_test_can_be_cancelled(dash_duo, app):
     dash_duo.wait_for_element("#systems-run", timeout=30).click()
     dash_duo.wait_for_contains_text("#systems-progress-text", "% of", timeout=30)
     dash_duo.find_element("#systems-cancel").click()
-    end = time.time() + 20
-    while time.time() < end and not dash_duo.find_element("#systems-run").is_enabled():
-        time.sleep(0.2)
-    assert dash_duo.find_element("#systems-run").is_enabled()
+    wait_until(lambda: dash_duo.find_element("#systems-run").is_enabled(), timeout=60)
     time.sleep(4)          # the job would have finished by now had it not been stopped
     assert dash_duo.find_elements("#systems-summary") == []

@@ -69,7 +69,7 @@ def _ana_on_her_upload(dash_duo, shared: str) -> None:
     _as(dash_duo, "ana", "ml-team, staff")
     _upload_page(dash_duo)
     _pick(dash_duo, "#upload-mine-pick", NAME)
-    dash_duo.wait_for_text_to_equal("#upload-group-shared", shared)
+    dash_duo.wait_for_text_to_equal("#upload-group-shared", shared, timeout=30)
 
 
 def test_the_owner_shares_an_upload_with_a_group_and_takes_it_back(dash_duo, app,
@@ -86,8 +86,9 @@ def test_the_owner_shares_an_upload_with_a_group_and_takes_it_back(dash_duo, app
     assert dash_duo.find_element("#upload-group-box").is_displayed()
     _pick(dash_duo, "#upload-group-pick", "ml-team")
     dash_duo.find_element("#upload-group-share").click()
-    dash_duo.wait_for_text_to_equal("#upload-group-shared", "Shared with the group ml-team.")
-    dash_duo.wait_for_contains_text("#upload-mine-list", "shared with ml-team")
+    dash_duo.wait_for_text_to_equal("#upload-group-shared", "Shared with the group ml-team.",
+                                    timeout=30)
+    dash_duo.wait_for_contains_text("#upload-mine-list", "shared with ml-team", timeout=30)
     dash_duo.driver.execute_script("document.querySelector('.group-box').scrollIntoView()")
     screenshot(dash_duo, "upload-group-box")
     assert open_store(proxied).info(saved.id)["groups"] == ["ml-team"]
@@ -100,8 +101,9 @@ def test_the_owner_shares_an_upload_with_a_group_and_takes_it_back(dash_duo, app
     _ana_on_her_upload(dash_duo, "Shared with the group ml-team.")
     _pick(dash_duo, "#upload-group-pick", "ml-team")
     dash_duo.find_element("#upload-group-unshare").click()
-    dash_duo.wait_for_text_to_equal("#upload-group-shared", "Shared with no group.")
-    dash_duo.wait_for_contains_text("#upload-group-message", "No longer shared with ml-team")
+    dash_duo.wait_for_text_to_equal("#upload-group-shared", "Shared with no group.", timeout=30)
+    dash_duo.wait_for_contains_text("#upload-group-message", "No longer shared with ml-team",
+                                    timeout=30)
     _as(dash_duo, "bob", "ml-team")
     assert NAME not in _catalogue(dash_duo)
     assert dash_duo.get_logs() in ([], None)

@@ -80,7 +80,8 @@ def test_a_pasted_table_asks_for_the_directions_nobody_can_guess(dash_duo, app):
     assert dash_duo.find_element("#upload-name").get_attribute("value") == "pasted table"
     assert [_direction(dash_duo, c) for c in ("overall", "coding", "price ($/M tokens)")] == [
         None, None, "min"]
-    dash_duo.wait_for_contains_text("#upload-check", "Choose min or max for 'overall', 'coding'")
+    dash_duo.wait_for_contains_text("#upload-check", "Choose min or max for 'overall', 'coding'",
+                                    timeout=30)
     assert "Save is off until then" in dash_duo.find_element("#upload-check").text
     wait_until(lambda: not dash_duo.find_element("#upload-save").is_enabled())
     dash_duo.find_element("#upload-save").click()         # off: nothing is saved

@@ -133,15 +133,16 @@ def test_a_page_of_rows_is_in_the_page_and_rows_never_shown_keep_their_roles(das
     assert folded.find_element(By.TAG_NAME, "summary").text == "and 92 more"
     assert "accuracy-g050" not in dash_duo.find_element("#upload-check").text   # folded
     dash_duo.find_element(_more(dash_duo, "next")).click()
-    dash_duo.wait_for_text_to_equal(_more(dash_duo, "where"), "columns 31-60 of 98")
+    dash_duo.wait_for_text_to_equal(_more(dash_duo, "where"), "columns 31-60 of 98", timeout=30)
     choose_role(dash_duo, "accuracy-g050", "metadata (filter on it)")
     wait_until(lambda: _objective_count(dash_duo) == 99, timeout=30)
     dash_duo.wait_for_text_to_equal("#upload-more-summary",
                                     "More columns (98): 97 taken as objectives, the other 1 not")
     dash_duo.find_element(_more(dash_duo, "previous")).click()
-    dash_duo.wait_for_text_to_equal(_more(dash_duo, "where"), "columns 1-30 of 98")
+    dash_duo.wait_for_text_to_equal(_more(dash_duo, "where"), "columns 1-30 of 98", timeout=30)
     dash_duo.find_element(_more(dash_duo, "find")).send_keys("g05\n")
-    dash_duo.wait_for_text_to_equal(_more(dash_duo, "where"), "10 of 98 columns hold 'g05'")
+    dash_duo.wait_for_text_to_equal(_more(dash_duo, "where"), "10 of 98 columns hold 'g05'",
+                                    timeout=30)
     dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})",
                                    dash_duo.find_element("#upload-more"))
     screenshot(dash_duo, "upload-more-columns-found")
