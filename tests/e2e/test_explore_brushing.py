@@ -16,6 +16,7 @@ from copa_dash.services.brushing import brushed_range
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.features.explore import view_memo
 from tests.e2e.app_under_test import graph_figure, open_page, screenshot, wait_until
+from tests.e2e.settle import callbacks_idle
 
 pytestmark = pytest.mark.browser
 DATASET = "dmop"
@@ -37,6 +38,9 @@ def _settled(dash_duo, timeout: float = 30) -> None:
 
     def still() -> bool:
         place, idle = dash_duo.driver.execute_script(_PLACE_JS)
+        # a request that only fills a dcc.Store marks no component as loading: the renderer's
+        # own queues say whether an answer is still to come (tests/e2e/settle.py)
+        idle = idle and callbacks_idle(dash_duo)
         same = idle and place is not None and place == last[0]
         last[0] = place if idle else None
         return same
