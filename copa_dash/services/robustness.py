@@ -160,8 +160,15 @@ def kept_robustness(table: EvalTable, preferences: selection.Preferences,
     :func:`robustness` says why."""
     if cache is None or not dataset_id or preferences.method != "copa":
         return None
-    key, _, _ = _memo_key(table, preferences, row_filter, SAMPLES, SEED, LOCAL_RADIUS, None)
-    return cache.peek("robustness", dataset_id, key)
+    return cache.peek("robustness", dataset_id, default_memo_key(table, preferences, row_filter))
+
+
+def default_memo_key(table: EvalTable, preferences: selection.Preferences,
+                     row_filter: RowFilter | None = None) -> dict:
+    """The analysis cache's arguments (under ``"robustness"``) of :func:`robustness` with its
+    default draws: what :func:`kept_robustness` looks up and a background job
+    (:mod:`.robustness_jobs`) is named after."""
+    return _memo_key(table, preferences, row_filter, SAMPLES, SEED, LOCAL_RADIUS, None)[0]
 
 
 def _memo_key(table, preferences, row_filter, samples, seed, radius, uncertainty):
@@ -469,5 +476,5 @@ def flip_sentence(result: Robustness) -> str:
     return "; ".join(parts) + "."
 
 
-__all__ = ["UNCERTAINTY_KINDS", "Robustness", "entries_acceptability", "flip_sentence",
-           "kept_robustness", "robustness"]
+__all__ = ["UNCERTAINTY_KINDS", "Robustness", "default_memo_key", "entries_acceptability",
+           "flip_sentence", "kept_robustness", "robustness"]
