@@ -17,9 +17,12 @@ browser's CPU seconds are the steadier measure of the page's own work.
 Usage::
 
     python benchmarks/bench_explore_tick_ab.py [--peer-rev HEAD~1] [--rounds 6] [FILE]
-        [--dataset open-llm-leaderboard-v2] [--direction]
+        [--dataset open-llm-leaderboard-v2] [--direction] [--new-view]
 
-``--dataset NAME`` opens a bundled dataset on both sides instead of saving FILE.
+``--dataset NAME`` opens a bundled dataset on both sides instead of saving FILE. With
+``--new-view`` each round also goes to a view no round saw before (:data:`NEW_VIEWS`: an
+objective unticked or its direction flipped) and back: the first is timed to its "How sure"
+panel shown (the page settles only then), the case a view seen before does not cover.
 """
 
 from __future__ import annotations
@@ -45,7 +48,10 @@ from benchmarks.bench_every_control import PAGES, save_uploads
 BOXES = "input[type=checkbox][name*='explore-objectives']"
 # the second objective's direction: the radio not checked (flips it)
 DIRECTIONS = "[id*='explore-direction']"
-
+# with --new-view, each round (the warm-up round first) goes to a view no round saw before:
+# one objective unticked, or its direction flipped (not the second's, which the other steps
+# work), and back; the "How sure" panel of such a view is not in the server's cache
+NEW_VIEWS = tuple((kind, k) for kind in ("untick", "direction") for k in (0, 2, 3, 4, 5, 6))
 
 
 
@@ -60,15 +66,34 @@ def settle(app: RunningApp, *, window: float = 3.0, limit: float = 900.0) -> Non
             return
 
 
-def main(argv=None) -> int:
+def control(driver, step: str, new_view: tuple[str, int]):
+    """The control a step clicks: the second objective's tick box or its direction's other
+    radio, or for "new view" (and back) those of ``new_view``'s objective."""
     from selenium.webdriver.common.by import By
+
+    kind, k = new_view if step.startswith("new view") else (
+        "direction" if step.startswith("direction") else "untick", 1)
+    if kind == "direction":
+        group = driver.find_elements(By.CSS_SELECTOR, DIRECTIONS)[k]
+        return group.find_elements(By.CSS_SELECTOR, "input[type=radio]:not(:checked)")[0]
+    return driver.find_elements(By.CSS_SELECTOR, BOXES)[k]
+
+
+def main(argv=None) -> int:
 
     parser = revision_ab_arguments(__doc__.split("\n\n")[0], rounds=6)
     parser.add_argument("--dataset", help="a bundled dataset's id, opened instead of FILE")
     parser.add_argument("--direction", action="store_true",
                         help="also flip the second objective's direction and back")
+    parser.add_argument("--new-view", action="store_true",
+                        help="also go to a view no round saw (its 'How sure' panel not "
+                        "worked out yet) and back, each round another")
     args = parser.parse_args(argv)
-    steps = ("untick", "tick") + (("direction", "direction back") if args.direction else ())
+    if args.new_view and args.rounds >= len(NEW_VIEWS):
+        parser.error(f"--new-view has {len(NEW_VIEWS)} new views: at most "
+                     f"{len(NEW_VIEWS) - 1} rounds")
+    steps = (("untick", "tick") + (("direction", "direction back") if args.direction else ())
+             + (("new view", "new view back") if args.new_view else ()))
     print(load_line(), flush=True)
     sides = {"this checkout": ROOT, f"peer {args.peer_rev}": revision_files(args.peer_rev)}
     samples = {name: {**{step: [] for step in steps}, "server": [], "browser": []}
@@ -87,12 +112,7 @@ def main(argv=None) -> int:
                 bench = benches[name]
                 bench.open(urls[name], PAGES["explore"][2])
                 for step in steps:
-                    if step.startswith("direction"):
-                        group = bench.driver.find_elements(By.CSS_SELECTOR, DIRECTIONS)[1]
-                        box = group.find_elements(By.CSS_SELECTOR,
-                                                  "input[type=radio]:not(:checked)")[0]
-                    else:
-                        box = bench.driver.find_elements(By.CSS_SELECTOR, BOXES)[1]
+                    box = control(bench.driver, step, NEW_VIEWS[n + 1])
                     ms, _, server, browser = bench.timed(box.click)
                     if n >= 0:
                         samples[name][step].append(ms)
@@ -115,7 +135,8 @@ def main(argv=None) -> int:
              f"{statistics.median(s['server']):.3f}", f"{statistics.median(s['browser']):.3f}",
              ", ".join(f"{c:.2f}" for c in s["browser"])] for name, s in samples.items()]
     print(f"\n{args.dataset or args.file.name}: Explore, the second objective unticked and "
-          "ticked back" + (", its direction flipped and back" if args.direction else ""))
+          "ticked back" + (", its direction flipped and back" if args.direction else "")
+          + ("; a view no round saw and back" if args.new_view else ""))
     print(markdown(head, rows))
     print(f"the picks were equal on both sides in every round; {load_line()}")
     return 0

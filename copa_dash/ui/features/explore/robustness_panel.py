@@ -4,8 +4,9 @@ the line above the figure.
 The view's callback (explore/callbacks.py) fills both in its own answer when the analysis
 cache holds the view's result already (:func:`view_outputs`: a view seen before, such as an
 objective ticked back, costs no second request); otherwise it greys the last view's panel and
-names the view in :data:`PENDING`, whose callback works it out after the figure is drawn, so
-it never delays a slider move. That answer is shown only if its view is still the one shown
+names the view in :data:`PENDING`, whose callback shows it after the figure is drawn, so it
+never delays a slider move; its work starts in the background as soon as the view's answer
+is sent (:func:`start_work`), and that callback reads it from the cache when it is done. That answer is shown only if its view is still the one shown
 (:data:`SHOWN`, checked in the browser): a slow answer for a view left meanwhile is dropped.
 The numbers are those of :func:`copa_dash.services.robustness.robustness` (the CLI's
 ``robustness``, the notebook's ``copa_dash.robustness`` and the decision report). Text from
@@ -15,13 +16,17 @@ the data is escaped.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from html import escape
 from urllib.parse import parse_qs
 
+import flask
 from dash import Input, Output, State, dcc, html, no_update
 
 from copa_dash.core.errors import InvalidInputError
+from copa_dash.services import pending_work
 from copa_dash.services import robustness as service
+from copa_dash.services import robustness_jobs as jobs
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.html_block import HtmlBlock
 from copa_dash.ui.common.settings_access import current_cache, current_settings
@@ -68,10 +73,50 @@ def _view_of(query: str):
 
 
 def result_of(query: str) -> service.Robustness:
-    """The service's answer for the view ``query`` (the page's query string)."""
+    """The service's answer for the view ``query`` (the page's query string): read from the
+    cache once the view's background job (:func:`start_work`) ends, when one runs."""
     opened, prefs, row_filter = _view_of(query)
-    return service.robustness(opened.table, prefs, row_filter, dataset_id=opened.cache_id,
-                              cache=current_cache())
+    where = dict(dataset_id=opened.cache_id, cache=current_cache())
+    jobs.join(opened.table, prefs, row_filter, **where,
+              lock_dir=pending_work.lock_dir(current_settings()))
+    return service.robustness(opened.table, prefs, row_filter, **where)
+
+
+def start_work(query: str) -> None:
+    """Start working out the view ``query``'s result in the background once this request's
+    answer is sent (:mod:`copa_dash.services.robustness_jobs`), so that the panel's own
+    request, sent after the figure is drawn, finds it done or under way. After the answer,
+    not before: the job's kernels hold the interpreter while they run, and would slow down
+    the answer's serialisation. A view that cannot be read starts nothing."""
+    try:
+        opened, prefs, row_filter = _view_of(query)
+        job = partial(jobs.start, opened.table, prefs, row_filter, dataset_id=opened.cache_id,
+                      cache=current_cache(), lock_dir=pending_work.lock_dir(current_settings()))
+    except InvalidInputError:
+        return
+    except Exception:  # a defect here must not cost the view its answer: the panel's request
+        logger.exception("the robustness of %s could not be started", query)   # works it out
+        return
+    after_the_answer(job)
+
+
+def after_the_answer(work) -> None:
+    """Run ``work()`` once the current request's answer has been sent (right away outside a
+    request); a failure is logged, never raised."""
+    def run():
+        try:
+            work()
+        except Exception:
+            logger.exception("the robustness panel's background job could not start")
+
+    if not flask.has_request_context():
+        run()
+        return
+
+    @flask.after_this_request
+    def when_sent(response):
+        response.call_on_close(run)
+        return response
 
 
 def kept_result_of(query: str) -> service.Robustness | None:
@@ -210,14 +255,17 @@ VIEW_OUTPUTS = (Output(BODY, "html"), Output(VERDICT, "children"), Output(BODY, 
 def view_outputs(query: str) -> tuple:
     """The panel's part of the view callback's answer for the view ``query``: the panel
     itself when the cache holds its result (no second request), else the last view's panel
-    greyed, the line saying it is being worked out, and ``query`` in :data:`PENDING` for
-    :func:`answer` to work out. Either way ``query`` is the view shown (:data:`SHOWN`)."""
+    greyed, the line saying it is being worked out, ``query`` in :data:`PENDING` for
+    :func:`answer` to show, and its work started in the background (:func:`start_work`).
+    Either way ``query`` is the view shown (:data:`SHOWN`)."""
     try:
         result = kept_result_of(query) if query else None
     except Exception:  # a defect here must not cost the view its answer: work it out apart
         logger.exception("the kept robustness of %s could not be read", query)
         result = None
     if result is None:
+        if query:
+            start_work(query)
         return no_update, WAITING_WORDS, STALE_CLASS, query, query
     return body_html(result), _line_verdict(result), BODY_CLASS, no_update, query
 
@@ -248,5 +296,5 @@ def register_callbacks(app) -> None:
                             prevent_initial_call=True)
 
 
-__all__ = ["VIEW_OUTPUTS", "answer", "body_html", "fill", "panel", "register_callbacks",
-           "result_of", "verdict_line", "view_outputs"]
+__all__ = ["VIEW_OUTPUTS", "after_the_answer", "answer", "body_html", "fill", "panel",
+           "register_callbacks", "result_of", "start_work", "verdict_line", "view_outputs"]
