@@ -22,9 +22,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._harness import load_line  # noqa: E402
-from benchmarks._revision_ab import (  # noqa: E402
-    ROOT, revision_ab_arguments, revision_files, round_order, sides_running)
+from benchmarks._harness import load_line
+from benchmarks._revision_ab import (
+    ROOT,
+    revision_ab_arguments,
+    revision_files,
+    round_order,
+    sides_running,
+)
 
 BUTTON = "explore-report-button"
 PROGRESS = "explore-report-progress"

@@ -51,13 +51,13 @@ def test_names_that_fit_and_names_sharing_nothing_keep_their_labels():
 
 
 def test_the_hasse_diagram_of_ten_amlb_methods_on_a_level_says_the_tail_once():
-    labels, positions = hasse_labels(_one_level(AMLB))
+    labels, _ = hasse_labels(_one_level(AMLB))
     assert not any("jmlr" in label for label in labels), labels
     assert len(set(labels)) == len(labels)
     figure = hasse_figure(_one_level(AMLB), title="Most central: t", color="#000")
     notes = [a["text"] for a in figure["layout"]["annotations"]]
-    assert notes == [f"Every method's name ends in '{TAIL}'<br>left out of the labels; hover a "
-                     "node for its full name."]
+    assert notes == [(f"Every method's name ends in '{TAIL}'<br>left out of the labels; "
+                      "hover a node for its full name.")]
     assert figure["data"][0]["hovertext"][0].startswith(f"<b>{AMLB[0]}</b>")
 
 

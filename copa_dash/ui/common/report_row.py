@@ -128,6 +128,6 @@ def prime_reports(settings) -> None:
     try:
         decision_report(open_dataset(PRIME_DATASET, settings), DecisionView(PRIME_DATASET),
                         fmt="html")
-    except Exception:      # noqa: BLE001 - a missing or odd table only leaves jobs slower
+    except Exception:      # a missing or odd table only leaves jobs slower
         LOG.warning("the report machinery was not loaded ahead (reports stay slower)",
                     exc_info=True)

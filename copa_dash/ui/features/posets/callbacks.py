@@ -172,6 +172,33 @@ def _progress(set_progress, *, exact: bool):
     return progress
 
 
+def _draw(arguments: dict, k) -> dict:
+    """The drawing callback's answer for the controls' ``arguments`` (its views, or the
+    job's arguments when the depth is neither stored nor quick)."""
+    state = _state(arguments, k)
+    query = view_link(page.PATH, to_query(state))
+    try:
+        settings = current_settings()
+        view = _stored_view(state, settings)
+        if view is None and ctx.triggered_id != ID.K:
+            # a first view that is quick (amlb-2022's take 0.1-0.4 s) is drawn in this
+            # answer: the job's start and its polls cost more than the depth itself
+            view = _quick_view(state, settings, INLINE_SECONDS)
+    except posets.NotLongTable as exc:       # a wide table: the long example, linked
+        return {**_empty(query), "job": no_update, "alert": page.not_long_alert(str(exc))}
+    except InvalidInputError as exc:
+        return {**_empty(query), "job": no_update, "alert": alert(str(exc), "warning")}
+    if view is not None:
+        return {**_views(view, state.k, settings.depth_exact_budget), "job": no_update,
+                "query": query, "alert": None, "drawn": arguments}
+    if ctx.triggered_id == ID.K:
+        raise PreventUpdate     # k moved while the job runs: its end draws with this k
+    # not stored: the job computes it; what is drawn stays (dimmed) until it ends
+    return {**{name: no_update for name in VIEW_OUTPUTS}, "job": arguments,
+            "query": view_link(page.PATH, link_query(state, computed=False)),
+            "alert": None, "drawn": no_update}
+
+
 def register_callbacks(app) -> None:
     """Attach the posets page's callbacks to ``app``."""
     register_job_messages(app)  # "cancelled" (stale errors: cleared by draw)
@@ -229,31 +256,6 @@ def register_callbacks(app) -> None:
         back = restored is not None and restored == arguments and answer.get("drawn")
         return {**answer, "restored": None,
                 **({"alert": alert(SET_BACK, "info")} if back else {})}
-
-    def _draw(arguments: dict, k) -> dict:
-        """The drawing callback's answer for the controls' ``arguments``."""
-        state = _state(arguments, k)
-        query = view_link(page.PATH, to_query(state))
-        try:
-            settings = current_settings()
-            view = _stored_view(state, settings)
-            if view is None and ctx.triggered_id != ID.K:
-                # a first view that is quick (amlb-2022's take 0.1-0.4 s) is drawn in this
-                # answer: the job's start and its polls cost more than the depth itself
-                view = _quick_view(state, settings, INLINE_SECONDS)
-        except posets.NotLongTable as exc:       # a wide table: the long example, linked
-            return {**_empty(query), "job": no_update, "alert": page.not_long_alert(str(exc))}
-        except InvalidInputError as exc:
-            return {**_empty(query), "job": no_update, "alert": alert(str(exc), "warning")}
-        if view is not None:
-            return {**_views(view, state.k, settings.depth_exact_budget), "job": no_update,
-                    "query": query, "alert": None, "drawn": arguments}
-        if ctx.triggered_id == ID.K:
-            raise PreventUpdate     # k moved while the job runs: its end draws with this k
-        # not stored: the job computes it; what is drawn stays (dimmed) until it ends
-        return {**{name: no_update for name in VIEW_OUTPUTS}, "job": arguments,
-                "query": view_link(page.PATH, link_query(state, computed=False)),
-                "alert": None, "drawn": no_update}
 
     # the job's end, drawn by a callback of its own: one callback reading the job's result and
     # writing its arguments would be a cycle, which Dash refuses
