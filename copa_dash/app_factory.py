@@ -12,6 +12,7 @@ from .api import apply_auth, register_api
 from .callback_guard import apply_callback_guard
 from .config import Settings
 from .core.jit import configure as configure_compiles
+from .core.jit import submit as submit_compile
 from .data.package_files import shipped_folder
 from .host_check import apply_host_check
 from .services.recent import set_memory_budget
@@ -20,6 +21,7 @@ from .slow_bodies import BodyDeadline
 from .ui.app_shell import register_pages
 from .ui.background import background_callback_manager
 from .ui.common.errors import report_callback_error
+from .ui.common.report_row import prime_reports
 from .ui.features.help.docs_site import register_docs
 from .web_security import apply_web_security
 from .web_transport import apply_transport
@@ -88,7 +90,7 @@ def create_app(settings: Settings | None = None) -> dash.Dash:
     _set_up_dash_once(app)
     _serve_as_this_app(app)
     if settings.jit_mode == "background":
-        _warm_up_after_first_request(app.server, warm_up_in_background)
+        _warm_up_after_first_request(app.server, lambda: _warm_up_then_prime(settings))
     else:
         warm_up_kernels()
     return app
@@ -137,6 +139,13 @@ def _serve_as_this_app(app) -> None:
         app_context.set(app)
 
     app.server.before_request_funcs.setdefault(None, []).insert(0, set_current_app)
+
+
+def _warm_up_then_prime(settings) -> None:
+    """The kernels' warm-up, then one small report in this process, so the report jobs
+    forked from it do not each load the report's code again (ui/common/report_row)."""
+    warm_up_in_background()
+    submit_compile("reports", lambda: prime_reports(settings), priority=2)
 
 
 def _warm_up_after_first_request(server, start) -> None:

@@ -35,6 +35,7 @@ from .aggregate_columns import direct_aggregates, double_count_notes
 from .cell_parsing import id_values, row_list
 from .column_kinds import never_goal
 from .fairness_values import target_from_values
+from .proposal_copies import config_labels, copies_sentence
 from .proposal_extras import (
     add_derived,
     derived_notes,
@@ -446,7 +447,9 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
             notes.append(f"{name_column!r} names the rows, but {len(repeated)} "
                          f"name{'s repeat' if len(repeated) > 1 else ' repeats'} ({shown}); "
                          + kind.note(name_column) + f" Their rows are named by both "
-                         f"('{kind.example[0]} · {kind.example[1][0]}').")
+                         f"('{kind.example[0]} · {kind.example[1][0]}')."
+                         + copies_sentence(config_labels(frame, name_column, kind.settings[0],
+                                                         only_repeated=True)))
             return name_column, False, tuple(int(p) for p in positions), kind.settings
         notes.append(f"{name_column!r} names the rows, but {len(repeated)} "
                      f"name{'s repeat' if len(repeated) > 1 else ' repeats'} ({shown}); the later "
@@ -512,7 +515,8 @@ def _configurations(frame, name_column, kind, seed, roles, notes, n_names):
     notes.append(f"{name_column!r} repeats ({len(frame)} rows, {n_names} names) and "
                  + kind.note(name_column)[0].lower() + kind.note(name_column)[1:]
                  + f" {name_column!r} is the system and {config!r} the config; each row is "
-                 "named by both ('name · config').")
+                 "named by both ('name · config')."
+                 + copies_sentence(config_labels(frame, name_column, config, seed)))
     return None, False, (), kind.settings
 
 

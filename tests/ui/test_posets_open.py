@@ -12,7 +12,8 @@ from copa_dash.config import Settings
 from copa_dash.ui.features.posets.ids import PosetsIds as ID
 
 CONTROLS = {ID.REF: "deepobs", ID.METHOD: None, ID.TASK: None, ID.CRITERIA: [],
-            ID.TIES: "drop", ID.MISSING: "drop", ID.MODE: "auto", ID.TOLERANCE: 0.01, ID.K: 3}
+            ID.TIES: "drop", ID.MISSING: "drop", ID.MODE: "auto", ID.TOLERANCE: 0.01, ID.K: 3,
+            ID.RESTORED: None}
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,16 @@ button, the download and its message, and the background callback that writes th
 
 Each page gives its own ids (a prefix), its words and a ``report_file(query, fmt,
 share_base=...)`` function; the row and the callback are written once, here.
+
+Where the time goes (issue 33: an HTML report of DecodingTrust took 14.9 s in the page the
+first time, 3 s from the CLI): the report is written in a background job, a process forked
+from the server, and whatever the server has not loaded yet, each job loads again and throws
+away: numba's kernels for the report's calls, about 200 Plotly figure modules, the Jinja
+templates. Measured in a forked child of an app whose kernels were warmed (load 10-12):
+0.48-0.52 CPU s a report, 0.10-0.14 once the server had written one small report itself
+(docs/benchmarks.md, session 20). :func:`prime_reports` is that small report, written once
+in the server after the kernels' warm-up (``app_factory``), so every job inherits it. On a
+first start the kernels compile meanwhile: the row says so while the job waits for them.
 """
 
 from __future__ import annotations
@@ -15,10 +25,13 @@ from dash import Input, Output, State, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
+from copa_dash.services.warmup import compile_progress
 from copa_dash.ui.common.alerts import alert
 
 LOG = logging.getLogger(__name__)
 NOWRAP = {"whiteSpace": "nowrap"}
+PRIME_DATASET = "copa-synthetic"     # small (a second to report), bundled with every install
+STARTING = "Starting: opening the dataset and the view"
 ROW_STYLE = {"flexWrap": "wrap", "gap": "6px 12px"}
 
 
@@ -77,6 +90,7 @@ def register_report_download(app, ids: ReportRowIds, *, query_store: str, share_
         if not n_clicks or not query:
             raise PreventUpdate
         base = (share_link or "").split(path, 1)[0]
+        set_progress((starting_words(),))   # before the dataset opens: that can take seconds
         try:
             data, name = report_file(query, fmt or "html", share_base=base,
                                      progress=lambda text: set_progress((text,)))
@@ -87,3 +101,33 @@ def register_report_download(app, ids: ReportRowIds, *, query_store: str, share_
             return no_update, alert("The report could not be written (see the server log); "
                                     "the HTML format needs no browser.", "error")
         return dcc.send_bytes(data, name), None
+
+
+def starting_words() -> str:
+    """What the row says as the job starts: opening the dataset, and, while the server is
+    still preparing its faster code (a first start), that this report takes longer.
+
+    >>> starting_words().startswith("Starting: opening the dataset and the view")
+    True
+    """
+    compiling = compile_progress()      # "First start: preparing ... (3 of 29 parts ready; ..."
+    if not compiling:
+        return f"{STARTING}..."
+    ready = compiling.partition("(")[2].partition(";")[0]
+    return (f"{STARTING}. The server is still preparing its faster code after a first start "
+            f"({ready}), so this report takes longer than usual...")
+
+
+def prime_reports(settings) -> None:
+    """Write one small decision report (HTML, discarded) in this process, so that report jobs
+    forked from it find the report's kernels, Plotly's figure modules and the templates
+    loaded (see the module notes). Any failure is logged and ignored: it costs speed only."""
+    from copa_dash.reports import DecisionView, decision_report
+    from copa_dash.services.catalog import open_dataset
+
+    try:
+        decision_report(open_dataset(PRIME_DATASET, settings), DecisionView(PRIME_DATASET),
+                        fmt="html")
+    except Exception:      # a missing or odd table only leaves jobs slower
+        LOG.warning("the report machinery was not loaded ahead (reports stay slower)",
+                    exc_info=True)

@@ -7,14 +7,23 @@ Names that differ only in the middle, such as the pruning method in
 all get that same label. :func:`unique_short_labels` shortens a whole list at once and, for
 names whose labels collide, shows the part where they differ instead:
 ``hf/compr…wanda-semistruct…0.5_4to8``. The full name belongs in the hover.
+
+A part every name shares tells none apart, yet a head-and-tail label spends its room on it:
+AMLB's ``AutoGluon_benchmark_4h8c_gp3_2022_jmlr`` and nine more all end in
+``_4h8c_gp3_2022_jmlr``, and a Hasse diagram read "Au…_jmlr" (issue 33).
+:func:`apart_labels` leaves out the head and the tail every name shares (cut at a
+separator) before shortening, and says once what it left out (:attr:`ApartLabels.note`),
+for a legend title or a line under the figure.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict
+from typing import NamedTuple
 
-__all__ = ["LABEL_CHARS", "short_label", "unique_short_labels"]
+__all__ = ["LABEL_CHARS", "ApartLabels", "apart_labels", "shared_ends", "short_label",
+           "unique_short_labels"]
 
 LABEL_CHARS = 34
 ELLIPSIS = "…"
@@ -195,3 +204,78 @@ def unique_short_labels(names, /, *, limit: int = LABEL_CHARS) -> list[str]:
             labels[i] = f"{labels[i]} ({count})"
             taken.add(labels[i])
     return labels
+
+
+SHARED_MIN_CHARS = 3      # a shared head or tail shorter than this is not worth a note
+
+
+def _common_suffix(names) -> int:
+    return _common_prefix([n[::-1] for n in names])
+
+
+def shared_ends(names) -> tuple[str, str]:
+    """The head and the tail every name shares, each cut at a separator, or "" for none.
+
+    The head ends with a separator (``hf/compressed-llm/``) and the tail starts with one
+    (``_4h8c_gp3_2022_jmlr``); each is kept only when it has at least
+    :data:`SHARED_MIN_CHARS` characters and every name keeps something of its own between
+    them. Fewer than two different names share nothing.
+
+    Examples
+    --------
+    >>> shared_ends(["AutoGluon_benchmark_4h8c_gp3_2022_jmlr", "TPOT_4h8c_gp3_2022_jmlr"])
+    ('', '_4h8c_gp3_2022_jmlr')
+    >>> shared_ends(["hf/org/llama-7b", "hf/org/mistral-7b"])
+    ('hf/org/', '-7b')
+    >>> shared_ends(["alpha", "alps"])
+    ('', '')
+    """
+    names = [str(n) for n in names]
+    if len(set(names)) < 2:
+        return "", ""
+    n = _common_prefix(names)
+    while n > 0 and names[0][n - 1] not in _SEPARATORS:
+        n -= 1                              # the head ends at a separator
+    head = names[0][:n] if n >= SHARED_MIN_CHARS else ""
+    rest = [name[len(head):] for name in names]
+    m = min(_common_suffix(rest), min(map(len, rest)) - 1)   # something of its own is left
+    while m > 0 and rest[0][len(rest[0]) - m] not in _SEPARATORS:
+        m -= 1                              # the tail starts at a separator
+    tail = rest[0][len(rest[0]) - m:] if m >= SHARED_MIN_CHARS else ""
+    return head, tail
+
+
+class ApartLabels(NamedTuple):
+    """Short labels without the shared head and tail, and a note saying what was left out
+    ("" when nothing was)."""
+
+    labels: list[str]
+    note: str
+
+
+def apart_labels(names, /, *, limit: int = LABEL_CHARS, noun: str = "name") -> ApartLabels:
+    """:func:`unique_short_labels` of ``names`` after leaving out the head and the tail
+    they all share (:func:`shared_ends`) when some name is longer than ``limit``.
+
+    Names that all fit are kept whole (nothing needs room). ``noun`` names the names in the
+    note ("every method ends in ...").
+
+    Examples
+    --------
+    >>> apart_labels(["AutoGluon_benchmark_4h8c_gp3_2022_jmlr", "TPOT_4h8c_gp3_2022_jmlr"],
+    ...              limit=20, noun="method")
+    ApartLabels(labels=['AutoGluon_benchmark', 'TPOT'], note="every method ends in '_4h8c_gp3_2022_jmlr'")
+    >>> apart_labels(["GPT-4", "Claude"])
+    ApartLabels(labels=['GPT-4', 'Claude'], note='')
+    """
+    names = [str(n) for n in names]
+    if all(len(name) <= limit for name in names):
+        return ApartLabels(unique_short_labels(names, limit=limit), "")
+    head, tail = shared_ends(names)
+    if not head and not tail:
+        return ApartLabels(unique_short_labels(names, limit=limit), "")
+    kept = [name[len(head):len(name) - len(tail)] for name in names]
+    said = [f"starts with '{head}'"] if head else []
+    said += [f"ends in '{tail}'"] if tail else []
+    return ApartLabels(unique_short_labels(kept, limit=limit),
+                       f"every {noun} {' and '.join(said)}")

@@ -26,7 +26,7 @@ from copa_dash.ui.common.url_sync import register_url_sync, view_link
 from copa_dash.ui.features.posets import figures
 from copa_dash.ui.features.posets import layout as page
 from copa_dash.ui.features.posets.ids import PosetsIds as ID
-from copa_dash.ui.features.posets.job_messages import register_job_messages
+from copa_dash.ui.features.posets.job_messages import SET_BACK, register_job_messages
 from copa_dash.ui.features.posets.state import EXACT_OF_MODE, PosetsState, to_query
 
 # the dataset's store is a State, not an Input: a wide table's empty state has the store (for
@@ -34,10 +34,10 @@ from copa_dash.ui.features.posets.state import EXACT_OF_MODE, PosetsState, to_qu
 # and others not logs "A nonexistent object was used in an `Input`" (issue 33); the store is
 # set once with the layout, so nothing is lost by not listening to it
 REF_STATE = State(ID.REF, "data")
+MODE_INPUT = Input(ID.MODE, "value")
 COMPUTE_INPUTS = [Input(ID.METHOD, "value"), Input(ID.TASK, "value"),
                   Input(ID.CRITERIA, "value"), Input(ID.TIES, "value"),
-                  Input(ID.MISSING, "value"), Input(ID.MODE, "value"),
-                  Input(ID.TOLERANCE, "value")]
+                  Input(ID.MISSING, "value"), MODE_INPUT, Input(ID.TOLERANCE, "value")]
 # how long the drawing callback computes a depth itself before it leaves it to the job
 INLINE_SECONDS = 0.4
 VIEWS = ("headline", "tied", "depth", "central", "outlying", "beats", "agreement", "notes")
@@ -131,7 +131,7 @@ def _empty(query) -> dict:
     figures_off = {name: figures.EMPTY for name in ("depth", "central", "outlying", "beats")}
     return {**{name: None for name in VIEWS}, **figures_off, "shown": page.HIDDEN,
             "query": query, "forecast": None, "forecast_bar": None,
-            "modes": page.mode_options(None)}
+            "modes": page.mode_options(None), "drawn": None}
 
 
 def _views(view, k: int, budget: int = posets.DEFAULT_EXACT_BUDGET) -> dict:
@@ -172,6 +172,33 @@ def _progress(set_progress, *, exact: bool):
     return progress
 
 
+def _draw(arguments: dict, k) -> dict:
+    """The drawing callback's answer for the controls' ``arguments`` (its views, or the
+    job's arguments when the depth is neither stored nor quick)."""
+    state = _state(arguments, k)
+    query = view_link(page.PATH, to_query(state))
+    try:
+        settings = current_settings()
+        view = _stored_view(state, settings)
+        if view is None and ctx.triggered_id != ID.K:
+            # a first view that is quick (amlb-2022's take 0.1-0.4 s) is drawn in this
+            # answer: the job's start and its polls cost more than the depth itself
+            view = _quick_view(state, settings, INLINE_SECONDS)
+    except posets.NotLongTable as exc:       # a wide table: the long example, linked
+        return {**_empty(query), "job": no_update, "alert": page.not_long_alert(str(exc))}
+    except InvalidInputError as exc:
+        return {**_empty(query), "job": no_update, "alert": alert(str(exc), "warning")}
+    if view is not None:
+        return {**_views(view, state.k, settings.depth_exact_budget), "job": no_update,
+                "query": query, "alert": None, "drawn": arguments}
+    if ctx.triggered_id == ID.K:
+        raise PreventUpdate     # k moved while the job runs: its end draws with this k
+    # not stored: the job computes it; what is drawn stays (dimmed) until it ends
+    return {**{name: no_update for name in VIEW_OUTPUTS}, "job": arguments,
+            "query": view_link(page.PATH, link_query(state, computed=False)),
+            "alert": None, "drawn": no_update}
+
+
 def register_callbacks(app) -> None:
     """Attach the posets page's callbacks to ``app``."""
     register_job_messages(app)  # "cancelled" (stale errors: cleared by draw)
@@ -206,41 +233,29 @@ def register_callbacks(app) -> None:
         return {**{name: Output(target, prop, allow_duplicate=duplicate)
                    for name, (target, prop) in VIEW_OUTPUTS.items()},
                 "query": (Output(ID.QUERY, "data", allow_duplicate=duplicate),
-                          Output(ID.SHARE, "value", allow_duplicate=duplicate))}
+                          Output(ID.SHARE, "value", allow_duplicate=duplicate)),
+                # the arguments of the depth drawn, for Cancel to set the controls back to
+                "drawn": Output(ID.DRAWN, "data", allow_duplicate=duplicate)}
 
     # the alert line too: a message of an earlier view never stays beside a new one
     @app.callback(output={**outputs(False), "job": Output(ID.JOB, "data"),
-                          "alert": Output(ID.ALERT, "children", allow_duplicate=True)},
+                          "alert": Output(ID.ALERT, "children", allow_duplicate=True),
+                          "restored": Output(ID.RESTORED, "data", allow_duplicate=True)},
                   inputs={"controls": COMPUTE_INPUTS, "k": Input(ID.K, "value")},
-                  state={"ref": REF_STATE},
+                  state={"ref": REF_STATE, "restored": State(ID.RESTORED, "data")},
                   prevent_initial_call="initial_duplicate")    # it draws the opened page
-    def draw(controls, k, ref):
+    def draw(controls, k, ref, restored):
         """Depth bars, the two Hasse diagrams, the beats matrix and the agreement when the
         depth is stored or quick to compute; else the job's arguments (the page opened, or a
-        control changed)."""
+        control changed). Nothing while no depth is chosen (Cancel with none drawn)."""
+        if controls[COMPUTE_INPUTS.index(MODE_INPUT)] is None:
+            raise PreventUpdate
         arguments = job_arguments(ref, *controls)
-        state = _state(arguments, k)
-        query = view_link(page.PATH, to_query(state))
-        try:
-            settings = current_settings()
-            view = _stored_view(state, settings)
-            if view is None and ctx.triggered_id != ID.K:
-                # a first view that is quick (amlb-2022's take 0.1-0.4 s) is drawn in this
-                # answer: the job's start and its polls cost more than the depth itself
-                view = _quick_view(state, settings, INLINE_SECONDS)
-        except posets.NotLongTable as exc:       # a wide table: the long example, linked
-            return {**_empty(query), "job": no_update, "alert": page.not_long_alert(str(exc))}
-        except InvalidInputError as exc:
-            return {**_empty(query), "job": no_update, "alert": alert(str(exc), "warning")}
-        if view is not None:
-            return {**_views(view, state.k, settings.depth_exact_budget), "job": no_update,
-                    "query": query, "alert": None}
-        if ctx.triggered_id == ID.K:
-            raise PreventUpdate     # k moved while the job runs: its end draws with this k
-        # not stored: the job computes it; what is drawn stays (dimmed) until it ends
-        return {**{name: no_update for name in VIEW_OUTPUTS}, "job": arguments,
-                "query": view_link(page.PATH, link_query(state, computed=False)),
-                "alert": None}
+        answer = _draw(arguments, k)
+        # the controls Cancel set back (job_messages): the view drawn again, said so once
+        back = restored is not None and restored == arguments and answer.get("drawn")
+        return {**answer, "restored": None,
+                **({"alert": alert(SET_BACK, "info")} if back else {})}
 
     # the job's end, drawn by a callback of its own: one callback reading the job's result and
     # writing its arguments would be a cycle, which Dash refuses
@@ -257,6 +272,7 @@ def register_callbacks(app) -> None:
             view = _view(state, settings)
         except InvalidInputError as exc:
             return {**_empty(query), "headline": alert(str(exc), "warning")}
-        return {**_views(view, state.k, settings.depth_exact_budget), "query": query}
+        return {**_views(view, state.k, settings.depth_exact_budget), "query": query,
+                "drawn": result}
 
     register_url_sync(app, path=page.PATH, nav=ID.NAV, dataset=ID.DATASET, ref=ID.REF)

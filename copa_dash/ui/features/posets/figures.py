@@ -10,7 +10,7 @@ from __future__ import annotations
 from copa_dash.services.posets import DepthView, HasseLayout, beats, depth_order, extreme_tasks
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.plot_text import plot_text
-from copa_dash.ui.common.short_labels import unique_short_labels
+from copa_dash.ui.common.short_labels import shared_ends, unique_short_labels
 
 CENTRAL = "#2ca02c"
 OUTLYING = "#d62728"
@@ -70,25 +70,47 @@ def hasse_labels(layout: HasseLayout, *, room: int = HASSE_LABEL_CHARS
     neighbouring nodes ``d`` apart have ``d * room / range`` characters between their
     centres. A level whose labels do not fit there in one row puts every other label below
     its node (neighbours in a row then two nodes apart), and names that still do not fit are
-    shortened to the part that tells them apart (the hover keeps the full name).
+    shortened to the part that tells them apart (the hover keeps the full name), the head
+    and tail every method's name shares left out first (:func:`hasse_labels_and_note`).
     """
+    labels, positions, _ = hasse_labels_and_note(layout, room=room)
+    return labels, positions
+
+
+def hasse_labels_and_note(layout: HasseLayout, *, room: int = HASSE_LABEL_CHARS
+                          ) -> tuple[list[str], list[str], str]:
+    """:func:`hasse_labels` and a note saying which shared head or tail the labels leave
+    out ("" when none do): AMLB's ten methods all end in ``_4h8c_gp3_2022_jmlr``, and a
+    level of them read "Au…_jmlr", "GA…_jmlr", ... (issue 33)."""
     labels, positions = list(layout.methods), ["top center"] * len(layout.methods)
+    head, tail = shared_ends(layout.methods)
+    kept = [m[len(head):len(m) - len(tail)] for m in layout.methods]
     width = max((layout.level.count(lev) for lev in set(layout.level)), default=1)
     per_unit = room / (width + 0.6)                 # hasse_figure's x range
+    left_out = False
     for lev in set(layout.level):
         members = sorted((j for j, level in enumerate(layout.level) if level == lev),
                          key=lambda j: layout.x[j])
         xs = [layout.x[j] for j in members]
         if _fits([len(layout.methods[j]) for j in members], xs, per_unit, 1):
             continue
+        left_out |= bool(head or tail)      # what every name shares tells none apart
+        if _fits([len(kept[j]) for j in members], xs, per_unit, 1):
+            continue
         # alternating rows: a label may use the room up to the next but one node
         gap = min((b - a for a, b in zip(xs, xs[2:])), default=width + 0.6)
         limit = max(4, int(gap * per_unit) - 2)
-        short = unique_short_labels([layout.methods[j] for j in members], limit=limit)
+        short = unique_short_labels([kept[j] for j in members], limit=limit)
         for rank, (j, label) in enumerate(zip(members, short)):
             labels[j] = label
             positions[j] = "top center" if rank % 2 == 0 else "bottom center"
-    return labels, positions
+    if not left_out:
+        return labels, positions, ""
+    # every level without the shared parts, so no label carries what the note says is left out
+    labels = [kept[j] if label == layout.methods[j] else label for j, label in enumerate(labels)]
+    said = [f"starts with '{head}'"] * bool(head) + [f"ends in '{tail}'"] * bool(tail)
+    return labels, positions, (f"Every method's name {' and '.join(said)}, left out of the "
+                               "labels; hover a node for its full name.")
 
 
 def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
@@ -122,7 +144,7 @@ def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
              + (f"<br>covered by {plot_text(', '.join(above[k]))}" if above[k] else "")
              for k, (m, lev) in enumerate(zip(layout.methods, layout.level))]
     width = max((layout.level.count(lev) for lev in range(n_levels)), default=1)
-    labels, positions = hasse_labels(layout)
+    labels, positions, note = hasse_labels_and_note(layout)
     return {"data": [{
         "type": "scatter", "mode": "markers+text", "x": xs, "y": ys,
         "text": [plot_text(m) for m in labels], "textposition": positions,
@@ -130,13 +152,20 @@ def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
         "hovertext": hover, "hoverinfo": "text", "name": "methods", "cliponaxis": False}],
         "layout": {
             "template": "plotly_white", "height": max(260, 70 * n_levels + 110),
-            "margin": {"l": 20, "r": 40, "t": 50, "b": 20}, "shapes": shapes,
+            "margin": {"l": 20, "r": 40, "t": 50, "b": 50 if note else 20}, "shapes": shapes,
             # the tool bar stands upright at the right edge: across the top it covered the
             # title, which names the task ("Most central: P2 · mnist_vae (depth 0.649)")
             "modebar": {"orientation": "v"},
             "title": {"text": plot_text(title), "font": {"size": 13}, "x": 0.01},
             "xaxis": {"visible": False, "range": [-width / 2 - 0.3, width / 2 + 0.3]},
             "yaxis": {"visible": False, "range": [-(n_levels - 1) - 0.4, 0.6]},
+            # the head or tail the labels leave out, said once under the diagram
+            "annotations": [{"text": "<br>".join(plot_text(line) for line in
+                                                  note.split(", ", 1)),
+                             "xref": "paper", "yref": "paper",
+                             "x": 0, "y": 0, "yshift": -14, "xanchor": "left",
+                             "yanchor": "top", "showarrow": False,
+                             "font": {"size": 11, "color": "#52606d"}}] if note else [],
             "showlegend": False}}
 
 

@@ -20,6 +20,8 @@ class PosetsIds(ViewPageIds, prefix="posets"):
     K: str
     RESULT: str
     JOB: str
+    DRAWN: str
+    RESTORED: str
     PROGRESS_ROW: str
     PROGRESS: str
     PROGRESS_TEXT: str

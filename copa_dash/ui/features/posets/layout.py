@@ -125,6 +125,8 @@ def layout(**query):
         dcc.Store(id=ID.REF, data=opened.ref),
         dcc.Store(id=ID.RESULT),
         dcc.Store(id=ID.JOB),     # the depth job's arguments, set only when nothing is stored
+        dcc.Store(id=ID.DRAWN),   # the arguments of the depth drawn (None: none is)
+        dcc.Store(id=ID.RESTORED),  # the arguments Cancel set the controls back to
         _controls(opened, state),
         html.Main(id=ID.RESULTS, className=result_class("results"), children=[
             html.Div(id=ID.PROGRESS_ROW, className=LIVE, style={"display": "none"}, children=[

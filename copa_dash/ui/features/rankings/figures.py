@@ -14,7 +14,7 @@ import numpy as np
 
 from copa_dash.services.rankings import ChartRows, RankingView
 from copa_dash.ui.common.plot_text import plot_text
-from copa_dash.ui.common.short_labels import unique_short_labels
+from copa_dash.ui.common.short_labels import ApartLabels, apart_labels
 
 HIGHLIGHT_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
                     "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
@@ -44,11 +44,18 @@ def bump_labels(names, /, *, limit: int = BUMP_LABEL_CHARS) -> list[str]:
     ...              "hf/compressed-llm/llama-2-13b-awq@8bit_128g", "a/GPT-4", "b/GPT-4"])
     ['llama-…chat-awq@8…t_128g', 'llama-…awq@8bit_128g', 'a/GPT-4', 'b/GPT-4']
     """
+    return bump_labels_and_note(names, limit=limit).labels
+
+
+def bump_labels_and_note(names, *, limit: int = BUMP_LABEL_CHARS) -> ApartLabels:
+    """:func:`bump_labels` and what they leave out that every name shares (a tail such as
+    AMLB's ``_4h8c_gp3_2022_jmlr``: :func:`~copa_dash.ui.common.short_labels.apart_labels`),
+    said once under the chart; "" when nothing is."""
     names = [str(n) for n in names]
     tails = [n.rsplit("/", 1)[-1] for n in names]
     count = Counter(tails)
-    return unique_short_labels([t if t and count[t] == 1 else n for n, t in zip(names, tails)],
-                               limit=limit)
+    return apart_labels([t if t and count[t] == 1 else n for n, t in zip(names, tails)],
+                        limit=limit, noun="name")
 
 
 def criterion_label(label: str) -> str:
@@ -134,7 +141,8 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
     labels = {n_criteria - 1: []}
     order = sorted(highlighted, key=lambda i: ranks[i, 0])
     shown = [int(i) for i in rows.shown]    # names that share a head and tail stay distinct
-    label_of = dict(zip(shown, bump_labels(view.ids[shown])))
+    named = bump_labels_and_note(view.ids[shown])
+    label_of = dict(zip(shown, named.labels))
     for n, i in enumerate(order):
         color = HIGHLIGHT_COLORS[n % len(HIGHLIGHT_COLORS)]
         label = label_of[i] + (" (pinned)" if i in pinned else "")
@@ -161,6 +169,8 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
         top, bottom = 0.3, max_rank + 0.7
         yaxis.update(range=[bottom, top], dtick=1 if max_rank <= 30 else 5)
         to_axis = float
+    if named.note:      # the part every name shares, left out of the names at the right
+        title += f"<br>{plot_text(named.note[0].upper() + named.note[1:])}, left out of the names"
     height = 660 if log_axis else int(min(1400, max(520, 20 * max_rank + 120)))
     gap = LABEL_PX * abs(bottom - top) / max(100, height - 120)   # 120 px of margins
     annotations = []
@@ -182,7 +192,7 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
                       "automargin": True,
                       "showgrid": True, "gridcolor": "#d9e2ec", "zeroline": False},
             "yaxis": yaxis,
-            "margin": {"l": 48, "r": 180, "t": 60, "b": 48},
+            "margin": {"l": 48, "r": 180, "t": 60, "b": 66 if named.note else 48},
             "showlegend": False,    # every coloured line is named at its right end
             # the title under the chart: above it, criterion names turned upright in a
             # narrow window printed over it
