@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "test_cpu.py"
@@ -41,3 +42,28 @@ def test_the_plugin_measures_a_test_that_burns_cpu(tmp_path, monkeypatch):
     assert end > 0 and 0.02 < spent < 5
     test_cpu._record("x.py::t", 1.0, spent)
     assert test_cpu.read_rows(tmp_path)[0][0] == "x.py::t"
+
+
+def test_a_child_reaped_inside_the_tree_counts_only_what_it_used_since_the_sample():
+    """Quitting Chromium folds its whole life's CPU into chromedriver's children times: the
+    part used before the first sample must not be counted again (it was, up to session 20)."""
+    import subprocess
+    import sys
+
+    burn = ("import sys, time\n"
+            "while time.process_time() < 0.5: pass\n"
+            "print('burnt', flush=True)\n"
+            "sys.stdin.read()\n")
+    child = subprocess.Popen([sys.executable, "-c", burn], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "burnt"
+        parents = {}
+        before = test_cpu._tree_seconds(parents)
+        assert parents[child.pid] == os.getpid()
+        assert before[next(k for k in before if k[0] == child.pid)] >= 0.45
+    finally:
+        child.stdin.close()
+        child.wait()                                   # reaped here: its CPU joins ours
+    spent = test_cpu._spent(before, parents)
+    assert spent < 0.3                                 # its exit, not its 0.5 s of burning

@@ -19,6 +19,7 @@ We write this sampler ourselves because pytest and pytest-xdist report wall time
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -30,9 +31,10 @@ import pytest
 OUT_DIR = Path(os.environ.get("COPA_TEST_CPU_DIR", "/tmp/copa-test-cpu"))
 
 
-def _tree_seconds() -> dict[tuple[int, float], float]:
+def _tree_seconds(parents: dict[int, int] | None = None) -> dict[tuple[int, float], float]:
     """CPU seconds (own and waited-for children's) of this process and every descendant, by
-    (pid, start time) so a reused pid is not mistaken for the same process."""
+    (pid, start time) so a reused pid is not mistaken for the same process; given ``parents``,
+    each process's parent pid is written there."""
     import psutil
 
     me = psutil.Process()
@@ -46,6 +48,8 @@ def _tree_seconds() -> dict[tuple[int, float], float]:
             times = process.cpu_times()
             seen[(process.pid, process.create_time())] = (
                 times.user + times.system + times.children_user + times.children_system)
+            if parents is not None:
+                parents[process.pid] = process.ppid()
         except psutil.Error:
             continue
     return seen
@@ -58,14 +62,90 @@ def _record(node_id: str, wall: float, cpu: float) -> None:
         out.write(f"{node_id}\t{wall:.2f}\t{cpu:.2f}\n")
 
 
+def _spent(before: dict[tuple[int, float], float], parents: dict[int, int]) -> float:
+    """CPU seconds the process tree used since ``before`` (a :func:`_tree_seconds` that
+    filled ``parents``).
+
+    A process that ended in between and was reaped inside the tree (a Chromium renderer by
+    Chromium, Chromium by chromedriver, chromedriver by the worker) adds its whole life's CPU
+    to a surviving ancestor's children times: what it had used by ``before`` is taken off
+    again. Without this, quitting a module's Chromium counted all its CPU a second time in
+    the last test's tear-down (up to 10 CPU s a browser module, session 20)."""
+    after = _tree_seconds()
+    alive = {pid for pid, _ in after}
+    spent = sum(seconds - before.get(key, 0.0) for key, seconds in after.items())
+    for key, seconds in before.items():
+        if key not in after and _reaped_inside(key[0], parents, alive):
+            spent -= seconds
+    return spent
+
+
+def _reaped_inside(pid: int, parents: dict[int, int], alive: set[int]) -> bool:
+    """Whether an ancestor of the ended process ``pid`` (by ``parents``) is still in the tree:
+    that ancestor's children times now hold the process's CPU."""
+    seen = set()
+    parent = parents.get(pid)
+    while parent is not None and parent not in seen:
+        if parent in alive:
+            return True
+        seen.add(parent)
+        parent = parents.get(parent)
+    return False
+
+
+def _record_phase(item, phase: str, started: float, before, parents) -> None:
+    """Keep a phase's wall and CPU seconds on ``item`` for the timeline row."""
+    item.stash.setdefault(_PHASES, {})[phase] = (time.monotonic() - started,
+                                                 _spent(before, parents))
+
+
+_PHASES = pytest.StashKey[dict]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    """Measure the set-up on its own (a module's first test starts its app and browser)."""
+    parents = {}
+    before, start = _tree_seconds(parents), time.monotonic()
+    yield
+    _record_phase(item, "setup", start, before, parents)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """Measure the tear-down on its own (a module's last test stops its app and browser)."""
+    parents = {}
+    before, start = _tree_seconds(parents), time.monotonic()
+    yield
+    _record_phase(item, "teardown", start, before, parents)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """Measure the process tree's CPU around the test's setup, call and teardown."""
-    before, start = _tree_seconds(), time.monotonic()
+    """Measure the process tree's CPU around the test's setup, call and teardown, and write
+    the test's timeline row (tools/test_timeline.py) beside its CPU row."""
+    parents = {}
+    before, start, started_at = _tree_seconds(parents), time.monotonic(), time.time()
     yield
-    after = _tree_seconds()
-    cpu = sum(seconds - before.get(key, 0.0) for key, seconds in after.items())
-    _record(item.nodeid, time.monotonic() - start, cpu)
+    cpu = _spent(before, parents)
+    wall = time.monotonic() - start
+    _record(item.nodeid, wall, cpu)
+    _record_timeline(item, started_at, wall, cpu)
+
+
+def _record_timeline(item, started_at: float, wall: float, cpu: float) -> None:
+    """One JSON line a test: its start (epoch seconds), wall and CPU, its set-up's and
+    tear-down's, and the machine's 1-minute load when it ended."""
+    phases = item.stash.get(_PHASES, {})
+    row = {"id": item.nodeid, "start": round(started_at, 3), "wall": round(wall, 3),
+           "cpu": round(cpu, 3), "load": os.getloadavg()[0]}
+    for phase in ("setup", "teardown"):
+        phase_wall, phase_cpu = phases.get(phase, (0.0, 0.0))
+        row[f"{phase}_wall"], row[f"{phase}_cpu"] = round(phase_wall, 3), round(phase_cpu, 3)
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    with open(OUT_DIR / f"timeline-{worker}.jsonl", "a", encoding="utf-8") as out:
+        out.write(json.dumps(row) + "\n")
 
 
 def summary(rows: list[tuple[str, float, float]], top: int = 30) -> str:
