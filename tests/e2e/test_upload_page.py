@@ -139,12 +139,22 @@ def test_a_table_no_column_names_gets_row_numbers_and_needs_two_objectives(dash_
     assert dash_duo.get_logs() == []
 
 
-@pytest.mark.parametrize("name", sorted(BROKEN))
-def test_broken_files_each_get_a_message(dash_duo, app, tmp_path, name):
-    content, expected = BROKEN[name]
-    path = tmp_path / name
-    path.write_bytes(content)
-    _open_and_upload(dash_duo, app, path)
-    dash_duo.wait_for_contains_text("#upload-alert", expected, timeout=30)
-    screenshot(dash_duo, f"upload-broken-{name}")
+def test_broken_files_each_get_a_message(dash_duo, app, tmp_path):
+    """The broken files dropped one after another on one Upload page (a page load each cost
+    more than the uploads, session 20): each gets its own message, and a message shown for the
+    file before never counts for the next (checked absent before each upload)."""
+    shown = ""
+    for number, name in enumerate(sorted(BROKEN)):
+        content, expected = BROKEN[name]
+        path = tmp_path / name
+        path.write_bytes(content)
+        assert expected not in shown, f"{name}: {expected!r} is already shown"
+        if number == 0:
+            _open_and_upload(dash_duo, app, path)
+        else:
+            _upload(dash_duo, path)
+        dash_duo.wait_for_contains_text("#upload-alert", expected, timeout=30)
+        shown = dash_duo.find_element("#upload-alert").text
+        assert shown.startswith(f"{name}: "), shown       # the message names the file it read
+        screenshot(dash_duo, f"upload-broken-{name}")
     assert dash_duo.get_logs() == []
