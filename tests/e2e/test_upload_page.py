@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import choose_role, screenshot, wait_until
+from tests.e2e.app_under_test import choose_role, count_of, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -117,7 +117,7 @@ def test_a_table_no_column_names_gets_row_numbers_and_needs_two_objectives(dash_
     choose_role(dash_duo, "latency_ms", "metadata (filter on it)")
     dash_duo.wait_for_contains_text("#upload-check", "Choose at least two objectives")
     wait_until(lambda: not _direction_shown(dash_duo, "latency_ms"))
-    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#upload-explore-link")
+    assert count_of(dash_duo, "#upload-explore-link") == 0
     dash_duo.find_element("#upload-save").click()
     dash_duo.wait_for_contains_text(
         "#upload-save-error", "give another numeric column the role 'objective' "
