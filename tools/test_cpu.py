@@ -31,10 +31,12 @@ import pytest
 OUT_DIR = Path(os.environ.get("COPA_TEST_CPU_DIR", "/tmp/copa-test-cpu"))
 
 
-def _tree_seconds(parents: dict[int, int] | None = None) -> dict[tuple[int, float], float]:
+def _tree_seconds(parents: dict[int, int] | None = None,
+                  reaped: dict[int, float] | None = None) -> dict[tuple[int, float], float]:
     """CPU seconds (own and waited-for children's) of this process and every descendant, by
-    (pid, start time) so a reused pid is not mistaken for the same process; given ``parents``,
-    each process's parent pid is written there."""
+    (pid, start time) so a reused pid is not mistaken for the same process; given ``parents``
+    and ``reaped``, each process's parent pid and its waited-for children's seconds alone are
+    written there (for :func:`_spent`)."""
     import psutil
 
     me = psutil.Process()
@@ -46,10 +48,12 @@ def _tree_seconds(parents: dict[int, int] | None = None) -> dict[tuple[int, floa
     for process in processes:
         try:
             times = process.cpu_times()
-            seen[(process.pid, process.create_time())] = (
-                times.user + times.system + times.children_user + times.children_system)
+            children = times.children_user + times.children_system
+            seen[(process.pid, process.create_time())] = times.user + times.system + children
             if parents is not None:
                 parents[process.pid] = process.ppid()
+            if reaped is not None:
+                reaped[process.pid] = children
         except psutil.Error:
             continue
     return seen
@@ -62,41 +66,59 @@ def _record(node_id: str, wall: float, cpu: float) -> None:
         out.write(f"{node_id}\t{wall:.2f}\t{cpu:.2f}\n")
 
 
-def _spent(before: dict[tuple[int, float], float], parents: dict[int, int]) -> float:
+def _spent(before: dict[tuple[int, float], float], parents: dict[int, int],
+           reaped: dict[int, float]) -> float:
     """CPU seconds the process tree used since ``before`` (a :func:`_tree_seconds` that
-    filled ``parents``).
+    filled ``parents`` and ``reaped``).
 
-    A process that ended in between and was reaped inside the tree (a Chromium renderer by
-    Chromium, Chromium by chromedriver, chromedriver by the worker) adds its whole life's CPU
-    to a surviving ancestor's children times: what it had used by ``before`` is taken off
-    again. Without this, quitting a module's Chromium counted all its CPU a second time in
-    the last test's tear-down (up to 10 CPU s a browser module, session 20)."""
-    after = _tree_seconds()
+    A process that ended in between and was waited for inside the tree (Chromium by
+    chromedriver, chromedriver by the worker) adds its whole life's CPU to its surviving
+    ancestor's children times, so what it had used by ``before`` is taken off again: without
+    this, quitting a module's Chromium counted its browser process's life a second time in the
+    last test's tear-down. Not every ended process is folded in, though (Chromium's renderers
+    are not: their zygote is not waited for), so what is taken off under an ancestor is at most
+    the growth of that ancestor's children times (a process folded in after its last use here
+    loses what it used since ``before``; a few hundredths of a second)."""
+    after_reaped: dict[int, float] = {}
+    after = _tree_seconds(reaped=after_reaped)
     alive = {pid for pid, _ in after}
     spent = sum(seconds - before.get(key, 0.0) for key, seconds in after.items())
+    ended_under: dict[int, float] = {}
     for key, seconds in before.items():
-        if key not in after and _reaped_inside(key[0], parents, alive):
-            spent -= seconds
+        if key not in after:
+            anchor = _alive_ancestor(key[0], parents, alive)
+            if anchor is not None:
+                ended_under[anchor] = ended_under.get(anchor, 0.0) + seconds
+    for anchor, seconds in ended_under.items():
+        folded = after_reaped.get(anchor, 0.0) - reaped.get(anchor, 0.0)
+        spent -= min(seconds, max(folded, 0.0))
     return spent
 
 
-def _reaped_inside(pid: int, parents: dict[int, int], alive: set[int]) -> bool:
-    """Whether an ancestor of the ended process ``pid`` (by ``parents``) is still in the tree:
-    that ancestor's children times now hold the process's CPU."""
+def _alive_ancestor(pid: int, parents: dict[int, int], alive: set[int]) -> int | None:
+    """The nearest ancestor of the ended process ``pid`` (by ``parents``) still in the tree:
+    the one whose children times would hold the process's CPU."""
     seen = set()
     parent = parents.get(pid)
     while parent is not None and parent not in seen:
         if parent in alive:
-            return True
+            return parent
         seen.add(parent)
         parent = parents.get(parent)
-    return False
+    return None
 
 
-def _record_phase(item, phase: str, started: float, before, parents) -> None:
-    """Keep a phase's wall and CPU seconds on ``item`` for the timeline row."""
-    item.stash.setdefault(_PHASES, {})[phase] = (time.monotonic() - started,
-                                                 _spent(before, parents))
+def _record_phase(item, phase: str, started: float, sample) -> None:
+    """Keep a phase's wall and CPU seconds on ``item`` for the timeline row (``sample``: the
+    :func:`_sample` taken before the phase)."""
+    item.stash.setdefault(_PHASES, {})[phase] = (time.monotonic() - started, _spent(*sample))
+
+
+def _sample() -> tuple[dict, dict, dict]:
+    """The process tree's seconds with its parents and children times, for :func:`_spent`."""
+    parents: dict[int, int] = {}
+    reaped: dict[int, float] = {}
+    return _tree_seconds(parents, reaped), parents, reaped
 
 
 _PHASES = pytest.StashKey[dict]()
@@ -105,29 +127,26 @@ _PHASES = pytest.StashKey[dict]()
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_setup(item):
     """Measure the set-up on its own (a module's first test starts its app and browser)."""
-    parents = {}
-    before, start = _tree_seconds(parents), time.monotonic()
+    sample, start = _sample(), time.monotonic()
     yield
-    _record_phase(item, "setup", start, before, parents)
+    _record_phase(item, "setup", start, sample)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item, nextitem):
     """Measure the tear-down on its own (a module's last test stops its app and browser)."""
-    parents = {}
-    before, start = _tree_seconds(parents), time.monotonic()
+    sample, start = _sample(), time.monotonic()
     yield
-    _record_phase(item, "teardown", start, before, parents)
+    _record_phase(item, "teardown", start, sample)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """Measure the process tree's CPU around the test's setup, call and teardown, and write
     the test's timeline row (tools/test_timeline.py) beside its CPU row."""
-    parents = {}
-    before, start, started_at = _tree_seconds(parents), time.monotonic(), time.time()
+    sample, start, started_at = _sample(), time.monotonic(), time.time()
     yield
-    cpu = _spent(before, parents)
+    cpu = _spent(*sample)
     wall = time.monotonic() - start
     _record(item.nodeid, wall, cpu)
     _record_timeline(item, started_at, wall, cpu)
