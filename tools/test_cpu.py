@@ -133,6 +133,14 @@ def pytest_runtest_setup(item):
 
 
 @pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """Measure the call on its own, before the tear-down may end processes."""
+    sample, start = _sample(), time.monotonic()
+    yield
+    _record_phase(item, "call", start, sample)
+
+
+@pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item, nextitem):
     """Measure the tear-down on its own (a module's last test stops its app and browser)."""
     sample, start = _sample(), time.monotonic()
@@ -146,7 +154,14 @@ def pytest_runtest_protocol(item, nextitem):
     the test's timeline row (tools/test_timeline.py) beside its CPU row."""
     sample, start, started_at = _sample(), time.monotonic(), time.time()
     yield
-    cpu = _spent(*sample)
+    phases = item.stash.get(_PHASES, {})
+    if {"setup", "call", "teardown"} <= phases.keys():
+        # summed by phase: a renderer that ends in the module's last tear-down (Chromium
+        # quit) is not folded into any survivor, so a sample after it lost the renderer's
+        # CPU of the whole test; sampled after the call, only the tear-down's is lost
+        cpu = sum(phases[phase][1] for phase in ("setup", "call", "teardown"))
+    else:
+        cpu = _spent(*sample)
     wall = time.monotonic() - start
     _record(item.nodeid, wall, cpu)
     _record_timeline(item, started_at, wall, cpu)
