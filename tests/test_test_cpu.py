@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "test_cpu.py"
@@ -41,3 +42,61 @@ def test_the_plugin_measures_a_test_that_burns_cpu(tmp_path, monkeypatch):
     assert end > 0 and 0.02 < spent < 5
     test_cpu._record("x.py::t", 1.0, spent)
     assert test_cpu.read_rows(tmp_path)[0][0] == "x.py::t"
+
+
+def _burning_child(script_tail: str = "sys.stdin.read()\n"):
+    """A Python child that burns 0.5 s of CPU, says so, then runs ``script_tail``."""
+    import subprocess
+    import sys
+
+    burn = ("import os, sys, time\n"
+            "while time.process_time() < 0.5: pass\n"
+            "print('burnt', os.getpid(), flush=True)\n" + script_tail)
+    child = subprocess.Popen([sys.executable, "-c", burn], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().startswith("burnt")
+    return child
+
+
+def test_a_child_reaped_inside_the_tree_counts_only_what_it_used_since_the_sample():
+    """Quitting Chromium folds its browser process's whole life into chromedriver's children
+    times: the part used before the first sample must not be counted again (it was, up to
+    session 20)."""
+    child = _burning_child()
+    try:
+        before, parents, reaped = test_cpu._sample()
+        assert parents[child.pid] == os.getpid()
+        assert before[next(k for k in before if k[0] == child.pid)] >= 0.45
+    finally:
+        child.stdin.close()
+        child.wait()                                   # reaped here: its CPU joins ours
+    spent = test_cpu._spent(before, parents, reaped)
+    assert spent < 0.3                                 # its exit, not its 0.5 s of burning
+
+
+def test_a_grandchild_nobody_waits_for_is_not_taken_off_twice():
+    """A process that ends without being waited for inside the tree (Chromium's renderers: their
+    zygote is not) takes its CPU with it; nothing is taken off for it, so a test never counts
+    less than the CPU of the processes that stay (it went negative in session 20's first fix)."""
+    # the child starts a burning grandchild and leaves it to init when the child exits
+    tail = ("import subprocess\n"
+            "code = 'import time\\nwhile time.process_time() < 0.5: pass\\n"
+            "print(1, flush=True)\\nimport sys; sys.stdin.read()'\n"
+            "g = subprocess.Popen([sys.executable, '-c', code], stdin=subprocess.PIPE,"
+            " stdout=subprocess.PIPE, text=True)\n"
+            "g.stdout.readline()\n"
+            "print(g.pid, flush=True)\n"
+            "sys.stdin.readline()\n"
+            "g.stdin.close()\n"
+            "os._exit(0)\n")                          # no wait: the grandchild is not reaped here
+    child = _burning_child(tail)
+    try:
+        grandchild = int(child.stdout.readline())
+        before, parents, reaped = test_cpu._sample()
+        assert parents[grandchild] == child.pid
+        child.stdin.write("go\n")
+        child.stdin.flush()
+    finally:
+        child.wait()
+    spent = test_cpu._spent(before, parents, reaped)
+    assert -0.05 < spent < 0.3       # the child's own 0.5 s comes back through our wait, once

@@ -64,6 +64,16 @@ def none_loading(dash_duo) -> bool:
         "return document.querySelector(\"[data-dash-is-loading='true']\") === null;")
 
 
+def count_of(dash_duo, selector: str, inside=None) -> int:
+    """How many elements match ``selector`` now (in the element ``inside``, else the page),
+    read by one script: ``not find_elements(...)`` waited out dash[testing]'s 2 s implicit
+    wait each time it passed (session 20). Check it once the page has reached the state under
+    test (a waited-for text), as an absence can only be read at a moment."""
+    return dash_duo.driver.execute_script(
+        "return (arguments[1] || document).querySelectorAll(arguments[0]).length;",
+        selector, inside)
+
+
 def graph_figure(dash_duo, graph_id: str, timeout: float = 30, *, until=None) -> dict:
     """The plotly data and layout of a dcc.Graph, once it has traces (and, given ``until``,
     once ``until(figure)`` is true)."""

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.keys import Keys
 
-from tests.e2e.app_under_test import none_loading, open_page, screenshot, wait_until
+from tests.e2e.app_under_test import count_of, none_loading, open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -155,7 +155,7 @@ def test_a_choice_keeps_the_repairs(dash_duo, app):
     time.sleep(1)
     group = dash_duo.find_element("#rankings-ties")
     assert group.get_attribute("role") == "radiogroup"
-    assert not group.find_elements("css selector", "[role=option], [aria-selected]")
+    assert count_of(dash_duo, "[role=option], [aria-selected]", inside=group) == 0
     assert _blocking_violations(dash_duo) == []
 
 

@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import make_app, screenshot, wait_until
+from tests.e2e.app_under_test import count_of, make_app, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "open-llm-leaderboard-v2"
@@ -203,13 +203,13 @@ def test_names_with_markup_show_as_typed_in_the_pick_card_and_the_figure(dash_du
     card = dash_duo.find_element("#explore-pick").text
     for name in names[1:3]:                     # the runners-up, as typed
         assert name in card
-    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-pick b, #explore-pick a:not(.term-info)")
+    assert count_of(dash_duo, "#explore-pick b, #explore-pick a:not(.term-info)") == 0
     label = dash_duo.driver.find_element(By.CSS_SELECTOR, "#explore-front .annotation-text").text
     assert label == f"COPA pick: {names[0]}"
     # the ranked table: every id in its own cell as typed, the numbers beside it in place
     wait_until(lambda: sorted(_table_column(dash_duo, 2)) == sorted(names))
     assert all(float(value) >= 0 for value in _table_column(dash_duo, 4))  # not a shifted id
-    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#explore-table b, #explore-table a, img")
+    assert count_of(dash_duo, "#explore-table b, #explore-table a, img") == 0
     assert dash_duo.driver.execute_script("return window.copaXss") is None
     assert dash_duo.get_logs() == []
 

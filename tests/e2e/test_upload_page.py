@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import choose_role, screenshot, wait_until
+from tests.e2e.app_under_test import choose_role, count_of, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -117,7 +117,7 @@ def test_a_table_no_column_names_gets_row_numbers_and_needs_two_objectives(dash_
     choose_role(dash_duo, "latency_ms", "metadata (filter on it)")
     dash_duo.wait_for_contains_text("#upload-check", "Choose at least two objectives")
     wait_until(lambda: not _direction_shown(dash_duo, "latency_ms"))
-    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#upload-explore-link")
+    assert count_of(dash_duo, "#upload-explore-link") == 0
     dash_duo.find_element("#upload-save").click()
     dash_duo.wait_for_contains_text(
         "#upload-save-error", "give another numeric column the role 'objective' "
@@ -139,12 +139,22 @@ def test_a_table_no_column_names_gets_row_numbers_and_needs_two_objectives(dash_
     assert dash_duo.get_logs() == []
 
 
-@pytest.mark.parametrize("name", sorted(BROKEN))
-def test_broken_files_each_get_a_message(dash_duo, app, tmp_path, name):
-    content, expected = BROKEN[name]
-    path = tmp_path / name
-    path.write_bytes(content)
-    _open_and_upload(dash_duo, app, path)
-    dash_duo.wait_for_contains_text("#upload-alert", expected, timeout=30)
-    screenshot(dash_duo, f"upload-broken-{name}")
+def test_broken_files_each_get_a_message(dash_duo, app, tmp_path):
+    """The broken files dropped one after another on one Upload page (a page load each cost
+    more than the uploads, session 20): each gets its own message, and a message shown for the
+    file before never counts for the next (checked absent before each upload)."""
+    shown = ""
+    for number, name in enumerate(sorted(BROKEN)):
+        content, expected = BROKEN[name]
+        path = tmp_path / name
+        path.write_bytes(content)
+        assert expected not in shown, f"{name}: {expected!r} is already shown"
+        if number == 0:
+            _open_and_upload(dash_duo, app, path)
+        else:
+            _upload(dash_duo, path)
+        dash_duo.wait_for_contains_text("#upload-alert", expected, timeout=30)
+        shown = dash_duo.find_element("#upload-alert").text
+        assert shown.startswith(f"{name}: "), shown       # the message names the file it read
+        screenshot(dash_duo, f"upload-broken-{name}")
     assert dash_duo.get_logs() == []
