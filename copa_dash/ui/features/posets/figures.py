@@ -29,19 +29,30 @@ def depth_figure(view: DepthView) -> dict:
     hover = [f"<b>{plot_text(t)}</b><br>depth {d:.4f}<br>"
              + ("its poset is observed on " + f"{s} tasks" if s > 1 else "a poset seen once")
              for t, d, s in zip(tasks, depths, shared)]
-    trace = {"type": "bar", "orientation": "h", "x": depths, "y": [plot_text(t) for t in tasks],
+    names = [plot_text(t) for t in tasks]
+    values = [f"{d:.3f}" for d in depths]
+    trace = {"type": "bar", "orientation": "h", "x": depths, "y": names,
              "marker": {"color": colors}, "hovertext": hover, "hoverinfo": "text",
-             "text": [f"{d:.3f}" for d in depths], "textposition": "outside",
              "cliponaxis": False, "name": "depth"}
-    if not view.exact:
-        trace["error_x"] = {"type": "constant", "value": view.error_bound, "color": "#555"}
+    data = [trace]
+    bound = 0.0 if view.exact else float(view.error_bound)
+    if view.exact:
+        trace.update(text=values, textposition="outside")
+    else:
+        trace["error_x"] = {"type": "constant", "value": bound, "color": "#555"}
+        # each value beside its whisker's end: Plotly writes a bar's own text at the bar's
+        # end, under the whisker (0.080 was crossed out by its error bar)
+        data.append({"type": "scatter", "mode": "text", "x": [d + bound for d in depths],
+                     "y": names, "text": values, "textposition": "middle right",
+                     "hoverinfo": "skip", "cliponaxis": False, "name": "depth values"})
     height = max(260, 26 * len(tasks) + 90)
-    return {"data": [trace], "layout": {
+    top = max(depths) + bound
+    return {"data": data, "layout": {
         "template": "plotly_white", "height": height,
         "margin": {"l": 10, "r": 40, "t": 30, "b": 40},
         "xaxis": {"title": {"text": "ufg depth (1 = most central)"},
                   # every depth 0 (no ufg set): the unit range, not a nano-scale axis
-                  "range": [0, max(depths) * 1.15 if max(depths) > 0 else 1.0]},
+                  "range": [0, top * 1.15 if top > 0 else 1.0]},
         "yaxis": {"autorange": "reversed", "automargin": True, "type": "category"},
         "title": {"text": (f"{len(tasks)} tasks, {view.n_ufg_sets} ufg sets"
                            + ("" if view.exact else f", within ±{view.error_bound:.3g}")),
