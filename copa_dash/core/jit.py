@@ -87,11 +87,19 @@ class CompileStatus:
         """
         if not self.busy:
             return ""
+        return (f"First start: preparing faster code for the calculations ({self.ready}; more "
+                "are added as pages first need them). Pages answer meanwhile, a little slower; "
+                "the faster code is kept for later starts.")
+
+    @property
+    def ready(self) -> str:
+        """How far along, in words: ``"27 of 29 parts ready"``.
+
+        >>> CompileStatus("sweep.alpha_sweep_select", (), 0, 0.0).ready
+        '0 of 1 part ready'
+        """
         total = self.done + (self.running is not None) + len(self.queued)
-        parts = "part" if total == 1 else "parts"
-        return (f"First start: preparing faster code for the calculations ({self.done} of "
-                f"{total} {parts} ready; more are added as pages first need them). Pages answer "
-                "meanwhile, a little slower; the faster code is kept for later starts.")
+        return f"{self.done} of {total} {'part' if total == 1 else 'parts'} ready"
 
 
 class _State:

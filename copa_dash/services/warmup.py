@@ -140,3 +140,10 @@ def warm_up_in_background(*, progress: bool = True) -> None:
 def compile_progress() -> str:
     """One sentence on what is still compiling (empty when nothing is)."""
     return jit.status().describe()
+
+
+def compile_ready() -> str:
+    """How far the first start's compiling is, in words ("4 of 16 parts ready"); empty
+    when nothing compiles."""
+    status = jit.status()
+    return status.ready if status.busy else ""

@@ -61,11 +61,9 @@ def test_the_app_primes_after_the_kernels_warm_up(monkeypatch):
 
 
 def test_the_row_says_what_the_job_does_from_its_start(monkeypatch):
-    monkeypatch.setattr(report_row, "compile_progress", lambda: "")
+    monkeypatch.setattr(report_row, "compile_ready", lambda: "")
     assert report_row.starting_words() == "Starting: opening the dataset and the view..."
-    monkeypatch.setattr(report_row, "compile_progress", lambda: (
-        "First start: preparing faster code for the calculations (4 of 16 parts ready; more "
-        "are added as pages first need them). Pages answer meanwhile."))
+    monkeypatch.setattr(report_row, "compile_ready", lambda: "4 of 16 parts ready")
     said = report_row.starting_words()
     assert "still preparing its faster code after a first start (4 of 16 parts ready)" in said
     assert said.endswith("so this report takes longer than usual...")

@@ -25,7 +25,7 @@ from dash import Input, Output, State, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.services.warmup import compile_progress
+from copa_dash.services.warmup import compile_ready
 from copa_dash.ui.common.alerts import alert
 
 LOG = logging.getLogger(__name__)
@@ -110,10 +110,9 @@ def starting_words() -> str:
     >>> starting_words().startswith("Starting: opening the dataset and the view")
     True
     """
-    compiling = compile_progress()      # "First start: preparing ... (3 of 29 parts ready; ..."
-    if not compiling:
+    ready = compile_ready()             # "3 of 29 parts ready", empty when nothing compiles
+    if not ready:
         return f"{STARTING}..."
-    ready = compiling.partition("(")[2].partition(";")[0]
     return (f"{STARTING}. The server is still preparing its faster code after a first start "
             f"({ready}), so this report takes longer than usual...")
 
