@@ -15,18 +15,17 @@ from benchmarks._gestures import drag_on_axis
 from copa_dash.services.brushing import brushed_range
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.features.explore import view_memo
-from tests.e2e.app_under_test import graph_figure, open_page, screenshot, wait_until
+from tests.e2e.app_under_test import graph_figure, none_loading, open_page, screenshot, wait_until
 from tests.e2e.settle import callbacks_idle
 
 pytestmark = pytest.mark.browser
 DATASET = "dmop"
 
 
-# Where the figure's plot area is on screen, and whether any component still waits for a callback
+# Where the figure's plot area is on screen
 _PLACE_JS = ("const g = document.querySelector('#explore-parallel .nsewdrag');"
              "const r = g && g.getBoundingClientRect();"
-             "return [r ? [r.left, r.top, r.width, r.height] : null,"
-             "        document.querySelector(\"[data-dash-is-loading='true']\") === null];")
+             "return r ? [r.left, r.top, r.width, r.height] : null;")
 
 
 def _settled(dash_duo, timeout: float = 30) -> None:
@@ -37,10 +36,10 @@ def _settled(dash_duo, timeout: float = 30) -> None:
     last = [None]
 
     def still() -> bool:
-        place, idle = dash_duo.driver.execute_script(_PLACE_JS)
+        place = dash_duo.driver.execute_script(_PLACE_JS)
         # a request that only fills a dcc.Store marks no component as loading: the renderer's
         # own queues say whether an answer is still to come (tests/e2e/settle.py)
-        idle = idle and callbacks_idle(dash_duo)
+        idle = none_loading(dash_duo) and callbacks_idle(dash_duo)
         same = idle and place is not None and place == last[0]
         last[0] = place if idle else None
         return same
