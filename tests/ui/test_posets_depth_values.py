@@ -54,3 +54,13 @@ def test_the_axis_reaches_past_the_longest_whisker():
     figure = figures.depth_figure(view)
     low, high = figure["layout"]["xaxis"]["range"]
     assert low == 0 and high > max(figure["data"][0]["x"]) + view.error_bound
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_the_bars_fill_the_rows_deepest_on_top(exact):
+    """A fixed range, not autorange: the value labels' text trace padded it, leaving a bar's
+    height of empty plot above the first task."""
+    figure = figures.depth_figure(_view(exact=exact))
+    n = len(figure["data"][0]["y"])
+    assert figure["layout"]["yaxis"]["range"] == [n - 0.5, -0.5]
+    assert figure["layout"]["yaxis"]["autorange"] is False

@@ -53,7 +53,10 @@ def depth_figure(view: DepthView) -> dict:
         "xaxis": {"title": {"text": "ufg depth (1 = most central)"},
                   # every depth 0 (no ufg set): the unit range, not a nano-scale axis
                   "range": [0, top * 1.15 if top > 0 else 1.0]},
-        "yaxis": {"autorange": "reversed", "automargin": True, "type": "category"},
+        # the deepest on top; a range, not autorange: the value labels' text trace would pad it
+        # by a bar's height above the first bar and below the last
+        "yaxis": {"range": [len(tasks) - 0.5, -0.5], "autorange": False, "automargin": True,
+                  "type": "category"},
         "title": {"text": (f"{len(tasks)} tasks, {view.n_ufg_sets} ufg sets"
                            + ("" if view.exact else f", within ±{view.error_bound:.3g}")),
                   "font": {"size": 13}, "x": 0.01},
