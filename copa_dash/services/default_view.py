@@ -69,10 +69,14 @@ class FirstView:
     # at will); with the rows each is missing for, and the table's rows
     left_out: tuple[tuple[str, int], ...] = ()
     rows: int = 0
+    # an aggregate of the other qualities ("Average ⬆️"), left out: beside its parts it
+    # would count them twice (:func:`derived_aggregate`)
+    derived: str = ""
 
     def left_out_note(self) -> str:
         """Which objectives the view leaves out and why ("" when none)."""
-        return mostly_missing_note(self.left_out, self.rows)
+        return " ".join(n for n in (mostly_missing_note(self.left_out, self.rows),
+                                    derived_note(self.derived)) if n)
 
     @property
     def focus(self) -> tuple[str, ...]:
@@ -89,14 +93,14 @@ class FirstView:
         return (f"the default view of an upload (as the page opens it): {self.x} against "
                 f"{self.y} ({self.reason}); focus {self.x} with alpha {self.alpha:g}, the "
                 f"other objectives share the rest; p = {'inf' if math.isinf(self.p) else self.p}"
-                "; every row" + (f". {self.left_out_note()}" if self.left_out else ""))
+                "; every row" + (f". {self.left_out_note()}" if self.left_out_note() else ""))
 
     def to_dict(self) -> dict:
         """JSON of the view (the API and ``--json``)."""
         return {"objectives": [f"{n}:{d}" for n, d in zip(self.objectives, self.directions)],
                 "x": self.x, "y": self.y, "focus": list(self.focus), "alpha": self.alpha,
                 "p": "inf" if math.isinf(self.p) else self.p, "why": self.reason,
-                "left_out": [n for n, _ in self.left_out]}
+                "left_out": [n for n, _ in self.left_out], "derived": self.derived or None}
 
 
 def mostly_missing(table: EvalTable, names) -> tuple[tuple[str, int], ...]:
@@ -236,6 +240,44 @@ def is_aggregate(objective) -> bool:
     return bool(words & AGGREGATE_WORDS) and not words & NOT_AGGREGATE_WORDS
 
 
+def derived_aggregate(objectives) -> str:
+    """The objective a first view leaves out for summarising the others ("" for none): the
+    first aggregate quality (:func:`is_aggregate`: "Average ⬆️", "Average (56 datasets)",
+    "Mean win rate") when at least two other qualities, its parts, stay ticked.
+
+    A leaderboard's average is a mean of the benchmark scores beside it: weighed with them,
+    each benchmark counts twice (once on its own, once inside the average), and the pick
+    leans to whatever the average favours. It stays one tick away.
+
+    Examples
+    --------
+    >>> from copa_dash.data.schema import Objective
+    >>> derived_aggregate([Objective("Average ⬆️", "max"), Objective("IFEval", "max"),
+    ...     Objective("BBH", "max"), Objective("CO₂ cost (kg)", "min", "kg")])
+    'Average ⬆️'
+    >>> derived_aggregate([Objective("Average", "max"), Objective("IFEval", "max"),
+    ...     Objective("CO₂ cost (kg)", "min", "kg")])
+    ''
+    """
+    qualities = [o for o in objectives
+                 if not is_cost(o) and not is_rate(o) and not is_fairness(o)]
+    lead = next((o for o in qualities if is_aggregate(o)), None)
+    return lead.name if lead is not None and len(qualities) >= 3 else ""
+
+
+def derived_note(name: str) -> str:
+    """The note on an aggregate left out of a first view ("" for none).
+
+    >>> derived_note("Average ⬆️")
+    "Left out of the first view: 'Average ⬆️' reads as an average of the other scores, and weighed beside them it would count each twice; tick it (and untick its parts) to rank by it."
+    """
+    if not name:
+        return ""
+    return (f"Left out of the first view: {name!r} reads as an average of the other scores, "
+            "and weighed beside them it would count each twice; tick it (and untick its "
+            "parts) to rank by it.")
+
+
 def is_fairness(objective) -> bool:
     """Whether an objective is a fairness measure: a distance from parity derived by the
     proposal (``|1 - DIbinary|``, ``|eo_diff|``) or a name the proposal reads as one.
@@ -271,7 +313,8 @@ def first_view(table: EvalTable) -> FirstView:
     The pair on the axes is a quality against a cost (:func:`is_cost`) or a rate
     (:func:`is_rate`: tokens/s, tokens/kWh; never the quality led with), or against a
     fairness measure (:func:`is_fairness`) when there is no cost: the lead quality (the first
-    aggregate, :func:`is_aggregate`, else the first quality) and the cost or rate (fairness measure)
+    aggregate, :func:`is_aggregate`, else the first quality; an aggregate of the others,
+    :func:`derived_aggregate`, is left out first) and the cost or rate (fairness measure)
     least correlated with it (ties: table order). Without either, an aggregate against the
     objective least correlated with it; else the least correlated pair of objectives
     (|Spearman's rho| on the complete rows), two of the same metric (``IMDB - ECE`` and
@@ -295,7 +338,11 @@ def first_view(table: EvalTable) -> FirstView:
     if len(objectives) - len(left_out) < 2:   # a front needs two objectives: keep them all
         left_out = ()
     gone = {n for n, _ in left_out}
-    view = _first_view(table, tuple(o for o in objectives if o.name not in gone))
+    kept = tuple(o for o in objectives if o.name not in gone)
+    derived = derived_aggregate(kept)
+    view = _first_view(table, tuple(o for o in kept if o.name != derived))
+    if derived:
+        view = replace(view, derived=derived, rows=len(table.frame))
     return replace(view, left_out=left_out, rows=len(table.frame)) if left_out else view
 
 

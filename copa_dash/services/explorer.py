@@ -22,7 +22,7 @@ from ..core.validate import orient, parse_directions
 from ..data.filters import RowFilter
 from . import method_limits, selection
 from .catalog import OpenedDataset
-from .default_view import mostly_missing, mostly_missing_note
+from .default_view import derived_aggregate, derived_note, mostly_missing, mostly_missing_note
 from .objectives import TWO_OBJECTIVES, missing_counts, rows_left_out_note
 from .ranked import RankedRows
 from .recent import RecentValues
@@ -107,9 +107,15 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
                 n_missing, hint="drop that objective to include them", missing=missing))
     if opened.default_view is None:   # an upload: say which objectives its first view left out
         unticked = [n for n in opened.table.objective_names if n not in preferences.objectives]
-        note = mostly_missing_note(mostly_missing(opened.table, unticked), len(opened.table.frame))
+        missing = mostly_missing(opened.table, unticked)
+        note = mostly_missing_note(missing, len(opened.table.frame))
         if note:
             notes.append(note)
+        # and an average left out beside its parts (as the first view does), while unticked
+        gone = {n for n, _ in missing}
+        derived = derived_aggregate(o for o in opened.table.roles.objectives if o.name not in gone)
+        if derived in unticked:
+            notes.append(derived_note(derived))
     scores = selection.scores(problem)
     # the first places now, the rest when a page asks (see services/ranked.py)
     ranking = RankedRows(problem, scores)

@@ -1,0 +1,59 @@
+"""An Open LLM export's "Average ⬆️" is the mean of the six benchmark scores beside it: an
+upload's first view leaves it out of the objectives (weighed with its parts it counts each
+benchmark twice) and the Explore page and the CLI's description say so; it stays one tick
+away (session 21 newcomer pass, issue 33)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from copa_dash.services.catalog import OpenedDataset
+from copa_dash.services.default_view import first_view
+from copa_dash.services.explorer import explore
+from copa_dash.services.views.explore import ExploreView
+from tests.services.test_default_view import MESSY, _upload
+
+FILE = "llmeval_openllm_v2_contents_head.csv"
+SCORES = ["IFEval", "BBH", "MATH Lvl 5", "GPQA", "MUSR", "MMLU-PRO"]
+AVERAGE = "Average ⬆️"
+
+
+def test_the_average_is_the_mean_of_the_six_scores_in_the_export():
+    """The independent check of the premise: in the raw file (pandas alone), the average is
+    the row mean of the six normalised scores."""
+    raw = pd.read_csv(MESSY / FILE)
+    assert np.allclose(raw[SCORES].mean(axis=1), raw[AVERAGE], atol=0.01)
+
+
+def _opened(table) -> OpenedDataset:
+    return OpenedDataset(ref="openllm", cache_id="openllm-s21-average", table=table,
+                         title="Open LLM", description="", source="", licence="",
+                         default_view=None, kind="uploaded")
+
+
+def test_an_upload_opens_without_the_average_and_says_why():
+    table = _upload(FILE)
+    assert AVERAGE in table.objective_names and set(SCORES) <= set(table.objective_names)
+    view = first_view(table)
+    assert view.derived == AVERAGE and AVERAGE not in view.objectives
+    assert set(SCORES) <= set(view.objectives)
+    # still a quality against a cost on the axes
+    assert view.x in SCORES and view.y in ("CO₂ cost (kg)", "#Params (B)")
+    said = f"'{AVERAGE}' reads as an average of the other scores"
+    assert said in view.describe() and view.to_dict()["derived"] == AVERAGE
+    page = ExploreView.default_for(_opened(table))
+    assert page.objective_names == view.objectives
+    notes = explore(_opened(table), page.preferences(), page.row_filter()).notes
+    assert sum(said in note for note in notes) == 1
+
+
+def test_ticking_the_average_again_drops_the_note():
+    table = _upload(FILE)
+    page = ExploreView.default_for(_opened(table))
+    prefs = page.preferences()
+    with_average = type(prefs)(objectives=(*prefs.objectives, AVERAGE),
+                               directions=(*prefs.directions, "max"), focus=prefs.focus,
+                               alpha=prefs.alpha, p=prefs.p)
+    notes = explore(_opened(table), with_average, page.row_filter()).notes
+    assert not any("reads as an average" in note for note in notes)
