@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -82,6 +83,14 @@ class FirstView:
     def focus(self) -> tuple[str, ...]:
         """The focus set: the x objective (the quality when there is a quality-cost pair)."""
         return (self.x,)
+
+    def opening_note(self) -> str:
+        """What the page says of the view it opened an upload on: which pair is on the axes
+        and why (a newcomer saw accuracy against ``|1 - CV|`` with nothing saying why)."""
+        others = len(self.objectives) - 1
+        return (f"This upload opens on {self.x} against {self.y} ({self.reason}), with the "
+                f"focus on {self.x}" + (f"; the other {others} objective{'s' * (others != 1)} "
+                                        "share the rest of the weight." if others else "."))
 
     def preferences(self) -> Preferences:
         """The selection service's preferences of this view."""
@@ -304,6 +313,19 @@ def _least_correlated(table, names, x, candidates) -> tuple[int, float]:
     rho = spearman_matrix(table.matrix([names[k] for k in (x, *candidates)]))
     j = min(range(len(candidates)), key=lambda j: (rho[0, j + 1], j))
     return candidates[j], float(rho[0, j + 1])
+
+
+_KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def kept_first_view(table: EvalTable) -> FirstView:
+    """:func:`first_view` of ``table``, worked out once per table object (kept while the
+    table is): the Explore answer of an upload compares its view with it on every request."""
+    try:
+        return _KEPT[table]
+    except KeyError:
+        view = _KEPT[table] = first_view(table)
+        return view
 
 
 def first_view(table: EvalTable) -> FirstView:

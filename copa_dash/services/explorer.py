@@ -22,7 +22,8 @@ from ..core.validate import orient, parse_directions
 from ..data.filters import RowFilter
 from . import method_limits, selection
 from .catalog import OpenedDataset
-from .default_view import derived_aggregate, derived_note, mostly_missing, mostly_missing_note
+from .default_view import (derived_aggregate, derived_note, kept_first_view, mostly_missing,
+                           mostly_missing_note)
 from .objectives import TWO_OBJECTIVES, missing_counts, rows_left_out_note
 from .ranked import RankedRows
 from .recent import RecentValues
@@ -116,6 +117,10 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
         derived = derived_aggregate(o for o in opened.table.roles.objectives if o.name not in gone)
         if derived in unticked:
             notes.append(derived_note(derived))
+        first = kept_first_view(opened.table)
+        if preferences.weights is None and tuple(preferences.objectives) == first.objectives \
+                and tuple(preferences.focus) == first.focus:
+            notes.append(first.opening_note())     # the view it opened on: say why this pair
     scores = selection.scores(problem)
     # the first places now, the rest when a page asks (see services/ranked.py)
     ranking = RankedRows(problem, scores)

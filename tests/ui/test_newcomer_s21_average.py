@@ -27,7 +27,9 @@ def test_the_average_is_the_mean_of_the_six_scores_in_the_export():
 
 
 def _opened(table) -> OpenedDataset:
-    return OpenedDataset(ref="openllm", cache_id="openllm-s21-average", table=table,
+    # a cache id of its own per table: the analysis cache is keyed by it
+    return OpenedDataset(ref="openllm", cache_id=f"s21-average-{len(table.frame)}-"
+                         f"{len(table.objective_names)}", table=table,
                          title="Open LLM", description="", source="", licence="",
                          default_view=None, kind="uploaded")
 
@@ -57,3 +59,21 @@ def test_ticking_the_average_again_drops_the_note():
                                alpha=prefs.alpha, p=prefs.p)
     notes = explore(_opened(table), with_average, page.row_filter()).notes
     assert not any("reads as an average" in note for note in notes)
+
+
+def test_the_first_view_says_why_its_pair_is_on_the_axes_while_it_is_on_show():
+    """A fairness upload opened on 12 objectives with accuracy against |1 - CV| and nothing
+    saying why; the note names the pair and the reason while the view is the first one."""
+    table = _upload("fairness_adult_sex.csv")
+    view = first_view(table)
+    page = ExploreView.default_for(_opened(table))
+    notes = explore(_opened(table), page.preferences(), page.row_filter()).notes
+    opening = [n for n in notes if n.startswith("This upload opens on")]
+    assert opening == [f"This upload opens on accuracy against {view.y} (a quality against a "
+                       f"fairness measure: {view.y} is a distance from parity), with the focus "
+                       "on accuracy; the other 11 objectives share the rest of the weight."]
+    prefs = page.preferences()
+    other = type(prefs)(objectives=prefs.objectives, directions=prefs.directions,
+                        focus=(prefs.objectives[1],), alpha=prefs.alpha, p=prefs.p)
+    notes = explore(_opened(table), other, page.row_filter()).notes
+    assert not any(n.startswith("This upload opens on") for n in notes)
