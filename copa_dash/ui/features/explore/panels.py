@@ -216,7 +216,7 @@ def table_html(frame, columns: list[dict]) -> str:
             # by CSS read the same), without what every id on the page shares (said once
             # under the table); the full name stays in the cell's title
             labels, note = apart_labels(frame[c["id"]].tolist(), limit=ID_LABEL_CHARS,
-                                        noun="id")
+                                        noun="id on this page")
             cells[k] = [code_html(label) for label in labels]
     for k, c in enumerate(columns):
         if c["id"] in beside:
