@@ -22,8 +22,13 @@ from ..core.validate import orient, parse_directions
 from ..data.filters import RowFilter
 from . import method_limits, selection
 from .catalog import OpenedDataset
-from .default_view import (derived_aggregate, derived_note, kept_first_view, mostly_missing,
-                           mostly_missing_note)
+from .default_view import (
+    derived_aggregate,
+    derived_note,
+    kept_first_view,
+    mostly_missing,
+    mostly_missing_note,
+)
 from .objectives import TWO_OBJECTIVES, missing_counts, rows_left_out_note
 from .ranked import RankedRows
 from .recent import RecentValues

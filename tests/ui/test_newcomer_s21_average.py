@@ -69,9 +69,10 @@ def test_the_first_view_says_why_its_pair_is_on_the_axes_while_it_is_on_show():
     page = ExploreView.default_for(_opened(table))
     notes = explore(_opened(table), page.preferences(), page.row_filter()).notes
     opening = [n for n in notes if n.startswith("This upload opens on")]
-    assert opening == [f"This upload opens on accuracy against {view.y} (a quality against a "
-                       f"fairness measure: {view.y} is a distance from parity), with the focus "
-                       "on accuracy; the other 11 objectives share the rest of the weight."]
+    expected = (f"This upload opens on accuracy against {view.y} (a quality against a "
+                f"fairness measure: {view.y} is a distance from parity), with the focus on "
+                "accuracy; the other 11 objectives share the rest of the weight.")
+    assert opening == [expected]
     prefs = page.preferences()
     other = type(prefs)(objectives=prefs.objectives, directions=prefs.directions,
                         focus=(prefs.objectives[1],), alpha=prefs.alpha, p=prefs.p)

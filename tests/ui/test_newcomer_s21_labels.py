@@ -107,3 +107,22 @@ def test_the_agreement_list_leaves_the_shared_tail_out_and_says_it_once():
     assert any(t == "AutoGluon_benchmark is above GAMA_benchmark" for t in texts)
     # without the methods (or when they share nothing) the names are as before
     assert any(TAIL in t for t in _texts(agreement_panel(agreed))) is True
+
+
+def test_the_front_figure_names_a_long_pick_as_the_other_pages_label_it():
+    """DecodingTrust's compressed models ("hf/compressed-llm/llama-2-13b-chat-magnitude-
+    semistruct@0.5_4to8", 64 characters) made a label as wide as most of the plot."""
+    from copa_dash.ui.common.short_labels import LABEL_CHARS
+    from copa_dash.ui.features.explore.figures import pick_markers
+
+    long_id = "hf/compressed-llm/llama-2-13b-chat-magnitude-semistruct@0.5_4to8"
+    exploration = NS(problem=NS(ids=np.array([long_id, "GPT-4"])), pick=0, baselines=(),
+                     sweep=None)
+    label = pick_markers(exploration, np.array([1.0, 2.0]), np.array([1.0, 2.0]))[
+        "annotations"][-1]["text"]
+    shown = label.removeprefix("<b>COPA pick</b>: ")
+    assert long_id not in label and len(shown) <= LABEL_CHARS + 1
+    assert shown.startswith("hf/compressed") and shown.endswith("0.5_4to8")
+    exploration.pick = 1
+    assert pick_markers(exploration, np.array([1.0, 2.0]), np.array([1.0, 2.0]))[
+        "annotations"][-1]["text"] == "<b>COPA pick</b>: GPT-4"
