@@ -78,3 +78,7 @@ def test_the_first_view_says_why_its_pair_is_on_the_axes_while_it_is_on_show():
                         focus=(prefs.objectives[1],), alpha=prefs.alpha, p=prefs.p)
     notes = explore(_opened(table), other, page.row_filter()).notes
     assert not any(n.startswith("This upload opens on") for n in notes)
+    moved = type(prefs)(objectives=prefs.objectives, directions=prefs.directions,
+                        focus=prefs.focus, alpha=0.7, p=prefs.p)
+    notes = explore(_opened(table), moved, page.row_filter()).notes
+    assert not any(n.startswith("This upload opens on") for n in notes)
