@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..data.aggregate_columns import MIN_SHARE_INSIDE, MIN_SIBLINGS, is_aggregate_name, share_inside
 from ..data.proposal_extras import fairness_target
 from ..data.schema import EvalTable
 from .selection import Preferences
@@ -249,10 +250,12 @@ def is_aggregate(objective) -> bool:
     return bool(words & AGGREGATE_WORDS) and not words & NOT_AGGREGATE_WORDS
 
 
-def derived_aggregate(objectives) -> str:
-    """The objective a first view leaves out for summarising the others ("" for none): the
-    first aggregate quality (:func:`is_aggregate`: "Average ⬆️", "Average (56 datasets)",
-    "Mean win rate") when at least two other qualities, its parts, stay ticked.
+def derived_aggregate(table: EvalTable, objectives) -> str:
+    """The objective a first view leaves out for averaging the others ("" for none): the
+    first quality named only by aggregate words ("Average ⬆️", "Average (56 datasets)"; not
+    "mean_reward", not "Mean win rate") that lies between the smallest and the largest of
+    at least two other qualities of its direction in 95% of the rows
+    (:func:`~copa_dash.data.aggregate_columns.share_inside`, the upload page's check).
 
     A leaderboard's average is a mean of the benchmark scores beside it: weighed with them,
     each benchmark counts twice (once on its own, once inside the average), and the pick
@@ -260,18 +263,29 @@ def derived_aggregate(objectives) -> str:
 
     Examples
     --------
-    >>> from copa_dash.data.schema import Objective
-    >>> derived_aggregate([Objective("Average ⬆️", "max"), Objective("IFEval", "max"),
-    ...     Objective("BBH", "max"), Objective("CO₂ cost (kg)", "min", "kg")])
-    'Average ⬆️'
-    >>> derived_aggregate([Objective("Average", "max"), Objective("IFEval", "max"),
-    ...     Objective("CO₂ cost (kg)", "min", "kg")])
+    >>> import pandas as pd
+    >>> from copa_dash.data.schema import Objective, Roles
+    >>> frame = pd.DataFrame({"m": list("abc"), "Average": [2., 5, 7], "A": [1., 4, 6],
+    ...                       "B": [3., 6, 8], "cost": [1., 2, 3]})
+    >>> objectives = (Objective("Average", "max"), Objective("A", "max"), Objective("B", "max"),
+    ...               Objective("cost", "min", "s"))
+    >>> derived_aggregate(EvalTable(frame, Roles("m", objectives)), objectives)
+    'Average'
+    >>> frame["Average"] = [9., 5, 7]        # above both in the first row: not their average
+    >>> derived_aggregate(EvalTable(frame, Roles("m", objectives)), objectives)
     ''
     """
     qualities = [o for o in objectives
                  if not is_cost(o) and not is_rate(o) and not is_fairness(o)]
-    lead = next((o for o in qualities if is_aggregate(o)), None)
-    return lead.name if lead is not None and len(qualities) >= 3 else ""
+    for lead in (o for o in qualities if is_aggregate_name(o.name)):
+        siblings = [o.name for o in qualities
+                    if o is not lead and o.direction == lead.direction]
+        if len(siblings) < MIN_SIBLINGS:
+            continue
+        share, rows = share_inside(table.matrix([lead.name])[:, 0], table.matrix(siblings))
+        if rows >= 2 and share >= MIN_SHARE_INSIDE:
+            return lead.name
+    return ""
 
 
 def derived_note(name: str) -> str:
@@ -361,7 +375,7 @@ def first_view(table: EvalTable) -> FirstView:
         left_out = ()
     gone = {n for n, _ in left_out}
     kept = tuple(o for o in objectives if o.name not in gone)
-    derived = derived_aggregate(kept)
+    derived = derived_aggregate(table, kept)
     view = _first_view(table, tuple(o for o in kept if o.name != derived))
     if derived:
         view = replace(view, derived=derived, rows=len(table.frame))

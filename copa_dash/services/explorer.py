@@ -127,7 +127,8 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
             notes.append(note)
         # and an average left out beside its parts (as the first view does), while unticked
         gone = {n for n, _ in missing}
-        derived = derived_aggregate(o for o in opened.table.roles.objectives if o.name not in gone)
+        derived = derived_aggregate(opened.table, [
+            o for o in opened.table.roles.objectives if o.name not in gone])
         if derived in unticked:
             notes.append(derived_note(derived))
         if _may_be_first_view(preferences):

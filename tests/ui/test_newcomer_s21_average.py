@@ -82,3 +82,20 @@ def test_the_first_view_says_why_its_pair_is_on_the_axes_while_it_is_on_show():
                         focus=prefs.focus, alpha=0.7, p=prefs.p)
     notes = explore(_opened(table), moved, page.row_filter()).notes
     assert not any(n.startswith("This upload opens on") for n in notes)
+
+
+def test_only_a_column_that_lies_within_its_siblings_and_is_named_an_average_is_left_out():
+    from copa_dash.data.schema import EvalTable, Objective, Roles
+    from copa_dash.services.default_view import derived_aggregate
+
+    frame = pd.DataFrame({"m": list("abcd"), "mean": [2., 5, 7, 3], "A": [1., 4, 6, 2],
+                          "B": [3., 6, 8, 4], "mean_reward": [2., 5, 7, 3]})
+    def left_out(*names):
+        objectives = tuple(Objective(n, "max") for n in names)
+        return derived_aggregate(EvalTable(frame, Roles("m", objectives)), objectives)
+
+    assert left_out("mean", "A", "B") == "mean"
+    assert left_out("mean_reward", "A", "B") == ""      # a reward's mean, not of A and B
+    assert left_out("mean", "A") == ""                  # one sibling: nothing to count twice
+    frame.loc[0, "mean"] = 9.0                           # outside in 1 of 4 rows (< 95%)
+    assert left_out("mean", "A", "B") == ""
