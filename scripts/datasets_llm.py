@@ -118,7 +118,9 @@ def build_open_llm(raw_dir: Path) -> list[BuiltDataset]:
         source, are missing). The source's 'is_not_available_on_hub' flag is inverted; it is fixed here
         as available_on_hub (2,142 models are on the hub; the paper used 2,148). The default view
         reproduces the paper's CO2-vs-performance example: p = inf, focus on CO2 cost, models on the
-        hub only. Ids are model names; a name evaluated in two precisions gets the precision appended.
+        hub only. The leaderboard's own average of the six scores is kept as a column to filter on
+        (average_score), not as an objective: weighed beside the six it would count each twice.
+        Ids are model names; a name evaluated in two precisions gets the precision appended.
         Licence: the CSV collection is MPL-2.0; scores are the public leaderboard's.""",
         source="https://github.com/fboulnois/llm-leaderboard-csv (csv/huggingface_v2.csv, "
                "commit ef7316e351adfac3fef9c3652f328b50afa104b6)",

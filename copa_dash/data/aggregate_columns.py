@@ -26,7 +26,7 @@ MIN_SHARE_INSIDE = 0.95
 _SLACK = 1e-9
 
 
-def _is_aggregate_name(column: str) -> bool:
+def is_aggregate_name(column: str) -> bool:
     words = [w for w in _words(column, joined=False) if not w.isdigit()]
     named = [w for w in words if w not in _FILLER]
     return bool(named) and all(w in AGGREGATE_WORDS for w in named)
@@ -85,7 +85,7 @@ def direct_aggregates(frame: pd.DataFrame, guesses: list) -> list:
     out = []
     for guess in guesses:
         if guess.role == "objective" and guess.direction is None \
-                and _is_aggregate_name(guess.name):
+                and is_aggregate_name(guess.name):
             guess = _directed(guess, frame, groups)
         out.append(guess)
     return out
@@ -115,8 +115,9 @@ def double_count_notes(frame: pd.DataFrame, guesses: list) -> list[str]:
 
     It lies between the smallest and largest of the other objectives of its direction in
     at least :data:`MIN_SHARE_INSIDE` of the rows: weighing it beside them counts them twice.
-    The column stays an objective (the first view leads with an aggregate); the note says
-    what the user can do.
+    The column stays an objective, unticked in the first view
+    (:func:`copa_dash.services.default_view.derived_aggregate`); the note says what the user
+    can do.
 
     Parameters
     ----------
@@ -130,7 +131,7 @@ def double_count_notes(frame: pd.DataFrame, guesses: list) -> list[str]:
     notes = []
     for guess in guesses:
         if guess.role != "objective" or guess.direction is None \
-                or not _is_aggregate_name(guess.name) or guess.name not in frame.columns:
+                or not is_aggregate_name(guess.name) or guess.name not in frame.columns:
             continue
         names = [g.name for g in guesses if g.role == "objective" and g is not guess
                  and g.direction == guess.direction and g.name in frame.columns

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..data.aggregate_columns import MIN_SHARE_INSIDE, MIN_SIBLINGS, is_aggregate_name, share_inside
 from ..data.proposal_extras import fairness_target
 from ..data.schema import EvalTable
 from .selection import Preferences
@@ -69,15 +71,27 @@ class FirstView:
     # at will); with the rows each is missing for, and the table's rows
     left_out: tuple[tuple[str, int], ...] = ()
     rows: int = 0
+    # an aggregate of the other qualities ("Average ⬆️"), left out: beside its parts it
+    # would count them twice (:func:`derived_aggregate`)
+    derived: str = ""
 
     def left_out_note(self) -> str:
         """Which objectives the view leaves out and why ("" when none)."""
-        return mostly_missing_note(self.left_out, self.rows)
+        return " ".join(n for n in (mostly_missing_note(self.left_out, self.rows),
+                                    derived_note(self.derived)) if n)
 
     @property
     def focus(self) -> tuple[str, ...]:
         """The focus set: the x objective (the quality when there is a quality-cost pair)."""
         return (self.x,)
+
+    def opening_note(self) -> str:
+        """What the page says of the view it opened an upload on: which pair is on the axes
+        and why (a newcomer saw accuracy against ``|1 - CV|`` with nothing saying why)."""
+        others = len(self.objectives) - 1
+        return (f"This upload opens on {self.x} against {self.y} ({self.reason}), with the "
+                f"focus on {self.x}" + (f"; the other {others} objective{'s' * (others != 1)} "
+                                        "share the rest of the weight." if others else "."))
 
     def preferences(self) -> Preferences:
         """The selection service's preferences of this view."""
@@ -89,14 +103,14 @@ class FirstView:
         return (f"the default view of an upload (as the page opens it): {self.x} against "
                 f"{self.y} ({self.reason}); focus {self.x} with alpha {self.alpha:g}, the "
                 f"other objectives share the rest; p = {'inf' if math.isinf(self.p) else self.p}"
-                "; every row" + (f". {self.left_out_note()}" if self.left_out else ""))
+                "; every row" + (f". {self.left_out_note()}" if self.left_out_note() else ""))
 
     def to_dict(self) -> dict:
         """JSON of the view (the API and ``--json``)."""
         return {"objectives": [f"{n}:{d}" for n, d in zip(self.objectives, self.directions)],
                 "x": self.x, "y": self.y, "focus": list(self.focus), "alpha": self.alpha,
                 "p": "inf" if math.isinf(self.p) else self.p, "why": self.reason,
-                "left_out": [n for n, _ in self.left_out]}
+                "left_out": [n for n, _ in self.left_out], "derived": self.derived or None}
 
 
 def mostly_missing(table: EvalTable, names) -> tuple[tuple[str, int], ...]:
@@ -236,6 +250,57 @@ def is_aggregate(objective) -> bool:
     return bool(words & AGGREGATE_WORDS) and not words & NOT_AGGREGATE_WORDS
 
 
+def derived_aggregate(table: EvalTable, objectives) -> str:
+    """The objective a first view leaves out for averaging the others ("" for none): the
+    first quality named only by aggregate words ("Average ⬆️", "Average (56 datasets)"; not
+    "mean_reward", not "Mean win rate") that lies between the smallest and the largest of
+    at least two other qualities of its direction in 95% of the rows
+    (:func:`~copa_dash.data.aggregate_columns.share_inside`, the upload page's check).
+
+    A leaderboard's average is a mean of the benchmark scores beside it: weighed with them,
+    each benchmark counts twice (once on its own, once inside the average), and the pick
+    leans to whatever the average favours. It stays one tick away.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from copa_dash.data.schema import Objective, Roles
+    >>> frame = pd.DataFrame({"m": list("abc"), "Average": [2., 5, 7], "A": [1., 4, 6],
+    ...                       "B": [3., 6, 8], "cost": [1., 2, 3]})
+    >>> objectives = (Objective("Average", "max"), Objective("A", "max"), Objective("B", "max"),
+    ...               Objective("cost", "min", "s"))
+    >>> derived_aggregate(EvalTable(frame, Roles("m", objectives)), objectives)
+    'Average'
+    >>> frame["Average"] = [9., 5, 7]        # above both in the first row: not their average
+    >>> derived_aggregate(EvalTable(frame, Roles("m", objectives)), objectives)
+    ''
+    """
+    qualities = [o for o in objectives
+                 if not is_cost(o) and not is_rate(o) and not is_fairness(o)]
+    for lead in (o for o in qualities if is_aggregate_name(o.name)):
+        siblings = [o.name for o in qualities
+                    if o is not lead and o.direction == lead.direction]
+        if len(siblings) < MIN_SIBLINGS:
+            continue
+        share, rows = share_inside(table.matrix([lead.name])[:, 0], table.matrix(siblings))
+        if rows >= 2 and share >= MIN_SHARE_INSIDE:
+            return lead.name
+    return ""
+
+
+def derived_note(name: str) -> str:
+    """The note on an aggregate left out of a first view ("" for none).
+
+    >>> derived_note("Average ⬆️")
+    "Left out of the first view: 'Average ⬆️' reads as an average of the other scores, and weighed beside them it would count each twice; tick it (and untick its parts) to rank by it."
+    """
+    if not name:
+        return ""
+    return (f"Left out of the first view: {name!r} reads as an average of the other scores, "
+            "and weighed beside them it would count each twice; tick it (and untick its "
+            "parts) to rank by it.")
+
+
 def is_fairness(objective) -> bool:
     """Whether an objective is a fairness measure: a distance from parity derived by the
     proposal (``|1 - DIbinary|``, ``|eo_diff|``) or a name the proposal reads as one.
@@ -264,6 +329,19 @@ def _least_correlated(table, names, x, candidates) -> tuple[int, float]:
     return candidates[j], float(rho[0, j + 1])
 
 
+_KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def kept_first_view(table: EvalTable) -> FirstView:
+    """:func:`first_view` of ``table``, worked out once per table object (kept while the
+    table is): the Explore answer of an upload compares its view with it on every request."""
+    try:
+        return _KEPT[table]
+    except KeyError:
+        view = _KEPT[table] = first_view(table)
+        return view
+
+
 def first_view(table: EvalTable) -> FirstView:
     """The default view of ``table`` (see :class:`FirstView`): ONE function behind the
     Explore page, ``copa-dash select/rank`` on a TABLE file, the notebook and the API.
@@ -271,7 +349,8 @@ def first_view(table: EvalTable) -> FirstView:
     The pair on the axes is a quality against a cost (:func:`is_cost`) or a rate
     (:func:`is_rate`: tokens/s, tokens/kWh; never the quality led with), or against a
     fairness measure (:func:`is_fairness`) when there is no cost: the lead quality (the first
-    aggregate, :func:`is_aggregate`, else the first quality) and the cost or rate (fairness measure)
+    aggregate, :func:`is_aggregate`, else the first quality; an aggregate of the others,
+    :func:`derived_aggregate`, is left out first) and the cost or rate (fairness measure)
     least correlated with it (ties: table order). Without either, an aggregate against the
     objective least correlated with it; else the least correlated pair of objectives
     (|Spearman's rho| on the complete rows), two of the same metric (``IMDB - ECE`` and
@@ -295,7 +374,11 @@ def first_view(table: EvalTable) -> FirstView:
     if len(objectives) - len(left_out) < 2:   # a front needs two objectives: keep them all
         left_out = ()
     gone = {n for n, _ in left_out}
-    view = _first_view(table, tuple(o for o in objectives if o.name not in gone))
+    kept = tuple(o for o in objectives if o.name not in gone)
+    derived = derived_aggregate(table, kept)
+    view = _first_view(table, tuple(o for o in kept if o.name != derived))
+    if derived:
+        view = replace(view, derived=derived, rows=len(table.frame))
     return replace(view, left_out=left_out, rows=len(table.frame)) if left_out else view
 
 

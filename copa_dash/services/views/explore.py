@@ -23,7 +23,7 @@ from ...core.errors import InvalidInputError
 from ...core.numbers import read_number
 from ...core.validate import check_p
 from ...data.filters import RowFilter
-from ..default_view import first_view
+from ..default_view import kept_first_view
 from ..selection import Preferences
 from .log_axes import default_log_axes
 from .query import (
@@ -214,7 +214,7 @@ class ExploreView:
         known = {name for name, _ in all_objectives}
         objectives = tuple((n, d) for n, d in self.objectives if n in known)
         # a table without a stated view (an upload) opens on the one first view
-        first = first_view(table) if view is None and not objectives else None
+        first = kept_first_view(table) if view is None and not objectives else None
         if not objectives:
             chosen = (list(view.objectives) if view is not None and view.objectives
                       else list(first.objectives) if first is not None

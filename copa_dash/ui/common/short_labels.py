@@ -273,9 +273,48 @@ def apart_labels(names, /, *, limit: int = LABEL_CHARS, noun: str = "name") -> A
         return ApartLabels(unique_short_labels(names, limit=limit), "")
     head, tail = shared_ends(names)
     if not head and not tail:
-        return ApartLabels(unique_short_labels(names, limit=limit), "")
+        kept, note = _apart_parts(names, noun)
+        return ApartLabels(unique_short_labels(kept, limit=limit), note)
     kept = [name[len(head):len(name) - len(tail)] for name in names]
-    said = [f"starts with '{head}'"] if head else []
-    said += [f"ends in '{tail}'"] if tail else []
     return ApartLabels(unique_short_labels(kept, limit=limit),
-                       f"every {noun} {' and '.join(said)}")
+                       f"every {noun} {_said(head, tail)}")
+
+
+#: what joins the parts of an upload's row id ("system · config": ``services/uploads``)
+PART_JOINER = " · "
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
+def _said(head: str, tail: str) -> str:
+    said = [f"starts with '{head}'"] if head else []
+    return " and ".join(said + ([f"ends in '{tail}'"] if tail else []))
+
+
+def _apart_parts(names: list[str], noun: str) -> tuple[list[str], str]:
+    """``names`` with the head and tail shared by each of their " · "-joined parts left out,
+    and a note saying what was ("" and the names unchanged when no part shares any).
+
+    An upload's row ids join the system and its configuration (``TPOT_4h8c_gp3_2022_jmlr ·
+    yprop_4_1``): the system part of every id ends in ``_4h8c_gp3_2022_jmlr`` while the
+    whole ids share no tail, so :func:`shared_ends` of the whole ids finds nothing (seen in
+    Explore's ranked table as "lightaut… · yprop_4_1", issue 33).
+
+    Examples
+    --------
+    >>> _apart_parts(["TPOT_4h8c_gp3 · yprop", "GAMA_benchmark_4h8c_gp3 · kick"], "id")
+    (['TPOT · yprop', 'GAMA_benchmark · kick'], "the first part of every id ends in '_4h8c_gp3'")
+    """
+    parts = [name.split(PART_JOINER) for name in names]
+    count = len(parts[0]) if parts else 0
+    if count < 2 or count > len(_ORDINALS) or any(len(p) != count for p in parts):
+        return names, ""
+    notes = []
+    for k in range(count):
+        head, tail = shared_ends([p[k] for p in parts])
+        if head or tail:
+            for p in parts:
+                p[k] = p[k][len(head):len(p[k]) - len(tail)]
+            notes.append(f"the {_ORDINALS[k]} part of every {noun} {_said(head, tail)}")
+    if not notes:
+        return names, ""
+    return [PART_JOINER.join(p) for p in parts], "; ".join(notes)

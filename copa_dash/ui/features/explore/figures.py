@@ -15,6 +15,7 @@ from copa_dash.services.explorer import BASELINE_LABELS, Exploration, summary_co
 from copa_dash.services.scatter_sample import scatter_rows
 from copa_dash.ui.common.log_ticks import log_ticks
 from copa_dash.ui.common.plot_text import plot_text  # re-exported: callers import it from here
+from copa_dash.ui.common.short_labels import short_label
 from copa_dash.ui.features.explore import label_layout, parallel_axes
 from copa_dash.ui.features.explore.axis_names import distinct_labels
 
@@ -363,7 +364,9 @@ def pick_markers(exploration: Exploration, xs, ys, *, log=(False, False)) -> dic
         if b.position is not None and b.method != "copa":
             rows.setdefault(int(b.position), []).append(BASELINE_LABELS[b.method])
     same = rows.pop(pick, [])
-    pick_text = f"<b>COPA pick</b>: {plot_text(problem.ids[pick])}" + (
+    # a long id as Rankings' and Posets' labels show it (head, "…", tail); the card under the
+    # figure and the hover name it in full
+    pick_text = f"<b>COPA pick</b>: {plot_text(short_label(problem.ids[pick]))}" + (
         f" ({', '.join(same)} {'picks' if len(same) == 1 else 'pick'} it too)" if same else "")
     labelled = [pick, *rows]
     texts = [pick_text, *(", ".join(names) for names in rows.values())]

@@ -16,7 +16,7 @@ from copa_dash.services.pick_tie import pick_tie
 from copa_dash.ui.common.break_names import breakable_html
 from copa_dash.ui.common.glossary import info_html
 from copa_dash.ui.common.html_block import HtmlBlock
-from copa_dash.ui.common.short_labels import unique_short_labels
+from copa_dash.ui.common.short_labels import apart_labels
 from copa_dash.ui.common.table_ids import id_cell_html
 
 RUNNERS_UP = 5
@@ -209,12 +209,15 @@ def table_html(frame, columns: list[dict]) -> str:
                     if c["id"] in beside else f'<th class="n">{_header(c)}</th>')
                    if n else f"<th>{_header(c)}</th>" for c, n in zip(columns, numeric))
     cells = [[_cell(value, c) for value in frame[c["id"]].tolist()] for c in columns]
+    note = ""
     for k, c in enumerate(columns):
         if c["type"] == "text":       # an id keeps its head and tail, and the part that
             # tells it from the other rows ("model · 8bit" and "model · 4bit" cut at the end
-            # by CSS read the same); the full name stays in the cell's title
-            cells[k] = [code_html(label) for label in unique_short_labels(
-                frame[c["id"]].tolist(), limit=ID_LABEL_CHARS)]
+            # by CSS read the same), without what every id on the page shares (said once
+            # under the table); the full name stays in the cell's title
+            labels, note = apart_labels(frame[c["id"]].tolist(), limit=ID_LABEL_CHARS,
+                                        noun="id on this page")
+            cells[k] = [code_html(label) for label in labels]
     for k, c in enumerate(columns):
         if c["id"] in beside:
             cells[k] = [f'{v} <span class="top">{_top(u)}</span>'
@@ -228,7 +231,9 @@ def table_html(frame, columns: list[dict]) -> str:
         rows.append("<tr>" + "".join(id_cell_html(raw[k][r], v) if texts[k] else f"{o}{v}</td>"
                                      for k, (o, v) in enumerate(zip(opens, row))) + "</tr>")
     body = "".join(rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    caption = (f'<caption class="ids-note">{escape(note[0].upper() + note[1:])}, left out of '
+               "the ids here; hover an id for its full name.</caption>") if note else ""
+    return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _top(value) -> str:

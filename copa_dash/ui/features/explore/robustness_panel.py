@@ -30,7 +30,7 @@ from copa_dash.services import robustness_jobs as jobs
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.html_block import HtmlBlock
 from copa_dash.ui.common.settings_access import current_cache, current_settings
-from copa_dash.ui.common.short_labels import unique_short_labels
+from copa_dash.ui.common.short_labels import apart_labels
 from copa_dash.ui.features.explore.state import parse_query, with_defaults
 from copa_dash.ui.features.explore.view_state import preferences_and_filter
 
@@ -144,7 +144,8 @@ def body_html(result: service.Robustness) -> str:
     shown = result.acceptability[:BARS]
     # head, tail and the part that tells the ids apart (a CSS cut at the end hid the config
     # of "model · 8bit" and "model · 4bit"); the full id on hover
-    labels = unique_short_labels([row["id"] for row in shown], limit=ID_CHARS)
+    # (without a head or tail every id shown shares, said under the bars)
+    labels, note = apart_labels([row["id"] for row in shown], limit=ID_CHARS, noun="id")
     for row, label in zip(shown, labels):
         mark = " robust-pick" if row["id"] == result.pick else ""
         parts.append(
@@ -155,6 +156,8 @@ def body_html(result: service.Robustness) -> str:
             f"<span class='robust-share'>{100 * row['rank1']:.1f}% ± {100 * row['rank1_se']:.1f}"
             f" first, {100 * row['top3']:.0f}% top 3</span></div>")
     parts.append("</div>")
+    if note:
+        parts.append(f"<p><em>{escape(note[0].upper() + note[1:])}, left out above.</em></p>")
     if len(result.acceptability) > BARS:
         parts.append(f"<p><em>{len(result.acceptability) - BARS} more models are first or in "
                      "the top 3 for some weighting.</em></p>")

@@ -149,7 +149,7 @@ def _views(view, k: int, budget: int = posets.DEFAULT_EXACT_BUDGET) -> dict:
             title=f"{which}: {view.tasks[t]} (depth {view.depths[t]:.3f})")
     return {"headline": page.headline(view, central, outlying), "tied": page.tied_panel(view),
             "depth": figures.depth_figure(view), **hasse, "beats": figures.beats_figure(view),
-            "agreement": page.agreement_panel(posets.agreement(view, k=k)),
+            "agreement": page.agreement_panel(posets.agreement(view, k=k), view.methods),
             "notes": [alert(n, "info") for n in view.notes], "shown": {},
             "forecast": (forecast := posets.exact_forecast(view, budget=budget)),
             "forecast_bar": forecast,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from copa_dash.services.posets import DepthView, HasseLayout, beats, depth_order, extreme_tasks
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.plot_text import plot_text
-from copa_dash.ui.common.short_labels import shared_ends, unique_short_labels
+from copa_dash.ui.common.short_labels import apart_labels, shared_ends, unique_short_labels
 
 CENTRAL = "#2ca02c"
 OUTLYING = "#d62728"
@@ -183,12 +183,19 @@ def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
             "showlegend": False}}
 
 
+#: characters of a method's name on the beats heatmap's axes
+BEATS_LABEL_CHARS = 24
+
+
 def beats_figure(view: DepthView) -> dict:
     """Heatmap: row method above column method on how many of the kept tasks."""
     counts = beats(view).tolist()
     n_tasks = len(view.tasks)
     names = [str(m) for m in view.methods]
-    labels = [plot_text(m) for m in names]
+    # without the head or tail every method shares (AMLB's "_4h8c_gp3_2022_jmlr" took 19 of
+    # each label's characters), said once under the title; the hover keeps the full names
+    short, note = apart_labels(names, limit=BEATS_LABEL_CHARS, noun="method")
+    labels = [plot_text(m) for m in short]
     z = [[None if i == j else counts[i][j] for j in range(len(names))]
          for i in range(len(names))]
     text = [["" if i == j else str(counts[i][j]) for j in range(len(names))]
@@ -205,8 +212,11 @@ def beats_figure(view: DepthView) -> dict:
         "colorbar": {"title": {"text": "tasks"}}, "xgap": 2, "ygap": 2}],
         "layout": {
             "template": "plotly_white", "height": size,
-            "margin": {"l": 10, "r": 10, "t": 40, "b": 60},
-            "title": {"text": f"Row above column: tasks (of {n_tasks})",
+            "margin": {"l": 10, "r": 10, "t": 56 if note else 40, "b": 60},
+            "title": {"text": f"Row above column: tasks (of {n_tasks})" + (
+                          f"<br><span style='font-size:11px;color:#52606d'>"
+                          f"{plot_text(note[0].upper() + note[1:])}, left out of the "
+                          "names</span>" if note else ""),
                       "font": {"size": 13}, "x": 0.01},
             # upright names: one column is narrower than a name, so at an angle the names of
             # neighbouring columns ran into each other (issue 33, F13)

@@ -10,6 +10,8 @@ each other, and what the k most central posets agree on. The URL holds the view:
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import dash
 from dash import dcc, html
 
@@ -25,6 +27,7 @@ from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.job_result import LIVE, MARK, result_class
 from copa_dash.ui.common.page_frame import empty_state_page, view_page
 from copa_dash.ui.common.settings_access import current_settings
+from copa_dash.ui.common.short_labels import apart_labels
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.features.posets.ids import ID
@@ -343,15 +346,36 @@ def agreement_items(agreed) -> list[str]:
     return items
 
 
-def agreement_panel(agreed) -> html.Div:
-    """What the k deepest distinct posets share, in words."""
+def without_shared_ends(agreed, methods):
+    """``agreed`` with the methods named as on the figures: without the head or tail every
+    one of ``methods`` shares (:func:`~copa_dash.ui.common.short_labels.apart_labels`), and
+    the note saying what was left out ("" when nothing was)."""
+    methods = [str(m) for m in methods]
+    labels, note = apart_labels(methods, noun="method")
+    if not note:
+        return agreed, ""
+    named = dict(zip(methods, labels))
+
+    def rename(pairs):
+        return tuple((named.get(str(a), str(a)), named.get(str(b), str(b))) for a, b in pairs)
+
+    return replace(agreed, above=rename(agreed.above),
+                   incomparable=rename(agreed.incomparable)), note
+
+
+def agreement_panel(agreed, methods=()) -> html.Div:
+    """What the k deepest distinct posets share, in words; ``methods`` (all the view's) tell
+    the head or tail every name shares, left out of the lines and said once."""
     posets = "; ".join(f"{', '.join(tasks)} ({depth:.3f})"
                        for tasks, depth in zip(agreed.tasks, agreed.depths))
+    agreed, note = without_shared_ends(agreed, methods)
     items = [html.Li(text) for text in agreement_items(agreed)]
     return html.Div([
         html.P(f"The {agreed.k} deepest distinct posets (tasks, depth): {posets}.",
                className="help"),
         html.H5("In all of them"),
+        *([html.P(f"{note[0].upper() + note[1:]}, left out below.", className="help")]
+          if note else []),
         html.Ul(items) if items else html.P("they share no relation."),
         html.P(f"{agreed.undecided} pairs of methods are ordered differently among them.",
                className="help")])
