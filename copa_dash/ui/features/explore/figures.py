@@ -298,9 +298,10 @@ def looks_fingerprint(on_front: np.ndarray) -> dict:
     :func:`points_revision`).
 
     The fingerprint was the passing trace's own opacity until session 21; Plotly writes a
-    marker's opacity into every point's style, and an SVG element with an opacity under 1 is
-    painted as a group of its own: on the Open LLM leaderboard (2,142 such points) each frame
-    that repainted the plot cost ~20% more browser CPU (docs/benchmarks.md, session 21). A
+    marker's opacity into every point's style, and with an opacity under 1 on 2,142 points of
+    the Open LLM leaderboard each frame that repainted the plot cost ~27% more browser CPU
+    (measured; that Chrome paints each such point as a group of its own is the likely reason,
+    docs/benchmarks.md, session 21). A
     trace whose one point has no coordinates draws nothing and is not in the legend."""
     on_front = np.asarray(on_front, dtype=bool)
     digest = int(hashlib.sha1(np.packbits(on_front).tobytes()
