@@ -66,13 +66,14 @@ def settle(app: RunningApp, *, window: float = 3.0, limit: float = 900.0) -> Non
             return
 
 
-def control(driver, step: str, new_view: tuple[str, int]):
-    """The control a step clicks: the second objective's tick box or its direction's other
-    radio, or for "new view" (and back) those of ``new_view``'s objective."""
+def control(driver, step: str, new_view: tuple[str, int], objective: int = 1):
+    """The control a step clicks: the tick box of the objective at index ``objective`` (the
+    second by default) or its direction's other radio, or for "new view" (and back) those of
+    ``new_view``'s objective."""
     from selenium.webdriver.common.by import By
 
     kind, k = new_view if step.startswith("new view") else (
-        "direction" if step.startswith("direction") else "untick", 1)
+        "direction" if step.startswith("direction") else "untick", objective)
     if kind == "direction":
         group = driver.find_elements(By.CSS_SELECTOR, DIRECTIONS)[k]
         return group.find_elements(By.CSS_SELECTOR, "input[type=radio]:not(:checked)")[0]
@@ -88,7 +89,14 @@ def main(argv=None) -> int:
     parser.add_argument("--new-view", action="store_true",
                         help="also go to a view no round saw (its 'How sure' panel not "
                         "worked out yet) and back, each round another")
+    parser.add_argument("--objective", type=int, default=1,
+                        help="the index of the objective unticked and flipped (default 1; on "
+                        "Open LLM 0 is ifeval, the front figure's y axis: a tick redraws the "
+                        "points instead of restyling them)")
     args = parser.parse_args(argv)
+    if args.new_view and args.objective != 1:
+        parser.error("--new-view works objectives other than the second: use it with "
+                     "the default --objective")
     if args.new_view and args.rounds >= len(NEW_VIEWS):
         parser.error(f"--new-view has {len(NEW_VIEWS)} new views: at most "
                      f"{len(NEW_VIEWS) - 1} rounds")
@@ -112,7 +120,7 @@ def main(argv=None) -> int:
                 bench = benches[name]
                 bench.open(urls[name], PAGES["explore"][2])
                 for step in steps:
-                    box = control(bench.driver, step, NEW_VIEWS[n + 1])
+                    box = control(bench.driver, step, NEW_VIEWS[n + 1], args.objective)
                     ms, _, server, browser = bench.timed(box.click)
                     if n >= 0:
                         samples[name][step].append(ms)
@@ -134,7 +142,7 @@ def main(argv=None) -> int:
     rows = [[name, *(f"{statistics.median(s[step]):.0f} / {percentile(s[step], 90):.0f}" for step in steps),
              f"{statistics.median(s['server']):.3f}", f"{statistics.median(s['browser']):.3f}",
              ", ".join(f"{c:.2f}" for c in s["browser"])] for name, s in samples.items()]
-    print(f"\n{args.dataset or args.file.name}: Explore, the second objective unticked and "
+    print(f"\n{args.dataset or args.file.name}: Explore, objective {args.objective} unticked and "
           "ticked back" + (", its direction flipped and back" if args.direction else "")
           + ("; a view no round saw and back" if args.new_view else ""))
     print(markdown(head, rows))

@@ -71,16 +71,22 @@ class InProcessApp:
         return time.process_time()
 
 
-def serve(port: int, requests: list):
+def serve(port: int, requests: list, *, dev_bundles: bool = False):
     """The app of this checkout served on ``port`` in a daemon thread, each callback request
-    appended to ``requests`` as (outputs, thread CPU s, wall s, response bytes)."""
+    appended to ``requests`` as (outputs, thread CPU s, wall s, response bytes); with
+    ``dev_bundles``, Dash's unminified bundles (a profile then names the renderer's functions;
+    they are slower, so only where the time goes counts, not how much)."""
     from flask import g, request
     from werkzeug.serving import make_server
 
     from copa_dash.app_factory import create_app
     from copa_dash.config import Settings
 
-    server = create_app(Settings.from_env()).server
+    app = create_app(Settings.from_env())
+    if dev_bundles:
+        app.enable_dev_tools(debug=False, dev_tools_serve_dev_bundles=True, dev_tools_ui=False,
+                             dev_tools_props_check=False, dev_tools_hot_reload=False)
+    server = app.server
 
     @server.before_request
     def started():
@@ -100,8 +106,9 @@ def serve(port: int, requests: list):
     return httpd
 
 
-def action(bench: Bench, kind: str, n: int):
-    """The n-th interaction of ``kind`` on the open page, as a callable for ``Bench.timed``."""
+def action(bench: Bench, kind: str, n: int, objective: int = 1):
+    """The n-th interaction of ``kind`` on the open page, as a callable for ``Bench.timed``;
+    a tick or a direction works the objective at index ``objective`` (the second: 1)."""
     from selenium.webdriver.common.by import By
 
     driver = bench.driver
@@ -109,8 +116,8 @@ def action(bench: Bench, kind: str, n: int):
         graph = bench.into_view(PARALLEL)
         return lambda: drag_on_axis(driver, graph, 1, 0.05 * n + 0.1, 0.05 * n + 0.6)
     if kind == "tick":
-        return driver.find_elements(By.CSS_SELECTOR, BOXES)[1].click
-    group = driver.find_elements(By.CSS_SELECTOR, DIRECTIONS)[1]
+        return driver.find_elements(By.CSS_SELECTOR, BOXES)[objective].click
+    group = driver.find_elements(By.CSS_SELECTOR, DIRECTIONS)[objective]
     return group.find_elements(By.CSS_SELECTOR, "input[type=radio]:not(:checked)")[0].click
 
 
@@ -122,12 +129,17 @@ def main(argv=None) -> int:
     parser.add_argument("--browser-profile", action="store_true")
     parser.add_argument("--save-profile", type=Path, default=None,
                         help="write Chrome's profile (.cpuprofile JSON) here, for DevTools")
+    parser.add_argument("--objective", type=int, default=1,
+                        help="the index of the objective a tick or a direction works (Open "
+                        "LLM: 0 is ifeval, the front figure's y axis; 1 is bbh, off the axes)")
+    parser.add_argument("--dev-bundles", action="store_true",
+                        help="serve Dash's unminified bundles, so the profile names functions")
     args = parser.parse_args(argv)
     print(load_line(), flush=True)
     port = free_port()
     os.environ.update(app_env(port, Path(tempfile.mkdtemp(prefix="copa-profile-"))))
     requests: list = []
-    httpd = serve(port, requests)
+    httpd = serve(port, requests, dev_bundles=args.dev_bundles)
     bench = Bench(InProcessApp(port), headless_chromium(1400, 1000), 1, 1)
     url = f"http://127.0.0.1:{port}/explore?dataset={args.dataset}"
     try:
@@ -135,7 +147,7 @@ def main(argv=None) -> int:
             bench.open(url, PAGES["explore"][2])
             time.sleep(2)
         for n in range(args.repeats):
-            step = action(bench, args.action, n)
+            step = action(bench, args.action, n, args.objective)
             del requests[:]
             bench.driver.execute_script("performance.clearResourceTimings()")
             mark = bench.driver.execute_script("return performance.now()")
@@ -155,7 +167,7 @@ def main(argv=None) -> int:
             driver.execute_cdp_cmd("Profiler.setSamplingInterval", {"interval": 200})
             driver.execute_cdp_cmd("Profiler.start", {})
             for n in range(args.repeats):
-                bench.timed(action(bench, args.action, args.repeats + n))
+                bench.timed(action(bench, args.action, args.repeats + n, args.objective))
                 time.sleep(0.3)
             profile = driver.execute_cdp_cmd("Profiler.stop", {})["profile"]
             if args.save_profile:

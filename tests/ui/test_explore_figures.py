@@ -393,10 +393,18 @@ def test_a_tick_that_moves_no_point_keeps_the_data_revision_and_restyles_the_fro
     revision = {name: figure["layout"]["datarevision"] for name, (_, figure) in drawn.items()}
     assert revision["untick"] == revision["base"] == revision["flip"] != revision["x"]
     looks = {name: figure["data"][1]["marker"] for name, (_, figure) in drawn.items()}
+    fingerprint = {name: [t for t in figure["data"] if t.get("uid") == figures.LOOKS_UID]
+                   for name, (_, figure) in drawn.items()}
+    assert all(len(traces) == 1 for traces in fingerprint.values())
     for name in ("untick", "flip"):
         result = drawn[name][0]
         assert (result.front != drawn["base"][0].front).any()   # the front moved
-        assert looks[name]["opacity"] != looks["base"]["opacity"]
+        assert (fingerprint[name][0]["marker"]["opacity"]
+                != fingerprint["base"][0]["marker"]["opacity"])
+        # the points themselves are fully opaque (an opacity under 1 on each of ~2,100 SVG
+        # points made every repaint of the plot dearer); the fingerprint trace draws nothing
+        assert looks[name]["opacity"] == 1
+        assert fingerprint[name][0]["x"] == [None] and not fingerprint[name][0]["showlegend"]
         ringed = np.asarray(looks[name]["line"]["width"]) > 0
         assert ringed.sum() == (result.front & result.problem.eligible).sum()
     # the hover speaks of the new view's objectives

@@ -245,6 +245,7 @@ def front_figure(exploration: Exploration, *, mode: str, x: str, y: str, log=())
                                   "showscale": True,
                                   "colorbar": {"title": {"text": "alpha"}, "thickness": 12,
                                                "len": 0.6}}})
+    traces.append(looks_fingerprint(on_front))
     revision = ({"datarevision": points_revision(xs, ys, rows.failing, passing, len(traces))}
                 if kind == "scatter" else {})
     return {
@@ -278,15 +279,37 @@ def _legend_entry(name: str, marker: dict) -> dict:
 
 def _front_looks(on_front: np.ndarray) -> dict:
     """The passing trace's marker, per point: hollow and ringed on the front, filled grey-blue
-    off it. Its ``opacity`` (1 to within 1e-4, not seen) is a fingerprint of the looks: a
-    changed scalar style is what makes Plotly restyle the points (see :func:`points_revision`)."""
+    off it. Fully opaque (``opacity`` 1, stated: with per-point sizes Plotly takes the trace
+    for a bubble chart and would default it to 0.7); the fingerprint of the looks that makes
+    Plotly restyle the points is a trace of its own (:func:`looks_fingerprint`)."""
     on_front = np.asarray(on_front, dtype=bool)
-    digest = int(hashlib.sha1(np.packbits(on_front).tobytes()
-                              + on_front.size.to_bytes(8, "little")).hexdigest()[:12], 16)
     return {"color": np.where(on_front, "white", PASSING).tolist(),
             "size": np.where(on_front, 9, 6).tolist(),
             "line": {"color": FRONT_EDGE, "width": np.where(on_front, 1.2, 0.0).tolist()},
-            "opacity": 1.0 - 1e-10 * (1 + digest % 1_000_000)}
+            "opacity": 1}
+
+
+LOOKS_UID = "front-looks"   # the uid of the front figure's fingerprint trace
+
+
+def looks_fingerprint(on_front: np.ndarray) -> dict:
+    """A trace without points whose ``marker.opacity`` (1 to within 1e-4) is a fingerprint of
+    the passing trace's looks (``on_front``, per point): a changed scalar style of any trace
+    is what makes Plotly restyle every point from their new per-point arrays (see
+    :func:`points_revision`).
+
+    The fingerprint was the passing trace's own opacity until session 21; Plotly writes a
+    marker's opacity into every point's style, and with an opacity under 1 on 2,142 points of
+    the Open LLM leaderboard each frame that repainted the plot cost ~27% more browser CPU
+    (measured; that Chrome paints each such point as a group of its own is the likely reason,
+    docs/benchmarks.md, session 21). A
+    trace whose one point has no coordinates draws nothing and is not in the legend."""
+    on_front = np.asarray(on_front, dtype=bool)
+    digest = int(hashlib.sha1(np.packbits(on_front).tobytes()
+                              + on_front.size.to_bytes(8, "little")).hexdigest()[:12], 16)
+    return {"type": "scatter", "mode": "markers", "uid": LOOKS_UID, "x": [None], "y": [None],
+            "showlegend": False, "hoverinfo": "skip",
+            "marker": {"opacity": 1.0 - 1e-10 * (1 + digest % 1_000_000)}}
 
 
 def points_revision(xs, ys, failing, passing, n_traces: int) -> str:
