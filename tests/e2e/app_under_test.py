@@ -4,6 +4,7 @@ browser and server a module's tests share (:class:`SharedDuo`)."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import tempfile
 import time
@@ -34,12 +35,37 @@ def make_app():
     return _APP
 
 
-def screenshot(dash_duo, name: str) -> Path:
-    """Save a full-window screenshot to tests/e2e/screenshots/NAME.png."""
+def screenshots_wanted() -> bool:
+    """Whether the browser tests save their screenshots: yes where a person can look at them,
+    not on CI (``CI`` set, as ``.ci/run`` runs), where nobody does and the clone is thrown away;
+    ``COPA_TEST_SCREENSHOTS=1`` (or ``0``) says so explicitly. A capture of a page and its PNG
+    cost Chromium about 0.1 CPU s (session 21), and the suite takes about 100."""
+    wanted = os.environ.get("COPA_TEST_SCREENSHOTS")
+    if wanted is not None:
+        return wanted.strip().lower() not in ("", "0", "false", "no")
+    return not os.environ.get("CI")
+
+
+def screenshot(dash_duo, name: str) -> Path | None:
+    """Save a full-window screenshot to tests/e2e/screenshots/NAME.png and return its path;
+    None, saving nothing, where :func:`screenshots_wanted` says no."""
+    if not screenshots_wanted():
+        return None
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     dash_duo.driver.save_screenshot(str(path))
     return path
+
+
+def screenshot_of(dash_duo, element_id: str, name: str) -> Path | None:
+    """Scroll the element ``element_id`` to the top of the window, let it be drawn there, and
+    save a screenshot (:func:`screenshot`); nothing at all where no screenshot is wanted."""
+    if not screenshots_wanted():
+        return None
+    dash_duo.driver.execute_script(
+        "document.getElementById(arguments[0]).scrollIntoView({block: 'start'});", element_id)
+    time.sleep(0.6)
+    return screenshot(dash_duo, name)
 
 
 def wait_until(condition, timeout: float = 20) -> None:
@@ -74,15 +100,19 @@ def count_of(dash_duo, selector: str, inside=None) -> int:
         selector, inside)
 
 
-def graph_figure(dash_duo, graph_id: str, timeout: float = 30, *, until=None) -> dict:
+def graph_figure(dash_duo, graph_id: str, timeout: float = 30, *, until=None,
+                 with_data: bool = True) -> dict:
     """The plotly data and layout of a dcc.Graph, once it has traces (and, given ``until``,
-    once ``until(figure)`` is true)."""
+    once ``until(figure)`` is true). ``with_data=False`` reads the layout alone (``data`` is
+    then None): polled for a layout change, the Explore front's 2,900 points cost Chromium
+    and the test about 0.1 CPU s a read (session 21)."""
     end = time.time() + timeout
     while time.time() < end:
         figure = dash_duo.driver.execute_script(
             "const el = document.querySelector(arguments[0] + ' .js-plotly-plot');"
-            "return el && el.data && el.data.length ? {data: el.data, layout: el.layout} : null;",
-            f"#{graph_id}")
+            "return el && el.data && el.data.length"
+            " ? {data: arguments[1] ? el.data : null, layout: el.layout} : null;",
+            f"#{graph_id}", with_data)
         if figure and (until is None or until(figure)):
             return figure
         time.sleep(0.25)
