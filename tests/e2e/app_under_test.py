@@ -17,7 +17,6 @@ from selenium.common.exceptions import (
     StaleElementReferenceException,
     WebDriverException,
 )
-from selenium.webdriver.common.by import By
 
 from copa_dash.app_factory import create_app
 from copa_dash.config import Settings
@@ -98,6 +97,17 @@ def count_of(dash_duo, selector: str, inside=None) -> int:
     return dash_duo.driver.execute_script(
         "return (arguments[1] || document).querySelectorAll(arguments[0]).length;",
         selector, inside)
+
+
+def texts_of(dash_duo, selector: str, inside=None) -> list[str]:
+    """The shown texts of the elements matching ``selector`` (in the element ``inside``, else
+    the page), read by one script. Selenium's ``[e.text for e in find_elements(...)]`` asks
+    the browser once an element, about 12 ms of CPU each (session 21: a menu's options or a
+    table's cells polled every 0.2 s), and waits out the 2 s implicit wait when there is none.
+    As ``e.text`` gives them: no-break spaces as spaces, trimmed."""
+    return dash_duo.driver.execute_script(
+        "return [...(arguments[1] || document).querySelectorAll(arguments[0])]"
+        ".map(e => e.innerText.replace(/\u00a0/g, ' ').trim());", selector, inside)
 
 
 def graph_figure(dash_duo, graph_id: str, timeout: float = 30, *, until=None,
@@ -334,6 +344,6 @@ def choose_role(dash_duo, column: str, label: str) -> None:
     dom_id = json.dumps({"column": column, "type": "upload-role"}, separators=(",", ":"))
     dash_duo.find_element(f"[id='{dom_id}']").click()
     dash_duo.find_element(".dash-dropdown-search").send_keys(label.split()[0])
-    wait_until(lambda: [o.text for o in dash_duo.driver.find_elements(
-        By.CSS_SELECTOR, ".dash-dropdown-options .dash-dropdown-option")] == [label])
+    wait_until(lambda: texts_of(dash_duo, ".dash-dropdown-options .dash-dropdown-option")
+               == [label])
     dash_duo.find_element(".dash-dropdown-options .dash-dropdown-option").click()

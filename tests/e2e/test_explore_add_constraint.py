@@ -15,7 +15,7 @@ from selenium.webdriver.common.keys import Keys
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.features.explore import view_memo
-from tests.e2e.app_under_test import count_of, open_page, screenshot, wait_until
+from tests.e2e.app_under_test import count_of, open_page, screenshot, texts_of, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET, COLUMN, CUT = "fairness-adult-sex", "tpr", 0.55   # tpr: no objective, 0.36 to 0.82
@@ -27,11 +27,8 @@ def _passing(dash_duo) -> int:
 
 
 def _offered(dash_duo) -> list[str]:
-    """The texts of the open menu's options, read by one script: an empty list from
-    ``find_elements`` came after its 2 s implicit wait (session 21)."""
-    return dash_duo.driver.execute_script(
-        "return [...document.querySelectorAll('.dash-dropdown-options .dash-dropdown-option')]"
-        ".map(o => o.innerText.trim());")
+    """The texts of the open menu's options (one script: :func:`texts_of`)."""
+    return texts_of(dash_duo, ".dash-dropdown-options .dash-dropdown-option")
 
 
 def test_a_column_added_from_the_list_gets_boxes_and_its_range_shrinks_the_table(dash_duo, app):

@@ -13,7 +13,14 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import count_of, graph_figure, open_page, screenshot, wait_until
+from tests.e2e.app_under_test import (
+    count_of,
+    graph_figure,
+    open_page,
+    screenshot,
+    texts_of,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 EU_EXPORT = Path(__file__).parents[1] / "data" / "messy" / "imagenet_eu.csv"
@@ -88,7 +95,7 @@ def test_a_pasted_table_asks_for_the_directions_nobody_can_guess(dash_duo, app):
     wait_until(lambda: not dash_duo.find_element("#upload-save").is_enabled())
     dash_duo.find_element("#upload-save").click()         # off: nothing is saved
     assert count_of(dash_duo, "#upload-explore-link") == 0
-    sure = [e.text for e in dash_duo.driver.find_elements(By.CSS_SELECTOR, "td.confidence")]
+    sure = texts_of(dash_duo, "td.confidence")
     assert sure.count("unsure: choose") == 2 and "sure" in sure
     overall = json.dumps({"column": "overall", "type": "upload-direction"}, separators=(",", ":"))
     dash_duo.driver.find_element(By.CSS_SELECTOR, f"[id='{overall}'] input[value='max']").click()
