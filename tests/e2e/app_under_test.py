@@ -4,6 +4,7 @@ browser and server a module's tests share (:class:`SharedDuo`)."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import tempfile
 import time
@@ -16,7 +17,6 @@ from selenium.common.exceptions import (
     StaleElementReferenceException,
     WebDriverException,
 )
-from selenium.webdriver.common.by import By
 
 from copa_dash.app_factory import create_app
 from copa_dash.config import Settings
@@ -34,12 +34,37 @@ def make_app():
     return _APP
 
 
-def screenshot(dash_duo, name: str) -> Path:
-    """Save a full-window screenshot to tests/e2e/screenshots/NAME.png."""
+def screenshots_wanted() -> bool:
+    """Whether the browser tests save their screenshots: yes where a person can look at them,
+    not on CI (``CI`` set, as ``.ci/run`` runs), where nobody does and the clone is thrown away;
+    ``COPA_TEST_SCREENSHOTS=1`` (or ``0``) says so explicitly. A capture of a page and its PNG
+    cost Chromium about 0.1 CPU s (session 21), and the suite takes about 100."""
+    wanted = os.environ.get("COPA_TEST_SCREENSHOTS")
+    if wanted is not None:
+        return wanted.strip().lower() not in ("", "0", "false", "no")
+    return not os.environ.get("CI")
+
+
+def screenshot(dash_duo, name: str) -> Path | None:
+    """Save a full-window screenshot to tests/e2e/screenshots/NAME.png and return its path;
+    None, saving nothing, where :func:`screenshots_wanted` says no."""
+    if not screenshots_wanted():
+        return None
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     dash_duo.driver.save_screenshot(str(path))
     return path
+
+
+def screenshot_of(dash_duo, element_id: str, name: str) -> Path | None:
+    """Scroll the element ``element_id`` to the top of the window, let it be drawn there, and
+    save a screenshot (:func:`screenshot`); nothing at all where no screenshot is wanted."""
+    if not screenshots_wanted():
+        return None
+    dash_duo.driver.execute_script(
+        "document.getElementById(arguments[0]).scrollIntoView({block: 'start'});", element_id)
+    time.sleep(0.6)
+    return screenshot(dash_duo, name)
 
 
 def wait_until(condition, timeout: float = 20) -> None:
@@ -74,15 +99,30 @@ def count_of(dash_duo, selector: str, inside=None) -> int:
         selector, inside)
 
 
-def graph_figure(dash_duo, graph_id: str, timeout: float = 30, *, until=None) -> dict:
+def texts_of(dash_duo, selector: str, inside=None) -> list[str]:
+    """The shown texts of the elements matching ``selector`` (in the element ``inside``, else
+    the page), read by one script. Selenium's ``[e.text for e in find_elements(...)]`` asks
+    the browser once an element, about 12 ms of CPU each (session 21: a menu's options or a
+    table's cells polled every 0.2 s), and waits out the 2 s implicit wait when there is none.
+    As ``e.text`` gives them: no-break spaces as spaces, trimmed."""
+    return dash_duo.driver.execute_script(
+        "return [...(arguments[1] || document).querySelectorAll(arguments[0])]"
+        ".map(e => e.innerText.replace(/\u00a0/g, ' ').trim());", selector, inside)
+
+
+def graph_figure(dash_duo, graph_id: str, timeout: float = 30, *, until=None,
+                 with_data: bool = True) -> dict:
     """The plotly data and layout of a dcc.Graph, once it has traces (and, given ``until``,
-    once ``until(figure)`` is true)."""
+    once ``until(figure)`` is true). ``with_data=False`` reads the layout alone (``data`` is
+    then None): polled for a layout change, the Explore front's 2,900 points cost Chromium
+    and the test about 0.1 CPU s a read (session 21)."""
     end = time.time() + timeout
     while time.time() < end:
         figure = dash_duo.driver.execute_script(
             "const el = document.querySelector(arguments[0] + ' .js-plotly-plot');"
-            "return el && el.data && el.data.length ? {data: el.data, layout: el.layout} : null;",
-            f"#{graph_id}")
+            "return el && el.data && el.data.length"
+            " ? {data: arguments[1] ? el.data : null, layout: el.layout} : null;",
+            f"#{graph_id}", with_data)
         if figure and (until is None or until(figure)):
             return figure
         time.sleep(0.25)
@@ -304,6 +344,6 @@ def choose_role(dash_duo, column: str, label: str) -> None:
     dom_id = json.dumps({"column": column, "type": "upload-role"}, separators=(",", ":"))
     dash_duo.find_element(f"[id='{dom_id}']").click()
     dash_duo.find_element(".dash-dropdown-search").send_keys(label.split()[0])
-    wait_until(lambda: [o.text for o in dash_duo.driver.find_elements(
-        By.CSS_SELECTOR, ".dash-dropdown-options .dash-dropdown-option")] == [label])
+    wait_until(lambda: texts_of(dash_duo, ".dash-dropdown-options .dash-dropdown-option")
+               == [label])
     dash_duo.find_element(".dash-dropdown-options .dash-dropdown-option").click()

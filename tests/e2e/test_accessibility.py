@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from tests.e2e.app_under_test import count_of, none_loading, open_page, screenshot, wait_until
@@ -99,16 +100,43 @@ def test_every_page_has_no_serious_or_critical_axe_violation(dash_duo, app):
     assert not found, "\n".join(f"{path}:\n  " + "\n  ".join(v) for path, v in found.items())
 
 
+# Marks whether the element in arguments[0] gets the focus and how many focus moves came after
+# it; a walk's listener goes quiet once a newer walk starts.
+_WATCH_FOCUS = """
+const target = arguments[0];
+const seen = {reached: false, past: 0};
+window.copaTabWalk = seen;
+document.addEventListener('focusin', e => {
+    if (window.copaTabWalk !== seen) { return; }
+    if (e.target === target) { seen.reached = true; seen.past = 0; }
+    else if (seen.reached) { seen.past += 1; }
+}, true);
+document.activeElement && document.activeElement.blur();
+"""
+_HAS_FOCUS = "return document.activeElement === arguments[0];"
+TABS_PER_ACTION = 10
+
+
 def _tab_to(dash_duo, element, limit: int = 200) -> bool:
-    """Press Tab from the top of the page until ``element`` has the focus (False: never)."""
+    """Press Tab from the top of the page until ``element`` has the focus (False: never).
+
+    The presses go ten to a WebDriver action, and a focus listener says whether one of them
+    reached the element; then Shift+Tab is pressed, one at a time, until the element has the
+    focus again (the presses of the action past it taken back). Pressed one at a time with
+    two reads after each, the 71 Tabs to Rankings' pager cost Chromium and the test 2.7 CPU s;
+    ten to an action, 0.4 (session 21)."""
     driver = dash_duo.driver
-    driver.execute_script("document.activeElement && document.activeElement.blur();")
-    target = driver.find_element("css selector", "body")
-    for _ in range(limit):
-        target.send_keys(Keys.TAB)
-        target = driver.switch_to.active_element
-        if driver.execute_script("return document.activeElement === arguments[0];", element):
-            return True
+    driver.execute_script(_WATCH_FOCUS, element)
+    for _ in range(0, limit, TABS_PER_ACTION):
+        ActionChains(driver).send_keys(Keys.TAB * TABS_PER_ACTION).perform()
+        seen = driver.execute_script("return window.copaTabWalk;")
+        if seen["reached"]:
+            for _ in range(seen["past"] + TABS_PER_ACTION):
+                if driver.execute_script(_HAS_FOCUS, element):
+                    return True
+                ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB) \
+                    .key_up(Keys.SHIFT).perform()
+            return bool(driver.execute_script(_HAS_FOCUS, element))
     return False
 
 

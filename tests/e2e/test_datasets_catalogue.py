@@ -15,15 +15,14 @@ from selenium.webdriver.common.by import By
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.services.catalog import catalog, search_catalog
 from copa_dash.services.store import open_store
-from tests.e2e.app_under_test import graph_figure, screenshot, wait_until
+from tests.e2e.app_under_test import graph_figure, screenshot, texts_of, wait_until
 
 pytestmark = pytest.mark.browser
 TABLE = "#datasets-table"
 
 
 def _column(dash_duo, column_id: str) -> list[str]:
-    return [c.text for c in dash_duo.driver.find_elements(
-        By.CSS_SELECTOR, f"{TABLE} td[data-dash-column='{column_id}']")]
+    return texts_of(dash_duo, f"{TABLE} td[data-dash-column='{column_id}']")
 
 
 def _bottoms(dash_duo) -> list[float]:

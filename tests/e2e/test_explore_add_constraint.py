@@ -10,13 +10,12 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.features.explore import view_memo
-from tests.e2e.app_under_test import open_page, screenshot, wait_until
+from tests.e2e.app_under_test import count_of, open_page, screenshot, texts_of, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET, COLUMN, CUT = "fairness-adult-sex", "tpr", 0.55   # tpr: no objective, 0.36 to 0.82
@@ -27,12 +26,17 @@ def _passing(dash_duo) -> int:
     return int(re.match(r"(\d+) rows? pass", note).group(1))
 
 
+def _offered(dash_duo) -> list[str]:
+    """The texts of the open menu's options (one script: :func:`texts_of`)."""
+    return texts_of(dash_duo, ".dash-dropdown-options .dash-dropdown-option")
+
+
 def test_a_column_added_from_the_list_gets_boxes_and_its_range_shrinks_the_table(dash_duo, app):
     open_page(dash_duo, app, f"/explore?dataset={DATASET}")
     dash_duo.wait_for_contains_text("#explore-table-note", "pass the constraints", timeout=60)
     before = _passing(dash_duo)
     query = urlsplit(dash_duo.driver.current_url).query
-    assert not dash_duo.driver.find_elements("css selector", f'[id*="range-max"][id*=\'"{COLUMN}"\']')
+    assert count_of(dash_duo, f'[id*="range-max"][id*=\'"{COLUMN}"\']') == 0
     offered_before = re.search(r"\((\d+)\)$", dash_duo.find_element(
         "label[for=explore-add-constraint]").get_attribute("textContent")).group(1)
     dash_duo.driver.execute_script(
@@ -40,8 +44,8 @@ def test_a_column_added_from_the_list_gets_boxes_and_its_range_shrinks_the_table
     dash_duo.find_element("#explore-add-constraint").click()
     dash_duo.find_element(".dash-dropdown-search").send_keys(COLUMN)   # searched by name
     options = ".dash-dropdown-options .dash-dropdown-option"
-    wait_until(lambda: [o.text for o in dash_duo.driver.find_elements(
-        By.CSS_SELECTOR, options)] == [f"{COLUMN} (observed 0.3594 to 0.8154)"], timeout=10)
+    wait_until(lambda: _offered(dash_duo) == [f"{COLUMN} (observed 0.3594 to 0.8154)"],
+               timeout=10)
     dash_duo.find_element(options).click()
     box_id = f'{{"column":"{COLUMN}","type":"explore-range-max"}}'
     wait_until(lambda: dash_duo.driver.execute_script(
@@ -62,8 +66,8 @@ def test_a_column_added_from_the_list_gets_boxes_and_its_range_shrinks_the_table
     assert 0 < _passing(dash_duo) == expected < before
     dash_duo.find_element("#explore-add-constraint").click()      # no longer offered
     dash_duo.find_element(".dash-dropdown-search").send_keys(COLUMN)
-    wait_until(lambda: not [o for o in dash_duo.driver.find_elements(By.CSS_SELECTOR, options)
-                            if o.text.startswith(f"{COLUMN} ")], timeout=10)
+    wait_until(lambda: not [o for o in _offered(dash_duo) if o.startswith(f"{COLUMN} ")],
+               timeout=10)
     dash_duo.find_element(".dash-dropdown-search").send_keys(Keys.ESCAPE)
     screenshot(dash_duo, "explore-added-constraint")
 
@@ -79,7 +83,7 @@ def test_a_column_added_from_the_list_gets_boxes_and_its_range_shrinks_the_table
         f"({offered_before})")
     dash_duo.find_element("#explore-add-constraint").click()
     dash_duo.find_element(".dash-dropdown-search").send_keys(COLUMN)
-    wait_until(lambda: [o.text for o in dash_duo.driver.find_elements(
-        By.CSS_SELECTOR, options)] == [f"{COLUMN} (observed 0.3594 to 0.8154)"], timeout=10)
+    wait_until(lambda: _offered(dash_duo) == [f"{COLUMN} (observed 0.3594 to 0.8154)"],
+               timeout=10)
     dash_duo.find_element(".dash-dropdown-search").send_keys(Keys.ESCAPE)
     assert dash_duo.get_logs() == []

@@ -51,7 +51,7 @@ def app():
 
 def test_five_answers_undo_apply_and_a_shared_link_replays(dash_duo, app):
     dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset={DATASET}", timeout=30)
     dash_duo.wait_for_element("#choose-open", timeout=30).click()
     _wait_progress(dash_duo, "question 1")

@@ -49,7 +49,7 @@ def app():
 
 
 def test_unticking_an_objective_off_the_axes_restyles_the_front_without_recomputing(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset={DATASET}", timeout=30)
     wait_until(lambda: (dash_duo.driver.execute_script(DRAWN, GRAPH, LOOKS_UID) or {}).get("points"), 30)
     before = dash_duo.driver.execute_script(DRAWN, GRAPH, LOOKS_UID)

@@ -43,7 +43,7 @@ def _open(dash_duo, path):
     dash_duo.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": 1400, "height": 1000, "deviceScaleFactor": 1, "mobile": False})
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=60)
-    graph_figure(dash_duo, "explore-front", timeout=90,
+    graph_figure(dash_duo, "explore-front", timeout=90, with_data=False,
                  until=lambda f: len(f["layout"].get("annotations", [])) >= 1)
     wait_until(lambda: dash_duo.driver.execute_script(RECTS)["labels"], timeout=30)
     return dash_duo.driver.execute_script(RECTS)
@@ -65,7 +65,7 @@ def _check_labels(rects, *, colorbar: bool):
 
 
 def test_labels_clear_the_colour_bar_with_the_pick_at_the_right_edge(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     rects = _open(dash_duo, RIGHT_EDGE)
     _check_labels(rects, colorbar=True)
     figure = graph_figure(dash_duo, "explore-front")

@@ -85,6 +85,7 @@ def test_main_figures_are_mostly_on_the_first_screen_at_both_sizes(dash_duo, app
                     seen = dash_duo.driver.execute_script(OVERFLOW)
                     if seen["scroll"] > seen["width"] or seen["past"]:
                         wide[where] = seen
+    SCREENSHOTS.mkdir(exist_ok=True)
     (SCREENSHOTS / "first-screen.json").write_text(json.dumps(places, indent=1))
     assert low == {}, f"main figures below the first screen: {low}"
     assert wide == {}, f"pages wider than the 1024 px window: {wide}"

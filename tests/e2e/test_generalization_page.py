@@ -43,7 +43,7 @@ def _figure(dash_duo, graph_id: str) -> dict:
 
 
 def test_the_shipped_example_shows_three_panels_the_table_and_the_verdicts(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, VIEW)
     expected = _cli_gap("--ref", "0,0")
     row = next(r for r in expected["systems"] if r["system"] == "random_forest" and r["budget"] == 200)
@@ -103,7 +103,7 @@ def test_the_shipped_example_shows_three_panels_the_table_and_the_verdicts(dash_
 
 
 def test_choosing_another_search_updates_the_view_and_the_url(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, VIEW)
     before = dash_duo.find_element("#generalization-search-title").text
     dash_duo.select_dcc_dropdown("#generalization-system", value="sgd_linear")
@@ -123,7 +123,7 @@ def test_choosing_another_search_updates_the_view_and_the_url(dash_duo, app):
 
 
 def test_a_bad_reference_point_gives_a_plain_message(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, VIEW)
     box = dash_duo.find_element("#generalization-ref")
     box.clear()
@@ -134,7 +134,7 @@ def test_a_bad_reference_point_gives_a_plain_message(dash_duo, app):
 
 
 def test_the_page_is_in_the_navigation(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/", timeout=30)
     link = dash_duo.driver.find_element(By.LINK_TEXT, "Val → test")
     link.click()
@@ -163,7 +163,7 @@ def test_an_uploaded_table_of_three_metrics_gets_parallel_axes(dash_duo, app):
     dataset_id = DatasetStore(settings.data_dir).save(
         frame, Roles("run", objectives, system="family"), name="three metrics").id
 
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, f"/generalization?dataset={dataset_id}")
     wait_until(lambda: _figure(dash_duo, "generalization-panels")["data"])
     labels = dash_duo.driver.execute_script(

@@ -101,7 +101,7 @@ def test_the_first_run_dims_nothing(dash_duo, app):
     from tests.heavy_tables import save_many_runs
 
     ref = save_many_runs(app.server.config["COPA_SETTINGS"])
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     query = QUERY.replace("perms=200", "perms=1000000").replace("seed=11", "seed=12") \
         .replace("dataset=fairness-adult-sex", f"dataset={ref}")
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?{query}", timeout=30)

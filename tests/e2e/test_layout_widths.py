@@ -55,7 +55,7 @@ return {top: figure.getBoundingClientRect().top, height: window.innerHeight,
 
 def test_no_page_scrolls_sideways_and_main_figures_are_on_the_first_screen(dash_duo, app):
     dash_duo.driver.set_window_size(1024, 768)
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     wide, low = {}, {}
     for name, path, ready in PAGES:
         for width, height in ((1400, 1000), (1024, 768)):
@@ -93,7 +93,7 @@ return {label_mid: (label.top + label.bottom) / 2, x_top: x.top, x_bottom: x.bot
 
 def test_explore_and_posets_keep_labels_with_their_controls_at_1024(dash_duo, app):
     dash_duo.driver.set_window_size(1024, 768)
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.driver.get(f"{dash_duo.server_url}/explore?dataset=open-llm-leaderboard-v2")
     seen = {}
 
@@ -132,7 +132,7 @@ MTEB = Path(__file__).resolve().parents[1] / "data" / "messy" / "embed_mteb_2024
 
 def test_upload_role_boxes_show_every_role_whole_at_1024(dash_duo, app):
     dash_duo.driver.set_window_size(1024, 768)
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.driver.get(f"{dash_duo.server_url}/upload")
     dash_duo.wait_for_element("#upload-file input[type=file]", timeout=30).send_keys(str(MTEB))
     wait_until(lambda: len(dash_duo.driver.find_elements(By.CSS_SELECTOR, ".role-pick")) >= 14,
@@ -195,7 +195,7 @@ def test_parallel_axis_names_keep_apart_and_whole_in_the_hover(dash_duo, app):
     """Ten MTEB task averages ("Pair Classification Average (3 datasets)"): at 1024 x 768 all
     nine neighbouring names ran into each other."""
     ref, objectives = _saved_mteb(app)
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     for width, height in ((1400, 1000), (1024, 768)):
         dash_duo.driver.set_window_size(width, height)
         dash_duo.driver.get(f"{dash_duo.server_url}/explore?dataset={ref}")

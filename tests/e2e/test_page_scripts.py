@@ -149,7 +149,7 @@ def app():
 def _open_explorer(dash_duo, app, graph: str):
     """Start the app, open the leaderboard's explorer and wait until the figure in ``graph``
     (a CSS selector) is drawn; the driver, with a 30 s script timeout."""
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset=open-llm-leaderboard-v2",
                            timeout=30)
     dash_duo.wait_for_element("#pick-id", timeout=30)

@@ -9,7 +9,6 @@ import contextlib
 import io
 import json
 import re
-import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -17,7 +16,13 @@ import pandas as pd
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import assert_hasse_labels_apart, graph_figure, screenshot, wait_until
+from tests.e2e.app_under_test import (
+    assert_hasse_labels_apart,
+    graph_figure,
+    screenshot,
+    screenshot_of,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 DATASETS = Path(__file__).resolve().parents[2] / "datasets"
@@ -40,13 +45,6 @@ def _open(dash_duo, path: str):
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=30)
     dash_duo.wait_for_contains_text("#posets-headline", "Most central", timeout=60)
     wait_until(lambda: dash_duo.find_element("#posets-figures").is_displayed(), timeout=30)
-
-
-def _shot(dash_duo, element_id: str, name: str):
-    dash_duo.driver.execute_script(
-        "document.getElementById(arguments[0]).scrollIntoView({block: 'start'});", element_id)
-    time.sleep(0.6)
-    screenshot(dash_duo, name)
 
 
 def _labels(dataset: str) -> dict[str, str]:
@@ -88,7 +86,7 @@ def _check_against_cli(dash_duo, cli: dict, labels: dict[str, str]):
 
 
 def test_deepobs_depths_hasse_beats_and_agreement(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, "/posets?dataset=deepobs")
     cli = _cli_depth("--dataset", "deepobs")
     labels = _labels("deepobs")
@@ -106,7 +104,7 @@ def test_deepobs_depths_hasse_beats_and_agreement(dash_duo, app):
     agreement = dash_duo.find_element("#posets-agreement").text
     assert "Adam is above SGD" in agreement and "3 deepest distinct posets" in agreement
     screenshot(dash_duo, "posets-deepobs")
-    _shot(dash_duo, "posets-hasse-central", "posets-deepobs-hasse")
+    screenshot_of(dash_duo, "posets-hasse-central", "posets-deepobs-hasse")
     query = parse_qs(urlparse(dash_duo.driver.current_url).query)
     assert query["dataset"] == ["deepobs"] and query["crit"] == ["loss_rank|speed"]
     assert query["k"] == ["3"] and query["ties"] == ["drop"]
@@ -114,7 +112,7 @@ def test_deepobs_depths_hasse_beats_and_agreement(dash_duo, app):
 
 
 def test_dmop_seven_methods_and_k_in_the_url(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, "/posets?dataset=dmop&k=2")
     cli = _cli_depth("--dataset", "dmop")
     central, outlying = _check_against_cli(dash_duo, cli, _labels("dmop"))
@@ -126,13 +124,13 @@ def test_dmop_seven_methods_and_k_in_the_url(dash_duo, app):
             if i != j:
                 assert beats["z"][i][j] + beats["z"][j][i] <= 13
     screenshot(dash_duo, "posets-dmop")
-    _shot(dash_duo, "posets-hasse-central", "posets-dmop-hasse")
-    _shot(dash_duo, "posets-beats", "posets-dmop-beats")
+    screenshot_of(dash_duo, "posets-hasse-central", "posets-dmop-hasse")
+    screenshot_of(dash_duo, "posets-beats", "posets-dmop-beats")
     assert dash_duo.get_logs() == []
 
 
 def test_bbob_missing_values_switch_and_approximate_mode(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, "/posets?dataset=bbob")
     cli = _cli_depth("--dataset", "bbob")
     labels = _labels("bbob")
@@ -156,7 +154,7 @@ def test_bbob_missing_values_switch_and_approximate_mode(dash_duo, app):
 
 
 def test_ties_flagged_and_a_bad_choice_shows_a_message(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     # speed alone: P2 and P5 give every optimizer 1 epoch -> tied tasks
     _open(dash_duo, "/posets?dataset=deepobs&crit=speed")
     tied = dash_duo.find_element("#posets-tied").text
@@ -180,7 +178,7 @@ def test_ties_flagged_and_a_bad_choice_shows_a_message(dash_duo, app):
 def test_a_wide_table_says_so_and_links_the_long_example(dash_duo, app):
     """F16: a wide leaderboard's empty state starts with a capital and, as Val -> test's does,
     links the shipped example (amlb-2022), which then opens with its depths."""
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/posets?dataset=open-llm-leaderboard-v2",
                            timeout=30)
     dash_duo.wait_for_contains_text("#posets-alert", "long table", timeout=60)
@@ -213,7 +211,7 @@ def _upload_synthetic(app, n_methods=12, n_tasks=30) -> str:
 
 def test_a_long_exact_run_shows_progress_and_can_be_cancelled(dash_duo, app):
     ref = _upload_synthetic(app)
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     # exact asked for in the link: the default (automatic) would not start this long run
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/posets?dataset={ref}&mode=exact",
                            timeout=30)
@@ -250,7 +248,7 @@ def test_the_default_depth_of_a_long_table_is_approximate_and_says_why(dash_duo,
     """Issue 33: the default depth predicts its cost; past the budget it is approximate, with
     its bound in the headline and the reason in the notes, and 'exact' is one click away."""
     ref = _upload_synthetic(app)
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/posets?dataset={ref}", timeout=30)
     dash_duo.wait_for_contains_text("#posets-headline", "within ±", timeout=60)
     dash_duo.wait_for_contains_text("#posets-notes", "Approximate depth by default", timeout=10)
@@ -276,7 +274,7 @@ def test_hasse_labels_of_ten_methods_on_a_level_do_not_overlap(dash_duo, app):
     ref = DatasetStore(app.server.config["COPA_SETTINGS"].data_dir).save(
         frame, roles, name="ten on a level").id
     dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/posets?dataset={ref}", timeout=30)
     assert_hasse_labels_apart(dash_duo, 10, timeout=90)
     screenshot(dash_duo, "posets-hasse-ten-on-a-level")

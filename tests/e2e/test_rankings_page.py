@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -14,7 +13,7 @@ import pandas as pd
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import graph_figure, screenshot, wait_until
+from tests.e2e.app_under_test import graph_figure, screenshot, screenshot_of, wait_until
 from tests.e2e.settle import figure_after
 
 pytestmark = pytest.mark.browser
@@ -66,14 +65,6 @@ def _line_ranks(figure: dict) -> dict[str, list[int]]:
     return out
 
 
-def _shot(dash_duo, element_id: str, name: str):
-    """Scroll ``element_id`` to the top of the window, then save a screenshot."""
-    dash_duo.driver.execute_script(
-        "document.getElementById(arguments[0]).scrollIntoView({block: 'start'});", element_id)
-    time.sleep(0.6)
-    screenshot(dash_duo, name)
-
-
 def _open(dash_duo, path: str, wait_for: str = "#rankings-glance"):
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=30)
     dash_duo.wait_for_element(wait_for, timeout=40)
@@ -81,7 +72,7 @@ def _open(dash_duo, path: str, wait_for: str = "#rankings-glance"):
 
 def test_decodingtrust_bump_chart_matches_the_cli_and_names_what_the_average_flatters(
         dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, "/rankings?dataset=decodingtrust&top=25")
     figure = _figure(dash_duo, "rankings-bump")
     ticks = [t.replace("<br>", " ") for t in figure["layout"]["xaxis"]["ticktext"]]
@@ -117,7 +108,7 @@ def test_decodingtrust_bump_chart_matches_the_cli_and_names_what_the_average_fla
     hover = next(t for t in figure["data"] if t["name"] == "GPT-4")["hovertext"][0]
     assert "fairness (max)" in hover and "COPA p=inf" in hover
     screenshot(dash_duo, "rankings-decodingtrust")
-    _shot(dash_duo, "rankings-bump", "rankings-decodingtrust-chart")
+    screenshot_of(dash_duo, "rankings-bump", "rankings-decodingtrust-chart")
     curve = [t["name"] for t in figure["data"]].index("GPT-4")
     dash_duo.driver.execute_script(
         "const el = document.querySelector('#rankings-bump .js-plotly-plot');"
@@ -132,7 +123,7 @@ def test_decodingtrust_bump_chart_matches_the_cli_and_names_what_the_average_fla
 
 
 def test_raw_ties_and_pinned_rows(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, "/rankings?dataset=decodingtrust&pin=Falcon&top=10")
     figure = _figure(dash_duo, "rankings-bump")
     assert "Falcon (pinned)" in [t["name"] for t in figure["data"]]
@@ -151,7 +142,7 @@ def test_raw_ties_and_pinned_rows(dash_duo, app):
 
 
 def test_large_leaderboard_shows_the_top_n_and_says_so(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, "/rankings?dataset=open-llm-leaderboard-v2&top=15&crit=mean,copa:1,copa:inf")
     figure = _figure(dash_duo, "rankings-bump")
     drawn = _line_ranks(figure)
@@ -166,19 +157,19 @@ def test_large_leaderboard_shows_the_top_n_and_says_so(dash_duo, app):
     cli = {r["id"]: r for r in json.loads(buffer.getvalue())["ranks"]}
     assert set(drawn) == _expected_drawn(cli, "mean,copa:1,copa:inf", 15)
     assert figure["layout"]["yaxis"].get("type") == "log"     # ranks among ~2,900 entries
-    _shot(dash_duo, "rankings-bump", "rankings-llm-top15")
+    screenshot_of(dash_duo, "rankings-bump", "rankings-llm-top15")
     assert dash_duo.get_logs() == []
 
 
 def test_domainbed_average_against_copa(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, "/rankings?dataset=domainbed-pacs")
     figure = _figure(dash_duo, "rankings-bump")
     drawn = _line_ranks(figure)
     assert len(drawn) == 14 and "SagNet" in drawn
     expected = _cli_ranks("domainbed-pacs")
     assert drawn["Mixup"] == [expected["Mixup"][c] for c in CRITERIA.split(",")]
-    _shot(dash_duo, "rankings-bump", "rankings-domainbed-pacs")
+    screenshot_of(dash_duo, "rankings-bump", "rankings-domainbed-pacs")
     dash_duo.find_element("#rankings-download-button").click()
     # the file is named by its dataset (a newcomer found every CSV named alike)
     target = Path(dash_duo.download_path) / "copa-rankings-domainbed-pacs.csv"
@@ -192,7 +183,7 @@ def test_domainbed_average_against_copa(dash_duo, app):
 
 
 def test_amlb_benchmark_view(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, "/rankings?dataset=amlb-2022&tab=benchmark&type=problem_type",
           wait_for="#rankings-boxes")
     boxes = _figure(dash_duo, "rankings-boxes", timeout=40)
@@ -206,14 +197,14 @@ def test_amlb_benchmark_view(dash_duo, app):
     tradeoff = _figure(dash_duo, "rankings-tradeoff")
     panels = [a["text"] for a in tradeoff["layout"]["annotations"]]
     assert any("regression" in p for p in panels) and len(panels) == 3
-    _shot(dash_duo, "rankings-tabs", "rankings-amlb-boxes")
-    _shot(dash_duo, "rankings-cd", "rankings-amlb-cd")
-    _shot(dash_duo, "rankings-tradeoff", "rankings-amlb-tradeoff")
+    screenshot_of(dash_duo, "rankings-tabs", "rankings-amlb-boxes")
+    screenshot_of(dash_duo, "rankings-cd", "rankings-amlb-cd")
+    screenshot_of(dash_duo, "rankings-tradeoff", "rankings-amlb-tradeoff")
     assert dash_duo.get_logs() == []
 
 
 def test_a_bad_criterion_in_the_url_gives_a_message_not_a_traceback(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     _open(dash_duo, "/rankings?dataset=decodingtrust&crit=mean,median", wait_for="#rankings-alert")
     dash_duo.wait_for_contains_text("#rankings-alert", "criterion 'median' is not known",
                                     timeout=30)

@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 
 from copa_dash.services import rankings
 from copa_dash.services.catalog import open_dataset
-from tests.e2e.app_under_test import open_page, wait_until
+from tests.e2e.app_under_test import open_page, texts_of, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "open-llm-leaderboard-v2"
@@ -24,8 +24,7 @@ def test_pin_picker_searches_on_the_server(dash_duo, app):
     dash_duo.find_element("#rankings-pins").click()
 
     def options():
-        return [o.text for o in dash_duo.driver.find_elements(
-            By.CSS_SELECTOR, ".dash-dropdown-options .dash-dropdown-option")]
+        return texts_of(dash_duo, ".dash-dropdown-options .dash-dropdown-option")
 
     wait_until(lambda: len(options()) > 0, timeout=30)
     dash_duo.find_element(".dash-dropdown-search").send_keys(target)

@@ -28,7 +28,7 @@ def _wait_settled(dash_duo, timeout: float = 40) -> None:
 
 def test_rankings_settles_after_opening_and_after_a_tab_switch(dash_duo, app):
     dash_duo.driver.set_window_size(1400, 1000)
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/rankings?dataset=amlb-2022", timeout=30)
     graph_figure(dash_duo, "rankings-bump", timeout=60)
     _wait_settled(dash_duo)

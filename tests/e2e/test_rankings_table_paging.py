@@ -9,14 +9,13 @@ from dataclasses import replace
 
 import pandas as pd
 import pytest
-from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from copa_dash.services import rankings
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.inputs import RowFilter
 from copa_dash.ui.features.rankings.state import parse_query, with_defaults
-from tests.e2e.app_under_test import open_page, screenshot, wait_until
+from tests.e2e.app_under_test import open_page, screenshot, texts_of, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "open-llm-leaderboard-v2"
@@ -36,8 +35,7 @@ def _expected(ties: str) -> pd.DataFrame:
 
 
 def _shown(dash_duo) -> list[str]:
-    return [c.text for c in dash_duo.driver.find_elements(
-        By.CSS_SELECTOR, "#rankings-table td[data-dash-column='entry']")]
+    return texts_of(dash_duo, "#rankings-table td[data-dash-column='entry']")
 
 
 def _page(dash_duo) -> str:

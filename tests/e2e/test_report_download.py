@@ -51,7 +51,7 @@ def _show(dash_duo, element_id: str, name: str) -> None:
 
 
 def test_explore_downloads_the_report_of_the_view(dash_duo, app, tmp_path):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     query = "dataset=chatbot-arena-price&alpha=0.3"
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?{query}", timeout=30)
     expected = _cli(["select", "--dataset", "chatbot-arena-price", "--alpha", "0.3", "--json"])
@@ -68,7 +68,7 @@ def test_explore_downloads_the_report_of_the_view(dash_duo, app, tmp_path):
 
 
 def test_systems_downloads_the_comparison_and_the_test(dash_duo, app, tmp_path):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     query = ("dataset=fairness-adult-sex&tab=significance&base=SVM&cand=Feldman-SVM"
              "&perms=300&seed=5")
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?{query}", timeout=30)

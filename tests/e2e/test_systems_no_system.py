@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.app_under_test import open_page, screenshot
+from tests.e2e.app_under_test import count_of, open_page, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -16,7 +16,7 @@ def test_no_system_column_shows_the_message_and_no_empty_frames(dash_duo, app):
     dash_duo.wait_for_contains_text("#systems-alert", "no system column (the system each row "
                                     "belongs to)", timeout=30)
     assert "role 'system'" in dash_duo.find_element("#systems-alert").text
-    assert not dash_duo.driver.find_elements("css selector", ".js-plotly-plot, .dash-graph, "
-                                             ".dash-table-container, #systems-tabs")
+    assert count_of(dash_duo, ".js-plotly-plot, .dash-graph, .dash-table-container, "
+                              "#systems-tabs") == 0
     screenshot(dash_duo, "systems-no-system-column")
     assert dash_duo.get_logs() == []

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from copa_dash.cli import main as cli_main
-from tests.e2e.app_under_test import graph_figure, screenshot, wait_until
+from tests.e2e.app_under_test import graph_figure, screenshot, screenshot_of, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "fairness-adult-sex"
@@ -30,15 +30,8 @@ def _cli_p(*extra) -> dict:
 _figure = graph_figure
 
 
-def _shot(dash_duo, element_id: str, name: str):
-    dash_duo.driver.execute_script(
-        "document.getElementById(arguments[0]).scrollIntoView({block: 'start'});", element_id)
-    time.sleep(0.6)
-    screenshot(dash_duo, name)
-
-
 def test_indicators_radar_and_fronts(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?dataset={DATASET}&show=SVM"
                                "&show=Feldman-SVM&show=ZafarFairness&show=Calders", timeout=30)
     dash_duo.wait_for_contains_text("#systems-table", "Feldman-SVM", timeout=40)
@@ -56,13 +49,13 @@ def test_indicators_radar_and_fronts(dash_duo, app):
     assert "Feldman-SVM front" in [t["name"] for t in front["data"]]
     assert front["layout"]["xaxis"]["title"]["text"] == "accuracy (max)"
     screenshot(dash_duo, "systems-indicators")
-    _shot(dash_duo, "systems-radar", "systems-radar")
-    _shot(dash_duo, "systems-front", "systems-front")
+    screenshot_of(dash_duo, "systems-radar", "systems-radar")
+    screenshot_of(dash_duo, "systems-front", "systems-front")
     assert dash_duo.get_logs() == []
 
 
 def test_significance_runs_in_the_background_with_progress(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     query = (f"dataset={DATASET}&tab=significance&base=SVM&base=LR&cand=Feldman-SVM"
              f"&cand=Feldman-LR&perms={BIG}&seed=7")
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?{query}", timeout=30)
@@ -70,7 +63,7 @@ def test_significance_runs_in_the_background_with_progress(dash_duo, app):
     dash_duo.wait_for_contains_text("#systems-progress-text", "% of 1,000,000", timeout=30)
     assert dash_duo.find_element("#systems-cancel").is_enabled()
     assert not dash_duo.find_element("#systems-run").is_enabled()
-    _shot(dash_duo, "systems-run", "systems-test-progress")
+    screenshot_of(dash_duo, "systems-run", "systems-test-progress")
     dash_duo.wait_for_element("#systems-summary", timeout=90)
     summary = dash_duo.find_element("#systems-summary").text
     expected = _cli_p("--baseline", "SVM,LR", "--candidate", "Feldman-SVM,Feldman-LR",
@@ -88,14 +81,14 @@ def test_significance_runs_in_the_background_with_progress(dash_duo, app):
     spread = _figure(dash_duo, "systems-spread")
     assert len(spread["data"]) == 2 and len(spread["data"][1]["y"]) == 20
     assert dash_duo.find_element("#systems-run").is_enabled()
-    _shot(dash_duo, "systems-result", "systems-test-result")
+    screenshot_of(dash_duo, "systems-result", "systems-test-result")
     # the power of the design read off the sides
     dash_duo.find_element("#systems-power-fill").click()
     wait_until(lambda: dash_duo.find_element("#systems-power-seeds").get_attribute("value")
                == "20", timeout=60)
     dash_duo.find_element("#systems-power-run").click()
     dash_duo.wait_for_contains_text("#systems-power-text", "Power ≈", timeout=60)
-    _shot(dash_duo, "systems-power-result", "systems-power")
+    screenshot_of(dash_duo, "systems-power-result", "systems-power")
     assert dash_duo.get_logs() == []
 
 
@@ -111,7 +104,7 @@ def test_a_running_test_can_be_cancelled(dash_duo, app):
                   system="algorithm", seed="run")
     ref = DatasetStore(app.server.config["COPA_SETTINGS"].data_dir).save(
         two_systems_many_runs(), roles, name="two systems, many runs").id
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     query = (f"dataset={ref}&tab=significance&base=SVM&cand=Feldman-SVM&perms={BIG}"
              "&seed=3")
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/systems?{query}", timeout=30)

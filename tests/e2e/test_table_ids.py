@@ -8,7 +8,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from tests.e2e.app_under_test import open_page, screenshot, wait_until
+from tests.e2e.app_under_test import open_page, screenshot, texts_of, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "decodingtrust"        # 55 rows, ids up to 81 characters
@@ -39,8 +39,8 @@ def test_a_long_id_is_one_ellipsised_line_with_its_full_name_on_hover(dash_duo, 
 
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/rankings?dataset={DATASET}&group=rows",
                            timeout=30)
-    wait_until(lambda: any(len(c.text) > 24 for c in dash_duo.driver.find_elements(
-        "css selector", "#rankings-table td[data-dash-column='entry']")), timeout=60)
+    wait_until(lambda: any(len(t) > 24 for t in texts_of(
+        dash_duo, "#rankings-table td[data-dash-column='entry']")), timeout=60)
     cell = next(c for c in dash_duo.driver.find_elements(
         "css selector", "#rankings-table td[data-dash-column='entry']") if len(c.text) > 24)
     shown = dash_duo.driver.execute_script(

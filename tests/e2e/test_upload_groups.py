@@ -13,11 +13,10 @@ import dataclasses
 
 import pandas as pd
 import pytest
-from selenium.webdriver.common.by import By
 
 from copa_dash.data.schema import Objective, Roles
 from copa_dash.services.store import open_store
-from tests.e2e.app_under_test import open_page, screenshot, wait_until
+from tests.e2e.app_under_test import open_page, screenshot, texts_of, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -47,8 +46,8 @@ def _as(dash_duo, user: str | None, groups: str = "") -> None:
 def _pick(dash_duo, dropdown: str, label: str) -> None:
     dash_duo.find_element(dropdown).click()
     dash_duo.find_element(".dash-dropdown-search").send_keys(label)
-    wait_until(lambda: [o.text for o in dash_duo.driver.find_elements(
-        By.CSS_SELECTOR, ".dash-dropdown-options .dash-dropdown-option")] == [label])
+    wait_until(lambda: texts_of(dash_duo, ".dash-dropdown-options .dash-dropdown-option")
+               == [label])
     dash_duo.find_element(".dash-dropdown-options .dash-dropdown-option").click()
 
 

@@ -13,7 +13,14 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import graph_figure, open_page, screenshot, wait_until
+from tests.e2e.app_under_test import (
+    count_of,
+    graph_figure,
+    open_page,
+    screenshot,
+    texts_of,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 EU_EXPORT = Path(__file__).parents[1] / "data" / "messy" / "imagenet_eu.csv"
@@ -21,8 +28,10 @@ EU_EXPORT = Path(__file__).parents[1] / "data" / "messy" / "imagenet_eu.csv"
 
 def _direction(dash_duo, column: str) -> str | None:
     dom_id = json.dumps({"column": column, "type": "upload-direction"}, separators=(",", ":"))
-    checked = dash_duo.driver.find_elements(By.CSS_SELECTOR, f"[id='{dom_id}'] input:checked")
-    return checked[0].get_attribute("value") if checked else None
+    # one script: an empty find_elements waited out the 2 s implicit wait (session 21)
+    return dash_duo.driver.execute_script(
+        "const box = document.querySelector(arguments[0]); return box ? box.value : null;",
+        f"[id='{dom_id}'] input:checked")
 
 
 def test_the_eu_export_lands_in_the_explorer_with_a_sensible_pick(dash_duo, app):
@@ -85,8 +94,8 @@ def test_a_pasted_table_asks_for_the_directions_nobody_can_guess(dash_duo, app):
     assert "Save is off until then" in dash_duo.find_element("#upload-check").text
     wait_until(lambda: not dash_duo.find_element("#upload-save").is_enabled())
     dash_duo.find_element("#upload-save").click()         # off: nothing is saved
-    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, "#upload-explore-link")
-    sure = [e.text for e in dash_duo.driver.find_elements(By.CSS_SELECTOR, "td.confidence")]
+    assert count_of(dash_duo, "#upload-explore-link") == 0
+    sure = texts_of(dash_duo, "td.confidence")
     assert sure.count("unsure: choose") == 2 and "sure" in sure
     overall = json.dumps({"column": "overall", "type": "upload-direction"}, separators=(",", ":"))
     dash_duo.driver.find_element(By.CSS_SELECTOR, f"[id='{overall}'] input[value='max']").click()

@@ -10,9 +10,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 import requests
-from selenium.webdriver.common.by import By
 
-from tests.e2e.app_under_test import open_page, screenshot, wait_until
+from tests.e2e.app_under_test import open_page, screenshot, texts_of, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -27,8 +26,8 @@ def _owned(dash_duo) -> dict:
 def _pick(dash_duo, label: str) -> None:
     dash_duo.find_element("#upload-mine-pick").click()
     dash_duo.find_element(".dash-dropdown-search").send_keys(label)
-    wait_until(lambda: [o.text for o in dash_duo.driver.find_elements(
-        By.CSS_SELECTOR, ".dash-dropdown-options .dash-dropdown-option")] == [label])
+    wait_until(lambda: texts_of(dash_duo, ".dash-dropdown-options .dash-dropdown-option")
+               == [label])
     dash_duo.find_element(".dash-dropdown-options .dash-dropdown-option").click()
 
 

@@ -53,7 +53,7 @@ def _upload(dash_duo, path: Path) -> None:
 
 def _open_and_upload(dash_duo, app, path: Path) -> None:
     """Start the app, open the upload page and drop the file ``path`` on it."""
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
     dash_duo.wait_for_element("#upload-file", timeout=30)
     _upload(dash_duo, path)

@@ -39,7 +39,7 @@ def test_an_optuna_study_opens_the_mapping_with_its_directions_and_explores(
         dash_duo, sources_on, tmp_path):
     pytest.importorskip("optuna")
     url = make_optuna_study(tmp_path)
-    dash_duo.start_server(sources_on)
+    dash_duo.start_server(sources_on, navigate=False)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
     dash_duo.wait_for_element("#upload-source-location", timeout=30)
     dash_duo.find_element("#upload-source-location").send_keys(url)
@@ -60,7 +60,7 @@ def test_an_optuna_study_opens_the_mapping_with_its_directions_and_explores(
 
 
 def test_the_form_is_absent_where_the_instance_does_not_read_sources(dash_duo, app):
-    dash_duo.start_server(app)
+    dash_duo.start_server(app, navigate=False)
     dash_duo.wait_for_page(url=f"{dash_duo.server_url}/upload", timeout=30)
     dash_duo.wait_for_element("#upload-file", timeout=30)
     assert dash_duo.driver.find_elements("css selector", "#upload-source-read") == []

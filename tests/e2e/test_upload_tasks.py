@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.e2e.app_under_test import open_upload_with, screenshot, wait_until
+from tests.e2e.app_under_test import count_of, open_upload_with, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 AMLB = Path(__file__).parents[1] / "data" / "messy" / "amlb2019_1h_slice.csv"
@@ -56,13 +56,12 @@ def test_amlb_slice_keeps_zeros_and_explore_says_the_pick_spans_tasks(dash_duo, 
         screenshot(dash_duo, f"{page}-amlb2019-task-note")
     dash_duo.driver.get(f"{dash_duo.server.url}/posets?dataset={dataset}")
     dash_duo.wait_for_element("#posets-alert, .js-plotly-plot", timeout=30)
-    assert not dash_duo.driver.find_elements(By.CSS_SELECTOR, ".task-note")  # it ranks per task
+    assert count_of(dash_duo, ".task-note") == 0  # it ranks per task
     dash_duo.driver.get(explore)
     dash_duo.wait_for_element(".task-note", timeout=30)
     dash_duo.find_element(".task-note .task-restrict").click()
     wait_until(lambda: "in=task" in dash_duo.driver.current_url, timeout=20)
     query = parse_qs(urlsplit(dash_duo.driver.current_url).query)
     assert query["in"] == ["task:australian"]
-    wait_until(lambda: not dash_duo.driver.find_elements(By.CSS_SELECTOR, ".task-note"),
-               timeout=30)
+    wait_until(lambda: count_of(dash_duo, ".task-note") == 0, timeout=30)
     assert dash_duo.get_logs() == []

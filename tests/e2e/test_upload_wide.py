@@ -18,6 +18,7 @@ from tests.e2e.app_under_test import (
     graph_figure,
     open_upload_with,
     screenshot,
+    texts_of,
     wait_until,
 )
 
@@ -46,7 +47,7 @@ def test_a_wide_export_gets_a_short_set_and_families_are_taken_as_a_group(dash_d
     assert dash_duo.find_element("#upload-preview-note").text == (
         f"The first 20 of {read} columns are shown here; the other {read - 20} are listed "
         "with their roles below.")
-    sure = {e.text for e in dash_duo.driver.find_elements(By.CSS_SELECTOR, "td.confidence")}
+    sure = set(texts_of(dash_duo, "td.confidence"))
     assert {"sure", "likely: check"} <= sure
     dash_duo.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})",
                                    dash_duo.find_element("#upload-mapping"))
