@@ -185,7 +185,7 @@ def install_with_uv(python: str, constraints: list[str], requirements: list[str]
         uv = find_uv(python, constraints, Path(tmp))
         if uv is None:
             return "uv could not be installed"
-        command = [uv, "pip", "install", "-q", "--python", python, "--compile-bytecode",
+        command = [uv, "pip", "install", "--python", python, "--compile-bytecode",
                    *options]
         for path in constraints:
             command += ["--constraint", path]
