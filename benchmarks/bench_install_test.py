@@ -57,16 +57,19 @@ def site_packages(venv: Path) -> Path:
     return next((venv / "lib").glob("python3*/site-packages"))
 
 
-def installed_digest(venv: Path) -> tuple[str, int, list[str]]:
-    """(sha256 over the installed files' names and contents, number of .pyc files, pip
-    freeze lines without the checkout's own line)."""
+def installed_digest(venv: Path, clone: Path) -> tuple[str, int, list[str]]:
+    """(sha256 over the installed files' names and contents, the clone's and venv's folders
+    written as placeholders, number of .pyc files, pip freeze lines without the checkout's
+    own line)."""
     site = site_packages(venv)
     digest, pyc = hashlib.sha256(), 0
     for path in sorted(site.rglob("*")):
         if path.suffix == ".pyc":
             pyc += 1
         elif path.is_file() and path.name not in OWN_RECORDS:
-            digest.update(str(path.relative_to(site)).encode() + b"\0" + path.read_bytes())
+            data = path.read_bytes().replace(str(clone).encode(), b"CLONE")
+            data = data.replace(str(venv).encode(), b"VENV")
+            digest.update(str(path.relative_to(site)).encode() + b"\0" + data)
     freeze = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "freeze"], text=True,
                             capture_output=True, check=True).stdout.splitlines()
     return digest.hexdigest(), pyc, [line for line in freeze if "copa_dash" not in line]
@@ -98,9 +101,11 @@ def uv_phases(output: str) -> dict[str, float]:
     phases = {}
     for name, word in (("resolve", "Resolved"), ("download + unpack", "Prepared"),
                        ("install", "Installed"), ("compile .pyc", "Bytecode compiled")):
-        found = re.search(rf"^{word} .* in ([\d.]+)(ms|s)$", output, re.MULTILINE)
+        found = re.search(rf"^{word} .* in (?:(\d+)m )?([\d.]+)(ms|s)$", output, re.MULTILINE)
         if found:
-            phases[name] = float(found.group(1)) / (1000 if found.group(2) == "ms" else 1)
+            minutes, seconds, unit = found.groups()
+            phases[name] = (float(seconds) / (1000 if unit == "ms" else 1)
+                            + 60 * float(minutes or 0))
     return phases
 
 
@@ -121,7 +126,7 @@ def one_install(side: str, work: Path, caches: dict[str, Path]) -> dict:
         raise SystemExit(f"make install-test INSTALLER={side} failed:\n{run.stderr[-3000:]}")
     phases = pip_phases(log, end) if side == "pip" else uv_phases(run.stderr + run.stdout)
     return {"wall": wall, "cpu": cpu, "phases": phases, "load": (before, load()),
-            "installed": installed_digest(venv)}
+            "installed": installed_digest(venv, clone)}
 
 
 def fresh_caches(work: Path, side: str, mode: str, primed: dict) -> dict[str, Path]:
@@ -160,7 +165,9 @@ def main(argv=None) -> int:
         for folders in primed.values():
             shutil.rmtree(folders["pip"].parent, ignore_errors=True)
     if installed["pip"] != installed["auto"]:
-        print("refused: the two installs differ (freeze, files or .pyc count)")
+        (d1, n1, f1), (d2, n2, f2) = installed["pip"], installed["auto"]
+        print(f"refused: the two installs differ: files {d1[:12]} / {d2[:12]}, .pyc {n1} / "
+              f"{n2}, freeze {sorted(set(f1) ^ set(f2))}")
         return 1
     print(f"\n| make install-test, fresh clone + venv, {args.caches} caches | wall s (median) "
           "| CPU s (median) | rounds |\n|---|---|---|---|")
