@@ -109,3 +109,25 @@ def test_nothing_to_install_is_a_usage_message_not_a_traceback():
                          check=False, timeout=60)
     assert run.returncode == 2
     assert "nothing to install" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_lock_names_the_uv_version_to_use(tmp_path):
+    lock = tmp_path / "constraints.txt"
+    lock.write_text("urllib3==2.5.0\nuv==0.13.9\n    # via copa-dash\n", encoding="utf-8")
+    assert install_locked.locked_version([str(tmp_path / "missing.txt"), str(lock)],
+                                         "uv") == "0.13.9"
+    assert install_locked.locked_version([str(lock)], "pip") is None
+
+
+def _fake_uv(folder: Path, version: str) -> None:
+    binary = folder / "uv"
+    binary.write_text(f"#!/bin/sh\necho 'uv {version} (fake)'\n", encoding="utf-8")
+    binary.chmod(0o755)
+
+
+def test_a_uv_on_path_is_used_only_at_the_locked_version(tmp_path, monkeypatch):
+    _fake_uv(tmp_path, "0.5.0")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert install_locked.uv_on_path("0.13.9") is None
+    assert install_locked.uv_on_path("0.5.0") == str(tmp_path / "uv")
+    assert install_locked.uv_on_path(None) is None

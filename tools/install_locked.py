@@ -21,8 +21,9 @@ A pip setting that changes what pip installs and has no exact uv twin here (``pr
 ``only-binary``, ``no-binary``, ``require-hashes``, ...) makes the script use pip, as do a
 Python outside a virtual environment, a uv that cannot be installed, and a uv that fails: the
 command stays green wherever pip is. uv comes from this environment (``import uv``: the test
-extra installs the lock's uv) or, on a fresh venv, from a pip install of the lock's uv into a
-temporary folder, so the venv holds nothing it was not asked for. uv compiles the files it
+extra installs the lock's uv), else from PATH if it is the lock's version, else from a pip
+install of the lock's uv into a temporary folder (~6 s), so the venv holds nothing it was not
+asked for. uv compiles the files it
 installed to ``.pyc`` on every core (``--compile-bytecode``); the pip path compiles as
 tools/compile_installed.py does.
 
@@ -36,7 +37,9 @@ from __future__ import annotations
 import argparse
 import ast
 import os
+import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -140,13 +143,39 @@ def uv_environment(extra: dict[str, str]) -> dict[str, str]:
     return env
 
 
+def locked_version(constraints: list[str], name: str) -> str | None:
+    """The version the constraint files pin ``name`` to (``name==X``), if one does."""
+    for path in constraints:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError:
+            continue
+        found = re.search(rf"^{re.escape(name)}==([^\s;#]+)", text, re.MULTILINE)
+        if found:
+            return found.group(1)
+    return None
+
+
+def uv_on_path(version: str | None) -> str | None:
+    """The ``uv`` on PATH if it is the given version (the lock's), else None."""
+    binary = shutil.which("uv")
+    if binary is None or version is None:
+        return None
+    shown = subprocess.run([binary, "--version"], text=True, capture_output=True,
+                           check=False).stdout.split()
+    return binary if shown[1:2] == [version] else None
+
+
 def find_uv(python: str, constraints: list[str], scratch: Path) -> str | None:
-    """This environment's uv, else the lock's uv installed by pip into ``scratch``; None if
-    neither is there."""
+    """This environment's uv, else the lock's version of uv from PATH, else the lock's uv
+    installed by pip into ``scratch``; None if none of them is there."""
     found = subprocess.run([python, "-c", "import uv; print(uv.find_uv_bin())"], text=True,
                            capture_output=True, check=False)
     if found.returncode == 0 and found.stdout.strip():
         return found.stdout.strip()
+    on_path = uv_on_path(locked_version(constraints, "uv"))
+    if on_path:
+        return on_path
     command = [python, "-m", "pip", "install", "-q", "--no-compile", "--target", str(scratch)]
     for path in constraints:
         command += ["-c", path]
