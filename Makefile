@@ -44,8 +44,9 @@ browser:
 # tools/install_locked.py installs through the lock with uv, given pip's indexes, find-links,
 # constraints and certificate (`pip config list`), and falls back to pip (then
 # tools/compile_installed.py's .pyc compilation on every core) wherever uv is missing, fails
-# or a pip setting has no uv twin: on a fresh venv ~15 s instead of pip's ~160 s
-# (docs/testing.md, session 21). INSTALLER=pip skips uv.
+# or a pip setting has no uv twin. Fresh venv, empty caches: ~50 CPU s instead of pip's ~80,
+# resolving and fetching in seconds instead of minutes; the .pyc compilation (~30 CPU s) is
+# most of what is left (docs/testing.md, session 21). INSTALLER=pip skips uv.
 INSTALLER ?= auto
 install-test: browser
 	$(PYTHON) tools/install_locked.py --installer $(INSTALLER) $(CONSTRAINTS) -e ".[test]"

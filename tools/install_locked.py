@@ -2,8 +2,9 @@
 
 ``make install-test`` runs ``python tools/install_locked.py -c constraints.txt -e ".[test]"``.
 On a fresh venv pip spends ~100 s resolving and fetching the lock's ~180 wheels one after the
-other and ~55 s installing them; ``uv pip install`` does both in ~10 s (docs/testing.md,
-session 21). The installed set must stay what pip installs, so uv is given pip's settings:
+other and ~55 s installing them (load 5-8); ``uv pip install`` fetches in parallel and links
+from its cache: ~80 CPU s of the whole step become ~50, the .pyc compilation being most of
+what is left (docs/testing.md, session 21). The installed set must stay what pip installs, so uv is given pip's settings:
 
 * pip's index and extra indexes (``pip config list``: its files and ``PIP_*`` variables) as
   uv indexes in that order, searched with ``--index-strategy unsafe-best-match`` (pip takes the
