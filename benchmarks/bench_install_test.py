@@ -27,7 +27,6 @@ import argparse
 import hashlib
 import os
 import re
-import resource
 import shutil
 import statistics
 import subprocess
@@ -38,19 +37,13 @@ from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_install import children_cpu, load
+
 OWN_RECORDS = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json", "uv_cache.json",
                "uv_build.json"}
 SIDES = ("pip", "auto")
-
-
-def load() -> str:
-    one, five, _ = os.getloadavg()
-    return f"load {one:.2f} (1 min) / {five:.2f} (5 min) on {os.cpu_count()} CPUs"
-
-
-def children_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
 
 
 def site_packages(venv: Path) -> Path:
