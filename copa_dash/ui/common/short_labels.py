@@ -253,6 +253,16 @@ class ApartLabels(NamedTuple):
     note: str
 
 
+def left_out_sentence(note: str, where: str) -> str:
+    """The sentence a page shows under labels made by :func:`apart_labels`: its ``note`` as
+    a sentence, then where the shared part was left out ("" when ``note`` is).
+
+    >>> left_out_sentence("every method ends in '_jmlr'", "of the names")
+    "Every method ends in '_jmlr', left out of the names"
+    """
+    return f"{note[0].upper() + note[1:]}, left out {where}" if note else ""
+
+
 def apart_labels(names, /, *, limit: int = LABEL_CHARS, noun: str = "name") -> ApartLabels:
     """:func:`unique_short_labels` of ``names`` after leaving out the head and the tail
     they all share (:func:`shared_ends`) when some name is longer than ``limit``.

@@ -16,7 +16,7 @@ from copa_dash.services.pick_tie import pick_tie
 from copa_dash.ui.common.break_names import breakable_html
 from copa_dash.ui.common.glossary import info_html
 from copa_dash.ui.common.html_block import HtmlBlock
-from copa_dash.ui.common.short_labels import apart_labels
+from copa_dash.ui.common.short_labels import apart_labels, left_out_sentence
 from copa_dash.ui.common.table_ids import id_cell_html
 
 RUNNERS_UP = 5
@@ -231,8 +231,8 @@ def table_html(frame, columns: list[dict]) -> str:
         rows.append("<tr>" + "".join(id_cell_html(raw[k][r], v) if texts[k] else f"{o}{v}</td>"
                                      for k, (o, v) in enumerate(zip(opens, row))) + "</tr>")
     body = "".join(rows)
-    caption = (f'<caption class="ids-note">{escape(note[0].upper() + note[1:])}, left out of '
-               "the ids here; hover an id for its full name.</caption>") if note else ""
+    caption = (f'<caption class="ids-note">{escape(left_out_sentence(note, "of the ids here"))}'
+               "; hover an id for its full name.</caption>") if note else ""
     return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 

@@ -30,7 +30,7 @@ from copa_dash.services import robustness_jobs as jobs
 from copa_dash.services.catalog import open_dataset
 from copa_dash.ui.common.html_block import HtmlBlock
 from copa_dash.ui.common.settings_access import current_cache, current_settings
-from copa_dash.ui.common.short_labels import apart_labels
+from copa_dash.ui.common.short_labels import apart_labels, left_out_sentence
 from copa_dash.ui.features.explore.state import parse_query, with_defaults
 from copa_dash.ui.features.explore.view_state import preferences_and_filter
 
@@ -157,7 +157,7 @@ def body_html(result: service.Robustness) -> str:
             f" first, {100 * row['top3']:.0f}% top 3</span></div>")
     parts.append("</div>")
     if note:
-        parts.append(f"<p><em>{escape(note[0].upper() + note[1:])}, left out above.</em></p>")
+        parts.append(f"<p><em>{escape(left_out_sentence(note, 'above'))}.</em></p>")
     if len(result.acceptability) > BARS:
         parts.append(f"<p><em>{len(result.acceptability) - BARS} more models are first or in "
                      "the top 3 for some weighting.</em></p>")

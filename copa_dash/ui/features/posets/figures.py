@@ -10,7 +10,12 @@ from __future__ import annotations
 from copa_dash.services.posets import DepthView, HasseLayout, beats, depth_order, extreme_tasks
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.plot_text import plot_text
-from copa_dash.ui.common.short_labels import apart_labels, shared_ends, unique_short_labels
+from copa_dash.ui.common.short_labels import (
+    apart_labels,
+    left_out_sentence,
+    shared_ends,
+    unique_short_labels,
+)
 
 CENTRAL = "#2ca02c"
 OUTLYING = "#d62728"
@@ -215,8 +220,8 @@ def beats_figure(view: DepthView) -> dict:
             "margin": {"l": 10, "r": 10, "t": 56 if note else 40, "b": 60},
             "title": {"text": f"Row above column: tasks (of {n_tasks})" + (
                           f"<br><span style='font-size:11px;color:#52606d'>"
-                          f"{plot_text(note[0].upper() + note[1:])}, left out of the "
-                          "names</span>" if note else ""),
+                          f"{plot_text(left_out_sentence(note, 'of the names'))}</span>"
+                          if note else ""),
                       "font": {"size": 13}, "x": 0.01},
             # upright names: one column is narrower than a name, so at an angle the names of
             # neighbouring columns ran into each other (issue 33, F13)

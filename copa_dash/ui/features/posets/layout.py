@@ -27,7 +27,7 @@ from copa_dash.ui.common.help import help_text
 from copa_dash.ui.common.job_result import LIVE, MARK, result_class
 from copa_dash.ui.common.page_frame import empty_state_page, view_page
 from copa_dash.ui.common.settings_access import current_settings
-from copa_dash.ui.common.short_labels import apart_labels
+from copa_dash.ui.common.short_labels import apart_labels, left_out_sentence
 from copa_dash.ui.common.url_sync import share_box
 from copa_dash.ui.common.working_context import read_context
 from copa_dash.ui.features.posets.ids import ID
@@ -374,7 +374,7 @@ def agreement_panel(agreed, methods=()) -> html.Div:
         html.P(f"The {agreed.k} deepest distinct posets (tasks, depth): {posets}.",
                className="help"),
         html.H5("In all of them"),
-        *([html.P(f"{note[0].upper() + note[1:]}, left out below.", className="help")]
+        *([html.P(f"{left_out_sentence(note, 'below')}.", className="help")]
           if note else []),
         html.Ul(items) if items else html.P("they share no relation."),
         html.P(f"{agreed.undecided} pairs of methods are ordered differently among them.",

@@ -14,7 +14,7 @@ import numpy as np
 
 from copa_dash.services.rankings import ChartRows, RankingView
 from copa_dash.ui.common.plot_text import plot_text
-from copa_dash.ui.common.short_labels import ApartLabels, apart_labels
+from copa_dash.ui.common.short_labels import ApartLabels, apart_labels, left_out_sentence
 
 HIGHLIGHT_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
                     "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
@@ -170,7 +170,7 @@ def bump_figure(view: RankingView, rows: ChartRows, *, ties: str = "break") -> d
         yaxis.update(range=[bottom, top], dtick=1 if max_rank <= 30 else 5)
         to_axis = float
     if named.note:      # the part every name shares, left out of the names at the right
-        title += f"<br>{plot_text(named.note[0].upper() + named.note[1:])}, left out of the names"
+        title += f"<br>{plot_text(left_out_sentence(named.note, 'of the names'))}"
     height = 660 if log_axis else int(min(1400, max(520, 20 * max_rank + 120)))
     gap = LABEL_PX * abs(bottom - top) / max(100, height - 120)   # 120 px of margins
     annotations = []
