@@ -46,6 +46,7 @@ from .services import selection
 from .services import systems as systems_service
 from .services.catalog import keep_in_memory, open_dataset
 from .services.default_view import first_view
+from .services.objectives import rows_left_out_note
 from .services.significance_verdict import verdict
 from .services.task_span import task_span
 from .services.views import link
@@ -250,7 +251,7 @@ class Ranking:
         p = format_p(prefs.p)
         lines = [f"{prefs.method} with {how}, p = {p}; {len(self.table):,} rows ranked"]
         if self.n_missing:
-            lines.append(f"{self.n_missing} rows left out for a missing objective value")
+            lines.append(rows_left_out_note(self.n_missing))
         if self.view:
             lines.append(f"view: {self.view}")
         if self.tasks:

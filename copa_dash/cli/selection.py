@@ -9,6 +9,7 @@ import numpy as np
 from ..core.errors import InvalidInputError
 from ..core.numbers import read_numbers
 from ..services import selection
+from ..services.objectives import rows_left_out_note
 from . import aliases_of
 from ._common import add_table_arguments, emit, say_task_span
 from .preferences import (
@@ -43,7 +44,7 @@ def run_select(args) -> int:
             print(f"  {name} ({prefs.directions[k]}): {problem.raw[position, k]:.6g}"
                   f"  top {100 * problem.u[position, k]:.1f}%")
         if problem.n_missing:
-            print(f"({problem.n_missing} rows left out for a missing objective value)")
+            print(f"({rows_left_out_note(problem.n_missing)})")
         if first_view_line(args):
             print(first_view_line(args))
     return 0
