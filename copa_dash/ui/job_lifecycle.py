@@ -171,12 +171,19 @@ def start_sweeper(sweep, name: str) -> threading.Thread:
     """A daemon thread calling ``sweep()`` every :data:`SWEEP_SECONDS` (errors logged)."""
 
     def run():
-        while True:
-            time.sleep(SWEEP_SECONDS)
-            try:
-                sweep()
-            except Exception:  # the registry is briefly unavailable: next round
-                logger.debug("job sweep failed", exc_info=True)
+        # A SystemExit raised into this thread ends it quietly. The server that started it
+        # may be stopped by one: dash[testing]'s threaded runner raises SystemExit in every
+        # thread born after it started (``KillerThread.kill``), and a daemon thread that
+        # let it through showed up as an unhandled thread exception in the test run.
+        try:
+            while True:
+                time.sleep(SWEEP_SECONDS)
+                try:
+                    sweep()
+                except Exception:  # the registry is briefly unavailable: next round
+                    logger.debug("job sweep failed", exc_info=True)
+        except SystemExit:
+            logger.debug("job sweeper %s stopped", name)
 
     thread = threading.Thread(target=run, name=name, daemon=True)
     thread.start()

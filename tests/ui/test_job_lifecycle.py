@@ -105,3 +105,24 @@ def test_the_same_job_asked_again_while_it_runs_is_joined(manager):
     assert again == first and list(manager._registry()) == [first]
     other = _start(manager, "other-key", "10.0.0.2")
     assert other not in (0, first)
+
+
+def test_a_systemexit_raised_into_the_sweeper_ends_it_quietly(monkeypatch):
+    """dash[testing] stops a served app by raising SystemExit in every thread born after it
+    started; the sweeper must end without an unhandled thread exception (pytest warns on one)."""
+    import ctypes
+    import threading
+
+    from copa_dash.ui import job_lifecycle
+
+    monkeypatch.setattr(job_lifecycle, "SWEEP_SECONDS", 0.01)
+    sweeps = threading.Event()
+    unhandled = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: unhandled.append(args.exc_type))
+    thread = job_lifecycle.start_sweeper(sweeps.set, "copa-test-sweeper")
+    assert sweeps.wait(10), "the sweeper never swept"
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                               ctypes.py_object(SystemExit))
+    thread.join(10)
+    assert not thread.is_alive()
+    assert unhandled == []
