@@ -8,11 +8,13 @@ PIP ?= $(PYTHON) -m pip
 # of all its extras (made by `make lock`); pyproject.toml keeps the library's loose ranges.
 CONSTRAINTS = -c constraints.txt
 
-# Not silent: on a new machine pip downloads ~150 MB of wheels (about 100 s), so the recipe says
-# so first and pip shows its own progress (downloads, then "Successfully installed").
+# Through the lock as install-test is (tools/install_locked.py: uv configured as pip is, pip
+# where uv cannot). Not silent: on a new machine ~150 MB of wheels come down (about a minute
+# with uv, two with pip), so the recipe says so first; uv prints what it resolved, fetched and
+# installed, and pip (--progress) its downloads and "Successfully installed".
 install:
-	@echo "make: installing copa-dash and its dependencies with pip (about 100 s on a new machine, a few seconds once installed)..."
-	$(PIP) install --progress-bar on $(CONSTRAINTS) -e .
+	@echo "make: installing copa-dash and its dependencies (about 1-2 minutes on a new machine, a few seconds once installed)..."
+	$(PYTHON) tools/install_locked.py --installer $(INSTALLER) --progress $(CONSTRAINTS) -e .
 
 run: install
 	$(PYTHON) -m copa_dash serve

@@ -92,7 +92,7 @@ def test_when_uv_cannot_install_pip_does_and_says_why(monkeypatch, capsys):
     calls = []
     monkeypatch.setattr(install_locked, "install_with_uv", lambda *a: "uv failed (exit 2)")
     monkeypatch.setattr(install_locked, "install_with_pip",
-                        lambda python, constraints, reqs: calls.append((constraints, reqs)) or 0)
+                        lambda python, constraints, reqs, progress: calls.append((constraints, reqs)) or 0)
     assert install_locked.main(["-c", "constraints.txt", "-e", ".[test]"]) == 0
     assert calls == [(["constraints.txt"], ["-e", ".[test]"])]
     assert "uv failed (exit 2); installing with pip instead" in capsys.readouterr().err
@@ -100,7 +100,7 @@ def test_when_uv_cannot_install_pip_does_and_says_why(monkeypatch, capsys):
 
 def test_installer_pip_never_tries_uv(monkeypatch):
     monkeypatch.setattr(install_locked, "install_with_uv", lambda *a: pytest.fail("uv tried"))
-    monkeypatch.setattr(install_locked, "install_with_pip", lambda *a: 7)
+    monkeypatch.setattr(install_locked, "install_with_pip", lambda *a, **kw: 7)
     assert install_locked.main(["--installer", "pip", "-e", "."]) == 7
 
 
@@ -131,3 +131,26 @@ def test_a_uv_on_path_is_used_only_at_the_locked_version(tmp_path, monkeypatch):
     assert install_locked.uv_on_path("0.13.9") is None
     assert install_locked.uv_on_path("0.5.0") == str(tmp_path / "uv")
     assert install_locked.uv_on_path(None) is None
+
+
+@pytest.mark.parametrize("progress, shown, hidden", [(True, "--progress-bar", "-q"),
+                                                     (False, "-q", "--progress-bar")])
+def test_pip_is_quiet_unless_progress_is_asked_for(monkeypatch, progress, shown, hidden):
+    commands = []
+
+    class Done:
+        returncode = 3  # stop before the .pyc compile
+
+    monkeypatch.setattr(install_locked.subprocess, "run",
+                        lambda command, **kw: commands.append(command) or Done())
+    assert install_locked.install_with_pip(sys.executable, ["c.txt"], ["-e", "."],
+                                           progress=progress) == 3
+    assert shown in commands[0] and hidden not in commands[0]
+
+
+def test_progress_reaches_pip_when_pip_installs(monkeypatch):
+    calls = []
+    monkeypatch.setattr(install_locked, "install_with_pip",
+                        lambda *a, progress: calls.append(progress) or 0)
+    assert install_locked.main(["--installer", "pip", "--progress", "-e", "."]) == 0
+    assert calls == [True]

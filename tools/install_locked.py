@@ -30,7 +30,10 @@ tools/compile_installed.py does.
 
 Usage::
 
-    python tools/install_locked.py [--installer auto|pip] [-c FILE]... [-e PATH] [REQUIREMENT]...
+    python tools/install_locked.py [--installer auto|pip] [--progress] [-c FILE]... [-e PATH]
+                                   [REQUIREMENT]...
+
+``make install`` (and so ``make run``) runs it with ``--progress`` and without the test extra.
 """
 
 from __future__ import annotations
@@ -103,14 +106,12 @@ def _is_true(values: list[str]) -> bool:
     return any(v.lower() in ("1", "true", "yes", "on") for v in values)
 
 
-def uv_arguments(settings: dict[str, list[str]]) -> tuple[list[str], dict[str, str]]:
-    """uv options and environment variables that make ``uv pip install`` read the same
-    sources pip reads with ``settings``; raises :class:`Unsupported` for any other setting."""
-    options = ["--no-config", "--index-strategy", "unsafe-best-match"]
-    env: dict[str, str] = {}
-    for key in settings:
-        if key not in TRANSLATED and key not in IGNORED:
-            raise Unsupported(f"pip setting '{key}'")
+def uv_index_options(settings: dict[str, list[str]]) -> list[str]:
+    """uv options for where pip looks for packages with ``settings``: its index first, then its
+    extra indexes, searched for the best version across all of them as pip does, and its
+    find-links (``no-index`` for none). ``uv pip install`` here and ``uv pip compile`` in
+    tools/lock.py both take them, so the lock names what the install can find."""
+    options = ["--index-strategy", "unsafe-best-match"]
     if _is_true(settings.get("no-index", [])):
         options.append("--no-index")
     else:
@@ -120,6 +121,17 @@ def uv_arguments(settings: dict[str, list[str]]) -> tuple[list[str], dict[str, s
         options += ["--default-index", main]
     for location in settings.get("find-links", []):
         options += ["--find-links", location]
+    return options
+
+
+def uv_arguments(settings: dict[str, list[str]]) -> tuple[list[str], dict[str, str]]:
+    """uv options and environment variables that make ``uv pip install`` read the same
+    sources pip reads with ``settings``; raises :class:`Unsupported` for any other setting."""
+    env: dict[str, str] = {}
+    for key in settings:
+        if key not in TRANSLATED and key not in IGNORED:
+            raise Unsupported(f"pip setting '{key}'")
+    options = ["--no-config", *uv_index_options(settings)]
     for path in settings.get("constraint", []):
         options += ["--constraint", path]
     for host in settings.get("trusted-host", []):
@@ -186,15 +198,18 @@ def find_uv(python: str, constraints: list[str], scratch: Path) -> str | None:
     return str(binary) if binary.exists() else None
 
 
-def install_with_pip(python: str, constraints: list[str], requirements: list[str]) -> int:
+def install_with_pip(python: str, constraints: list[str], requirements: list[str],
+                     progress: bool = False) -> int:
     """pip without byte-compiling, then site-packages compiled on every core if pip installed
-    anything but the checkout (tools/compile_installed.py)."""
+    anything but the checkout (tools/compile_installed.py). ``progress``: pip shows what it
+    collects and its download bars (``make install``: a newcomer waits a minute or two)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import compile_installed
 
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
-        command = [python, "-m", "pip", "install", "-q", "--no-compile", "--report", str(report)]
+        shown = ["--progress-bar", "on"] if progress else ["-q"]
+        command = [python, "-m", "pip", "install", *shown, "--no-compile", "--report", str(report)]
         for path in constraints:
             command += ["-c", path]
         status = subprocess.run([*command, *requirements], check=False).returncode
@@ -234,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--installer", choices=("auto", "pip"), default="auto",
                         help="pip: skip uv (what `make install-test INSTALLER=pip` runs)")
+    parser.add_argument("--progress", action="store_true",
+                        help="pip (where it installs) shows its progress instead of being quiet")
     parser.add_argument("-c", "--constraint", action="append", default=[], metavar="FILE")
     parser.add_argument("-e", "--editable", action="append", default=[], metavar="PATH")
     parser.add_argument("requirements", nargs="*")
@@ -248,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         if not reason:
             return 0
         print(f"install_locked: {reason}; installing with pip instead", file=sys.stderr)
-    return install_with_pip(python, args.constraint, requirements)
+    return install_with_pip(python, args.constraint, requirements, progress=args.progress)
 
 
 if __name__ == "__main__":

@@ -18,12 +18,13 @@ pins versions and never adds packages, so one file serves the base install and e
 from __future__ import annotations
 
 import argparse
-import os
-import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import install_locked  # a sibling script, not a package
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCK = ROOT / "constraints.txt"
@@ -31,24 +32,9 @@ PYTHON_VERSION = "3.11"
 
 
 def pip_indexes() -> list[str]:
-    """uv options for the index, extra indexes and find-links pip is configured with."""
-    found: dict[str, list[str]] = {"index-url": [], "extra-index-url": [], "find-links": []}
-    listed = subprocess.run([sys.executable, "-m", "pip", "config", "list"], text=True,
-                            capture_output=True, check=False).stdout
-    for line in listed.splitlines():
-        key, sep, value = line.partition("=")
-        name = key.rpartition(".")[2]
-        if sep and name in found:
-            found[name] += shlex.split(value.strip().strip("'\""))
-    for name in found:
-        env = os.environ.get("PIP_" + name.upper().replace("-", "_"))
-        if env:
-            found[name] += env.split()
-    options = []
-    for name, values in found.items():
-        for value in dict.fromkeys(values):
-            options += [f"--{name}", value]
-    return options
+    """uv options for the index, extra indexes and find-links pip is configured with (read
+    and translated as tools/install_locked.py does for the install itself)."""
+    return install_locked.uv_index_options(install_locked.pip_settings(sys.executable))
 
 
 def uv_bin() -> str:
@@ -68,8 +54,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     command = [
         uv_bin(), "pip", "compile", "pyproject.toml", "--all-extras", "--universal",
-        "--python-version", PYTHON_VERSION, "--index-strategy", "unsafe-best-match",
-        *pip_indexes(), "--no-emit-package", "setuptools", "--no-emit-package", "pip",
+        "--python-version", PYTHON_VERSION, *pip_indexes(),
+        "--no-emit-package", "setuptools", "--no-emit-package", "pip",
         "--custom-compile-command", "make lock", "--quiet", "-o", str(LOCK),
     ]
     if args.upgrade:
