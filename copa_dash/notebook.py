@@ -164,7 +164,7 @@ def _preferences(table, info, *, explicit: bool, focus, alpha, weights, p, metho
 def _first_view_said(table, info, objectives, focus, weights) -> str:
     """The first view's description when :func:`_preferences` used it, else ''."""
     if info is None and not objectives and not _names(focus) and weights is None:
-        return first_view(table).describe()
+        return first_view(table).describe("notebook")
     return ""
 
 
