@@ -64,7 +64,7 @@ from .role_guess import (
 from .runs import log_like, repeat_kind
 from .schema import SINGLE_ROLES, Objective, Roles
 from .task_columns import RANK_REASON, is_rank_within_tasks, task_column, task_properties
-from .twin_columns import drop_twins, is_popularity, lineage, popularity_note
+from .twin_columns import drop_task_twins, drop_twins, is_popularity, lineage, popularity_note
 
 ROLES = ("id", "objective", "system", "seed", "task", "split", "config", "budget", "metadata")
 _SEED_NAMES = frozenset(_ROLE_NAMES["seed"]) | {"run", "run_id", "runid", "fold", "run_number",
@@ -325,6 +325,7 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
     guesses = direct_aggregates(frame, guesses)
     uncertainty = pair_uncertainties(list(frame.columns), guesses)
     guesses = drop_twins(guesses, notes)   # before the short set: one column a benchmark
+    guesses = drop_task_twins(frame, task, guesses, notes)
     notes.extend(popularity_note(guesses))
     guesses, families = shorten_wide(guesses, notes)
     notes.extend(double_count_notes(frame, guesses))
