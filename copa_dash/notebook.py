@@ -45,6 +45,7 @@ from .reports import view as views
 from .services import selection
 from .services import systems as systems_service
 from .services.catalog import keep_in_memory, open_dataset
+from .data.twin_columns import left_out_twins_note
 from .services.default_view import first_view
 from .services.objectives import rows_left_out_note
 from .services.significance_verdict import verdict
@@ -164,7 +165,10 @@ def _preferences(table, info, *, explicit: bool, focus, alpha, weights, p, metho
 def _first_view_said(table, info, objectives, focus, weights) -> str:
     """The first view's description when :func:`_preferences` used it, else ''."""
     if info is None and not objectives and not _names(focus) and weights is None:
-        return first_view(table).describe("notebook")
+        # and the columns its guess left out for being another's rescaled twin (the page's
+        # and the CLI's note, data/twin_columns.py)
+        return ". ".join(n for n in (first_view(table).describe("notebook"), left_out_twins_note(
+            table.frame, table.roles.task, table.roles.objectives)) if n)
     return ""
 
 

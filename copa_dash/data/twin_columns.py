@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .role_guess import _words
+from .task_columns import is_rank_within_tasks
 
 RAW_WORDS = frozenset({"raw"})
 NORMALISED_WORDS = frozenset({"normalized", "normalised", "norm", "normed", "scaled"})
@@ -148,11 +149,32 @@ def drop_task_twins(frame: pd.DataFrame, task: str | None, guesses: list,
     return out
 
 
+def left_out_twins_note(frame: pd.DataFrame, task: str | None, objectives) -> str:
+    """:func:`task_twins_note` for a built table: the columns of ``frame`` rescaled task by
+    task from one of ``objectives`` (Objective) and not objectives themselves ("" when none);
+    the notebook's words for what its guess left out, as the page and the CLI say them."""
+    chosen = {o.name: o.direction for o in objectives}
+    numeric = [c for c in frame.columns if c != task and c not in chosen
+               and pd.api.types.is_numeric_dtype(frame[c])
+               and not is_rank_within_tasks(frame, task, c)]   # said apart (task_columns)
+    twins = {d: s for d, s in task_twins(frame, task, [*chosen, *numeric]).items()
+             if d not in chosen and s in chosen}
+    if not twins:
+        return ""
+    return task_twins_note(twins, task, {d: chosen[s] for d, s in twins.items()})
+
+
 def task_twin_reason(source: str, task: str) -> str:
     """Why one rescaled column is metadata, and how to bring it back (the role box's words)."""
     return (f"derived from {source!r}: rescaled within each {task!r}, it orders every task's "
             "rows as that column does, so it is the same measure (make it an objective to "
             "use it instead)")
+
+
+def _listed(names) -> str:
+    """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'``."""
+    quoted = [repr(n) for n in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
 def task_twins_note(twins: dict[str, str], task: str, directions: dict | None = None) -> str:
@@ -167,7 +189,7 @@ def task_twins_note(twins: dict[str, str], task: str, directions: dict | None = 
     for derived, source in twins.items():
         by_source.setdefault(source, []).append(derived)
     shown = list(by_source.items())[:6]
-    pairs = "; ".join(f"{' and '.join(map(repr, ds))} from {s!r}" for s, ds in shown)
+    pairs = "; ".join(f"{_listed(ds)} from {s!r}" for s, ds in shown)
     one = len(twins) == 1
     first = next(iter(twins))
     flag = f"{first}:{(directions or {}).get(first) or 'DIR'}"
@@ -249,5 +271,6 @@ def popularity_note(guesses) -> list[str]:
     return [note]
 
 
-__all__ = ["drop_task_twins", "drop_twins", "is_popularity", "lineage", "popularity_note",
+__all__ = ["drop_task_twins", "drop_twins", "is_popularity", "left_out_twins_note", "lineage",
+           "popularity_note",
            "raw_twins", "task_twin_reason", "task_twins", "task_twins_note"]

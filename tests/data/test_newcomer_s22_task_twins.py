@@ -72,3 +72,14 @@ def test_columns_that_only_correlate_are_not_twins():
     assert not order_kept
     assert task_twins(frame, "task", ["error", "other_error", "error_rescaled"]) == {}
     assert task_twins(frame, None, ["error", "error_rescaled"]) == {}
+
+
+def test_the_notebook_says_it_in_the_same_words():
+    from copa_dash import notebook
+
+    said = notebook.select(pd.read_csv(FILE)).view
+    note = next(n for n in propose(pd.read_csv(FILE)).notes
+                if n.startswith("Rescaled within each 'dataset'"))
+    assert note in said
+    assert notebook.select(pd.read_csv(FILE), {"metric_error": "min",
+                                               "time_train_s": "min"}).view == ""
