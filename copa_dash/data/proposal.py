@@ -40,6 +40,7 @@ from .proposal_extras import (
     add_derived,
     derived_notes,
     fairness_target,
+    infinite_objectives,
     mixed_direction,
     mixed_units,
     pair_uncertainties,
@@ -227,7 +228,8 @@ def _named_role(column: str) -> str | None:
     column = re.sub(r"\s*[(\[][^()\[\]]*[)\]]\s*$", "", str(column)) or str(column)
     normal, words = _normal(column), _words(column, joined=False)
     for role in SINGLE_ROLES:
-        if normal in _ROLE_NAMES[role] or (len(words) > 1 and words[-1] in _ROLE_NAMES[role]):
+        if normal in _ROLE_NAMES[role] or "_".join(words) in _ROLE_NAMES[role] \
+                or (len(words) > 1 and words[-1] in _ROLE_NAMES[role]):   # funcId: func_id
             return role
     return None
 
@@ -326,6 +328,7 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
     uncertainty = pair_uncertainties(list(frame.columns), guesses)
     guesses = drop_twins(guesses, notes)   # before the short set: one column a benchmark
     guesses = drop_task_twins(frame, task, guesses, notes)
+    guesses = infinite_objectives(frame, guesses, notes)   # never a Save that must fail
     notes.extend(popularity_note(guesses))
     guesses, families = shorten_wide(guesses, notes)
     notes.extend(double_count_notes(frame, guesses))
@@ -456,7 +459,11 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
                      f"name{'s repeat' if len(repeated) > 1 else ' repeats'} ({shown}); the later "
                      "copies are called 'name (2)', 'name (3)', ... so every row keeps its name.")
         return name_column, False, tuple(int(p) for p in positions), ()
+    # a column named as the task tells the runs apart, whole numbers too (BBOB's funcId:
+    # the rows read as "run 2, run 3" of each optimiser); else the first text column
     splitter = None if seed is not None else next(
+        (c for c in frame.columns if c != name_column and _named_role(c) == "task"
+         and _unique_pairs(frame, name_column, c, share=0.9)), None) or next(
         (c for c in frame.columns if c != name_column and _is_text_column(frame[c])
          and not log_like(frame[c]) and _unique_pairs(frame, name_column, c, share=0.9)), None)
     if seed is None and splitter is None and grouping:

@@ -121,6 +121,7 @@ def task_twins(frame: pd.DataFrame, task: str | None, names) -> dict[str, str]:
     keys = frame[task].astype("string").fillna("").to_numpy()
     values = {n: pd.to_numeric(frame[n], errors="coerce").to_numpy(dtype=np.float64)
               for n in names}
+    values = {n: np.where(np.isfinite(v), v, np.nan) for n, v in values.items()}  # BBOB's Inf
     anchored = {n: _anchored(v[~np.isnan(v)], keys[~np.isnan(v)]) for n, v in values.items()
                 if (~np.isnan(values[n])).sum() >= 3}
     out = {}
