@@ -87,8 +87,10 @@ def _fits(lengths, xs, per_unit: float, step: int) -> bool:
 #: members apart
 ROWS = ("top center", "bottom center", "top center, outer", "bottom center, outer")
 
-#: pixels between a label's row and the outer row beyond it (a 12 px font's line)
-ROW_STEP_PX = 15
+#: pixels between a label's row and the outer row beyond it (a 12 px font's 14 px box, and room)
+ROW_STEP_PX = 18
+#: a Hasse node's marker size (px)
+NODE_SIZE = 16
 
 
 def hasse_labels(layout: HasseLayout, *, room: int = HASSE_LABEL_CHARS
@@ -154,7 +156,9 @@ def _label_traces(layout: HasseLayout, labels, positions, per_px: float) -> list
     outer = [k for k, row in enumerate(positions) if row.endswith("outer")]
     if not outer:
         return []
-    step = ROW_STEP_PX * per_px
+    # a text-only point's label sits by the point itself, the nodes' labels past the marker's
+    # radius: the outer row is one line beyond the node's own label
+    step = (NODE_SIZE / 2 + ROW_STEP_PX) * per_px
     return [{"type": "scatter", "mode": "text", "x": [layout.x[k] for k in outer],
              "y": [-layout.level[k] + (step if positions[k].startswith("top") else -step)
                    for k in outer],
@@ -206,7 +210,7 @@ def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
         "text": [plot_text(m) if not row.endswith("outer") else ""
                  for m, row in zip(labels, positions)],
         "textposition": [row.split(",")[0] for row in positions],
-        "marker": {"size": 16, "color": color, "line": {"color": "#fff", "width": 1.5}},
+        "marker": {"size": NODE_SIZE, "color": color, "line": {"color": "#fff", "width": 1.5}},
         "hovertext": hover, "hoverinfo": "text", "name": "methods", "cliponaxis": False},
         *_label_traces(layout, labels, positions, per_px)],
         "layout": {
