@@ -237,6 +237,23 @@ def _named_role(column: str) -> str | None:
 _ROW_NUMBER_NAMES = frozenset({"index", "idx", "no", "nr", "row", "rownum", "row_number", "n", ""})
 
 
+#: roles whose values name something (a task, a system, a seed, a split): never measurements
+LABEL_ROLES = frozenset({"task", "system", "seed", "split"})
+
+
+def _may_label(series: pd.Series, role: str) -> bool:
+    """Whether ``series`` can hold the labels ``role`` names: not numbers with fractions.
+    MTEB's ``GermanSTSBenchmark`` is a score (84.75...), not the task its last word says.
+
+    >>> _may_label(pd.Series([84.75, 85.9]), "task"), _may_label(pd.Series([1, 24]), "task")
+    (False, True)
+    """
+    if role not in LABEL_ROLES or not pd.api.types.is_numeric_dtype(series):
+        return True
+    values = pd.to_numeric(series, errors="coerce").dropna().to_numpy(dtype=np.float64)
+    return bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))
+
+
 def _row_number_column(series: pd.Series) -> bool:
     """Whole numbers 0..N-1 or 1..N in order under an unnamed or index-like header."""
     name = str(series.name).strip().lower()
@@ -315,7 +332,8 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
                          "file.")
     for column in frame.columns:
         role = _named_role(column)
-        if column not in roles and role is not None and role not in roles.values():
+        if column not in roles and role is not None and role not in roles.values() \
+                and _may_label(frame[column], role):
             roles[column] = role
     task = task_column(frame, _named_role)
     ranked = {c for c in frame.columns if c not in roles and is_rank_within_tasks(frame, task, c)}

@@ -9,7 +9,9 @@ What a newcomer saw on the upload page, each now fixed:
   be finite to save: proposed, it would make the default Save fail, so it is left as metadata
   with the rows named and the way to use it said.
 * MTEB: ``BrazilianToxicTweetsClassification`` guessed *min*, "sure" (the word 'toxic'): it is
-  a classification score; the note read "(the first column of each family: )".
+  a classification score; the note read "(the first column of each family: )"; and the score
+  column ``GermanSTSBenchmark`` (its last word) became the task, so every page said "These rows
+  come from 30 tasks ... restrict to one task (GermanSTSBenchmark): 84.75471109539576, ...".
 """
 
 from __future__ import annotations
@@ -68,3 +70,15 @@ def test_the_bbob_table_saves_as_proposed_once_its_directions_are_chosen():
               if g.role == "objective"]
     table = guessed_table(read, objectives=chosen).table
     assert "ERT" not in table.objective_names and "PAR-1" in table.objective_names
+
+
+def test_a_score_named_like_a_task_is_not_the_task():
+    proposal = _proposal("mteb_per_task_head.csv")
+    roles = {g.name: g for g in proposal.columns}
+    assert roles["GermanSTSBenchmark"].role in ("objective", "metadata")
+    assert roles["GermanSTSBenchmark"].direction == "max"
+    assert not any(g.role == "task" for g in proposal.columns)
+    # whole numbers under a task's name still make the task (BBOB's funcId above)
+    frame = pd.DataFrame({"model": list("aabb"), "benchmark": [1, 2, 1, 2],
+                          "acc": [0.1, 0.2, 0.3, 0.4], "time": [1.0, 2, 3, 4]})
+    assert {g.name: g.role for g in propose(frame).columns}["benchmark"] == "task"
