@@ -39,13 +39,13 @@ from .data.filters import RowFilter, filter_from_view, filter_from_where, value_
 from .data.guessed_table import guessed_table
 from .data.io import build_eval_table, read_frame_report
 from .data.schema import DefaultView, EvalTable, Objective, Roles
+from .data.twin_columns import left_out_twins_note
 from .notebook_compile import choose_mode, compile_later
 from .reports import opened_table
 from .reports import view as views
 from .services import selection
 from .services import systems as systems_service
 from .services.catalog import keep_in_memory, open_dataset
-from .data.twin_columns import left_out_twins_note
 from .services.default_view import first_view
 from .services.objectives import rows_left_out_note
 from .services.significance_verdict import verdict

@@ -291,12 +291,12 @@ def infinite_objectives(frame: pd.DataFrame, guesses: list, notes: list) -> list
     return out
 
 __all__ = [
-    "infinite_objectives",
     "SHORT_SET",
     "add_derived",
     "derived_notes",
     "fairness_target",
     "family_of",
+    "infinite_objectives",
     "mixed_units",
     "pair_uncertainties",
     "shorten_wide",

@@ -123,7 +123,7 @@ def task_twins(frame: pd.DataFrame, task: str | None, names) -> dict[str, str]:
               for n in names}
     values = {n: np.where(np.isfinite(v), v, np.nan) for n, v in values.items()}  # BBOB's Inf
     anchored = {n: _anchored(v[~np.isnan(v)], keys[~np.isnan(v)]) for n, v in values.items()
-                if (~np.isnan(values[n])).sum() >= 3}
+                if (~np.isnan(v)).sum() >= 3}
     out = {}
     for name in (n for n, yes in anchored.items() if yes):
         for source in (n for n, yes in anchored.items() if not yes):

@@ -11,7 +11,6 @@ each other, and what the k most central posets agree on. The URL holds the view:
 from __future__ import annotations
 
 import re
-
 from dataclasses import replace
 
 import dash
