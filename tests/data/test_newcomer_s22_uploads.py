@@ -43,6 +43,8 @@ def test_bbob_functions_are_the_tasks_and_its_runtimes_read_as_costs():
     said = " ".join(proposal.notes)
     assert "Infinite values (Inf) in 'ERT' (rows 10, 32, 33 and 5 more)" in said
     assert int(raw["ERT"].isin([float("inf")]).sum()) == 8
+    # IOHanalyzer's sd is the spread of the runtimes about their mean, not about the median
+    assert "Kept as uncertainty, not goals: 'sd' (sd) of 'mean'." in said
     assert "'funcId' tells them apart (it becomes the task)" in said
     assert "run number" not in said
     assert "(those with a guessed direction first, then in the file's order)" in said
