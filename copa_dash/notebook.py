@@ -39,6 +39,7 @@ from .data.filters import RowFilter, filter_from_view, filter_from_where, value_
 from .data.guessed_table import guessed_table
 from .data.io import build_eval_table, read_frame_report
 from .data.schema import DefaultView, EvalTable, Objective, Roles
+from .data.twin_columns import left_out_twins_note
 from .notebook_compile import choose_mode, compile_later
 from .reports import opened_table
 from .reports import view as views
@@ -164,7 +165,10 @@ def _preferences(table, info, *, explicit: bool, focus, alpha, weights, p, metho
 def _first_view_said(table, info, objectives, focus, weights) -> str:
     """The first view's description when :func:`_preferences` used it, else ''."""
     if info is None and not objectives and not _names(focus) and weights is None:
-        return first_view(table).describe()
+        # and the columns its guess left out for being another's rescaled twin (the page's
+        # and the CLI's note, data/twin_columns.py)
+        return ". ".join(n for n in (first_view(table).describe("notebook"), left_out_twins_note(
+            table.frame, table.roles.task, table.roles.objectives)) if n)
     return ""
 
 

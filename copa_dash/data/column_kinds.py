@@ -55,7 +55,8 @@ def uncertainty_of(column: str, columns: list[str], candidates: list[str]) -> st
     The words left once the spread word is removed name the metric: ``acc_std`` -> ``acc``;
     an abbreviation matches the metric's initials (``lc_standard_error`` ->
     ``length_controlled_winrate``); nothing left (``standard_error`` alone) means the
-    nearest candidate to its left, as exports put a spread right after its mean.
+    nearest candidate to its left, as exports put a spread right after its mean (a column
+    named only ``mean`` to its left first: ``mean, median, sd``).
 
     Examples
     --------
@@ -63,6 +64,8 @@ def uncertainty_of(column: str, columns: list[str], candidates: list[str]) -> st
     >>> cands = ["win_rate", "length_controlled_winrate"]
     >>> uncertainty_of("standard_error", cols, cands), uncertainty_of("lc_standard_error", cols, cands)
     ('win_rate', 'length_controlled_winrate')
+    >>> uncertainty_of("sd", ["mean", "median", "sd"], ["mean", "median"])
+    'mean'
     """
     vocab = vocabulary()
     words = _words(str(column).replace("±", " "), joined=False)
@@ -79,7 +82,10 @@ def uncertainty_of(column: str, columns: list[str], candidates: list[str]) -> st
         return None
     at = columns.index(column)
     before = [c for c in candidates if columns.index(c) < at]
-    return before[-1] if before else None
+    # a spread is about a mean: IOHanalyzer writes "mean, median, sd" (the sd of the mean's
+    # runs), and the median next to it is no mean
+    means = [c for c in before if _normal(c) in ("mean", "avg", "average")]
+    return means[-1] if means else before[-1] if before else None
 
 
 def _values(series: pd.Series) -> np.ndarray:

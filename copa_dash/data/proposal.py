@@ -40,6 +40,7 @@ from .proposal_extras import (
     add_derived,
     derived_notes,
     fairness_target,
+    infinite_objectives,
     mixed_direction,
     mixed_units,
     pair_uncertainties,
@@ -64,7 +65,7 @@ from .role_guess import (
 from .runs import log_like, repeat_kind
 from .schema import SINGLE_ROLES, Objective, Roles
 from .task_columns import RANK_REASON, is_rank_within_tasks, task_column, task_properties
-from .twin_columns import drop_twins, is_popularity, lineage, popularity_note
+from .twin_columns import drop_task_twins, drop_twins, is_popularity, lineage, popularity_note
 
 ROLES = ("id", "objective", "system", "seed", "task", "split", "config", "budget", "metadata")
 _SEED_NAMES = frozenset(_ROLE_NAMES["seed"]) | {"run", "run_id", "runid", "fold", "run_number",
@@ -227,12 +228,30 @@ def _named_role(column: str) -> str | None:
     column = re.sub(r"\s*[(\[][^()\[\]]*[)\]]\s*$", "", str(column)) or str(column)
     normal, words = _normal(column), _words(column, joined=False)
     for role in SINGLE_ROLES:
-        if normal in _ROLE_NAMES[role] or (len(words) > 1 and words[-1] in _ROLE_NAMES[role]):
+        if normal in _ROLE_NAMES[role] or "_".join(words) in _ROLE_NAMES[role] \
+                or (len(words) > 1 and words[-1] in _ROLE_NAMES[role]):   # funcId: func_id
             return role
     return None
 
 
 _ROW_NUMBER_NAMES = frozenset({"index", "idx", "no", "nr", "row", "rownum", "row_number", "n", ""})
+
+
+#: roles whose values name something (a task, a system, a seed, a split): never measurements
+LABEL_ROLES = frozenset({"task", "system", "seed", "split"})
+
+
+def _may_label(series: pd.Series, role: str) -> bool:
+    """Whether ``series`` can hold the labels ``role`` names: not numbers with fractions.
+    MTEB's ``GermanSTSBenchmark`` is a score (84.75...), not the task its last word says.
+
+    >>> _may_label(pd.Series([84.75, 85.9]), "task"), _may_label(pd.Series([1, 24]), "task")
+    (False, True)
+    """
+    if role not in LABEL_ROLES or not pd.api.types.is_numeric_dtype(series):
+        return True
+    values = pd.to_numeric(series, errors="coerce").dropna().to_numpy(dtype=np.float64)
+    return bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))
 
 
 def _row_number_column(series: pd.Series) -> bool:
@@ -313,7 +332,8 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
                          "file.")
     for column in frame.columns:
         role = _named_role(column)
-        if column not in roles and role is not None and role not in roles.values():
+        if column not in roles and role is not None and role not in roles.values() \
+                and _may_label(frame[column], role):
             roles[column] = role
     task = task_column(frame, _named_role)
     ranked = {c for c in frame.columns if c not in roles and is_rank_within_tasks(frame, task, c)}
@@ -325,6 +345,8 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
     guesses = direct_aggregates(frame, guesses)
     uncertainty = pair_uncertainties(list(frame.columns), guesses)
     guesses = drop_twins(guesses, notes)   # before the short set: one column a benchmark
+    guesses = drop_task_twins(frame, task, guesses, notes)
+    guesses = infinite_objectives(frame, guesses, notes)   # never a Save that must fail
     notes.extend(popularity_note(guesses))
     guesses, families = shorten_wide(guesses, notes)
     notes.extend(double_count_notes(frame, guesses))
@@ -455,7 +477,11 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
                      f"name{'s repeat' if len(repeated) > 1 else ' repeats'} ({shown}); the later "
                      "copies are called 'name (2)', 'name (3)', ... so every row keeps its name.")
         return name_column, False, tuple(int(p) for p in positions), ()
+    # a column named as the task tells the runs apart, whole numbers too (BBOB's funcId:
+    # the rows read as "run 2, run 3" of each optimiser); else the first text column
     splitter = None if seed is not None else next(
+        (c for c in frame.columns if c != name_column and _named_role(c) == "task"
+         and _unique_pairs(frame, name_column, c, share=0.9)), None) or next(
         (c for c in frame.columns if c != name_column and _is_text_column(frame[c])
          and not log_like(frame[c]) and _unique_pairs(frame, name_column, c, share=0.9)), None)
     if seed is None and splitter is None and grouping:

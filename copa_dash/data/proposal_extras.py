@@ -22,6 +22,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from .cell_parsing import row_list
 from .column_kinds import uncertainty_kind, uncertainty_of
 from .role_guess import _unit_direction, _words, name_terms
 from .vocabulary import vocabulary
@@ -208,6 +209,15 @@ def family_of(column: str) -> str | None:
     return match.group(1).lower() if match else None
 
 
+def _short_set_rule(families: dict) -> str:
+    """How the short set was chosen, in words: by family, or (none) in the file's order
+    (MTEB's per-task export read "the first column of each family: )" with no family)."""
+    if not families:
+        return "those with a guessed direction first, then in the file's order"
+    return ("the first column of each family: " + ", ".join(f"{f}-*" for f in list(families)[:6])
+            + (" ..." if len(families) > 6 else "") + ", those with a guessed direction first")
+
+
 def shorten_wide(guesses: list, notes: list) -> tuple[list, dict]:
     """Past :data:`SHORT_SET` objectives, keep the first of each family (then the first
     :data:`SHORT_SET`) and flag the rest ``more``; return the guesses and the families."""
@@ -221,7 +231,9 @@ def shorten_wide(guesses: list, notes: list) -> tuple[list, dict]:
     if len(objectives) <= SHORT_SET:
         return guesses, families
     keep, seen = [], set()
-    for g in objectives:
+    # those with a guessed direction first: BBOB's ERT table offered twelve undirected
+    # quantiles of one runtime and left its ERT, the measure of that field, out
+    for g in sorted(objectives, key=lambda o: o.direction is None):
         family = family_of(g.name)
         key = family if family in families else g.name
         if key in seen:
@@ -240,12 +252,43 @@ def shorten_wide(guesses: list, notes: list) -> tuple[list, dict]:
            replace(g, role="metadata", more=True,
                    reason=f"more columns: a wide table; {g.reason}") for g in guesses]
     notes.append(f"{len(objectives)} columns could be objectives; a short set of {len(keep)} "
-                 "is proposed (the first column of each family: "
-                 + ", ".join(f"{f}-*" for f in list(families)[:6])
-                 + (" ..." if len(families) > 6 else "") + "), the other "
+                 f"is proposed ({_short_set_rule(families)}), the other "
                  f"{len(objectives) - len(keep)} are under 'more columns' as metadata.")
     return out, families
 
+
+
+def infinite_objectives(frame: pd.DataFrame, guesses: list, notes: list) -> list:
+    """``guesses`` with each proposed objective that holds infinite values left as metadata,
+    saying where and how to use it (appended to ``notes``).
+
+    An objective must be finite to be saved (:func:`~copa_dash.data.io.build_eval_table`);
+    proposing one that is not made the default Save fail. BBOB's ``ERT`` is ``Inf`` where
+    no run reached the target (8 of 168 rows of an IOHanalyzer export).
+    """
+    out, said = [], []
+    for g in guesses:
+        values = (pd.to_numeric(frame[g.name], errors="coerce").to_numpy(dtype=np.float64)
+                  if g.role == "objective" and g.source is None and g.name in frame.columns
+                  else np.zeros(0))
+        where = np.flatnonzero(np.isinf(values))
+        if not where.size:
+            out.append(g)
+            continue
+        said.append(f"{g.name!r} ({row_list(where, limit=3)})")
+        out.append(replace(g, role="metadata", confidence="likely", reason=(
+            f"infinite in {where.size} row{'s' * (where.size > 1)} (a target never reached?): "
+            "an objective needs finite numbers; leave those cells empty in the file to "
+            "compare on it, those rows then left out of views with it")))
+    if said:
+        notes.append("Infinite values (Inf) in " + "; ".join(said[:4])
+                     + (" ..." if len(said) > 4 else "") + ": a measure of a target never "
+                     "reached, say. An objective needs finite numbers, so "
+                     + ("it stays" if len(said) == 1 else "these stay") + " as metadata; to "
+                     "compare on " + ("it" if len(said) == 1 else "one") + ", leave those "
+                     "cells empty in the file (the rows are then left out of views with it) "
+                     "or write the number they stand for.")
+    return out
 
 __all__ = [
     "SHORT_SET",
@@ -253,6 +296,7 @@ __all__ = [
     "derived_notes",
     "fairness_target",
     "family_of",
+    "infinite_objectives",
     "mixed_units",
     "pair_uncertainties",
     "shorten_wide",

@@ -48,7 +48,9 @@ _ROLE_NAMES = {
                "optimizer", "solver", "framework", "learner", "library"),
     "seed": ("seed", "random_seed", "replicate", "rep", "repeat", "trial", "run_seed"),
     "task": ("task", "dataset", "benchmark", "problem", "function", "instance", "env",
-             "environment", "test_function"),
+             "environment", "test_function",
+             # a task named by its number: BBOB's funcId, OpenML's task_id
+             "func_id", "funcid", "function_id", "problem_id", "task_id", "dataset_id"),
     "split": ("split", "subset", "partition", "phase", "stage"),
     "config": ("config", "configuration", "setting", "threshold", "hyperparameter",
                "hparams", "variant"),
@@ -227,6 +229,11 @@ def direction_guess(column_name: str, unit: str | None = None) -> tuple[str | No
                      or after[0] in vocab.cost_units):
             return "max", f"a rate: more {before[0]} per {after[0]} is better", "sure"
         words = words[:at]
+    if not unit and len(words) > 1 and words[-1] in vocab.maximise_alone:
+        # a task family named last is what the column scores: MTEB's
+        # "BrazilianToxicTweetsClassification" classifies toxic tweets, it is no toxicity
+        return "max", (f"the name reads as the score of a {words[-1]} task "
+                       f"({vocab.community_of(words[-1])}), named last"), "likely"
     known = vocab.maximise | vocab.minimise
     terms = name_terms(words, known) or name_terms(_words(name), known)  # camelCase whole
     in_phrase = {i + k for t, i in terms if "_" in t for k in range(t.count("_") + 1)}

@@ -47,6 +47,10 @@ COST_UNITS = frozenset({
     "gflops", "tflops", "macs", "gmacs", "kgco2", "kgco2e", "gco2", "gco2e", "tokens/s",
     "samples/s", "qps", "$/m", "usd/m", "tokens/kwh",
 })
+#: how each front end brings objectives into a view: the notes below are one sentence each,
+#: and the front end that shows one chooses the verb (the CLI and the notebook said "tick
+#: it", a page's word, issue 33)
+FRONT_ENDS = ("page", "cli", "notebook")
 SAMPLE_ROWS = 20_000  # rows the correlations are computed on (evenly spaced, deterministic)
 MOSTLY_MISSING = 0.5  # an objective missing in more than this share of rows is left out
 
@@ -74,11 +78,14 @@ class FirstView:
     # an aggregate of the other qualities ("Average ⬆️"), left out: beside its parts it
     # would count them twice (:func:`derived_aggregate`)
     derived: str = ""
+    derived_direction: str = "max"
 
-    def left_out_note(self) -> str:
-        """Which objectives the view leaves out and why ("" when none)."""
-        return " ".join(n for n in (mostly_missing_note(self.left_out, self.rows),
-                                    derived_note(self.derived)) if n)
+    def left_out_note(self, front: str = "page") -> str:
+        """Which objectives the view leaves out and why, and how to bring them back where
+        ``front`` (:data:`FRONT_ENDS`) shows it ("" when none)."""
+        return " ".join(n for n in (mostly_missing_note(self.left_out, self.rows, front),
+                                    derived_note(self.derived, front,
+                                                 self.derived_direction)) if n)
 
     @property
     def focus(self) -> tuple[str, ...]:
@@ -98,12 +105,13 @@ class FirstView:
         return Preferences(objectives=self.objectives, directions=self.directions,
                            focus=self.focus, alpha=self.alpha, p=self.p)
 
-    def describe(self) -> str:
-        """One line for the CLI, the notebook and the API: which view, and why this pair."""
+    def describe(self, front: str = "cli") -> str:
+        """One line for the CLI or the notebook (``front``): which view, and why this pair."""
+        left_out = self.left_out_note(front)
         return (f"the default view of an upload (as the page opens it): {self.x} against "
                 f"{self.y} ({self.reason}); focus {self.x} with alpha {self.alpha:g}, the "
                 f"other objectives share the rest; p = {'inf' if math.isinf(self.p) else self.p}"
-                "; every row" + (f". {self.left_out_note()}" if self.left_out_note() else ""))
+                "; every row" + (f". {left_out}" if left_out else ""))
 
     def to_dict(self) -> dict:
         """JSON of the view (the API and ``--json``)."""
@@ -123,8 +131,39 @@ def mostly_missing(table: EvalTable, names) -> tuple[tuple[str, int], ...]:
                  if k > MOSTLY_MISSING * len(table.frame))
 
 
-def mostly_missing_note(left_out, rows: int) -> str:
-    """The note on objectives left out of a view for missing in most rows ("" when none).
+def include_words(names, front: str, *, alone: bool = False, direction: str = "DIR") -> str:
+    """How ``front`` (:data:`FRONT_ENDS`) brings the objectives ``names`` into a view: the
+    verb of a note that says what the first view left out.
+
+    ``alone``: the objective is to replace others (an average instead of its parts), whose
+    ``direction`` the CLI and the notebook then name.
+
+    >>> include_words(["a"], "page")
+    'tick it'
+    >>> include_words(["a", "b"], "cli")
+    "pass --objective 'a:DIR' --objective 'b:DIR' (DIR min or max) with every other objective you want"
+    >>> include_words(["Average"], "notebook", alone=True, direction="max")
+    "pass objectives=['Average:max'] without its parts"
+    """
+    if front not in FRONT_ENDS:
+        raise ValueError(f"front {front!r}: one of {', '.join(FRONT_ENDS)}")
+    it = "it" if len(names) == 1 else "them"
+    if front == "page":
+        return f"tick {it}" + (" (and untick its parts)" if alone else "")
+    if alone:
+        given = (f"--objective '{names[0]}:{direction}'" if front == "cli"
+                 else f"objectives=['{names[0]}:{direction}']")
+        return f"pass {given} without its parts"
+    if front == "cli":
+        flags = " ".join(f"--objective '{n}:DIR'" for n in names)
+        return f"pass {flags} (DIR min or max) with every other objective you want"
+    listed = ", ".join(f"'{n}:DIR'" for n in names)
+    return f"name {it} in objectives=[{listed}, ...] (DIR min or max) with the others you want"
+
+
+def mostly_missing_note(left_out, rows: int, front: str = "page") -> str:
+    """The note on objectives left out of a view for missing in most rows ("" when none),
+    saying how ``front`` brings them back (:func:`include_words`).
 
     >>> mostly_missing_note([("HellaSwag - ECE", 39)], 67)
     "Left out of the first view because it is missing for most rows: 'HellaSwag - ECE' (39 of 67 rows); tick it to include it (rows without it are then left out)."
@@ -135,8 +174,8 @@ def mostly_missing_note(left_out, rows: int) -> str:
     one = len(left_out) == 1
     it = "it" if one else "them"
     return (f"Left out of the first view because {'it is' if one else 'they are'} missing for "
-            f"most rows: {named}; tick {it} to include {it} (rows without {it} are then left "
-            "out).")
+            f"most rows: {named}; {include_words([n for n, _ in left_out], front)} to include "
+            f"{it} (rows without {it} are then left out).")
 
 
 def _words(text) -> list[str]:
@@ -288,8 +327,9 @@ def derived_aggregate(table: EvalTable, objectives) -> str:
     return ""
 
 
-def derived_note(name: str) -> str:
-    """The note on an aggregate left out of a first view ("" for none).
+def derived_note(name: str, front: str = "page", direction: str = "max") -> str:
+    """The note on an aggregate left out of a first view ("" for none), saying how ``front``
+    ranks by it (:func:`include_words`).
 
     >>> derived_note("Average ⬆️")
     "Left out of the first view: 'Average ⬆️' reads as an average of the other scores, and weighed beside them it would count each twice; tick it (and untick its parts) to rank by it."
@@ -297,8 +337,8 @@ def derived_note(name: str) -> str:
     if not name:
         return ""
     return (f"Left out of the first view: {name!r} reads as an average of the other scores, "
-            "and weighed beside them it would count each twice; tick it (and untick its "
-            "parts) to rank by it.")
+            f"and weighed beside them it would count each twice; "
+            f"{include_words([name], front, alone=True, direction=direction)} to rank by it.")
 
 
 def is_fairness(objective) -> bool:
@@ -378,7 +418,8 @@ def first_view(table: EvalTable) -> FirstView:
     derived = derived_aggregate(table, kept)
     view = _first_view(table, tuple(o for o in kept if o.name != derived))
     if derived:
-        view = replace(view, derived=derived, rows=len(table.frame))
+        view = replace(view, derived=derived, rows=len(table.frame),
+                       derived_direction=table.directions[table.objective_names.index(derived)])
     return replace(view, left_out=left_out, rows=len(table.frame)) if left_out else view
 
 

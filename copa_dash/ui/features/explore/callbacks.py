@@ -230,7 +230,7 @@ def _full_draw(result, state: ExploreState, compare) -> dict:
     layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
     notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
     tasks = task_note(result.task_span, "pick", state)
-    return dict(alert=[*([tasks] if tasks else []), *(alert(n, "info") for n in notes)],
+    return dict(alert=panels.view_notes(tasks, notes),
                 front=front,
                 parallel=figures.parallel_figure(result, state.ranges), compare=compare,
                 log=figures.log_choices(result, state.axes, state.x, state.y, state.log),

@@ -146,7 +146,7 @@ def _views(view, k: int, budget: int = posets.DEFAULT_EXACT_BUDGET) -> dict:
         which = "A task (all depths equal)" if equal else f"Most {name}"
         hasse[name] = figures.hasse_figure(
             posets.hasse_layout(view, view.relations[t]), color=color,
-            title=f"{which}: {view.tasks[t]} (depth {view.depths[t]:.3f})")
+            title=f"{which}: {page.task_names([view.tasks[t]])} (depth {view.depths[t]:.3f})")
     return {"headline": page.headline(view, central, outlying), "tied": page.tied_panel(view),
             "depth": figures.depth_figure(view), **hasse, "beats": figures.beats_figure(view),
             "agreement": page.agreement_panel(posets.agreement(view, k=k), view.methods),

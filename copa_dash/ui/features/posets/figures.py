@@ -81,19 +81,38 @@ def _fits(lengths, xs, per_unit: float, step: int) -> bool:
                for k in range(len(lengths) - step))
 
 
+#: where a Hasse label sits: above or below its node, next to it or a line further out. A level
+#: too crowded for one row staggers its labels over two rows, then four (issue 33: ten AMLB
+#: methods on a level read "Au…Gluon" over two rows); neighbours in a row are then 2 or 4
+#: members apart
+ROWS = ("top center", "bottom center", "top center, outer", "bottom center, outer")
+
+#: pixels between a label's row and the outer row beyond it (a 12 px font's 14 px box, and room)
+ROW_STEP_PX = 18
+#: a Hasse node's marker size (px)
+NODE_SIZE = 16
+
+
 def hasse_labels(layout: HasseLayout, *, room: int = HASSE_LABEL_CHARS
                  ) -> tuple[list[str], list[str]]:
-    """Node labels that do not run into each other, and where each sits.
+    """Node labels that do not run into each other, and the row (:data:`ROWS`) each sits in.
 
     The diagram's x range (the widest level plus margins) holds ``room`` characters, so two
     neighbouring nodes ``d`` apart have ``d * room / range`` characters between their
-    centres. A level whose labels do not fit there in one row puts every other label below
-    its node (neighbours in a row then two nodes apart), and names that still do not fit are
-    shortened to the part that tells them apart (the hover keeps the full name), the head
-    and tail every method's name shares left out first (:func:`hasse_labels_and_note`).
+    centres. A level whose labels do not fit there in one row staggers them: every other
+    label below its node (neighbours in a row two members apart), then over four rows (two
+    above, two below: four apart); names that still do not fit are shortened to the part
+    that tells them apart (the hover keeps the full name), the head and tail every method's
+    name shares left out first (:func:`hasse_labels_and_note`).
     """
     labels, positions, _ = hasse_labels_and_note(layout, room=room)
     return labels, positions
+
+
+def _level_rows(lengths, xs, per_unit: float) -> int:
+    """How many rows (1, 2 or 4) a level's labels of ``lengths`` at ``xs`` need; 4 when even
+    four do not hold them whole."""
+    return next((rows for rows in (1, 2) if _fits(lengths, xs, per_unit, rows)), 4)
 
 
 def hasse_labels_and_note(layout: HasseLayout, *, room: int = HASSE_LABEL_CHARS
@@ -101,7 +120,7 @@ def hasse_labels_and_note(layout: HasseLayout, *, room: int = HASSE_LABEL_CHARS
     """:func:`hasse_labels` and a note saying which shared head or tail the labels leave
     out ("" when none do): AMLB's ten methods all end in ``_4h8c_gp3_2022_jmlr``, and a
     level of them read "Au…_jmlr", "GA…_jmlr", ... (issue 33)."""
-    labels, positions = list(layout.methods), ["top center"] * len(layout.methods)
+    labels, positions = list(layout.methods), [ROWS[0]] * len(layout.methods)
     head, tail = shared_ends(layout.methods)
     kept = [m[len(head):len(m) - len(tail)] for m in layout.methods]
     width = max((layout.level.count(lev) for lev in set(layout.level)), default=1)
@@ -114,15 +133,14 @@ def hasse_labels_and_note(layout: HasseLayout, *, room: int = HASSE_LABEL_CHARS
         if _fits([len(layout.methods[j]) for j in members], xs, per_unit, 1):
             continue
         left_out |= bool(head or tail)      # what every name shares tells none apart
-        if _fits([len(kept[j]) for j in members], xs, per_unit, 1):
-            continue
-        # alternating rows: a label may use the room up to the next but one node
-        gap = min((b - a for a, b in zip(xs, xs[2:])), default=width + 0.6)
-        limit = max(4, int(gap * per_unit) - 2)
-        short = unique_short_labels([kept[j] for j in members], limit=limit)
+        rows = _level_rows([len(kept[j]) for j in members], xs, per_unit)
+        short = [kept[j] for j in members]
+        if not _fits([len(t) for t in short], xs, per_unit, rows):
+            # a label may use the room up to the next node of its row
+            gap = min((b - a for a, b in zip(xs, xs[rows:])), default=width + 0.6)
+            short = unique_short_labels(short, limit=max(4, int(gap * per_unit) - 2))
         for rank, (j, label) in enumerate(zip(members, short)):
-            labels[j] = label
-            positions[j] = "top center" if rank % 2 == 0 else "bottom center"
+            labels[j], positions[j] = label, ROWS[rank % rows]
     if not left_out:
         return labels, positions, ""
     # every level without the shared parts, so no label carries what the note says is left out
@@ -130,6 +148,23 @@ def hasse_labels_and_note(layout: HasseLayout, *, room: int = HASSE_LABEL_CHARS
     said = [f"starts with '{head}'"] * bool(head) + [f"ends in '{tail}'"] * bool(tail)
     return labels, positions, (f"Every method's name {' and '.join(said)}, left out of the "
                                "labels; hover a node for its full name.")
+
+
+def _label_traces(layout: HasseLayout, labels, positions, per_px: float) -> list[dict]:
+    """The nodes' labels beyond the first rows (:data:`ROWS`' outer two), as a text trace of
+    its own a line further from the node: a scatter's text sits only next to its marker."""
+    outer = [k for k, row in enumerate(positions) if row.endswith("outer")]
+    if not outer:
+        return []
+    # a text-only point's label sits by the point itself, the nodes' labels past the marker's
+    # radius: the outer row is one line beyond the node's own label
+    step = (NODE_SIZE / 2 + ROW_STEP_PX) * per_px
+    return [{"type": "scatter", "mode": "text", "x": [layout.x[k] for k in outer],
+             "y": [-layout.level[k] + (step if positions[k].startswith("top") else -step)
+                   for k in outer],
+             "text": [plot_text(labels[k]) for k in outer],
+             "textposition": [positions[k].split(",")[0] for k in outer],
+             "hoverinfo": "skip", "name": "method labels", "cliponaxis": False}]
 
 
 def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
@@ -164,14 +199,23 @@ def hasse_figure(layout: HasseLayout, *, title: str, color: str) -> dict:
              for k, (m, lev) in enumerate(zip(layout.methods, layout.level))]
     width = max((layout.level.count(lev) for lev in range(n_levels)), default=1)
     labels, positions, note = hasse_labels_and_note(layout)
+    outer = any(row.endswith("outer") for row in positions)
+    # two more label rows a level where a level staggers its labels over four
+    height = max(260, (70 + 2 * ROW_STEP_PX * outer) * n_levels + 110)
+    margin = {"l": 20, "r": 40, "t": 50 + ROW_STEP_PX * outer,
+              "b": (50 if note else 20) + ROW_STEP_PX * outer}
+    per_px = n_levels / (height - margin["t"] - margin["b"])     # the y range's span
     return {"data": [{
         "type": "scatter", "mode": "markers+text", "x": xs, "y": ys,
-        "text": [plot_text(m) for m in labels], "textposition": positions,
-        "marker": {"size": 16, "color": color, "line": {"color": "#fff", "width": 1.5}},
-        "hovertext": hover, "hoverinfo": "text", "name": "methods", "cliponaxis": False}],
+        "text": [plot_text(m) if not row.endswith("outer") else ""
+                 for m, row in zip(labels, positions)],
+        "textposition": [row.split(",")[0] for row in positions],
+        "marker": {"size": NODE_SIZE, "color": color, "line": {"color": "#fff", "width": 1.5}},
+        "hovertext": hover, "hoverinfo": "text", "name": "methods", "cliponaxis": False},
+        *_label_traces(layout, labels, positions, per_px)],
         "layout": {
-            "template": "plotly_white", "height": max(260, 70 * n_levels + 110),
-            "margin": {"l": 20, "r": 40, "t": 50, "b": 50 if note else 20}, "shapes": shapes,
+            "template": "plotly_white", "height": height,
+            "margin": margin, "shapes": shapes,
             # the tool bar stands upright at the right edge: across the top it covered the
             # title, which names the task ("Most central: P2 · mnist_vae (depth 0.649)")
             "modebar": {"orientation": "v"},

@@ -10,6 +10,7 @@ each other, and what the k most central posets agree on. The URL holds the view:
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import dash
@@ -262,6 +263,20 @@ def mode_options(exact_seconds: float | None) -> list[dict]:
             {"label": "approximate", "value": "approx"}]
 
 
+def task_names(tasks) -> str:
+    """Tasks listed for a sentence; tasks named by a number say they are tasks (BBOB's
+    functions 1-24: "Most central: 14, 9" read as two counts).
+
+    >>> task_names(["14", "9"]), task_names(["3"]), task_names(["abalone", "7"])
+    ('tasks 14, 9', 'task 3', 'abalone, 7')
+    """
+    tasks = [str(t) for t in tasks]
+    listed = ", ".join(tasks)
+    if tasks and all(re.fullmatch(r"-?\d+(\.\d+)?", t) for t in tasks):
+        return ("task " if len(tasks) == 1 else "tasks ") + listed
+    return listed
+
+
 def headline(view, central, outlying) -> html.Div:
     """The most central and most outlying tasks, named, with their depths, and how many
     others an approximate depth cannot tell from them (:func:`posets.within_bound_of_extremes`)."""
@@ -276,8 +291,8 @@ def headline(view, central, outlying) -> html.Div:
         return html.Div(className="alert alert-warning", children=[
             html.Strong(equal), html.Div(f"Among {counts}", className="help")])
     children = [
-        html.Strong("Most central: "), f"{', '.join(central)} (depth {top:.3f})",
-        html.Span(" · "), html.Strong("most outlying: "), (f"{', '.join(outlying)} "
+        html.Strong("Most central: "), f"{task_names(central)} (depth {top:.3f})",
+        html.Span(" · "), html.Strong("most outlying: "), (f"{task_names(outlying)} "
         f"(depth {low:.3f}) among {counts}")]
     unsure = posets.unsure_extremes_sentence(view)
     if unsure:
