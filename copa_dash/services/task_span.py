@@ -159,8 +159,15 @@ def column_span(values: pd.Series, column: str) -> TaskSpan | None:
     --------
     >>> column_span(pd.Series(["P1", "P2", "P1", None]), "problem").tasks
     ('P1', 'P2')
+    >>> column_span(pd.Series([1, 10, 11, 2, 1]), "funcId").tasks    # numbers: in their order
+    ('1', '2', '10', '11')
     """
-    tasks = pd.unique(values.dropna().astype(str))
+    present = values.dropna()
+    if pd.api.types.is_numeric_dtype(present):
+        # tasks named by a number (BBOB's funcId) in numeric order: an export sorted as text
+        # listed them "1, 10, 11, 12, 13" (session 22's newcomer pass)
+        present = present.sort_values(kind="stable")
+    tasks = pd.unique(present.astype(str))
     if len(tasks) < 2:
         return None
     return TaskSpan(column=column, tasks=tuple(tasks))

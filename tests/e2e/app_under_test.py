@@ -110,6 +110,13 @@ def texts_of(dash_duo, selector: str, inside=None) -> list[str]:
         ".map(e => e.innerText.replace(/\u00a0/g, ' ').trim());", selector, inside)
 
 
+def open_more_notes(dash_duo) -> None:
+    """Open every "n more notes on this view" disclosure of the page
+    (``ui.common.alerts.view_notes``), so that every note's text is shown and read."""
+    dash_duo.driver.execute_script(
+        "document.querySelectorAll('details.more-notes').forEach(d => { d.open = true; });")
+
+
 def graph_figure(dash_duo, graph_id: str, timeout: float = 30, *, until=None,
                  with_data: bool = True) -> dict:
     """The plotly data and layout of a dcc.Graph, once it has traces (and, given ``until``,

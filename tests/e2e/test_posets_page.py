@@ -19,6 +19,7 @@ from copa_dash.cli import main as cli_main
 from tests.e2e.app_under_test import (
     assert_hasse_labels_apart,
     graph_figure,
+    open_more_notes,
     screenshot,
     screenshot_of,
     wait_until,
@@ -135,6 +136,7 @@ def test_bbob_missing_values_switch_and_approximate_mode(dash_duo, app):
     cli = _cli_depth("--dataset", "bbob")
     labels = _labels("bbob")
     _check_against_cli(dash_duo, cli, labels)
+    open_more_notes(dash_duo)
     notes = dash_duo.find_element("#posets-notes").text
     assert "5 of 24 tasks are left out" in notes and "f24" in notes
     before = _figure(dash_duo, "posets-depth")["layout"]["title"]["text"]

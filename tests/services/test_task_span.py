@@ -22,6 +22,14 @@ def _table(tasks, system=None):
     return EvalTable(frame, roles)
 
 
+def test_tasks_named_by_numbers_are_listed_in_numeric_order():
+    """BBOB's IOHanalyzer export (tests/data/messy/bbob_ert_iohanalyzer.csv) lists its funcId
+    as text sorts it; the note said "tasks (1, 10, 11, 12, 13 and 19 more)"."""
+    span = task_span(_table([1, 10, 11, 2, 20, 3, 1]))
+    assert span.tasks == ("1", "2", "3", "10", "11", "20")
+    assert "(1, 2, 3, 10, 11 and 1 more)" in span.sentence("pick")
+
+
 def test_tasks_counted_in_table_order_and_named():
     span = task_span(_table(["b", "a", "b", "c"]))
     assert span.n == 3 and span.tasks == ("b", "a", "c") and span.column == "task"

@@ -34,3 +34,41 @@ def empty_state(message, then=(), *, kind: str = "warning", component_id: str | 
         children.append(html.P(list(then), className="empty-next"))
     extra = {} if component_id is None else {"id": component_id}
     return html.Div(children, className=f"alert alert-{kind} empty-state", **extra)
+
+
+def view_notes(task_box, notes) -> list:
+    """The notes on a view, as one compact block: the first shown, the rest
+    behind a "n more notes" disclosure (every word one click away).
+
+    At 1024 x 768 an upload's four notes on Explore (rows left out, columns left out, the
+    average left out, why this pair) stood one above the other between the figure and the
+    pick card and pushed the card off the first two screens; on Rankings a task table's
+    three notes stood above the bump chart (issue 33). Every page with a notes box uses it.
+
+    Parameters
+    ----------
+    task_box : Div or None
+        The tasks-pooled note (:func:`~copa_dash.ui.common.task_note.task_note`), first.
+    notes : sequence of str
+        The view's other notes, in the service's order.
+
+    Returns
+    -------
+    list
+        The children of the page's notes box.
+
+    Examples
+    --------
+    >>> [c.className for c in view_notes(None, ["a"])]
+    ['alert alert-info']
+    >>> first, more = view_notes(None, ["a", "b", "c"])
+    >>> first.children, more.children[0].children, [c.children for c in more.children[1:]]
+    ('a', '2 more notes on this view', ['b', 'c'])
+    """
+    boxes = [*([task_box] if task_box is not None else []),
+             *(alert(note, "info") for note in notes)]
+    if len(boxes) <= 1:
+        return boxes
+    rest = boxes[1:]
+    return [boxes[0], html.Details(className="more-notes", children=[
+        html.Summary(f"{len(rest)} more note{'s' * (len(rest) != 1)} on this view"), *rest])]

@@ -13,7 +13,7 @@ from dash import html
 from copa_dash.services.explorer import BASELINE_LABELS, Exploration
 from copa_dash.services.method_limits import PLAIN_NAMES
 from copa_dash.services.pick_tie import pick_tie
-from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.alerts import alert, view_notes  # noqa: F401  (callbacks: panels.view_notes)
 from copa_dash.ui.common.break_names import breakable_html
 from copa_dash.ui.common.glossary import info_html
 from copa_dash.ui.common.html_block import HtmlBlock
@@ -288,38 +288,3 @@ def weight_shares_text(columns, values, chosen_lists) -> str:
     return "Normalised: " + ", ".join(f"{name} {100 * n / total:.0f}%" for name, n in shares)
 
 
-def view_notes(task_box, notes) -> list:
-    """The notes on a view, as one compact block under the figure: the first shown, the rest
-    behind a "n more notes" disclosure (every word one click away).
-
-    At 1024 x 768 an upload's four notes (rows left out, columns left out, the average left
-    out, why this pair) stood one above the other between the figure and the pick card and
-    pushed the card off the first two screens (issue 33).
-
-    Parameters
-    ----------
-    task_box : Div or None
-        The tasks-pooled note (:func:`~copa_dash.ui.common.task_note.task_note`), first.
-    notes : sequence of str
-        The view's other notes, in the service's order.
-
-    Returns
-    -------
-    list
-        The children of the page's notes box.
-
-    Examples
-    --------
-    >>> [c.className for c in view_notes(None, ["a"])]
-    ['alert alert-info']
-    >>> first, more = view_notes(None, ["a", "b", "c"])
-    >>> first.children, more.children[0].children, [c.children for c in more.children[1:]]
-    ('a', '2 more notes on this view', ['b', 'c'])
-    """
-    boxes = [*([task_box] if task_box is not None else []),
-             *(alert(note, "info") for note in notes)]
-    if len(boxes) <= 1:
-        return boxes
-    rest = boxes[1:]
-    return [boxes[0], html.Details(className="more-notes", children=[
-        html.Summary(f"{len(rest)} more note{'s' * (len(rest) != 1)} on this view"), *rest])]

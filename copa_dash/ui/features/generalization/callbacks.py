@@ -8,7 +8,7 @@ from dash import Input, Output, State, html
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.catalog import open_dataset
 from copa_dash.services.generalization import dataset_report, label_text, pair_comparisons
-from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.alerts import alert, view_notes
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.table_ids import id_tooltips
@@ -85,7 +85,7 @@ def register_callbacks(app) -> None:
         two = len(report.spec.metrics) == 2
         figure = figures.search_panels(report, search) if two else figures.parallel_front(report, search)
         data, columns = figures.front_table(report, search)
-        notes = [alert(n, "info") for n in report.notes]
+        notes = view_notes(None, report.notes)
         return (notes, _title(search), figure, HELP_TWO if two else HELP_MORE, data, columns,
                 id_tooltips(data, "id"))
 

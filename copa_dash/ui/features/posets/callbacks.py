@@ -19,7 +19,7 @@ from copa_dash.core.errors import InvalidInputError
 from copa_dash.services import posets
 from copa_dash.services.cache import get_cache
 from copa_dash.services.catalog import open_dataset
-from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.alerts import alert, view_notes
 from copa_dash.ui.common.job_result import dim_while_running
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.url_sync import register_url_sync, view_link
@@ -150,7 +150,7 @@ def _views(view, k: int, budget: int = posets.DEFAULT_EXACT_BUDGET) -> dict:
     return {"headline": page.headline(view, central, outlying), "tied": page.tied_panel(view),
             "depth": figures.depth_figure(view), **hasse, "beats": figures.beats_figure(view),
             "agreement": page.agreement_panel(posets.agreement(view, k=k), view.methods),
-            "notes": [alert(n, "info") for n in view.notes], "shown": {},
+            "notes": view_notes(None, view.notes), "shown": {},
             "forecast": (forecast := posets.exact_forecast(view, budget=budget)),
             "forecast_bar": forecast,
             "modes": page.mode_options(posets.exact_seconds(view, budget=budget))}

@@ -13,7 +13,7 @@ from copa_dash.services import benchmarks, rankings
 from copa_dash.services.catalog import file_stem, open_dataset
 from copa_dash.services.export import safe_csv
 from copa_dash.services.inputs import RowFilter
-from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.alerts import alert, view_notes
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.long_options import matching_options
 from copa_dash.ui.common.settings_access import current_cache, current_settings
@@ -151,7 +151,7 @@ def _benchmark(state: RankingsState) -> dict:
     except InvalidInputError as exc:
         return {"alert": alert(str(exc)), "boxes": EMPTY, "friedman": None, "cd": EMPTY,
                 "tradeoff": EMPTY}
-    return {"alert": [alert(n, "info") for n in view.notes],
+    return {"alert": view_notes(None, view.notes),
             "boxes": figures_benchmark.box_figure(view),
             "friedman": panels_rankings.friedman_text(view),
             "cd": figures_benchmark.cd_figure(view),
@@ -183,7 +183,7 @@ def register_callbacks(app) -> None:
             return {"alert": alert(str(exc)), "headline": None, "note": "", "bump": EMPTY,
                     "by_options": options, "query": view_link(PATH, to_query(state))}
         tasks = task_note(view.task_span, view.task_what, state)
-        return {"alert": [*([tasks] if tasks else []), *(alert(n, "info") for n in view.notes)],
+        return {"alert": view_notes(tasks or None, view.notes),
                 "headline": panels_rankings.headline(view, ties=state.ties), "note": rows.note,
                 "bump": figures_rankings.bump_figure(view, rows, ties=state.ties),
                 "by_options": options,

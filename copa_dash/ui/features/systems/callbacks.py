@@ -13,7 +13,7 @@ from copa_dash.services.catalog import open_dataset
 from copa_dash.services.systems_flat import constant_objective_note, flat_radar_note
 from copa_dash.services.task_span import task_span
 from copa_dash.services.views.rankings import RankingsView
-from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.alerts import alert, view_notes
 from copa_dash.ui.common.job_result import dim_while_running
 from copa_dash.ui.common.settings_access import current_cache, current_settings
 from copa_dash.ui.common.table_ids import id_tooltips
@@ -141,8 +141,8 @@ def _register_indicators(app) -> None:
         tasks = task_note(task_span(table, pooled_by=table.roles.system), "systems",
                           rankings_view, restrict_in=rankings_view)
         # the notes under the radar: above it, two of them pushed it off the first screen
-        return {"alert": None, "notes": [*([tasks] if tasks else []), *(alert(n, "info")
-                for n in (*view.notes, *filter(None, [flat, constant])))],
+        return {"alert": None, "notes": view_notes(tasks or None,
+                                             [*view.notes, *filter(None, [flat, constant])]),
                 "data": data,
                 "hv_note": alert(estimated) if estimated else None,
                 "columns": columns, "tooltips": id_tooltips(data, "system", tooltips=tooltips),
