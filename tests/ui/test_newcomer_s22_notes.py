@@ -12,8 +12,8 @@ from dash import html
 
 from copa_dash.services.explorer import explore
 from copa_dash.services.views.explore import ExploreView
+from copa_dash.ui.common.alerts import view_notes
 from copa_dash.ui.features.explore import callbacks
-from copa_dash.ui.features.explore.panels import view_notes
 from tests.services.test_default_view import _upload
 from tests.ui.test_newcomer_s21_average import _opened
 
@@ -51,7 +51,7 @@ def test_the_tasks_note_comes_first_and_one_note_stands_alone():
 def test_the_explore_callback_draws_its_notes_through_view_notes(monkeypatch):
     """The figures' callback (another helper's file) calls this one function."""
     seen = []
-    monkeypatch.setattr(callbacks.panels, "view_notes",
+    monkeypatch.setattr(callbacks, "view_notes",
                         lambda tasks, notes: seen.append(list(notes)) or ["drawn"])
     table = _upload("helm_classic_calibration.tsv")
     opened = _opened(table)

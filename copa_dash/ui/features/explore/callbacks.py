@@ -26,7 +26,7 @@ from dash.exceptions import PreventUpdate
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.services.catalog import file_stem
 from copa_dash.services.export import safe_csv
-from copa_dash.ui.common.alerts import alert
+from copa_dash.ui.common.alerts import alert, view_notes
 from copa_dash.ui.common.empty import empty_figure
 from copa_dash.ui.common.settings_access import current_settings
 from copa_dash.ui.common.task_note import task_note
@@ -230,7 +230,7 @@ def _full_draw(result, state: ExploreState, compare) -> dict:
     layers = {key: front["layout"][key] for key in ("shapes", "annotations")}
     notes = [*result.notes, *figures.log_notes(result, state.axes, state.x, state.y, state.log)]
     tasks = task_note(result.task_span, "pick", state)
-    return dict(alert=panels.view_notes(tasks, notes),
+    return dict(alert=view_notes(tasks, notes),
                 front=front,
                 parallel=figures.parallel_figure(result, state.ranges), compare=compare,
                 log=figures.log_choices(result, state.axes, state.x, state.y, state.log),

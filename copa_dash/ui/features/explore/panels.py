@@ -13,7 +13,6 @@ from dash import html
 from copa_dash.services.explorer import BASELINE_LABELS, Exploration
 from copa_dash.services.method_limits import PLAIN_NAMES
 from copa_dash.services.pick_tie import pick_tie
-from copa_dash.ui.common.alerts import alert, view_notes  # noqa: F401  (callbacks: panels.view_notes)
 from copa_dash.ui.common.break_names import breakable_html
 from copa_dash.ui.common.glossary import info_html
 from copa_dash.ui.common.html_block import HtmlBlock
