@@ -109,6 +109,49 @@
         });
     }
 
+    // The header's links follow the store without being a callback's outputs: a callback's
+    // outputs are marked loading while it runs (data-dash-is-loading set and removed), and
+    // Dash runs the callback the context's write starts only after the answer's render and the
+    // figures' draw (~80 ms after, docs/benchmarks.md session 22 (2)). Each link whose href
+    // differs is set (set_props); the rest are left alone, so a callback that finds them right
+    // changes nothing in the document.
+    function setNavHrefs(stored, ids, current, config, set) {
+        const hrefs = navHrefs(stored, ids, config);
+        ids.forEach((id, i) => {
+            if (current[i] !== hrefs[i]) {
+                set(id, {href: hrefs[i]});
+            }
+        });
+    }
+
+    // stored, ids, current hrefs, config -> nothing (a clientside callback without outputs):
+    // the header's links set from the store, on every change of it (context.py)
+    function syncNav(stored, ids, current, config) {
+        state.config = config;
+        const set = window.dash_clientside && window.dash_clientside.set_props;
+        if (set) {
+            setNavHrefs(stored, ids || [], current || [], config, set);
+        }
+    }
+
+    // the header's links as the document has them (their ids are Dash's JSON of a dict id)
+    function shownNav() {
+        const ids = [];
+        const hrefs = [];
+        document.querySelectorAll('a.nav-link[id]').forEach(link => {
+            try {
+                const id = JSON.parse(link.id);
+                if (id && typeof id.path === 'string') {
+                    ids.push(id);
+                    hrefs.push(link.getAttribute('href'));
+                }
+            } catch (error) {
+                // not a header link of context.py's
+            }
+        });
+        return {ids: ids, hrefs: hrefs};
+    }
+
     // url_sync.js calls this with the link of the view on show; Explore's becomes the context
     function capture(link) {
         const config = state.config;
@@ -133,7 +176,14 @@
         if (json === state.written) {
             return;
         }
-        const write = () => { state.written = json; state.key = key; set(config.store, {data: next}); };
+        const write = () => {
+            state.written = json;
+            state.key = key;
+            // the links first: the store's write then finds them right (syncNav)
+            const shown = shownNav();
+            setNavHrefs(next, shown.ids, shown.hrefs, config, set);
+            set(config.store, {data: next});
+        };
         if (key !== state.key) {
             write();
         } else {
@@ -148,5 +198,6 @@
 
     window.copaContext = {capture: capture};
     window.dash_clientside = Object.assign({}, window.dash_clientside);
-    window.dash_clientside.copa_context = {follow: follow, navHrefs: navHrefs, pageNotes: pageNotes};
+    window.dash_clientside.copa_context = {follow: follow, syncNav: syncNav, navHrefs: navHrefs,
+                                           pageNotes: pageNotes};
 }());

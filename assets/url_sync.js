@@ -1,5 +1,6 @@
 /* The address bar follows the view: every page's own callback writes its view's link into
- * its share box (a dcc.Input with class "share-link"); when the box changes, the address bar
+ * its share box (a read-only dcc.Textarea with class "share-link", common/url_sync.share_box,
+ * which writes a new link in the same render as the answer); when the box changes, the address bar
  * is replaced with that link's path and query (history.replaceState: no navigation, no new
  * history entry). Only a link to the page on show is followed. */
 (function () {
@@ -9,7 +10,7 @@
     const seen = new WeakMap();
 
     function follow() {
-        const box = document.querySelector('.share-link input, input.share-link');
+        const box = document.querySelector('textarea.share-link, .share-link input, input.share-link');
         if (!box || !box.value || seen.get(box) === box.value) {
             return;
         }
@@ -36,10 +37,11 @@
     }
 
     function start() {
-        // React writes a new value into the box's value attribute as well as the property;
-        // a new page brings a new box (childList)
+        // React writes a textarea's new value into its text as well as the property (childList,
+        // characterData), an input's into its value attribute; a new page brings a new box
         new MutationObserver(follow).observe(document.body, {
-            subtree: true, childList: true, attributes: true, attributeFilter: ['value'],
+            subtree: true, childList: true, characterData: true, attributes: true,
+            attributeFilter: ['value'],
         });
         follow();
     }

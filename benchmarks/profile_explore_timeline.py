@@ -80,7 +80,9 @@ return {click: rec.click, changes: rec.changes, requests: requests};
 MILESTONES = {
     "commit": lambda kind, owner, attr: owner == "explore-table" and kind == "childList",
     "drawn": lambda kind, owner, attr: attr == "d",
-    "share": lambda kind, owner, attr: owner == "explore-share" and attr == "value",
+    # an input's value attribute; a textarea's text (the box since session 22 (2))
+    "share": lambda kind, owner, attr: owner == "explore-share" and (
+        attr == "value" or kind in ("childList", "characterData")),
     "header": lambda kind, owner, attr: '"nav-link"' in owner and attr == "href",
 }
 

@@ -129,11 +129,13 @@ def _config() -> dict:
 def register_context_callbacks(app) -> None:
     """The clientside dataset and context follower, the header links, the bar's notes and
     the compile-progress poll (the first three are functions of ``assets/context.js``)."""
+    # no outputs: the links are set (set_props) where they differ, so a change of the store
+    # whose links Explore's answer has already set (context.js's capture) leaves the
+    # document alone, instead of marking the eight links loading after the figures' draw
     app.clientside_callback(
-        ClientsideFunction("copa_context", "navHrefs"),
-        Output({"type": ContextIds.NAV, "path": ALL}, "href"),
+        ClientsideFunction("copa_context", "syncNav"),
         Input(ContextIds.LAST, "data"), State({"type": ContextIds.NAV, "path": ALL}, "id"),
-        State(ContextIds.CONFIG, "data"))
+        State({"type": ContextIds.NAV, "path": ALL}, "href"), State(ContextIds.CONFIG, "data"))
     app.clientside_callback(
         ClientsideFunction("copa_context", "follow"),
         Output(ContextIds.URL, "search"), Output(ContextIds.LAST, "data"),

@@ -70,10 +70,17 @@ def view_link(path: str, query) -> tuple:
 
 
 def share_box(share: str, path: str, query: str) -> list:
-    """The share row's box and copy button, filled with the view's link as the page opens."""
+    """The share row's box and copy button, filled with the view's link as the page opens.
+
+    The box is a read-only one-row ``dcc.Textarea``, styled as a line (``assets/style.css``):
+    it writes a new link into the document in the same render as the answer that brings it.
+    Dash 4's ``dcc.Input`` writes its value only in an effect after the page is painted,
+    after the figures' draw, and the address bar and the header's links, which follow the
+    box (``assets/url_sync.js``), waited for it (docs/benchmarks.md, session 22 (2)).
+    """
     return [html.Label("link to this view", htmlFor=share, className="visually-hidden"),
-            dcc.Input(id=share, readOnly=True, className="share-link",
-                      value=share_url(path, query)),
+            dcc.Textarea(id=share, readOnly=True, className="share-link", rows=1, wrap="off",
+                         spellCheck=False, value=share_url(path, query)),
             dcc.Clipboard(target_id=share, title="copy the link")]
 
 
