@@ -32,8 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._harness import load_line  # noqa: E402
-from tests.conftest import WARM_UP_CODE, warm_up_order  # noqa: E402
+from benchmarks._harness import load_line
+from tests.conftest import WARM_UP_CODE, warm_up_order
 
 #: The split before session 22 (tests/conftest.py at 7144d2b), and its command line.
 BY_POSITION = ("import sys\n"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-import test_durations  # noqa: E402
+import test_durations
 
 
 def test_a_cpu_plugin_folder_gives_each_tests_whole_wall_without_its_group(tmp_path):
