@@ -101,6 +101,72 @@ def pytest_collection_modifyitems(config, items):
 #: Seconds the controller waits for the numba cache to be warm (tests compile what is left).
 WARM_UP_TIMEOUT = 900
 
+#: The order in which the warm-up processes claim the app's warm-up steps (their labels in
+#: services/warmup.py; a step not named here goes last, in the app's order). Measured on an
+#: empty cache (session 22, each step alone: the kernels it compiles, each kernel's own CPU
+#: seconds; 71 CPU s for all of them once): the front and hypervolume kernels (22 s of them) are
+#: shared by four steps, the explorer's dominance kernels (13 s) by five. In the app's order,
+#: one step of each half apiece, both processes compiled the shared ones at the same time (97
+#: CPU s in all, 48 a process). Here one process starts on the many-objective hypervolume
+#: (its own kernels) while the other takes the small steps that share little and then the
+#: fronts; the steps that need the shared kernels come after they are in the cache.
+WARM_UP_ORDER = (
+    "hypervolume kernels for many objectives",
+    "'How sure is this pick?' kernels",
+    "posets kernels",
+    "front and hypervolume kernels",
+    "Help me choose kernels",
+    "explorer kernels",
+    "systems kernels",
+    "val -> test kernels",
+)
+
+#: What each warm-up process runs: it claims the next step nobody has claimed (a file created
+#: with O_EXCL in a folder the processes share) and runs it, until none is left.
+WARM_UP_CODE = """\
+import os, sys
+from copa_dash.services.warmup import WARM_UP_STEPS
+claims, order = sys.argv[1], [int(i) for i in sys.argv[2].split(",")]
+for i in order:
+    try:
+        os.close(os.open(os.path.join(claims, str(i)), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        continue
+    WARM_UP_STEPS[i][1]()
+"""
+
+
+def warm_up_order(labels: list[str]) -> list[int]:
+    """The indices of the steps ``labels`` (services/warmup.py's, in the app's order) in the
+    order :data:`WARM_UP_ORDER` gives; steps it does not name follow in the app's order."""
+    named = [labels.index(label) for label in WARM_UP_ORDER if label in labels]
+    return named + [i for i in range(len(labels)) if i not in named]
+
+
+def warm_numba_cache(cwd, env: dict, processes: int = 2,
+                     timeout: float = WARM_UP_TIMEOUT) -> float:
+    """Run the app's warm-up steps in ``processes`` interpreters that share them out
+    (:data:`WARM_UP_CODE`); returns the seconds until all have ended (or were killed at
+    ``timeout``)."""
+    import subprocess
+    import sys
+
+    from copa_dash.services.warmup import WARM_UP_STEPS
+
+    order = ",".join(map(str, warm_up_order([label for label, _ in WARM_UP_STEPS])))
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="copa-warm-up-") as claims:
+        started = [subprocess.Popen([sys.executable, "-c", WARM_UP_CODE, claims, order],
+                                    cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL) for _ in range(processes)]
+        for process in started:
+            try:
+                process.wait(timeout=max(1.0, start + timeout - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    return time.monotonic() - start
+
 
 def pytest_sessionstart(session):
     """Under pytest-xdist, the controller fills the numba cache before the workers start.
@@ -109,35 +175,18 @@ def pytest_sessionstart(session):
     worker) compiles all kernels when it starts (``COPA_JIT_MODE=foreground``). On a fresh
     clone the cache is cold, and the longest units, which go first, start four such apps at
     once: each compiled everything again (155 s of setup at load 10, 28 Nov 2026). Here two
-    processes, one a core, compile half of the app's warm-up steps each
-    (services/warmup.py) before any test runs; once the cache is warm this costs the two
+    processes, one a core, share out the app's warm-up steps (services/warmup.py, in the order
+    of :data:`WARM_UP_ORDER`) before any test runs; once the cache is warm this costs the two
     interpreter starts. A failure here fails nothing: the tests compile what they need.
     """
     config = session.config
     if hasattr(config, "workerinput") or not config.pluginmanager.has_plugin("dsession"):
         return
-    import subprocess
     import sys
 
-    code = ("import sys\n"
-            "from copa_dash.services.warmup import WARM_UP_STEPS\n"
-            "part, parts = int(sys.argv[1]), int(sys.argv[2])\n"
-            "for _, step in WARM_UP_STEPS[part::parts]:\n"
-            "    step()\n")
-    env = {**os.environ, "COPA_JIT_MODE": "foreground"}
-    parts = 2
-    started = [subprocess.Popen([sys.executable, "-c", code, str(part), str(parts)],
-                                cwd=config.rootpath, env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL) for part in range(parts)]
-    start = time.monotonic()
-    for process in started:
-        try:
-            process.wait(timeout=max(1.0, start + WARM_UP_TIMEOUT - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    took = warm_numba_cache(config.rootpath, {**os.environ, "COPA_JIT_MODE": "foreground"})
     # pytest's own "in N s" starts after this: the wait is said so that it is not hidden
-    sys.stderr.write(f"numba cache warm-up before the workers: {time.monotonic() - start:.0f} s\n")
+    sys.stderr.write(f"numba cache warm-up before the workers: {took:.0f} s\n")
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -169,3 +169,17 @@ def test_the_tests_sharing_a_module_fixture_are_one_group_the_others_free():
     # Chromium and server (not dash[testing]'s, which starts both for each test)
     duos = [line.split()[2:] for line in out.splitlines() if line.startswith("DUO ")]
     assert duos == [["tests/e2e", "function"]], out[-2000:]
+
+
+def test_the_warm_up_order_names_every_step_of_the_app_and_keeps_the_unnamed_ones():
+    from copa_dash.services.warmup import WARM_UP_STEPS
+    from tests.conftest import WARM_UP_ORDER, warm_up_order
+
+    labels = [label for label, _ in WARM_UP_STEPS]
+    # a renamed or new step would otherwise go last silently, undoing the measured order
+    assert sorted(WARM_UP_ORDER) == sorted(labels)
+    order = warm_up_order(labels)
+    assert sorted(order) == list(range(len(labels)))               # each step once
+    assert [labels[i] for i in order] == list(WARM_UP_ORDER)
+    assert warm_up_order(["new step", WARM_UP_ORDER[1], "another", WARM_UP_ORDER[0]]) == \
+        [3, 1, 0, 2]

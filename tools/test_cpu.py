@@ -211,17 +211,30 @@ def read_rows(folder: Path) -> list[tuple[str, float, float]]:
     return rows
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def report_main(argv: list[str] | None, *, description: str, read, render, missing: str,
+                top: tuple[int, str], more: tuple[tuple[str, int, str], ...] = ()) -> int:
+    """The command line of a report on a folder this plugin wrote (this module's and
+    tools/test_timeline.py's): ``FOLDER`` (default :data:`OUT_DIR`), ``--top N`` and the integer
+    options ``more`` (flag, default, help); ``read(folder)`` gives the data, ``render(data, args)``
+    the text printed. Exits 2 saying ``missing`` when the folder holds nothing to read."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("folder", type=Path, nargs="?", default=OUT_DIR)
-    parser.add_argument("--top", type=int, default=30, help="files listed (default 30)")
+    parser.add_argument("--top", type=int, default=top[0], help=top[1])
+    for flag, default, text in more:
+        parser.add_argument(flag, type=int, default=default, help=text)
     args = parser.parse_args(argv)
-    rows = read_rows(args.folder)
-    if not rows:
-        print(f"test_cpu: no cpu-*.tsv in {args.folder}", file=sys.stderr)
+    data = read(args.folder)
+    if not data:
+        print(f"{missing} in {args.folder}", file=sys.stderr)
         return 2
-    print(summary(rows, args.top))
+    print(render(data, args))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return report_main(argv, description=__doc__.split("\n\n")[0], read=read_rows,
+                       render=lambda rows, args: summary(rows, args.top),
+                       missing="test_cpu: no cpu-*.tsv", top=(30, "files listed (default 30)"))
 
 
 if __name__ == "__main__":

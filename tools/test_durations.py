@@ -6,6 +6,11 @@ where its times come from. After a change that makes tests much slower or faster
     python -m pytest -n 2 --dist loadgroup --durations=0 -p no:randomly | tee /tmp/run.txt
     python tools/test_durations.py /tmp/run.txt
 
+or from the folder the CPU plugin wrote (tools/test_cpu.py: its ``timeline-*.jsonl`` rows hold
+each test's wall time, set-up and tear-down included)::
+
+    python tools/test_durations.py /tmp/copa-test-cpu
+
 Setup, call and teardown of a test are added; given several reports, each test keeps its
 shortest time (a test that happened to pay a cold numba compile or a busy machine in one run
 does not look long for ever); tests under ``--min-seconds`` are left out (the scheduler
@@ -44,18 +49,35 @@ def durations(lines) -> dict[str, float]:
     return dict(seconds)
 
 
+def timeline_durations(folder: Path) -> dict[str, float]:
+    """``{node id: seconds}`` from the ``timeline-*.jsonl`` rows tools/test_cpu.py wrote in
+    ``folder`` (a row's ``wall`` is its set-up, call and tear-down), node ids without xdist's
+    ``@group`` suffix; empty when the folder holds none."""
+    sys.path.insert(0, str(ROOT))
+    from tests.xdist_schedule import plain_id
+
+    seconds: dict[str, float] = {}
+    for path in sorted(folder.glob("timeline-*.jsonl")):
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            seconds[plain_id(row["id"])] = float(row["wall"])
+    return seconds
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("reports", type=Path, nargs="+",
-                        help="pytest's output with --durations=0 (one or more runs)")
+                        help="pytest's output with --durations=0, or a folder of "
+                             "tools/test_cpu.py's timelines (one or more runs)")
     parser.add_argument("--min-seconds", type=float, default=0.5)
     parser.add_argument("--out", type=Path, default=ROOT / "tests" / "durations.json")
     args = parser.parse_args(argv)
     found: dict[str, float] = {}
     for report in args.reports:
-        seen = durations(report.read_text(errors="replace").splitlines())
+        seen = (timeline_durations(report) if report.is_dir()
+                else durations(report.read_text(errors="replace").splitlines()))
         if not seen:
-            print(f"no --durations=0 report in {report}", file=sys.stderr)
+            print(f"no --durations=0 report or timeline in {report}", file=sys.stderr)
             return 2
         for test, seconds in seen.items():
             found[test] = min(seconds, found.get(test, seconds))

@@ -23,13 +23,12 @@ Wall above CPU is not all waiting: when the other worker's tree takes more than 
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-from test_cpu import OUT_DIR
+from test_cpu import report_main
 
 
 def read_timeline(folder: Path) -> dict[str, list[dict]]:
@@ -138,17 +137,11 @@ def report(workers: dict[str, list[dict]], top: int = 20, last: int = 6) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path, nargs="?", default=OUT_DIR)
-    parser.add_argument("--top", type=int, default=20, help="rows a table (default 20)")
-    parser.add_argument("--last", type=int, default=6, help="units of each tail (default 6)")
-    args = parser.parse_args(argv)
-    workers = read_timeline(args.folder)
-    if not workers:
-        print(f"test_timeline: no timeline-*.jsonl in {args.folder}", file=sys.stderr)
-        return 2
-    print(report(workers, args.top, args.last))
-    return 0
+    return report_main(argv, description=__doc__.split("\n\n")[0], read=read_timeline,
+                       render=lambda workers, args: report(workers, args.top, args.last),
+                       missing="test_timeline: no timeline-*.jsonl",
+                       top=(20, "rows a table (default 20)"),
+                       more=(("--last", 6, "units of each tail (default 6)"),))
 
 
 if __name__ == "__main__":

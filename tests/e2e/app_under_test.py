@@ -81,6 +81,33 @@ def wait_until(condition, timeout: float = 20) -> None:
     raise AssertionError("the page did not reach the expected state")
 
 
+_QUIET_FOR = """
+if (!window.copaLastMutation) {
+    window.copaLastMutation = performance.now();
+    new MutationObserver(() => { window.copaLastMutation = performance.now(); }).observe(
+        document.documentElement,
+        {childList: true, subtree: true, attributes: true, characterData: true});
+}
+return (performance.now() - window.copaLastMutation) / 1000;
+"""
+
+
+def wait_dom_quiet(dash_duo, quiet: float = 0.5, timeout: float = 20) -> None:
+    """Wait until nothing in the page has changed (no node, attribute or text) for ``quiet``
+    seconds, as an audit must not read a page that is still being repaired: assets/a11y.js
+    repairs 150 ms after a change, and its own changes count as changes, so half a second of
+    calm means no repair is pending. Replaces fixed sleeps of 1-1.5 s (session 22). The
+    observer is put in the page at the first call: changes before it are not seen, so call
+    this once the waited-for element is there."""
+    end = time.time() + timeout
+    while time.time() < end:
+        calm = dash_duo.driver.execute_script(_QUIET_FOR)
+        if calm >= quiet:
+            return
+        time.sleep(max(0.05, quiet - calm))
+    raise AssertionError(f"the page kept changing for {timeout} s")
+
+
 def none_loading(dash_duo) -> bool:
     """Whether no Dash component is loading right now. One script, no element lookup: Selenium's
     find_elements waits out dash[testing]'s 2 s implicit wait whenever it finds nothing, so

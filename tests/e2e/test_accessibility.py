@@ -8,14 +8,20 @@ page go to tests/e2e/screenshots/a11y-*.png."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from tests.e2e.app_under_test import count_of, none_loading, open_page, screenshot, wait_until
+from tests.e2e.app_under_test import (
+    count_of,
+    none_loading,
+    open_page,
+    screenshot,
+    wait_dom_quiet,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -91,7 +97,7 @@ def test_every_page_has_no_serious_or_critical_axe_violation(dash_duo, app):
     for path, ready in PAGES:
         dash_duo.wait_for_page(url=f"{dash_duo.server_url}{path}", timeout=60)
         wait_until(lambda ready=ready: _settled(dash_duo, ready), timeout=90)
-        time.sleep(1.5)  # late renders (tooltips, plotly's modebar) land before the audit
+        wait_dom_quiet(dash_duo)  # late renders and a11y.js's repairs land before the audit
         left = _blocking_violations(dash_duo)
         name = path.strip("/").split("?")[0] or "datasets"
         screenshot(dash_duo, f"a11y-{name}")
@@ -145,7 +151,7 @@ def test_rankings_table_pages_by_keyboard(dash_duo, app):
     with Tab and turns the page with Enter."""
     open_page(dash_duo, app, "/rankings?dataset=open-llm-leaderboard-v2")
     wait_until(lambda: _settled(dash_duo, "#rankings-table .next-page"), timeout=90)
-    time.sleep(0.5)
+    wait_dom_quiet(dash_duo)
     button = dash_duo.find_element("#rankings-table .next-page")
     assert button.get_attribute("aria-label") == "next page"
     first = dash_duo.find_element("#rankings-table td[data-dash-column='entry']").text
@@ -180,7 +186,7 @@ def test_a_choice_keeps_the_repairs(dash_duo, app):
     wait_until(lambda: dash_duo.driver.find_element(
         "css selector", "#rankings-ties label.selected").text.strip() == "raw ties", timeout=20)
     wait_until(lambda: _settled(dash_duo, "#rankings-bump .js-plotly-plot .main-svg"), timeout=90)
-    time.sleep(1)
+    wait_dom_quiet(dash_duo)
     group = dash_duo.find_element("#rankings-ties")
     assert group.get_attribute("role") == "radiogroup"
     assert count_of(dash_duo, "[role=option], [aria-selected]", inside=group) == 0
@@ -192,7 +198,7 @@ def test_a_page_tab_is_reached_and_picked_by_keyboard(dash_duo, app):
     Enter picks one: Systems' second tab is reached with Tab and opened with Enter."""
     open_page(dash_duo, app, "/systems?dataset=fairness-adult-sex")
     wait_until(lambda: _settled(dash_duo, "#systems-radar .js-plotly-plot .main-svg"), timeout=90)
-    time.sleep(0.5)
+    wait_dom_quiet(dash_duo)
     tab = dash_duo.driver.find_element(
         "xpath", "//*[contains(@class,'tab-container')]/*[normalize-space()='Significance of an "
                  "improvement']")
@@ -202,5 +208,5 @@ def test_a_page_tab_is_reached_and_picked_by_keyboard(dash_duo, app):
     wait_until(lambda: "tab--selected" in tab.get_attribute("class")
                and tab.get_attribute("aria-selected") == "true", timeout=10)
     wait_until(lambda: _settled(dash_duo, "[role=tab][aria-selected=true]"), timeout=60)
-    time.sleep(1)
+    wait_dom_quiet(dash_duo)
     assert _blocking_violations(dash_duo) == []
