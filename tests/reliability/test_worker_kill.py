@@ -53,6 +53,19 @@ def upload_with_retry(url: str, data: bytes, attempts: list):
         delay = min(delay * 2, 5)
 
 
+def wait_until_gone(process: psutil.Process, seconds: float = 10) -> None:
+    """Wait until ``process`` has ended (gone, or a zombie nobody has reaped yet)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if process.status() == psutil.STATUS_ZOMBIE:
+                return
+        except psutil.NoSuchProcess:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"process {process.pid} outlived its gunicorn master")
+
+
 def test_a_worker_killed_mid_upload_then_the_retry_succeeds(tmp_path):
     server = Gunicorn(tmp_path, free_port(), "kill")
     try:
@@ -90,7 +103,13 @@ def test_a_worker_killed_mid_upload_then_the_retry_succeeds(tmp_path):
         assert health["datasets"] == 1 and health["store"] == "ok"  # no partial dataset
         leftovers = [p.name for p in (tmp_path / "data").rglob(".tmp-*")]
         assert leftovers == []
-    finally:  # quick shutdown: a respawned worker may still be warming up its kernels
-        if server.process.poll() is None:
-            server.process.send_signal(signal.SIGQUIT)
-        server.stop()
+
+        # stop() ends the whole process group: a worker that cannot exit by itself (here
+        # suspended; once, one deadlocked in gunicorn's gthread SIGQUIT handler) does not
+        # outlive its master with the listening socket open
+        survivor = master.children()[0]
+        survivor.suspend()
+        server.stop(quick=True)
+        wait_until_gone(survivor)
+    finally:  # quick: a respawned worker may still be warming up its kernels
+        server.stop(quick=True)
