@@ -257,7 +257,6 @@ def shorten_wide(guesses: list, notes: list) -> tuple[list, dict]:
     return out, families
 
 
-
 def infinite_objectives(frame: pd.DataFrame, guesses: list, notes: list) -> list:
     """``guesses`` with each proposed objective that holds infinite values left as metadata,
     saying where and how to use it (appended to ``notes``).
@@ -289,6 +288,7 @@ def infinite_objectives(frame: pd.DataFrame, guesses: list, notes: list) -> list
                      "cells empty in the file (the rows are then left out of views with it) "
                      "or write the number they stand for.")
     return out
+
 
 __all__ = [
     "SHORT_SET",
