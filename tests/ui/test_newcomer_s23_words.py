@@ -24,3 +24,17 @@ def test_systems_names_the_objective_the_front_is_flat_in():
     reasons = [r["reasons"].get("os", "") for r in systems_view(table).records()]
     assert any("no spread in objective 'memory'" in r for r in reasons), reasons
     assert not any("objective 2" in r for r in reasons)
+
+
+def test_a_first_view_of_minimised_runtimes_does_not_call_them_qualities():
+    """BBOB's upload opened with "all objectives read as qualities" over PAR-1 and the
+    runtime quantiles, all minimised: nothing read as a cost, which is what is meant."""
+    from copa_dash.data.guessed_table import guessed_table
+    from copa_dash.data.io import read_table_report
+    from copa_dash.services.default_view import first_view
+
+    table = guessed_table(read_table_report("tests/data/messy/bbob_ert_iohanalyzer.csv")).table
+    assert set(table.directions) == {"min"}                  # every objective minimised
+    reason = first_view(table).reason
+    assert "qualities" not in reason, reason
+    assert reason.startswith("no objective reads as a cost or a rate"), reason
