@@ -104,8 +104,7 @@ def direct_statistics(frame: pd.DataFrame, guesses: list) -> list:
             directions, via, rho, factor = reached[g.name]
             direction = next(iter(directions))
             g = replace(g, direction=direction, confidence="likely", reason=(
-                f"a statistic of the same measure as {via!r} ({direction}imise): it follows "
-                f"it row by row (rank correlation {rho:.2f}, within a factor {factor:.1f} in "
-                "the median row); a guess from the cells, check it"))
+                f"{direction}imised like {via!r}, a statistic of the same measure: it follows "
+                f"it row by row (rank correlation {rho:.2f}, typical ratio {factor:.1f})"))
         out.append(g)
     return out

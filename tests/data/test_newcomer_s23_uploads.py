@@ -82,7 +82,8 @@ def test_bbob_runtime_statistics_are_minimised_with_the_evidence_said():
     for name in ["mean", "median", *quantiles]:
         g = guesses[name]
         assert (g.direction, g.confidence) == ("min", "likely"), g
-        assert "a statistic of the same measure as" in g.reason and "check it" in g.reason
+        assert g.reason.startswith("minimised like '") and "of the same measure" in g.reason
+        assert "rank correlation 0.9" in g.reason
     assert not any(n.startswith("No direction guessed") for n in proposal.notes)
 
 
