@@ -158,10 +158,9 @@ def exact_means(frame: pd.DataFrame, guesses: list) -> dict[str, tuple[str, ...]
     """Objectives that are, row by row, the mean of a group of other numeric columns.
 
     A group is the columns whose names share their first and last words and differ between
-    them
-    (``evaluations_ifeval_normalized_score``, ``evaluations_mmlu_pro_normalized_score``, ...),
-    at least :data:`MIN_SIBLINGS` of them. Whatever its name (``model_average_score`` is not
-    named by aggregate words alone), a column equal to their mean in at least
+    them (``evaluations_ifeval_normalized_score``, ``evaluations_mmlu_pro_normalized_score``,
+    ...), at least :data:`MIN_SIBLINGS` of them. Whatever its name (``model_average_score`` is
+    not named by aggregate words alone), a column equal to their mean in at least
     :data:`MIN_SHARE_INSIDE` of the complete rows counts them once more when weighed beside
     them or beside their raw twins: :func:`~copa_dash.data.proposal_extras.shorten_wide`
     lets it stand for them.
@@ -169,12 +168,16 @@ def exact_means(frame: pd.DataFrame, guesses: list) -> dict[str, tuple[str, ...]
     Parameters
     ----------
     frame : pandas.DataFrame
+        The table as read; its bool columns are never parts.
     guesses : list of ColumnGuess
+        Only the objectives among them are tested.
 
     Returns
     -------
     dict
-        Objective name -> the names of the columns it averages, in file order.
+        Objective name -> the names of the columns it averages, in file order. Cost:
+        O(N) per group and objective; the groups are at most the numeric columns times the
+        square of their longest name's word count.
 
     Examples
     --------

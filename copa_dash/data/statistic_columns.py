@@ -59,14 +59,16 @@ def direct_statistics(frame: pd.DataFrame, guesses: list) -> list:
     Parameters
     ----------
     frame : pandas.DataFrame
-        The table as read.
+        The table as read: the cells are the evidence.
     guesses : list of ColumnGuess
-        As :func:`copa_dash.data.proposal.propose` builds them.
+        The directed ones (objectives or not) are where the search starts; only undecided
+        objectives named by a statistic are directed.
 
     Returns
     -------
     list of ColumnGuess
-        The same list, each qualifying column directed (likely) with the evidence said.
+        In the same order; each column reached from one direction only is directed (likely),
+        its reason naming the column it follows, the rank correlation and the typical ratio.
 
     Examples
     --------

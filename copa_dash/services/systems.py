@@ -15,7 +15,6 @@ Results are memoised per dataset in the shared analysis cache.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 
 import numpy as np
