@@ -57,3 +57,20 @@ def test_explore_offers_no_set_filter_that_keeps_every_row_or_one():
     # a filter the view already uses stays, whatever its column holds
     kept = constraint_columns(frame, [], text, sets=[("id", [frame["id"][0]])]).sets
     assert "id" in dict(kept)
+
+
+def test_the_upload_preview_shows_numbers_as_a_reader_checks_them():
+    """BBOB's preview showed ``562.066666666667``, ``7.0`` and ``nan``."""
+    from copa_dash.data.io import read_table_report
+    from copa_dash.ui.features.upload.layout import preview_table
+
+    frame = read_table_report("tests/data/messy/bbob_ert_iohanalyzer.csv").frame
+    assert repr(float(frame["mean"][1])) == "562.066666666667"          # the premise
+    table = preview_table(frame).children[0]
+    rows = table.data
+    assert rows[1]["mean"] == "562.067" and rows[0]["mean"] == "7"
+    assert rows[0]["ID"] == "FULLNEWUOA" and rows[0]["target"] == "0.0002"
+    shown = {v for row in rows for v in row.values()}
+    assert not any(str(v).endswith(".0") for v in shown)
+    missing = pd.DataFrame({"model": ["a", None], "acc": [0.5, float("nan")]})
+    assert preview_table(missing).children[0].data[1] == {"model": "", "acc": ""}
