@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dash
+import numpy as np
+import pandas as pd
 from dash import dash_table, dcc, html
 
 from copa_dash.services.source_uploads import available_kinds
@@ -76,7 +78,7 @@ def _cell_text(value) -> str:
     >>> [_cell_text(v) for v in (562.066666666667, 7.0, float("nan"), float("inf"), 2e-4)]
     ['562.067', '7', '', 'inf', '0.0002']
     """
-    if value != value:
+    if _missing(value):
         return ""
     if float(value).is_integer() and abs(value) < 1e15:
         return str(int(value))
@@ -84,7 +86,12 @@ def _cell_text(value) -> str:
 
 
 def _text_cell(value) -> str:
-    return "" if value is None or value != value else str(value)
+    return "" if _missing(value) else str(value)
+
+
+def _missing(value) -> bool:
+    missing = pd.isna(value)            # an array for a list cell: not missing
+    return isinstance(missing, bool | np.bool_) and bool(missing)
 
 
 def _preview(head) -> dash_table.DataTable:
