@@ -320,7 +320,9 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
     roles: dict[str, str] = {}
     id_column = guess_id(frame)
     name_column, runs, renamed, settings = None, False, (), ()
-    shorter = readable_name(frame, id_column, max_repeated_share=RUNS_SHARE)
+    # a run id ('a-seed0') names runs: the name inside it would read them as 'a · run_id a-seed0'
+    shorter = None if id_column is None or _seed_like(id_column) else \
+        readable_name(frame, id_column, max_repeated_share=RUNS_SHARE)
     if shorter is not None:
         notes.append(f"{id_column!r} spells out {shorter!r} and more in every row, so the rows "
                      f"are named by {shorter!r} ({id_column!r} stays as metadata).")

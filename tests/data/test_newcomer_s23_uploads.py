@@ -51,10 +51,13 @@ def test_an_id_that_does_not_spell_out_the_name_stays_the_id():
                           "model": ["a", "a", "b", "c", "d", "e"],
                           "acc": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]})
     assert propose(frame).id == "run_id"
-    spelled = frame.assign(run_id=[f"{m}-seed{i}" for i, m in enumerate(frame["model"])])
-    assert propose(spelled).id == "model" or propose(spelled).name_column == "model"
+    composite = frame.drop(columns="run_id").assign(
+        uid=[f"org/{m}_fp16_{i}" for i, m in enumerate(frame["model"])])
+    assert propose(composite).id == "model"
     # a name repeated in most rows names runs, not models: the id stays
-    runs = spelled.assign(model=["a"] * 5 + ["b"])
+    assert propose(composite.assign(model=["a"] * 5 + ["b"])).id == "uid"
+    # and a run id that holds the model's name names runs: it stays the id
+    runs = frame.assign(run_id=[f"{m}-seed{i}" for i, m in enumerate(frame["model"])])
     assert propose(runs).id == "run_id"
 
 
