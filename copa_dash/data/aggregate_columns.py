@@ -148,3 +148,75 @@ def double_count_notes(frame: pd.DataFrame, guesses: list) -> list[str]:
                 "them counts them twice. Make it metadata to compare on the measures alone, "
                 "or keep it and make them metadata.")
     return notes
+
+
+#: an exact mean: within this relative tolerance of its parts' row mean (rounding in exports)
+_MEAN_TOLERANCE = 1e-6
+
+
+def exact_means(frame: pd.DataFrame, guesses: list) -> dict[str, tuple[str, ...]]:
+    """Objectives that are, row by row, the mean of a group of other numeric columns.
+
+    A group is the columns whose names share their first and last words and differ between
+    them (``evaluations_ifeval_normalized_score``, ``evaluations_mmlu_pro_normalized_score``,
+    ...), at least :data:`MIN_SIBLINGS` of them. Whatever its name (``model_average_score`` is
+    not named by aggregate words alone), a column equal to their mean in at least
+    :data:`MIN_SHARE_INSIDE` of the complete rows counts them once more when weighed beside
+    them or beside their raw twins: :func:`~copa_dash.data.proposal_extras.shorten_wide`
+    lets it stand for them.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table as read; its bool columns are never parts.
+    guesses : list of ColumnGuess
+        Only the objectives among them are tested.
+
+    Returns
+    -------
+    dict
+        Objective name -> the names of the columns it averages, in file order. Cost:
+        O(N) per group and objective; the groups are at most the numeric columns times the
+        square of their longest name's word count.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as G
+    >>> frame = pd.DataFrame({"avg": [2.0, 5.0, 7.0], "a_x_s": [1.0, 4, 6], "a_y_s": [3.0, 6, 8]})
+    >>> exact_means(frame, [G(name="avg", role="objective")])
+    {'avg': ('a_x_s', 'a_y_s')}
+    """
+    numeric = [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])
+               and not pd.api.types.is_bool_dtype(frame[c])]
+    templates: dict[tuple, list[int]] = {}
+    for k, column in enumerate(numeric):   # same first and last words, any middle: mmlu_pro
+        words = tuple(_words(column, joined=False))
+        for start in range(1, len(words)):
+            for end in range(start + 1, len(words)):
+                templates.setdefault((words[:start], words[end:]), []).append(k)
+    groups = {tuple(g) for g in templates.values() if len(g) >= MIN_SIBLINGS}
+    if not groups:
+        return {}
+    matrix = frame[numeric].to_numpy(dtype=np.float64, na_value=np.nan)
+    means = {g: matrix[:, list(g)].mean(axis=1) for g in sorted(groups)}   # NaN if any is
+    found = {}
+    for guess in guesses:
+        if guess.role != "objective" or guess.name not in numeric:
+            continue
+        k = numeric.index(guess.name)
+        parts = next((g for g, mean in means.items()
+                      if k not in g and _is_mean(matrix[:, k], mean)), None)
+        if parts is not None:
+            found[guess.name] = tuple(numeric[j] for j in parts)
+    return found
+
+
+def _is_mean(values: np.ndarray, mean: np.ndarray) -> bool:
+    complete = np.isfinite(values) & np.isfinite(mean)
+    if complete.sum() < 2 or complete.mean() < MIN_SHARE_INSIDE:
+        return False
+    v, m = values[complete], mean[complete]
+    if np.ptp(m) == 0:        # a constant says nothing of how it was made
+        return False
+    return bool((np.abs(v - m) <= _MEAN_TOLERANCE * np.maximum(1.0, np.abs(m))).mean()
+                >= MIN_SHARE_INSIDE)

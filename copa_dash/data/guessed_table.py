@@ -99,6 +99,9 @@ def guessed_table(read: TableRead, /, *, id_column: str | None = None, objective
                       if g.role in SINGLE and g.name not in names}
     if proposal.id is None and id_column == proposal.row_ids:
         guessed_single = {**guessed_single, **dict(single or {})}
+    elif id_column == proposal.id and proposal.configurations and "config" in guessed_single:
+        # repeated names told apart by their setting, as the upload page names them
+        guessed_single = {"config": guessed_single["config"], **dict(single or {})}
     else:
         guessed_single = dict(single or {})
     roles = Roles(id=id_column, objectives=chosen, **guessed_single)

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import InvalidInputError
-from .aggregate_columns import direct_aggregates, double_count_notes
+from .aggregate_columns import direct_aggregates, double_count_notes, exact_means
 from .cell_parsing import id_values, row_list
 from .column_kinds import never_goal
 from .fairness_values import target_from_values
@@ -48,6 +48,7 @@ from .proposal_extras import (
     target_guesses,
     units_from_siblings,
 )
+from .readable_names import readable_name
 from .role_guess import (
     _NO_DIRECTION,
     _ROLE_NAMES,
@@ -64,6 +65,7 @@ from .role_guess import (
 )
 from .runs import log_like, repeat_kind
 from .schema import SINGLE_ROLES, Objective, Roles
+from .statistic_columns import direct_statistics
 from .task_columns import RANK_REASON, is_rank_within_tasks, task_column, task_properties
 from .twin_columns import drop_task_twins, drop_twins, is_popularity, lineage, popularity_note
 
@@ -318,11 +320,19 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
     roles: dict[str, str] = {}
     id_column = guess_id(frame)
     name_column, runs, renamed, settings = None, False, (), ()
+    # a run id ('a-seed0') names runs: the name inside it would read them as 'a · run_id a-seed0'
+    shorter = None if id_column is None or _seed_like(id_column) else \
+        readable_name(frame, id_column, max_repeated_share=RUNS_SHARE)
+    if shorter is not None:
+        notes.append(f"{id_column!r} spells out {shorter!r} and more in every row, so the rows "
+                     f"are named by {shorter!r} ({id_column!r} stays as metadata).")
+        id_column, name_column = (shorter, None) if id_values(frame[shorter]).is_unique \
+            else (None, shorter)
     if id_column is not None:
         roles[id_column] = "id"
         notes.append(f"Each row is named by {id_column!r} (the name shown in every figure).")
     else:
-        name_column = _name_column(frame)
+        name_column = name_column or _name_column(frame)
         if name_column is not None:
             id_column, runs, renamed, settings = _runs_or_duplicates(frame, name_column,
                                                                      roles, notes)
@@ -343,12 +353,13 @@ def propose(frame: pd.DataFrame, /, *, units: dict | None = None,
                                      sibling_units, mixed, ranked))
     guesses = _task_metadata(frame, task, guesses)
     guesses = direct_aggregates(frame, guesses)
+    guesses = direct_statistics(frame, guesses)
     uncertainty = pair_uncertainties(list(frame.columns), guesses)
     guesses = drop_twins(guesses, notes)   # before the short set: one column a benchmark
     guesses = drop_task_twins(frame, task, guesses, notes)
     guesses = infinite_objectives(frame, guesses, notes)   # never a Save that must fail
     notes.extend(popularity_note(guesses))
-    guesses, families = shorten_wide(guesses, notes)
+    guesses, families = shorten_wide(guesses, notes, exact_means(frame, guesses))
     notes.extend(double_count_notes(frame, guesses))
     notes.extend(derived_notes(guesses))
     if uncertainty:
@@ -465,13 +476,15 @@ def _runs_or_duplicates(frame, name_column, roles, notes):
         roles[name_column] = "id"
         kind = _repeat_kind(frame, name_column)
         if kind.configurations:  # quantised variants of a model, ...: named by the setting
-            roles[kind.settings[0]] = "config"
+            config = _telling_setting(frame, name_column, kind.settings)
+            roles[config] = "config"
+            labels = config_labels(frame, name_column, config, only_repeated=True)
+            example = next(label for label in labels if " · " in label)
             notes.append(f"{name_column!r} names the rows, but {len(repeated)} "
                          f"name{'s repeat' if len(repeated) > 1 else ' repeats'} ({shown}); "
-                         + kind.note(name_column) + f" Their rows are named by both "
-                         f"('{kind.example[0]} · {kind.example[1][0]}')."
-                         + copies_sentence(config_labels(frame, name_column, kind.settings[0],
-                                                         only_repeated=True)))
+                         + kind.note(name_column) + f" Their rows are named by both, "
+                         f"{name_column!r} and {config!r} ('{example}')."
+                         + copies_sentence(labels))
             return name_column, False, tuple(int(p) for p in positions), kind.settings
         notes.append(f"{name_column!r} names the rows, but {len(repeated)} "
                      f"name{'s repeat' if len(repeated) > 1 else ' repeats'} ({shown}); the later "
@@ -529,12 +542,18 @@ def _repeat_kind(frame, name_column, runs_columns=()):
                        runs_columns=runs_columns)
 
 
+def _telling_setting(frame, name_column, settings):
+    """The setting that tells most rows of a repeated name apart (the first on a tie): the
+    Arena merge's 'phi-4' rows differ in their precision more than in their repository."""
+    return min(settings, key=lambda c: int(
+        frame[[name_column, c]].astype(str).duplicated().sum()))
+
+
 def _configurations(frame, name_column, kind, seed, roles, notes, n_names):
     """Rows that are configurations of a system: ``system`` + ``config`` (+ ``seed``), rows
     named by them, and no offer to average (data/runs.py decides)."""
     roles[name_column] = "system"
-    config = next((c for c in kind.settings if _unique_pairs(frame, name_column, c)),
-                  kind.settings[0])
+    config = _telling_setting(frame, name_column, kind.settings)
     roles[config] = "config"
     if seed is not None:
         roles[seed] = "seed"

@@ -40,7 +40,7 @@ def copies_sentence(labels) -> str:
     Examples
     --------
     >>> copies_sentence(["a · 1", "a · 2", "a · 1", "a · 1"])
-    " 1 name is on more than one row ('a · 1' on 3 rows: no column tells those rows apart, perhaps other tasks or repeated runs); the later copies are called 'a · 1 (2)', 'a · 1 (3)', ...: the number in brackets counts that name's rows in the order of the file, it is not a setting or a score."
+    " 1 name is on more than one row ('a · 1' on 3 rows: the name and its config do not tell those rows apart, perhaps other tasks, repeated runs or another setting); the later copies are called 'a · 1 (2)', 'a · 1 (3)', ...: the number in brackets counts that name's rows in the order of the file, it is not a setting or a score."
     >>> copies_sentence(["a · 1", "a · 2"])
     ''
     """
@@ -51,8 +51,8 @@ def copies_sentence(labels) -> str:
     first = repeated[0]
     many = len(repeated) > 1
     return (f" {len(repeated)} name{'s are' if many else ' is'} on more than one row "
-            f"('{first}' on {counts[first]} rows: no column tells those rows apart, perhaps "
-            f"other tasks or repeated runs); the later copies are called '{first} (2)'"
+            f"('{first}' on {counts[first]} rows: the name and its config do not tell those "
+            f"rows apart, perhaps other tasks, repeated runs or another setting); the later copies are called '{first} (2)'"
             + (f", '{first} (3)', ...:" if counts[first] > 2 or many else ":")
             + " the number in brackets counts that name's rows in the order of the file, it "
             "is not a setting or a score.")

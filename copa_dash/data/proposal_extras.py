@@ -218,10 +218,18 @@ def _short_set_rule(families: dict) -> str:
             + (" ..." if len(families) > 6 else "") + ", those with a guessed direction first")
 
 
-def shorten_wide(guesses: list, notes: list) -> tuple[list, dict]:
+def shorten_wide(guesses: list, notes: list, means: dict | None = None) -> tuple[list, dict]:
     """Past :data:`SHORT_SET` objectives, keep the first of each family (then the first
-    :data:`SHORT_SET`) and flag the rest ``more``; return the guesses and the families."""
+    :data:`SHORT_SET`) and flag the rest ``more``; return the guesses and the families.
+
+    ``means`` (:func:`~copa_dash.data.aggregate_columns.exact_means`: objective -> the
+    columns it is the row mean of) puts each such mean in its parts' family, and first:
+    the Arena merge's ``model_average_score`` stands for the six ``evaluations_*`` benchmarks
+    it averages instead of sitting beside ``evaluations_ifeval_value``, counting IFEval twice.
+    """
     objectives = [g for g in guesses if g.role == "objective"]
+    leads = {family_of(parts[0]): name for name, parts in (means or {}).items()
+             if any(g.name == name for g in objectives) and family_of(parts[0]) is not None}
     groups: dict[str, list[str]] = {}
     for g in objectives:
         family = family_of(g.name)
@@ -234,14 +242,14 @@ def shorten_wide(guesses: list, notes: list) -> tuple[list, dict]:
     # those with a guessed direction first: BBOB's ERT table offered twelve undirected
     # quantiles of one runtime and left its ERT, the measure of that field, out
     for g in sorted(objectives, key=lambda o: o.direction is None):
-        family = family_of(g.name)
-        key = family if family in families else g.name
+        family = next((f for f, lead in leads.items() if lead == g.name), family_of(g.name))
+        key = family if family in families or family in leads else g.name
         if key in seen:
             continue
         seen.add(key)
         first = next((o for o in objectives if o.name in families.get(family, ())
                       and o.direction is not None), g) if family in families else g
-        keep.append(first.name)
+        keep.append(leads.get(family, first.name))
     keep = keep[:SHORT_SET]
     for g in objectives:     # one family only: still two objectives, a front needs a trade-off
         if len(keep) >= 2:
@@ -254,6 +262,12 @@ def shorten_wide(guesses: list, notes: list) -> tuple[list, dict]:
     notes.append(f"{len(objectives)} columns could be objectives; a short set of {len(keep)} "
                  f"is proposed ({_short_set_rule(families)}), the other "
                  f"{len(objectives) - len(keep)} are under 'more columns' as metadata.")
+    for family, lead in leads.items():
+        parts = means[lead]
+        notes.append(f"{lead!r} is, row by row, the mean of {len(parts)} columns ("
+                     + ", ".join(map(repr, parts[:3])) + (" ..." if len(parts) > 3 else "")
+                     + f"): it stands for the {family}-* columns in the short set, since "
+                     "weighing it beside them would count them twice.")
     return out, families
 
 

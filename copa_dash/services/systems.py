@@ -14,6 +14,7 @@ Results are memoised per dataset in the shared analysis cache.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,9 +104,17 @@ class SystemsView:
             record["hv_ci95"] = [float(self.indicators.hv_ci_low[s]),
                                  float(self.indicators.hv_ci_high[s])]
             record["hv_samples"] = int(self.indicators.hv_samples[s])
-            record["reasons"] = dict(self.indicators.reasons[s])
+            record["reasons"] = {key: self._named(reason)
+                                 for key, reason in self.indicators.reasons[s].items()}
             out.append(record)
         return out
+
+    def _named(self, reason: str) -> str:
+        """``reason`` with the core's "objective 5" (a 0-based column position, which a
+        reader took for the fifth objective) written as the objective's name."""
+        return re.sub(r"\bobjective (\d+)\b",
+                      lambda m: f"objective {self.objectives[int(m.group(1))]!r}"
+                      if int(m.group(1)) < len(self.objectives) else m.group(0), reason)
 
     def hv_estimated_systems(self) -> list[str]:
         """Names of the systems whose HV is a Monte-Carlo estimate (empty: all exact)."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dash
+import numpy as np
+import pandas as pd
 from dash import dash_table, dcc, html
 
 from copa_dash.services.source_uploads import available_kinds
@@ -59,12 +61,37 @@ PREVIEW_COLUMNS = 20
 def preview_table(frame) -> html.Div:
     """The first rows and first ``PREVIEW_COLUMNS`` columns of the upload, rendered as text,
     and how many columns the preview leaves out."""
-    head = frame.iloc[:8, :PREVIEW_COLUMNS].astype(str)
+    head = frame.iloc[:8, :PREVIEW_COLUMNS]
+    head = head.apply(lambda column: column.map(_cell_text if column.dtype.kind == "f" else
+                                                _text_cell))
     hidden = frame.shape[1] - head.shape[1]
     note = html.P(f"The first {head.shape[1]} of {frame.shape[1]} columns are shown here; the "
                   f"other {hidden} are listed with their roles below.", className="help",
                   id=UploadIds.PREVIEW_NOTE) if hidden else None
     return html.Div([_preview(head), note])
+
+
+def _cell_text(value) -> str:
+    """A float as a reader checks it: six significant digits, whole numbers without ``.0``,
+    a missing cell empty (BBOB's export showed ``562.066666666667``, ``7.0`` and ``nan``).
+
+    >>> [_cell_text(v) for v in (562.066666666667, 7.0, float("nan"), float("inf"), 2e-4)]
+    ['562.067', '7', '', 'inf', '0.0002']
+    """
+    if _missing(value):
+        return ""
+    if float(value).is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:.6g}"
+
+
+def _text_cell(value) -> str:
+    return "" if _missing(value) else str(value)
+
+
+def _missing(value) -> bool:
+    missing = pd.isna(value)            # an array for a list cell: not missing
+    return isinstance(missing, bool | np.bool_) and bool(missing)
 
 
 def _preview(head) -> dash_table.DataTable:
