@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._app import app_env, free_port
+from benchmarks._app import app_env, free_port, headless_chromium
 from benchmarks._harness import load_line
 from benchmarks.bench_every_control import PAGES, Bench
 from benchmarks.profile_explore_interaction import InProcessApp, action, serve
@@ -56,25 +56,7 @@ KINDS = {
     "hit test": ("HitTest",),
 }
 KIND_OF = {name: kind for kind, names in KINDS.items() for name in names}
-
-
-def traced_chromium(width: int = 1400, height: int = 1000):
-    """``benchmarks._app.headless_chromium`` (the same flags) with chromedriver collecting
-    Chrome's ``devtools.timeline`` trace into its performance log."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-
-    options = Options()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--disable-background-networking", f"--window-size={width},{height}"):
-        options.add_argument(argument)
-    if os.path.exists("/usr/bin/chromium"):
-        options.binary_location = "/usr/bin/chromium"
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    options.add_experimental_option("perfLoggingPrefs", {
-        "enableNetwork": False, "enablePage": False,
-        "traceCategories": "devtools.timeline,disabled-by-default-devtools.timeline,v8"})
-    return webdriver.Chrome(options=options)
+TRACED = "devtools.timeline,disabled-by-default-devtools.timeline,v8"
 
 
 def trace_events(driver) -> list[dict]:
@@ -126,7 +108,7 @@ def main(argv=None) -> int:
     port = free_port()
     os.environ.update(app_env(port, Path(tempfile.mkdtemp(prefix="copa-trace-"))))
     httpd = serve(port, [])
-    bench = Bench(InProcessApp(port), traced_chromium(), 1, 1)
+    bench = Bench(InProcessApp(port), headless_chromium(trace_categories=TRACED), 1, 1)
     url = f"http://127.0.0.1:{port}/explore?dataset={args.dataset}"
     rows = []
     try:
