@@ -21,23 +21,20 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import collections
 import json
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._app import app_env, free_port, headless_chromium
+from benchmarks._app import headless_chromium
 from benchmarks._harness import load_line
-from benchmarks.bench_every_control import PAGES, Bench
-from benchmarks.profile_explore_interaction import InProcessApp, action, serve
+from benchmarks.profile_explore_interaction import action
+from benchmarks.profile_explore_timeline import explore_opened, interaction_arguments
 
 # the trace events' names grouped into the kinds of work printed
 KINDS = {
@@ -98,23 +95,10 @@ def main_thread_self_time(events: list[dict], start_us: float, end_us: float) ->
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--action", choices=("tick", "direction"), default="tick")
-    parser.add_argument("--objective", type=int, default=0)
-    parser.add_argument("--dataset", default="open-llm-leaderboard-v2")
-    parser.add_argument("--repeats", type=int, default=5)
-    args = parser.parse_args(argv)
-    print(load_line(), flush=True)
-    port = free_port()
-    os.environ.update(app_env(port, Path(tempfile.mkdtemp(prefix="copa-trace-"))))
-    httpd = serve(port, [])
-    bench = Bench(InProcessApp(port), headless_chromium(trace_categories=TRACED), 1, 1)
-    url = f"http://127.0.0.1:{port}/explore?dataset={args.dataset}"
+    args = interaction_arguments(__doc__.splitlines()[0], 5).parse_args(argv)
+    bench, httpd = explore_opened(args.dataset, headless_chromium(trace_categories=TRACED))
     rows = []
     try:
-        for _ in range(2):                          # the second open is warm
-            bench.open(url, PAGES["explore"][2])
-            time.sleep(2)
         for n in range(args.repeats + 2):           # the first two: untimed warm-up
             step = action(bench, args.action, n, args.objective)
             trace_events(bench.driver)              # drop what came before
