@@ -166,11 +166,13 @@ def app_env(port: int, state: Path, app_dir: Path = ROOT, *, environ: dict | Non
     return env
 
 
-def headless_chromium(width: int = 1400, height: int = 1000):
+def headless_chromium(width: int = 1400, height: int = 1000, *, trace_categories: str = ""):
     """A headless Chromium WebDriver (Debian's chromium and chromium-driver), no GPU: Plotly
     draws SVG here. A page can make a WebGL context (SwiftShader), but Plotly's scattergl
     still shows "WebGL is not supported" in place of the points, so a benchmark of a
-    scattergl figure here times a figure that was never drawn (docs/benchmarks.md, session 17)."""
+    scattergl figure here times a figure that was never drawn (docs/benchmarks.md, session 17).
+    With ``trace_categories`` chromedriver collects Chrome's trace of those categories into
+    its performance log (``driver.get_log("performance")``)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
 
@@ -180,4 +182,8 @@ def headless_chromium(width: int = 1400, height: int = 1000):
         options.add_argument(argument)
     if os.path.exists("/usr/bin/chromium"):
         options.binary_location = "/usr/bin/chromium"
+    if trace_categories:
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+        options.add_experimental_option("perfLoggingPrefs", {
+            "enableNetwork": False, "enablePage": False, "traceCategories": trace_categories})
     return webdriver.Chrome(options=options)

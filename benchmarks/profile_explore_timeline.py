@@ -108,24 +108,36 @@ def milestones(record: dict, settled_ms: float) -> dict:
     return out
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def interaction_arguments(description: str, repeats: int) -> argparse.ArgumentParser:
+    """The command line of a script that repeats one interaction on Explore."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--action", choices=("tick", "direction"), default="tick")
     parser.add_argument("--objective", type=int, default=0)
     parser.add_argument("--dataset", default="open-llm-leaderboard-v2")
-    parser.add_argument("--repeats", type=int, default=8)
-    args = parser.parse_args(argv)
+    parser.add_argument("--repeats", type=int, default=repeats)
+    return parser
+
+
+def explore_opened(dataset: str, driver) -> tuple[Bench, object]:
+    """The app of this checkout served in this process (a new temporary data and cache
+    folder), and ``driver`` with Explore open on ``dataset`` (opened twice: the second is
+    warm), as a ``Bench``; and the server, to shut down."""
     print(load_line(), flush=True)
     port = free_port()
-    os.environ.update(app_env(port, Path(tempfile.mkdtemp(prefix="copa-timeline-"))))
+    os.environ.update(app_env(port, Path(tempfile.mkdtemp(prefix="copa-explore-"))))
     httpd = serve(port, [])
-    bench = Bench(InProcessApp(port), headless_chromium(1400, 1000), 1, 1)
-    url = f"http://127.0.0.1:{port}/explore?dataset={args.dataset}"
+    bench = Bench(InProcessApp(port), driver, 1, 1)
+    for _ in range(2):
+        bench.open(f"http://127.0.0.1:{port}/explore?dataset={dataset}", PAGES["explore"][2])
+        time.sleep(2)
+    return bench, httpd
+
+
+def main(argv=None) -> int:
+    args = interaction_arguments(__doc__.splitlines()[0], 8).parse_args(argv)
+    bench, httpd = explore_opened(args.dataset, headless_chromium(1400, 1000))
     rows = []
     try:
-        for _ in range(2):                          # the second open is warm
-            bench.open(url, PAGES["explore"][2])
-            time.sleep(2)
         for n in range(args.repeats + 2):           # the first two: untimed warm-up
             step = action(bench, args.action, n, args.objective)
             bench.driver.execute_script(RECORD)

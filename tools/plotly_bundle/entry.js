@@ -72,4 +72,82 @@ Color.fill = function (selection, color) {
     selection.style({fill: rgbAlpha[0], 'fill-opacity': rgbAlpha[1]});
 };
 
+/* A class set on one element at a time, without a regular expression per call. d3 v3's
+ * selection.classed(name, value) splits ``name`` and builds a RegExp for each class on every
+ * call; Plotly's scatter calls it once per point it draws (``plotly-customdata`` on every point
+ * with hover data), and on the explorer's y-axis tick (2,921 points of the Open LLM
+ * leaderboard) that was about a fifth of drawing the points (a CPU profile; docs/benchmarks.md,
+ * session 23). For one class name and a constant value the result is d3's own (it uses the
+ * element's classList when there is one); every other form goes to d3 as before.
+ * tests/e2e/test_explore_plotly_passes.py checks the classes drawn.
+ */
+var d3 = require('@plotly/d3');
+var ONE_CLASS = /^[^\s]+$/;
+var classed = d3.selection.prototype.classed;
+
+d3.selection.prototype.classed = function (name, value) {
+    if (arguments.length !== 2 || typeof name !== 'string' || typeof value === 'function' ||
+            !ONE_CLASS.test(name)) {
+        return classed.apply(this, arguments);
+    }
+    return this.each(function () {
+        var list = this.classList;
+        if (!list) {
+            classed.call(d3.select(this), name, value);
+        } else if (value) {
+            list.add(name);
+        } else {
+            list.remove(name);
+        }
+    });
+};
+
+/* Points styled once per draw, not twice. After a full draw (subroutines.drawData) Plotly
+ * calls every trace module's style pass; for the scatter family that pass restyles every
+ * point with the same Drawing.singlePointStyle, the same trace and the same per-point data the
+ * draw has just used on each of them (traces/scatter/plot.js makePoints). Inside drawData only,
+ * the scatter style pass runs without its point styling (the groups' opacity, the text, lines
+ * and fills are still styled); a style pass of its own (a restyle, a legend click, a
+ * selection) styles the points as before. It was about a seventh of the explorer's y-axis
+ * tick in Plotly (the profile above). tests/e2e/test_explore_plotly_passes.py checks that
+ * Plotly's own style pass, run after such a draw, changes nothing in the points.
+ */
+var Registry = require('plotly.js/src/registry');
+var subroutines = require('plotly.js/src/plot_api/subroutines');
+var Drawing = require('plotly.js/src/components/drawing');
+var scatterStyle = require('plotly.js/src/traces/scatter/style').style;
+var drawing = 0;
+
+function noPointStyle() {}
+
+function scatterStyleAfterDraw(gd) {
+    if (!drawing) {
+        return scatterStyle(gd);
+    }
+    var pointStyle = Drawing.pointStyle;
+    Drawing.pointStyle = noPointStyle;
+    try {
+        return scatterStyle(gd);
+    } finally {
+        Drawing.pointStyle = pointStyle;
+    }
+}
+
+Object.keys(Registry.modules).forEach(function (type) {
+    var traceModule = Registry.modules[type]._module;
+    if (traceModule.style === scatterStyle) {
+        traceModule.style = scatterStyleAfterDraw;
+    }
+});
+
+var drawData = subroutines.drawData;
+subroutines.drawData = function (gd) {
+    drawing += 1;
+    try {
+        return drawData(gd);
+    } finally {
+        drawing -= 1;
+    }
+};
+
 module.exports = Plotly;
