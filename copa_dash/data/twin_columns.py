@@ -31,6 +31,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from .front_words import objective_argument
 from .role_guess import _words
 from .task_columns import is_rank_within_tasks
 
@@ -193,7 +194,7 @@ def task_twins_note(twins: dict[str, str], task: str, directions: dict | None = 
     pairs = "; ".join(f"{_listed(ds)} from {s!r}" for s, ds in shown)
     one = len(twins) == 1
     first = next(iter(twins))
-    flag = f"{first}:{(directions or {}).get(first) or 'DIR'}"
+    direction = (directions or {}).get(first) or "DIR"
     return (f"Rescaled within each {task!r} from another column, so one measure with it (it "
             "orders every task's rows as its source does, with the same best value in every "
             f"task): {pairs}{' ...' if len(by_source) > 6 else ''}. Only "
@@ -201,7 +202,8 @@ def task_twins_note(twins: dict[str, str], task: str, directions: dict | None = 
             f"{'an objective' if len(by_source) == 1 else 'objectives'}, the rescaled "
             f"column{' stays' if one else 's stay'} as metadata; to use "
             f"{'it' if one else 'one'} instead, make it an objective (upload page: its role; "
-            f"copa-dash: --objective '{flag}'; notebook: objectives=['{flag}', ...]).")
+            f"copa-dash: {objective_argument(first, 'cli', direction)}; notebook: "
+            f"objectives=[{objective_argument(first, 'notebook', direction)}, ...]).")
 
 
 def is_popularity(column: str) -> bool:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..data.aggregate_columns import MIN_SHARE_INSIDE, MIN_SIBLINGS, is_aggregate_name, share_inside
+from ..data.front_words import check_front, objective_argument
 from ..data.proposal_extras import fairness_target
 from ..data.schema import EvalTable
 from .selection import Preferences
@@ -47,10 +48,6 @@ COST_UNITS = frozenset({
     "gflops", "tflops", "macs", "gmacs", "kgco2", "kgco2e", "gco2", "gco2e", "tokens/s",
     "samples/s", "qps", "$/m", "usd/m", "tokens/kwh",
 })
-#: how each front end brings objectives into a view: the notes below are one sentence each,
-#: and the front end that shows one chooses the verb (the CLI and the notebook said "tick
-#: it", a page's word, issue 33)
-FRONT_ENDS = ("page", "cli", "notebook")
 SAMPLE_ROWS = 20_000  # rows the correlations are computed on (evenly spaced, deterministic)
 MOSTLY_MISSING = 0.5  # an objective missing in more than this share of rows is left out
 
@@ -82,7 +79,7 @@ class FirstView:
 
     def left_out_note(self, front: str = "page") -> str:
         """Which objectives the view leaves out and why, and how to bring them back where
-        ``front`` (:data:`FRONT_ENDS`) shows it ("" when none)."""
+        ``front`` (:data:`~copa_dash.data.front_words.FRONT_ENDS`) shows it ("" when none)."""
         return " ".join(n for n in (mostly_missing_note(self.left_out, self.rows, front),
                                     derived_note(self.derived, front,
                                                  self.derived_direction)) if n)
@@ -132,7 +129,7 @@ def mostly_missing(table: EvalTable, names) -> tuple[tuple[str, int], ...]:
 
 
 def include_words(names, front: str, *, alone: bool = False, direction: str = "DIR") -> str:
-    """How ``front`` (:data:`FRONT_ENDS`) brings the objectives ``names`` into a view: the
+    """How ``front`` (:data:`~copa_dash.data.front_words.FRONT_ENDS`) brings the objectives ``names`` into a view: the
     verb of a note that says what the first view left out.
 
     ``alone``: the objective is to replace others (an average instead of its parts), whose
@@ -145,19 +142,16 @@ def include_words(names, front: str, *, alone: bool = False, direction: str = "D
     >>> include_words(["Average"], "notebook", alone=True, direction="max")
     "pass objectives=['Average:max'] without its parts"
     """
-    if front not in FRONT_ENDS:
-        raise ValueError(f"front {front!r}: one of {', '.join(FRONT_ENDS)}")
     it = "it" if len(names) == 1 else "them"
-    if front == "page":
+    if check_front(front) == "page":
         return f"tick {it}" + (" (and untick its parts)" if alone else "")
     if alone:
-        given = (f"--objective '{names[0]}:{direction}'" if front == "cli"
-                 else f"objectives=['{names[0]}:{direction}']")
-        return f"pass {given} without its parts"
+        given = objective_argument(names[0], front, direction)
+        return f"pass {given if front == 'cli' else f'objectives=[{given}]'} without its parts"
+    spelled = [objective_argument(n, front) for n in names]
     if front == "cli":
-        flags = " ".join(f"--objective '{n}:DIR'" for n in names)
-        return f"pass {flags} (DIR min or max) with every other objective you want"
-    listed = ", ".join(f"'{n}:DIR'" for n in names)
+        return f"pass {' '.join(spelled)} (DIR min or max) with every other objective you want"
+    listed = ", ".join(spelled)
     return f"name {it} in objectives=[{listed}, ...] (DIR min or max) with the others you want"
 
 

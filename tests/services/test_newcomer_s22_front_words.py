@@ -10,7 +10,8 @@ import pytest
 
 from copa_dash import notebook
 from copa_dash.cli import main
-from copa_dash.services.default_view import FRONT_ENDS, first_view, include_words
+from copa_dash.data.front_words import FRONT_ENDS
+from copa_dash.services.default_view import first_view, include_words
 from copa_dash.services.explorer import explore
 from copa_dash.services.views.explore import ExploreView
 from tests.services.test_default_view import MESSY, _upload
