@@ -46,8 +46,13 @@ def installed(tmp_path_factory):
                     "-c", str(ROOT / "constraints.txt"), str(wheel)], check=True, timeout=900)
     # as a user's shell has it: no checkout on the path, the app's own compile mode (the test
     # suite's COPA_JIT_MODE=foreground would compile every kernel before the first page)
+    # PYTHONDONTWRITEBYTECODE is left out too: uv installs no .pyc, and a machine that sets
+    # it (this one does) made every command here compile dash, pandas, plotly and the rest
+    # from source again; now the first command writes the .pyc files into this throwaway
+    # venv and the next ones read them, as on a user's machine
     env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "COPA_DATASETS_DIR", "COPA_JIT_MODE")}
+           if k not in ("PYTHONPATH", "COPA_DATASETS_DIR", "COPA_JIT_MODE",
+                        "PYTHONDONTWRITEBYTECODE")}
     env["NUMBA_CACHE_DIR"] = str(work / "numba")
     elsewhere = work / "elsewhere"
     elsewhere.mkdir()
