@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .role_guess import _words
+from .statistic_columns import listed_quantiles, quantiles_it_summarises
 
 AGGREGATE_WORDS = frozenset({"average", "avg", "mean", "overall", "aggregate", "all"})
 _FILLER = frozenset({"score", "scores", "datasets", "dataset", "tasks", "task", "of", "the"})
@@ -141,12 +142,16 @@ def double_count_notes(frame: pd.DataFrame, guesses: list) -> list[str]:
         share, rows = share_inside(frame[guess.name].to_numpy(dtype=np.float64, na_value=np.nan),
                                    frame[names].to_numpy(dtype=np.float64, na_value=np.nan))
         if rows >= 2 and share >= MIN_SHARE_INSIDE:
+            quantiles = quantiles_it_summarises(guess.name, names)
+            reads = (f"it is one more summary of the measure the quantiles "
+                     f"{listed_quantiles(quantiles)} describe, so weighing it beside them "
+                     "counts that measure twice" if quantiles else
+                     "it reads as their average, so weighing it beside them counts them twice")
             notes.append(
                 f"{guess.name!r} lies between the other {len(names)} "
                 f"{'maximised' if guess.direction == 'max' else 'minimised'} objectives in "
-                f"{share:.0%} of {rows} rows: it reads as their average, so weighing it beside "
-                "them counts them twice. Make it metadata to compare on the measures alone, "
-                "or keep it and make them metadata.")
+                f"{share:.0%} of {rows} rows: {reads}. Make it metadata to compare on the "
+                "measures alone, or keep it and make them metadata.")
     return notes
 
 

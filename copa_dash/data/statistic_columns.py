@@ -22,7 +22,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-__all__ = ["direct_statistics", "is_statistic_name"]
+__all__ = ["direct_statistics", "is_statistic_name", "quantiles_it_summarises"]
 
 MIN_RANK_CORRELATION = 0.9
 MAX_FACTOR = 10.0
@@ -38,6 +38,42 @@ def is_statistic_name(column: str) -> bool:
     [True, True, True, True, False, False]
     """
     return bool(_STATISTIC.match(str(column)))
+
+
+_CENTRE = re.compile(r"^\s*(mean|median|avg|average|geomean)\s*$", re.IGNORECASE)
+#: quantile columns it takes before a centre (``mean``) reads as one more summary of their measure
+MIN_QUANTILES = 2
+
+
+def quantiles_it_summarises(column: str, others) -> tuple[str, ...]:
+    """The quantile columns among ``others`` when ``column`` is named only by a centre
+    (``mean``, ``median``) and there are at least :data:`MIN_QUANTILES` of them; else ``()``.
+
+    Such a ``mean`` is not an average of other scores (the words a leaderboard's ``Average``
+    gets) but one more summary of the measure the quantiles describe (IOHanalyzer's ``mean``
+    runtime beside its ``2%`` ... ``98%``): the notes on counting it twice say so.
+
+    >>> quantiles_it_summarises("mean", ["median", "2%", "50%", "98%", "ERT"])
+    ('2%', '50%', '98%')
+    >>> quantiles_it_summarises("Average", ["MMLU", "GSM8K"]), quantiles_it_summarises("mean", ["2%"])
+    ((), ())
+    """
+    if not _CENTRE.match(str(column)):
+        return ()
+    found = tuple(o for o in others if is_statistic_name(o) and not _CENTRE.match(str(o)))
+    return found if len(found) >= MIN_QUANTILES else ()
+
+
+def listed_quantiles(quantiles) -> str:
+    """``'2%' ... '98%'`` for a long list, each named for a short one.
+
+    >>> listed_quantiles(["2%", "50%", "98%"]), listed_quantiles(["2%", "5%", "25%", "75%", "98%"])
+    ("'2%', '50%', '98%'", "'2%' ... '98%'")
+    """
+    quantiles = list(quantiles)
+    if len(quantiles) > 3:
+        return f"{quantiles[0]!r} ... {quantiles[-1]!r}"
+    return ", ".join(map(repr, quantiles))
 
 
 def _follows(a: pd.Series, b: pd.Series) -> tuple[bool, float, float]:

@@ -24,6 +24,7 @@ from ..data.aggregate_columns import MIN_SHARE_INSIDE, MIN_SIBLINGS, is_aggregat
 from ..data.front_words import check_front, objective_argument
 from ..data.proposal_extras import fairness_target
 from ..data.schema import EvalTable
+from ..data.statistic_columns import listed_quantiles, quantiles_it_summarises
 from .selection import Preferences
 
 # What a cost is, by the words of a column's name or its unit: time, memory, size, energy,
@@ -82,7 +83,9 @@ class FirstView:
         ``front`` (:data:`~copa_dash.data.front_words.FRONT_ENDS`) shows it ("" when none)."""
         return " ".join(n for n in (mostly_missing_note(self.left_out, self.rows, front),
                                     derived_note(self.derived, front,
-                                                 self.derived_direction)) if n)
+                                                 self.derived_direction,
+                                                 quantiles_it_summarises(
+                                                     self.derived, self.objectives))) if n)
 
     @property
     def focus(self) -> tuple[str, ...]:
@@ -321,17 +324,25 @@ def derived_aggregate(table: EvalTable, objectives) -> str:
     return ""
 
 
-def derived_note(name: str, front: str = "page", direction: str = "max") -> str:
+def derived_note(name: str, front: str = "page", direction: str = "max",
+                 quantiles=()) -> str:
     """The note on an aggregate left out of a first view ("" for none), saying how ``front``
-    ranks by it (:func:`include_words`).
+    ranks by it (:func:`include_words`). With ``quantiles`` (a ``mean`` beside the quantile
+    columns of one measure, :func:`~copa_dash.data.statistic_columns.quantiles_it_summarises`)
+    it says that instead of "an average of the other scores".
 
     >>> derived_note("Average ⬆️")
     "Left out of the first view: 'Average ⬆️' reads as an average of the other scores, and weighed beside them it would count each twice; tick it (and untick its parts) to rank by it."
+    >>> derived_note("mean", quantiles=("2%", "50%", "98%"))
+    "Left out of the first view: 'mean' is one more summary of the measure the quantiles '2%', '50%', '98%' describe, and weighed beside them it would count that measure twice; tick it (and untick its parts) to rank by it."
     """
     if not name:
         return ""
-    return (f"Left out of the first view: {name!r} reads as an average of the other scores, "
-            f"and weighed beside them it would count each twice; "
+    reads = (f"is one more summary of the measure the quantiles {listed_quantiles(quantiles)} "
+             "describe, and weighed beside them it would count that measure twice"
+             if quantiles else "reads as an average of the other scores, and weighed beside "
+             "them it would count each twice")
+    return (f"Left out of the first view: {name!r} {reads}; "
             f"{include_words([name], front, alone=True, direction=direction)} to rank by it.")
 
 

@@ -22,6 +22,7 @@ from ..core.errors import InvalidInputError
 from ..core.ranks import cdf_transform, dkw_epsilon, u_interval, u_standard_error
 from ..core.validate import orient, parse_directions
 from ..data.filters import RowFilter
+from ..data.statistic_columns import quantiles_it_summarises
 from . import method_limits, selection
 from .catalog import OpenedDataset
 from .default_view import (
@@ -180,7 +181,8 @@ def _left_out_notes(table, unticked: tuple[str, ...]) -> tuple[str, ...]:
     gone = {n for n, _ in missing}
     derived = derived_aggregate(table, [o for o in table.roles.objectives if o.name not in gone])
     if derived in unticked:
-        notes.append(derived_note(derived))
+        notes.append(derived_note(derived, quantiles=quantiles_it_summarises(
+            derived, table.objective_names)))
     with _LEFT_OUT_LOCK:
         if len(kept) >= _LEFT_OUT_VIEWS_KEPT:
             kept.pop(next(iter(kept)))          # the oldest first
