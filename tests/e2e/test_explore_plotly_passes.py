@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.e2e.app_under_test import make_app, wait_until
+from tests.e2e.app_under_test import make_app, open_page, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "open-llm-leaderboard-v2"
@@ -95,8 +95,7 @@ def app():
 
 
 def test_a_draws_style_pass_leaves_the_points_as_drawn_and_a_restyle_restyles(dash_duo, app):
-    dash_duo.start_server(app, navigate=False)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset={DATASET}", timeout=30)
+    open_page(dash_duo, app, f"/explore?dataset={DATASET}")
     driver = dash_duo.driver
     driver.set_script_timeout(30)
     wait_until(lambda: (driver.execute_script(DRAWN, FIGURES[0]) or [None, 0])[1] > 2000, 30)
@@ -123,8 +122,7 @@ def test_a_draws_style_pass_leaves_the_points_as_drawn_and_a_restyle_restyles(da
 
 
 def test_classed_sets_one_class_as_class_list_does_and_keeps_its_other_forms(dash_duo, app):
-    dash_duo.start_server(app, navigate=False)
-    dash_duo.wait_for_page(url=f"{dash_duo.server_url}/explore?dataset={DATASET}", timeout=30)
+    open_page(dash_duo, app, f"/explore?dataset={DATASET}")
     driver = dash_duo.driver
     wait_until(lambda: (driver.execute_script(DRAWN, FIGURES[0]) or [None, 0])[1] > 2000, 30)
     assert driver.execute_script(CLASSED, FIGURES[0]) == {
