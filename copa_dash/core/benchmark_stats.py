@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from .criteria import copa_scores
 from .errors import InvalidInputError
@@ -31,6 +30,17 @@ __all__ = [
     "scaled_performance",
     "within_task_ranks",
 ]
+
+
+def _scipy_stats():
+    """``scipy.stats``, imported when a statistic below first needs it.
+
+    Why not at the top: importing it (with scipy.spatial and scipy.special) costs about
+    1.5 s of CPU, and this module is imported by the app's Rankings page, so every app,
+    gunicorn worker and CLI start paid it for statistics most of them never compute.
+    """
+    from scipy import stats
+    return stats
 
 
 def _oriented(values, direction, name: str = "values") -> np.ndarray:
@@ -214,7 +224,7 @@ def within_task_ranks(values, /, *, direction: str = "min") -> np.ndarray:
     if np.isnan(y).any():
         raise InvalidInputError("'values' must not contain missing (NaN) values: drop the tasks "
                                 "where a method has no result")
-    return stats.rankdata(y, method="average", axis=1)
+    return _scipy_stats().rankdata(y, method="average", axis=1)
 
 
 @dataclass(frozen=True)
@@ -277,13 +287,13 @@ def friedman_test(values, /, *, direction: str = "min") -> FriedmanResult:
         ties += float(np.sum(counts ** 3 - counts))
     correction = 1.0 - ties / (n * k * (k * k - 1))
     chi2 = chi2 / correction if correction > 0 else 0.0
-    pvalue = float(stats.chi2.sf(chi2, k - 1))
+    pvalue = float(_scipy_stats().chi2.sf(chi2, k - 1))
     denominator = n * (k - 1) - chi2
     if denominator <= 0:
         f_stat, f_p = float("inf"), 0.0
     else:
         f_stat = (n - 1) * chi2 / denominator
-        f_p = float(stats.f.sf(f_stat, k - 1, (k - 1) * (n - 1)))
+        f_p = float(_scipy_stats().f.sf(f_stat, k - 1, (k - 1) * (n - 1)))
     return FriedmanResult(statistic=float(chi2), pvalue=pvalue, f_statistic=float(f_stat),
                           f_pvalue=f_p, mean_ranks=mean_ranks, n_tasks=n, n_methods=k)
 
@@ -324,7 +334,7 @@ def nemenyi_critical_difference(n_methods: int, n_tasks: int, /, *, alpha: float
     """
     k, n = _count(n_methods, "n_methods", 2), _count(n_tasks, "n_tasks", 1)
     alpha = check_probability(alpha, name="alpha")
-    q = float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf))
+    q = float(_scipy_stats().studentized_range.ppf(1.0 - alpha, k, np.inf))
     return float(q / np.sqrt(2.0) * np.sqrt(k * (k + 1) / (6.0 * n)))
 
 

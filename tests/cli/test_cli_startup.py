@@ -47,6 +47,18 @@ def test_help_imports_no_numeric_library_and_select_no_scipy_stats():
     assert "scipy.stats" not in loaded and "dash" not in loaded
 
 
+def test_the_served_app_imports_no_scipy_stats_until_a_statistic_needs_it():
+    """``copa-dash serve`` and every gunicorn worker import the whole app; scipy.stats (about
+    1.5 s of CPU with scipy.spatial and scipy.special) waits for Rankings' first Friedman test
+    or critical difference (core/benchmark_stats._scipy_stats)."""
+    app = _modules_after("from copa_dash.app_factory import create_app")
+    assert "dash" in app and "scipy.stats" not in app
+    used = _modules_after("from copa_dash.app_factory import create_app\n"
+                          "from copa_dash.core.benchmark_stats import nemenyi_critical_difference\n"
+                          "assert round(nemenyi_critical_difference(6, 50), 4) == 1.0663")
+    assert "scipy.stats" in used
+
+
 def test_unknown_command_is_a_usage_error(capsys):
     try:
         main(["selekt"])
