@@ -1,12 +1,14 @@
-"""A criterion the core refuses on a ranking's values (Delta over an ideal of 0) is said with
-the objective's and the entry's names, on the Rankings service and the command line alike;
-the core's own message gave the objective's 0-based position ("objective 0")."""
+"""A method or criterion the core refuses on these values (Delta over an ideal of 0, SAW over
+a 0) is said with the objective's and the row's names, on the Rankings service, the selection
+service, the command line and the notebook alike; the core's own message gave 0-based
+positions ("objective 1 has 0 in row 0"), and for SAW named max-normalisation."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 
+from copa_dash import notebook
 from copa_dash.cli import main
 from copa_dash.core.errors import InvalidInputError
 from copa_dash.data.schema import EvalTable, Objective, Roles
@@ -48,3 +50,21 @@ def test_the_command_line_says_the_same_and_exits_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "criterion 'delta': Delta divides by its best value in each objective, and that " \
            "is 0 for error" in err, err
+
+
+@pytest.mark.parametrize("method, words", [
+    ("saw", ("SAW works with ratios of values (each against its objective's best), so it "
+            "needs values above 0; error is 0 for a.")),
+    ("delta", ("Delta divides by its best value in each objective, and that is 0 for error, "
+              "so Delta is undefined here.")),
+])
+def test_a_pick_by_a_refused_method_says_why_in_names(method, words, tmp_path, capsys):
+    path = tmp_path / "zero.csv"
+    FRAME.to_csv(path, index=False)
+    status = main(["select", str(path), "--id", "model", "--objective", "time:min",
+                   "--objective", "error:min", "--method", method])
+    assert status == 2
+    assert capsys.readouterr().err.strip() == f"copa-dash select: {words}"
+    with pytest.raises(InvalidInputError) as refused:
+        notebook.select(FRAME, {"time": "min", "error": "min"}, id="model", method=method)
+    assert str(refused.value) == words
