@@ -243,3 +243,23 @@ def markdown(head: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines)
+
+
+def median_p90(values, *, scale: float = 1.0, digits: int = 0) -> str:
+    """``"median / p90"`` of ``values`` times ``scale``, with ``digits`` decimals: the cell
+    the A/B benchmarks print for each side's samples.
+
+    >>> median_p90([0.10, 0.12, 0.30], scale=1e3)
+    '120 / 300'
+    """
+    values = list(values)
+    median, p90 = statistics.median(values) * scale, percentile(values, 90) * scale
+    return f"{median:.{digits}f} / {p90:.{digits}f}"
+
+
+def print_result(title: str, head: list[str], rows: list[list[str]], agreed: str) -> None:
+    """The end of an A/B benchmark's output: its title, its table, and what the two sides
+    were checked to agree on, with the machine's load after the run."""
+    print(f"\n{title}")
+    print(markdown(head, rows))
+    print(f"{agreed}; {load_line()}")

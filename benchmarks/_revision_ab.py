@@ -1,7 +1,8 @@
 """What the benchmarks that time this checkout against an earlier git revision share: the
-earlier revision's files in a temporary folder, their common command line, one running app
-and one headless Chromium a side (stopped whatever happens), and the alternating order of
-the sides in each round."""
+earlier revision's files in a temporary folder (the two sides), their common command line,
+one running app and one headless Chromium a side (stopped whatever happens), the alternating
+order of the sides in each round, and the untimed warm-up round after which every server
+is left to go idle."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import io
 import subprocess
 import tarfile
 import tempfile
+import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,6 +29,12 @@ def revision_files(rev: str, *paths: str) -> Path:
     with tarfile.open(fileobj=io.BytesIO(data)) as archive:
         archive.extractall(folder, filter="data")
     return folder
+
+
+def peer_sides(peer_rev: str) -> dict[str, Path]:
+    """The two sides, this checkout first: ``{"this checkout": ROOT, "peer REV": a folder
+    with the files of ``peer_rev``}``."""
+    return {"this checkout": ROOT, f"peer {peer_rev}": revision_files(peer_rev)}
 
 
 def revision_ab_arguments(description: str, *, rounds: int) -> argparse.ArgumentParser:
@@ -71,3 +80,27 @@ def round_order(sides, n: int) -> list[str]:
     (['a', 'b'], ['b', 'a'])
     """
     return list(sides) if n % 2 == 0 else list(sides)[::-1]
+
+
+def settle(app, *, window: float = 3.0, limit: float = 900.0) -> None:
+    """Wait until ``app`` (a ``RunningApp``) uses under 5% of a CPU over ``window`` seconds:
+    a new tree's kernels compile in the server's background thread after the first use, and
+    would be timed."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit:
+        cpu = app.cpu_seconds()
+        time.sleep(window)
+        if app.cpu_seconds() - cpu < 0.05 * window:
+            return
+
+
+def warm_rounds(sides, rounds: int, apps) -> Iterator[tuple[int, list[str]]]:
+    """``(n, order)`` for round -1, an untimed warm-up, then rounds 0 to ``rounds - 1``;
+    ``order`` is the sides' order in that round (:func:`round_order`). Once the warm-up
+    round's work is done, every app of ``apps`` (``{side: RunningApp}``) is left to
+    :func:`settle` before round 0 starts."""
+    for n in range(-1, rounds):
+        yield n, round_order(sides, n)
+        if n < 0:
+            for app in apps.values():
+                settle(app)

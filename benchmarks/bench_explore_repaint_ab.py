@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._harness import load_line, markdown, percentile
+from benchmarks._harness import load_line, median_p90, print_result
 from benchmarks._revision_ab import revision_files, round_order, sides_running
 from benchmarks.bench_every_control import PAGES
 
@@ -93,13 +93,12 @@ def main(argv=None) -> int:
                     f"{name} {samples[name][-1] * 1e3:.0f} ms" for name in sides), flush=True)
     head = ["side", f"browser CPU ms for {args.frames} repaints (median / p90)",
             "ms a repaint (median)", "each round"]
-    rows = [[name, f"{statistics.median(s) * 1e3:.0f} / {percentile(s, 90) * 1e3:.0f}",
+    rows = [[name, median_p90(s, scale=1e3),
              f"{statistics.median(s) * 1e3 / args.frames:.1f}",
              ", ".join(f"{c * 1e3:.0f}" for c in s)] for name, s in samples.items()]
-    print(f"\n{args.dataset}: Explore's front figure repainted {args.frames} times a round")
-    print(markdown(head, rows))
-    print(f"the sides drew the same points ({drawn[next(iter(sides))][0]}, "
-          f"{drawn[next(iter(sides))][1]} ringed); {load_line()}")
+    print_result(f"{args.dataset}: Explore's front figure repainted {args.frames} times a round",
+                 head, rows, f"the sides drew the same points ({drawn[next(iter(sides))][0]}, "
+                 f"{drawn[next(iter(sides))][1]} ringed)")
     return 0
 
 

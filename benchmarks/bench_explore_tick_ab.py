@@ -35,12 +35,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._app import RunningApp, app_env
+from benchmarks._app import app_env
 from benchmarks._harness import load_line, markdown, percentile
 from benchmarks._revision_ab import (
     revision_ab_arguments,
     revision_files,
     round_order,
+    settle,
     sides_running,
 )
 from benchmarks.bench_every_control import PAGES, save_uploads
@@ -53,17 +54,6 @@ DIRECTIONS = "[id*='explore-direction']"
 # work), and back; the "How sure" panel of such a view is not in the server's cache
 NEW_VIEWS = tuple((kind, k) for kind in ("untick", "direction") for k in (0, 2, 3, 4, 5, 6))
 
-
-
-def settle(app: RunningApp, *, window: float = 3.0, limit: float = 900.0) -> None:
-    """Wait until ``app`` uses under 5% of a CPU over ``window`` seconds: a new tree's kernels
-    compile in the server's background thread after the first use, and would be timed."""
-    started = time.perf_counter()
-    while time.perf_counter() - started < limit:
-        cpu = app.cpu_seconds()
-        time.sleep(window)
-        if app.cpu_seconds() - cpu < 0.05 * window:
-            return
 
 
 def control(driver, step: str, new_view: tuple[str, int], objective: int = 1):

@@ -29,15 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._harness import load_line, markdown, percentile
-from benchmarks._revision_ab import (
-    revision_ab_arguments,
-    revision_files,
-    round_order,
-    sides_running,
-)
+from benchmarks._harness import load_line, median_p90, print_result
+from benchmarks._revision_ab import peer_sides, revision_ab_arguments, sides_running, warm_rounds
 from benchmarks.bench_every_control import PAGES, Bench
-from benchmarks.bench_explore_tick_ab import settle
 
 # what the page shows once drawn, compared between the sides
 SAID = {"rankings": "#rankings-glance", "posets": "#posets-headline"}
@@ -57,13 +51,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     print(load_line(), flush=True)
     path, _, ready = PAGES[args.page]
-    sides = {"this checkout": ROOT, f"peer {args.peer_rev}": revision_files(args.peer_rev)}
+    sides = peer_sides(args.peer_rev)
     samples = {name: {"ms": [], "server": [], "browser": []} for name in sides}
     with sides_running(sides, "copa-bench-open-") as (apps, benches):
         urls = {name: f"{app.url}{path}?dataset={args.dataset}" for name, app in apps.items()}
-        for n in range(-1, args.rounds):        # round -1 warms both up, untimed
+        for n, order in warm_rounds(sides, args.rounds, apps):   # round -1 untimed
             texts = []
-            for name in round_order(sides, n):
+            for name in order:
                 bench, app = benches[name], apps[name]
                 cpu, browser = app.cpu_seconds(), bench.browser_cpu_seconds()
                 ms = bench.open(urls[name], ready)
@@ -74,22 +68,18 @@ def main(argv=None) -> int:
                 texts.append(said(bench, args.page))
             if len(set(texts)) != 1 or not texts[0]:
                 raise SystemExit(f"round {n + 1}: the sides say different things: {texts}")
-            if n < 0:
-                for app in apps.values():
-                    settle(app)
-                continue
-            print(f"  round {n + 1}: " + ", ".join(
-                f"{name} {samples[name]['ms'][-1]:.0f} ms, "
-                f"{samples[name]['browser'][-1]:.2f} s browser CPU" for name in sides),
-                flush=True)
+            if n >= 0:
+                print(f"  round {n + 1}: " + ", ".join(
+                    f"{name} {samples[name]['ms'][-1]:.0f} ms, "
+                    f"{samples[name]['browser'][-1]:.2f} s browser CPU" for name in sides),
+                    flush=True)
     head = ["side", "open ms (median / p90)", "server CPU s an open (median)",
             "browser CPU s an open (median)", "open ms (each)"]
-    rows = [[name, f"{statistics.median(s['ms']):.0f} / {percentile(s['ms'], 90):.0f}",
+    rows = [[name, median_p90(s["ms"]),
              f"{statistics.median(s['server']):.3f}", f"{statistics.median(s['browser']):.3f}",
              ", ".join(f"{ms:.0f}" for ms in s["ms"])] for name, s in samples.items()]
-    print(f"\n{args.page} on {args.dataset}: a warm open, to drawn and settled")
-    print(markdown(head, rows))
-    print(f"the pages said the same on both sides in every round; {load_line()}")
+    print_result(f"{args.page} on {args.dataset}: a warm open, to drawn and settled", head,
+                 rows, "the pages said the same on both sides in every round")
     return 0
 
 

@@ -31,15 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._harness import load_line, markdown, percentile
-from benchmarks._revision_ab import (
-    revision_ab_arguments,
-    revision_files,
-    round_order,
-    sides_running,
-)
+from benchmarks._harness import load_line, median_p90, print_result
+from benchmarks._revision_ab import peer_sides, revision_ab_arguments, sides_running, warm_rounds
 from benchmarks.bench_every_control import PAGES
-from benchmarks.bench_explore_tick_ab import settle
 
 ACTIONS = {
     "raw ties": ("#rankings-ties input[value=keep]", "#rankings-ties input[value=break]"),
@@ -62,40 +56,34 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     print(load_line(), flush=True)
     path, _, ready = PAGES["rankings"]
-    sides = {"this checkout": ROOT, f"peer {args.peer_rev}": revision_files(args.peer_rev)}
+    sides = peer_sides(args.peer_rev)
     samples = {(side, action): [] for side in sides for action in ACTIONS}
     with sides_running(sides, "copa-bench-rankings-") as (apps, benches):
         for name, bench in benches.items():
             bench.open(f"{apps[name].url}{path}?dataset={args.dataset}", ready)
-        for n in range(-1, args.rounds):        # round -1 warms both up, untimed
+        for n, order in warm_rounds(sides, args.rounds, apps):   # round -1 untimed
             for action in ACTIONS:
                 firsts = []
-                for side in round_order(sides, n):
+                for side in order:
                     measured = work(benches[side], action)
                     if n >= 0:
                         samples[side, action].append(measured)
                     firsts.append(benches[side].find(FIRST).text)
                 if len(set(firsts)) != 1:
                     raise SystemExit(f"round {n + 1}, {action}: the tables differ: {firsts}")
-            if n < 0:
-                for app in apps.values():
-                    settle(app)
-                continue
-            print(f"  round {n + 1}: " + "; ".join(
-                f"{side} {action} {samples[side, action][-1][0]:.0f} ms"
-                for action in ACTIONS for side in sides), flush=True)
+            if n >= 0:
+                print(f"  round {n + 1}: " + "; ".join(
+                    f"{side} {action} {samples[side, action][-1][0]:.0f} ms"
+                    for action in ACTIONS for side in sides), flush=True)
     head = ["action", "side", "ms (median / p90)", "server CPU s (median)",
             "browser CPU s (median)", "ms (each)"]
-    rows = [[action, side,
-             (f"{statistics.median(s[0] for s in got):.0f} / "
-              f"{percentile([s[0] for s in got], 90):.0f}"),
+    rows = [[action, side, median_p90(s[0] for s in got),
              f"{statistics.median(s[1] for s in got):.3f}",
              f"{statistics.median(s[2] for s in got):.3f}",
              ", ".join(f"{s[0]:.0f}" for s in got)]
             for (side, action), got in sorted(samples.items(), key=lambda k: k[0][1])]
-    print(f"\nrankings on {args.dataset}: a control, to drawn and settled")
-    print(markdown(head, rows))
-    print(f"the first entry shown was the same on both sides in every round; {load_line()}")
+    print_result(f"rankings on {args.dataset}: a control, to drawn and settled", head, rows,
+                 "the first entry shown was the same on both sides in every round")
     return 0
 
 

@@ -45,15 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._app import RunningApp
-from benchmarks._harness import load_line, markdown, percentile
-from benchmarks._revision_ab import (
-    revision_ab_arguments,
-    revision_files,
-    round_order,
-    sides_running,
-)
+from benchmarks._harness import load_line, median_p90, print_result
+from benchmarks._revision_ab import peer_sides, revision_ab_arguments, sides_running, warm_rounds
 from benchmarks.bench_every_control import PAGE_SETTLED, PAGES, Bench
-from benchmarks.bench_explore_tick_ab import settle
 
 ROLE_ROW = "accuracy"
 STEPS = ("drop the file", "open More columns", "tick race-*", "untick race-*",
@@ -172,12 +166,12 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     print(load_line(), flush=True)
     expected = expected_roles(args.file)
-    sides = {"this checkout": ROOT, f"peer {args.peer_rev}": revision_files(args.peer_rev)}
+    sides = peer_sides(args.peer_rev)
     samples = {name: {step: [] for step in STEPS} for name in sides}
     with sides_running(sides, "copa-bench-upload-") as (apps, benches):
-        for n in range(-1, args.rounds):       # round -1 warms both up
+        for n, order in warm_rounds(sides, args.rounds, apps):   # round -1 untimed
             saved = {}
-            for name in round_order(sides, n):
+            for name in order:
                 steps, dataset = one_pass(benches[name], args.file)
                 saved[name] = saved_roles(apps[name], dataset)
                 if n >= 0:
@@ -188,27 +182,23 @@ def main(argv=None) -> int:
                     raise SystemExit(f"round {n + 1}: {name} saved other roles than the "
                                      f"proposal with {ROLE_ROW!r} as metadata:\n{roles}\n"
                                      f"expected\n{expected}")
-            if n < 0:
-                for name in sides:
-                    settle(apps[name])
-                continue
-            print(f"  round {n + 1}: " + "; ".join(
-                f"{name}: " + ", ".join(f"{samples[name][s][-1][0]:.0f}" for s in STEPS) + " ms"
-                for name in sides), flush=True)
+            if n >= 0:
+                print(f"  round {n + 1}: " + "; ".join(
+                    f"{name}: " + ", ".join(f"{samples[name][s][-1][0]:.0f}" for s in STEPS)
+                    + " ms" for name in sides), flush=True)
     head = ["step", *(f"{name}: ms median / p90 (server / browser CPU s)" for name in sides)]
     rows = []
     for step in STEPS:
         cells = []
         for name in sides:
-            ms = [s[0] for s in samples[name][step]]
-            cells.append(f"{statistics.median(ms):.0f} / {percentile(ms, 90):.0f} "
-                         f"({statistics.median(s[1] for s in samples[name][step]):.2f} / "
-                         f"{statistics.median(s[2] for s in samples[name][step]):.2f})")
+            got = samples[name][step]
+            cells.append(f"{median_p90(s[0] for s in got)} "
+                         f"({statistics.median(s[1] for s in got):.2f} / "
+                         f"{statistics.median(s[2] for s in got):.2f})")
         rows.append([step, *cells])
-    print(f"\n{args.file.name}: the Upload page, {args.rounds} interleaved rounds a side")
-    print(markdown(head, rows))
-    print(f"both sides saved the same roles in every round: the proposal's with "
-          f"{ROLE_ROW!r} as metadata; {load_line()}")
+    print_result(f"{args.file.name}: the Upload page, {args.rounds} interleaved rounds a side",
+                 head, rows, "both sides saved the same roles in every round: the proposal's "
+                 f"with {ROLE_ROW!r} as metadata")
     return 0
 
 

@@ -21,7 +21,9 @@ from .validate import as_points, check_mask, oriented_points
 
 __all__ = [
     "RADAR_AXES",
+    "UNDEFINED_KINDS",
     "SystemIndicators",
+    "Undefined",
     "normalized_objectives",
     "radar_area",
     "system_indicators",
@@ -36,6 +38,41 @@ NORMALIZATIONS = ("minmax", "cdf")
 # the values of every system, each NaN with a reason where it is undefined
 _INDICATORS = ("hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os", "area")
 
+UNDEFINED_KINDS = ("no_rows", "few_front_points", "flat_objective")
+"""Every :attr:`Undefined.kind`, the cases in which an indicator has no value."""
+
+
+@dataclass(frozen=True)
+class Undefined:
+    """Why one indicator of one system has no value: a kind and the numbers behind it.
+
+    The core gives no sentence: objectives are column positions here, and only a caller
+    that knows their names can say which one is meant
+    (:func:`copa_dash.services.systems.undefined_words`).
+
+    Attributes
+    ----------
+    kind : str
+        One of :data:`UNDEFINED_KINDS`: ``"no_rows"``, the system has no used row;
+        ``"few_front_points"``, UD_bar and OS need at least 2 points on the system's own
+        front and it has ``n_front``; ``"flat_objective"``, the front of all systems has
+        a single value in the objectives ``objectives``, so OS divides by a zero span.
+    n_front : int
+        Points on the system's own front (``"few_front_points"``; 0 otherwise).
+    objectives : tuple of int
+        0-based column positions of the flat objectives (``"flat_objective"``; empty
+        otherwise), in column order.
+
+    Examples
+    --------
+    >>> Undefined("flat_objective", objectives=(2,)).objectives
+    (2,)
+    """
+
+    kind: str
+    n_front: int = 0
+    objectives: tuple = ()
+
 
 @dataclass(frozen=True)
 class SystemIndicators:
@@ -46,7 +83,8 @@ class SystemIndicators:
     hv, onvg, onvg_hat, onvgr, ud_bar, os, area : ndarray, shape (S,)
         The indicators (``onvg`` counts as floats); NaN where undefined.
     reasons : tuple of dict
-        ``reasons[s][name]`` says why indicator ``name`` of system ``s`` is NaN.
+        ``reasons[s][name]``, an :class:`Undefined`, says why indicator ``name`` of
+        system ``s`` is NaN.
     front_mask : ndarray of bool, shape (N,)
         Rows on their own system's front X = ND(S).
     global_front_mask : ndarray of bool, shape (N,)
@@ -89,7 +127,7 @@ class SystemIndicators:
         """The five radar values of ``system`` in :data:`RADAR_AXES` order (NaN kept)."""
         return np.array([getattr(self, name)[system] for name in RADAR_AXES])
 
-    def reason(self, system: int, name: str, /) -> str | None:
+    def reason(self, system: int, name: str, /) -> Undefined | None:
         """Why indicator ``name`` of ``system`` is undefined, or None when it is defined."""
         return self.reasons[system].get(name)
 
@@ -226,7 +264,7 @@ def system_indicators(points, /, directions=None, *, system_index, n_systems,
     >>> res.onvg.tolist(), res.onvgr.tolist(), res.onvg_hat.tolist()
     ([3.0, 1.0], [1.0, 0.5], [1.0, 0.3333333333333333])
     >>> float(res.hv[0]), res.reason(1, "os")
-    (0.25, 'needs at least 2 non-dominated points (the system has 1)')
+    (0.25, Undefined(kind='few_front_points', n_front=1, objectives=()))
     """
     raw = as_points(points)
     idx, n_systems = _check_system_index(system_index, raw.shape[0], n_systems)
@@ -246,7 +284,7 @@ def system_indicators(points, /, directions=None, *, system_index, n_systems,
         rows = np.flatnonzero(idx == s)
         if rows.size == 0:
             for name in _INDICATORS:
-                reasons[s][name] = "the system has no rows"
+                reasons[s][name] = Undefined("no_rows")
             continue
         own_front = rows[nondominated_mask(z[rows])]
         front_mask[own_front] = True
@@ -256,8 +294,7 @@ def system_indicators(points, /, directions=None, *, system_index, n_systems,
         values["onvgr"][s] = x.shape[0] / rows.size
         if x.shape[0] < 2:
             for name in ("ud_bar", "os"):
-                reasons[s][name] = (
-                    f"needs at least 2 non-dominated points (the system has {x.shape[0]})")
+                reasons[s][name] = Undefined("few_front_points", n_front=int(x.shape[0]))
             continue
         _spread(values, reasons[s], s, x, sigma, span_p)
 
@@ -287,14 +324,13 @@ def _no_values(n_systems: int) -> dict:
 
 def _spread(values: dict, reasons: dict, s: int, x, sigma: float, span_p) -> None:
     """UD-bar and OS of system ``s`` from its own front ``x`` (2 points or more), in place;
-    OS left NaN with a reason where the front of all systems is flat in an objective."""
+    OS left NaN with the reason where the front of all systems is flat in an objective."""
     nc = _kernels.niche_counts(x, sigma).astype(np.float64)
     d_nc = float(np.sqrt(np.sum((nc - nc.mean()) ** 2) / (x.shape[0] - 1)))
     values["ud_bar"][s] = 1.0 - 1.0 / (1.0 + d_nc)
     flat = np.flatnonzero(span_p <= 0)
     if flat.size:
-        reasons["os"] = (f"the front of all systems has no spread in objective "
-                         f"{int(flat[0])}, so OS divides by zero")
+        reasons["os"] = Undefined("flat_objective", objectives=tuple(int(k) for k in flat))
     else:
         values["os"][s] = float(np.prod(np.ptp(x, axis=0) / span_p))
 

@@ -3,8 +3,9 @@
 The core decides that a method cannot run and raises
 :class:`~copa_dash.core.errors.MethodNotApplicableError`, naming the column and the row by
 index; this module turns that into a sentence with the objective's name and the row's id,
-the words the explorer's compare panel and the decision report show. Nothing here guesses:
-a method is said not to run only when the core refused it.
+the words the explorer's compare panel, the decision report, a pick by the method
+(``selection.scores``: Explore, ``copa-dash select``, the notebook) and a Rankings criterion
+show. Nothing here guesses: a method is said not to run only when the core refused it.
 """
 
 from __future__ import annotations

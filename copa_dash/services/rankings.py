@@ -17,11 +17,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..core.criteria import weights_from_alpha
-from ..core.errors import InvalidInputError
+from ..core.errors import InvalidInputError, MethodNotApplicableError
 from ..core.rank_tables import Criterion, rank_spread
 from ..core.validate import check_p, check_weights, format_p
 from ..data.filters import RowFilter, value_label
 from ..data.schema import EvalTable
+from .method_limits import why_not
 from .objectives import missing_counts, resolve_objectives, rows_left_out_note
 from .rank_columns import rank_table_of
 from .task_span import TaskSpan, task_span
@@ -250,10 +251,13 @@ def rank_view(table: EvalTable, *, criteria=DEFAULT_CRITERIA, objectives=None, w
 
     def compute() -> RankingView:
         # one memoised column per criterion: a new criteria set reads the kept ones
-        table_ = rank_table_of(values, list(directions), w, parsed, cache=cache,
-                               dataset_id=dataset_id,
-                               key=None if cache is None else
-                               {k: v for k, v in key.items() if k != "criteria"})
+        try:
+            table_ = rank_table_of(values, list(directions), w, parsed, cache=cache,
+                                   dataset_id=dataset_id,
+                                   key=None if cache is None else
+                                   {k: v for k, v in key.items() if k != "criteria"})
+        except MethodNotApplicableError as refused:
+            raise InvalidInputError(_refused_words(refused, parsed, names, ids)) from None
         return RankingView(ids=np.asarray(ids, dtype=object), criteria=labels,
                            ranks_broken=table_.ranks, ranks_kept=table_.tied_ranks,
                            scores=table_.scores, objectives=tuple(names),
@@ -268,6 +272,17 @@ def rank_view(table: EvalTable, *, criteria=DEFAULT_CRITERIA, objectives=None, w
            "weights": [float(x) for x in w], "filter": filter_key(row_filter), "group": group,
            "entries": "system+config"}    # configurations are not averaged together
     return replace(cache.memoize("rank_view", dataset_id, key, compute), task_span=span)
+
+
+def _refused_words(refused: MethodNotApplicableError, parsed, names, ids) -> str:
+    """Why a criterion cannot rank these entries: the core's reason (a column and a row by
+    position) in :func:`.method_limits.why_not`'s words, with the objective and the entry
+    named, after the criterion's label and with what to choose instead."""
+    label = next((label for label, criterion in parsed if criterion.kind == refused.method
+                  and criterion.reference == refused.row), refused.method)
+    return (f"criterion {label!r}: {why_not(refused, refused.method, names, ids)} Choose "
+            "another criterion" + (" or another entry for delta:ID" if refused.method == "delta"
+                                   else "") + ".")
 
 
 def _kept_rows(table: EvalTable, objectives, row_filter: RowFilter) -> np.ndarray:

@@ -21,10 +21,11 @@ from ..core import criteria, ranks
 from ..core import sweep as sweep_core
 from ..core.baselines import baseline_scores
 from ..core.dominance import nondominated_mask
-from ..core.errors import InvalidInputError
+from ..core.errors import InvalidInputError, MethodNotApplicableError
 from ..core.validate import check_weights
 from ..data.filters import RowFilter
 from ..data.schema import EvalTable
+from .method_limits import why_not
 from .recent import RecentValues
 
 METHODS = ("copa", "sum", "saw", "ahp", "delta", "norm", "maxnorm", "pnorm")
@@ -208,14 +209,26 @@ _recent_masks = RecentValues(entries=32, share=0.05, name="constraint masks")
 
 
 def scores(problem: SelectionProblem, *, preferences: Preferences | None = None) -> np.ndarray:
-    """Criterion value of every scored row (smaller is better)."""
+    """Criterion value of every scored row (smaller is better).
+
+    Raises
+    ------
+    InvalidInputError
+        When the method cannot run on these values (SAW, AHP or max-normalisation over a
+        value of 0 or below, Delta over an ideal of 0): the core's reason in
+        :func:`.method_limits.why_not`'s words, with the objective and the row named.
+    """
     prefs = preferences or problem.preferences
     weights = prefs.weight_vector()
     if prefs.method == "copa":
         return criteria.copa_scores(problem.u, weights, p=prefs.p)
-    if prefs.method == "pnorm":
-        return baseline_scores(problem.raw, list(prefs.directions), weights, method="pnorm", p=prefs.p)
-    return baseline_scores(problem.raw, list(prefs.directions), weights, method=prefs.method)
+    p = {"p": prefs.p} if prefs.method == "pnorm" else {}
+    try:
+        return baseline_scores(problem.raw, list(prefs.directions), weights,
+                               method=prefs.method, **p)
+    except MethodNotApplicableError as refused:
+        raise InvalidInputError(why_not(refused, prefs.method, prefs.objectives,
+                                        problem.ids)) from None
 
 
 def _require_eligible(problem: SelectionProblem) -> None:

@@ -14,14 +14,13 @@ Results are memoised per dataset in the shared analysis cache.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..core.dominance import nondominated_mask
 from ..core.errors import InvalidInputError
-from ..core.indicators import RADAR_AXES, SystemIndicators, system_indicators
+from ..core.indicators import RADAR_AXES, SystemIndicators, Undefined, system_indicators
 from ..core.significance import (
     DEFAULT_PERMUTATIONS,
     REF_RULES,
@@ -49,6 +48,7 @@ __all__ = [
     "significance_test",
     "system_names",
     "systems_view",
+    "undefined_words",
 ]
 
 INDICATORS = ("hv", "onvg", "onvg_hat", "onvgr", "ud_bar", "os", "area")
@@ -57,6 +57,43 @@ MAX_PERMUTATIONS = 1_000_000
 LABELS = {"hv": "HV", "onvg": "ONVG", "onvg_hat": "ONVG^", "onvgr": "ONVGR",
           "ud_bar": "UD_bar", "os": "OS", "area": "radar area"}
 RADAR_LABELS = tuple(LABELS[name] for name in RADAR_AXES)
+
+
+def undefined_words(reason: Undefined, objectives) -> str:
+    """Why an indicator is undefined, in the words every front end shows.
+
+    The Systems page (table and radar), the command line, the notebook and the report
+    all say it in these words, with the objectives named.
+
+    Parameters
+    ----------
+    reason : Undefined
+        The core's reason (:class:`copa_dash.core.indicators.Undefined`).
+    objectives : sequence of str
+        The objectives' names in the columns' order the core saw.
+
+    Returns
+    -------
+    str
+        A clause that follows "undefined: " or "undefined because".
+
+    Examples
+    --------
+    >>> undefined_words(Undefined("flat_objective", objectives=(2,)), ["error", "time", "memory"])
+    "the front of all systems has no spread in objective 'memory', so OS divides by zero"
+    >>> undefined_words(Undefined("few_front_points", n_front=1), ["error", "time"])
+    'needs at least 2 non-dominated points (the system has 1)'
+    """
+    if reason.kind == "no_rows":
+        return "the system has no rows"
+    if reason.kind == "few_front_points":
+        return f"needs at least 2 non-dominated points (the system has {reason.n_front})"
+    if reason.kind == "flat_objective":
+        names = [repr(str(objectives[k])) for k in reason.objectives]
+        which = (f"objective {names[0]}" if len(names) == 1
+                 else f"objectives {', '.join(names[:-1])} and {names[-1]}")
+        return f"the front of all systems has no spread in {which}, so OS divides by zero"
+    raise ValueError(f"no words for an undefined indicator of kind {reason.kind!r}")
 
 
 @dataclass(frozen=True)
@@ -104,17 +141,16 @@ class SystemsView:
             record["hv_ci95"] = [float(self.indicators.hv_ci_low[s]),
                                  float(self.indicators.hv_ci_high[s])]
             record["hv_samples"] = int(self.indicators.hv_samples[s])
-            record["reasons"] = {key: self._named(reason)
+            record["reasons"] = {key: undefined_words(reason, self.objectives)
                                  for key, reason in self.indicators.reasons[s].items()}
             out.append(record)
         return out
 
-    def _named(self, reason: str) -> str:
-        """``reason`` with the core's "objective 5" (a 0-based column position, which a
-        reader took for the fifth objective) written as the objective's name."""
-        return re.sub(r"\bobjective (\d+)\b",
-                      lambda m: f"objective {self.objectives[int(m.group(1))]!r}"
-                      if int(m.group(1)) < len(self.objectives) else m.group(0), reason)
+    def why_undefined(self, system: int, name: str, /) -> str | None:
+        """Why indicator ``name`` of system position ``system`` is undefined, in the
+        words of :func:`undefined_words`; None when it has a value."""
+        reason = self.indicators.reason(system, name)
+        return None if reason is None else undefined_words(reason, self.objectives)
 
     def hv_estimated_systems(self) -> list[str]:
         """Names of the systems whose HV is a Monte-Carlo estimate (empty: all exact)."""

@@ -8,7 +8,12 @@ from copa_dash.core import indicators
 from copa_dash.core._kernels import indicators as kernels
 from copa_dash.core._reference import indicators as reference
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.core.indicators import normalized_objectives, radar_area, system_indicators
+from copa_dash.core.indicators import (
+    Undefined,
+    normalized_objectives,
+    radar_area,
+    system_indicators,
+)
 
 # Hand-worked example (2 objectives, minimised, both spanning [0, 10] so z = y / 10):
 # system 0: A(0,10) B(5,5) C(10,0) D(6,6); system 1: E(2,9) F(9,3); system 2: no row.
@@ -38,7 +43,7 @@ def test_hand_worked_minmax():
     area1 = (0.14 * 2 / 3 + 2 / 3 * 1 + 0 + 0 + 0.42 * 0.14) / 5
     np.testing.assert_allclose(res.area[:2], [area0, area1])
     assert np.isnan([res.hv[2], res.onvg[2], res.area[2]]).all()
-    assert res.reason(2, "hv") == "the system has no rows"
+    assert res.reason(2, "hv") == Undefined("no_rows")
     assert res.reason(0, "hv") is None
     np.testing.assert_allclose(res.normalized, HAND / 10)
 
@@ -58,7 +63,7 @@ def test_single_point_and_flat_front_reasons():
     res = system_indicators([[0, 4], [4, 0], [2, 2], [1, 3], [3, 3]], "min",
                             system_index=[0, 0, 0, 1, 1], n_systems=2)
     assert np.isnan(res.ud_bar[1]) and np.isnan(res.os[1])
-    assert res.reason(1, "ud_bar") == "needs at least 2 non-dominated points (the system has 1)"
+    assert res.reason(1, "ud_bar") == Undefined("few_front_points", n_front=1)
     # Undefined values count as 0 in the area.
     vals = [res.hv[1], res.onvg_hat[1], res.onvgr[1], 0, 0]
     np.testing.assert_allclose(res.area[1], radar_area(vals))
@@ -66,8 +71,9 @@ def test_single_point_and_flat_front_reasons():
     flat = system_indicators([[1, 1], [1, 1], [2, 3], [3, 2]], system_index=[0, 0, 1, 1],
                              n_systems=2)
     assert np.isnan(flat.os).all()
-    assert "no spread in objective 0" in flat.reason(0, "os")
-    assert "no spread in objective 0" in flat.reason(1, "os")
+    # as data, every flat column by its position: the words are the caller's (services)
+    assert flat.reason(0, "os") == flat.reason(1, "os") == Undefined("flat_objective",
+                                                                     objectives=(0, 1))
     assert not np.isnan(flat.ud_bar).any()
 
 

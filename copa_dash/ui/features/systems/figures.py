@@ -121,7 +121,7 @@ def radar_figure(view: SystemsView, shown) -> dict:
         top = max(top, float(radii.max()))
         hover = []
         for axis, label, value in zip(RADAR_AXES, RADAR_LABELS, values):
-            reason = view.indicators.reason(s, axis)
+            reason = view.why_undefined(s, axis)
             text = f"undefined ({reason}); plotted as 0" if reason else f"{value:.4g}"
             if axis == "hv" and view.indicators.hv_is_estimate(s):
                 text += (f" (Monte-Carlo estimate, 95% interval "
