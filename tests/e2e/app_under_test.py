@@ -1,5 +1,5 @@
 """The real app, built once per test process with temporary data and cache directories; the
-browser and server a module's tests share (:class:`SharedDuo`)."""
+browser and server the browser tests of a worker share (:class:`SharedDuo`)."""
 
 from __future__ import annotations
 
@@ -262,12 +262,13 @@ class ReusedComposite(DashComposite):
             self._url = server.url
 
 
-#: What Storage.clearDataForOrigin clears between two tests of a module.
+#: What Storage.clearDataForOrigin clears between two tests.
 _STORAGE_TYPES = "cookies,local_storage,session_storage,indexeddb,websql,service_workers,cache_storage"
 
 
 class SharedDuo:
-    """One Chromium and one threaded server for the browser tests of a module.
+    """One Chromium and one threaded server for the browser tests of a process (an xdist
+    worker's browser modules, one after the other).
 
     :meth:`fresh` hands out the browser for a test in the state a new one has (blank page, no
     storage or cookies of the app's origin, no earlier console messages, start-up window size,
@@ -324,6 +325,13 @@ class SharedDuo:
                                        {"origin": origin, "storageTypes": _STORAGE_TYPES})
             driver.delete_all_cookies()
             driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+            # what a test may set through the DevTools protocol outlives the page: an emulated
+            # screen (test_explore_labels), extra request headers (test_upload_groups' users)
+            # and a download folder (test_report_download) would reach the next module's tests
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {}})
+            driver.execute_cdp_cmd("Page.setDownloadBehavior",
+                                   {"behavior": "allow", "downloadPath": self._download_path})
             driver.set_window_size(self._window["width"], self._window["height"])
             driver.implicitly_wait(2)                   # as dash[testing] sets it
             driver.set_script_timeout(30)               # Selenium's defaults
@@ -357,7 +365,7 @@ class SharedDuo:
             pass
 
     def close(self) -> None:
-        """Quit the browser and stop the server (the module's end)."""
+        """Quit the browser and stop the server (the end of the process's tests)."""
         if self._duo is not None:
             self._quit_browser()
         if self._runner.started:
