@@ -16,53 +16,61 @@ import pandas as pd
 import pytest
 
 import copa_dash
+from copa_dash.core import jit
 from copa_dash.core.criteria import TIE_RTOL
 from copa_dash.core.errors import InvalidInputError
 
 REPO = Path(__file__).resolve().parents[2]
-# the calls a notebook makes first, run in-process (kernels: conftest sets foreground) and
-# in a fresh process on an empty cache (twins); each prints one JSON line of its answer
-CALLS = """
-import json, sys
-import numpy as np, pandas as pd
-import copa_dash
-rng = np.random.default_rng(7)
-df = pd.DataFrame(rng.integers(0, 6, (80, 3)).astype(float), columns=["acc", "co2", "latency"],
-                  index=[f"m{i}" for i in range(80)])
-df.iloc[[3, 17], 1] = np.nan
-objectives = {"acc": "max", "co2": "min", "latency": "min"}
-out = {}
-for p in (2.0, 2.5, 8.0):
-    s = copa_dash.select(df, objectives, focus="co2", alpha=0.6, p=p)
-    r = copa_dash.rank(df, objectives, focus="co2", alpha=0.6, p=p)
-    out[f"select p={p}"] = [s.pick, s.score]
-    out[f"rank p={p}"] = [list(r.table.index), list(r.table["criterion"])]
-out["front"] = copa_dash.front(df, objectives).ids
-out["hypervolume"] = float(copa_dash.hypervolume(df, objectives))
-sw = copa_dash.sweep(df, objectives, focus="co2", p=2, alphas=200)
-out["sweep"] = [list(map(str, sw.selected))]
-print(json.dumps(out))
-"""
 
 
-def _answers(code_prefix: str, env: dict) -> tuple[dict, str]:
-    done = subprocess.run([sys.executable, "-c", code_prefix + CALLS], capture_output=True,
-                          text=True, check=False, env=env, timeout=600)
+def first_calls() -> dict:
+    """The calls a notebook makes first, and their answers: run in this process (kernels: the
+    suite's conftest sets the foreground mode on its warm cache) and in a fresh process on an
+    empty cache (twins), which prints them as one JSON line."""
+    rng = np.random.default_rng(7)
+    df = pd.DataFrame(rng.integers(0, 6, (80, 3)).astype(float),
+                      columns=["acc", "co2", "latency"], index=[f"m{i}" for i in range(80)])
+    df.iloc[[3, 17], 1] = np.nan
+    objectives = {"acc": "max", "co2": "min", "latency": "min"}
+    out = {}
+    for p in (2.0, 2.5, 8.0):
+        s = copa_dash.select(df, objectives, focus="co2", alpha=0.6, p=p)
+        r = copa_dash.rank(df, objectives, focus="co2", alpha=0.6, p=p)
+        out[f"select p={p}"] = [s.pick, s.score]
+        out[f"rank p={p}"] = [list(r.table.index), list(r.table["criterion"])]
+    out["front"] = copa_dash.front(df, objectives).ids
+    out["hypervolume"] = float(copa_dash.hypervolume(df, objectives))
+    sw = copa_dash.sweep(df, objectives, focus="co2", p=2, alphas=200)
+    out["sweep"] = [list(map(str, sw.selected))]
+    return out
+
+
+# a fresh interpreter, as a notebook's first cell: the compile lock is reported taken, so
+# that the test spawns no detached compile
+TWINS = ("import json\n"
+         "from copa_dash.services import kernel_handover\n"
+         "kernel_handover._take_lock = lambda: False\n"
+         "from tests.notebook.test_notebook_first_call import first_calls\n"
+         "print(json.dumps(first_calls()))\n")
+
+
+def _twins_answers(env: dict) -> tuple[dict, str]:
+    done = subprocess.run([sys.executable, "-c", TWINS], capture_output=True, text=True,
+                          check=False, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
 
 
 def test_first_calls_use_the_twins_and_equal_the_kernels(tmp_path):
-    base = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(tmp_path)}
-    base.pop("COPA_JIT_MODE", None)
-    # kernels: foreground mode on the shared (warm) cache
-    kernels, _ = _answers("", {**base, "COPA_JIT_MODE": "foreground"})
-    # twins: the notebook's own mode on an empty cache; the compile lock is reported taken
-    # so that the test spawns no detached compile
+    # kernels: this process (a third interpreter would cost ~3.5 CPU s), JSON's types as the
+    # twins' answers come back
+    kernels = json.loads(json.dumps(first_calls()))
+    assert jit._STATE.mode == "foreground"
+    # twins: the notebook's own mode on an empty cache
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(tmp_path)}
+    env.pop("COPA_JIT_MODE", None)
     cache = tmp_path / "numba"
-    twins, stderr = _answers(
-        "from copa_dash.services import kernel_handover\nkernel_handover._take_lock = lambda: False\n",
-        {**base, "NUMBA_CACHE_DIR": str(cache)})
+    twins, stderr = _twins_answers({**env, "NUMBA_CACHE_DIR": str(cache)})
     assert "copa-dash: compiling" not in stderr
     assert not any(cache.rglob("*.nbi"))                       # nothing compiled in-process
     assert twins.keys() == kernels.keys()
@@ -80,7 +88,6 @@ def test_first_calls_use_the_twins_and_equal_the_kernels(tmp_path):
 
 def test_the_notebook_module_chooses_deferred_unless_told(monkeypatch):
     from copa_dash import notebook_compile
-    from copa_dash.core import jit
 
     assert copa_dash.select  # the notebook module is loaded
     before = jit._STATE.mode
