@@ -80,15 +80,16 @@
     // on the options whose state changed, at the click: it is taken off in the same moment, not
     // at the next coalesced repair, which waits for the page's answer to be drawn (after an
     // objective's tick on Explore it was the page's last change, docs/benchmarks.md, session
-    // 24). Only the records' targets are looked at, not the document.
+    // 24). Its own observer, told of aria-selected only: its records are the few elements
+    // that changed it, not the thousands of a figure's draw; the document is not queried.
     function unrollChangedOptions(records) {
-        for (let i = 0; i < records.length; i += 1) {
-            const option = records[i].target;
-            if (records[i].attributeName === 'aria-selected' && option.hasAttribute('aria-selected')
-                    && option.parentElement && option.parentElement.closest('.dash-options-list')) {
+        records.forEach(function (record) {
+            const option = record.target;
+            if (option.hasAttribute('aria-selected') && option.parentElement
+                    && option.parentElement.closest('.dash-options-list')) {
                 unrollOption(option);
             }
-        }
+        });
     }
 
     function repairSliders(root) {
@@ -252,10 +253,10 @@
         window.addEventListener('keydown', freeKeysFromTable, true);
         document.addEventListener('keydown', pickTabByKey);
         repair();
-        new MutationObserver(function (records) {
-            unrollChangedOptions(records);
-            schedule();
-        }).observe(document.body, {
+        new MutationObserver(unrollChangedOptions).observe(document.body, {
+            subtree: true, attributes: true, attributeFilter: ['aria-selected'],
+        });
+        new MutationObserver(schedule).observe(document.body, {
             childList: true, subtree: true, attributes: true,
             attributeFilter: ['tabindex', 'role', 'aria-labelledby', 'aria-selected', 'class'],
         });
