@@ -59,6 +59,11 @@
         });
     }
 
+    function unrollOption(option) {
+        option.removeAttribute('role');
+        option.removeAttribute('aria-selected');
+    }
+
     function repairOptionLists(root) {
         root.querySelectorAll('.dash-options-list').forEach(function (list) {
             const radio = list.classList.contains('dash-radioitems');
@@ -67,10 +72,23 @@
             if (label) {
                 set(list, 'aria-labelledby', label.id);
             }
-            list.querySelectorAll('[role="option"], [aria-selected]').forEach(function (option) {
-                option.removeAttribute('role');
-                option.removeAttribute('aria-selected');
-            });
+            list.querySelectorAll('[role="option"], [aria-selected]').forEach(unrollOption);
+        });
+    }
+
+    // A click on a radio or a checkbox re-renders its group, and React puts aria-selected back
+    // on the options whose state changed, at the click: it is taken off in the same moment, not
+    // at the next coalesced repair, which waits for the page's answer to be drawn (after an
+    // objective's tick on Explore it was the page's last change, docs/benchmarks.md, session
+    // 24). Its own observer, told of aria-selected only: its records are the few elements
+    // that changed it, not the thousands of a figure's draw; the document is not queried.
+    function unrollChangedOptions(records) {
+        records.forEach(function (record) {
+            const option = record.target;
+            if (option.hasAttribute('aria-selected') && option.parentElement
+                    && option.parentElement.closest('.dash-options-list')) {
+                unrollOption(option);
+            }
         });
     }
 
@@ -144,26 +162,53 @@
         return t ? String(t).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim() : '';
     }
 
+    function nameGraph(graph) {
+        const gd = graph.querySelector('.js-plotly-plot');
+        const layout = (gd && gd.layout) || {};
+        const parts = [];
+        const title = text(layout.title);
+        if (title) {
+            parts.push(title);
+        }
+        const x = text(layout.xaxis && layout.xaxis.title);
+        const y = text(layout.yaxis && layout.yaxis.title);
+        if (x || y) {
+            parts.push('x: ' + (x || 'unnamed') + '; y: ' + (y || 'unnamed'));
+        }
+        const kinds = Array.from(new Set(((gd && gd.data) || []).map(function (t) {
+            return t.type || 'scatter';
+        }).filter(function (k) { return k !== 'scattergl'; })));
+        const kind = kinds.length ? kinds.join(' and ') + ' chart' : 'chart';
+        set(graph, 'role', 'figure');
+        set(graph, 'aria-label', kind + (parts.length ? ': ' + parts.join('. ') : ''));
+    }
+
+    // A graph is named again as soon as Plotly has drawn it (its plotly_afterplot, in the task
+    // of the draw), not only at the next coalesced repair: an objective's tick on Explore
+    // changes the front figure's axis titles, and renaming it 150 ms after the draw made the
+    // name the page's last change of the tick (docs/benchmarks.md, session 24). Plotly's purge
+    // drops its listeners: each repair listens again (removed first, so never twice).
+    function nameOnDraw(graph) {
+        const gd = graph.querySelector('.js-plotly-plot');
+        if (!gd || typeof gd.on !== 'function') {
+            return;
+        }
+        if (!gd.copaNameOnDraw) {
+            gd.copaNameOnDraw = function () {
+                const owner = gd.closest('.dash-graph[id]');
+                if (owner) {
+                    nameGraph(owner);
+                }
+            };
+        }
+        gd.removeListener('plotly_afterplot', gd.copaNameOnDraw);
+        gd.on('plotly_afterplot', gd.copaNameOnDraw);
+    }
+
     function repairGraphs(root) {
         root.querySelectorAll('.dash-graph[id]').forEach(function (graph) {
-            const gd = graph.querySelector('.js-plotly-plot');
-            const layout = (gd && gd.layout) || {};
-            const parts = [];
-            const title = text(layout.title);
-            if (title) {
-                parts.push(title);
-            }
-            const x = text(layout.xaxis && layout.xaxis.title);
-            const y = text(layout.yaxis && layout.yaxis.title);
-            if (x || y) {
-                parts.push('x: ' + (x || 'unnamed') + '; y: ' + (y || 'unnamed'));
-            }
-            const kinds = Array.from(new Set(((gd && gd.data) || []).map(function (t) {
-                return t.type || 'scatter';
-            }).filter(function (k) { return k !== 'scattergl'; })));
-            const kind = kinds.length ? kinds.join(' and ') + ' chart' : 'chart';
-            set(graph, 'role', 'figure');
-            set(graph, 'aria-label', kind + (parts.length ? ': ' + parts.join('. ') : ''));
+            nameGraph(graph);
+            nameOnDraw(graph);
         });
     }
 
@@ -208,6 +253,9 @@
         window.addEventListener('keydown', freeKeysFromTable, true);
         document.addEventListener('keydown', pickTabByKey);
         repair();
+        new MutationObserver(unrollChangedOptions).observe(document.body, {
+            subtree: true, attributes: true, attributeFilter: ['aria-selected'],
+        });
         new MutationObserver(schedule).observe(document.body, {
             childList: true, subtree: true, attributes: true,
             attributeFilter: ['tabindex', 'role', 'aria-labelledby', 'aria-selected', 'class'],

@@ -210,3 +210,38 @@ def test_a_page_tab_is_reached_and_picked_by_keyboard(dash_duo, app):
     wait_until(lambda: _settled(dash_duo, "[role=tab][aria-selected=true]"), timeout=60)
     wait_dom_quiet(dash_duo)
     assert _blocking_violations(dash_duo) == []
+
+
+# Run in the page: a click on an objective's box, then, before the coalesced repair's 150 ms
+# timer can have run (the next task), what aria-selected the box's option carries.
+CLICK_THEN_READ_OPTION = """
+const [box, done] = [arguments[0], arguments[arguments.length - 1]];
+box.click();
+setTimeout(() => done(box.closest('label').getAttribute('aria-selected')), 0);
+"""
+
+# Run in the page: the front figure's y axis renamed by Plotly, and the graph's name read as
+# soon as Plotly's promise resolves (before the coalesced repair's timer can have run).
+RENAME_THEN_READ_NAME = """
+const done = arguments[arguments.length - 1];
+const graph = document.getElementById('explore-front');
+const gd = graph.querySelector('.js-plotly-plot');
+Plotly.relayout(gd, {'yaxis.title.text': 'renamed axis'})
+    .then(() => done(graph.getAttribute('aria-label')));
+"""
+
+
+def test_a_tick_is_repaired_where_it_happens(dash_duo, app):
+    """Two repairs of assets/a11y.js happen with the change, not at the coalesced repair after
+    the page's answer is drawn (which made them an objective tick's last change): React's
+    aria-selected on the option a click changed is gone in the next task, and a graph is named
+    again as soon as Plotly has drawn it."""
+    open_page(dash_duo, app, "/explore?dataset=open-llm-leaderboard-v2")
+    wait_until(lambda: _settled(dash_duo, "#explore-front .js-plotly-plot .main-svg"), timeout=90)
+    wait_dom_quiet(dash_duo)
+    driver = dash_duo.driver
+    box = driver.find_elements("css selector", "input[type=checkbox][name*='explore-objectives']")[1]
+    assert driver.execute_async_script(CLICK_THEN_READ_OPTION, box) is None
+    wait_until(lambda: none_loading(dash_duo), timeout=60)
+    wait_dom_quiet(dash_duo)
+    assert "y: renamed axis" in driver.execute_async_script(RENAME_THEN_READ_NAME)
