@@ -126,7 +126,7 @@ _PHASES = pytest.StashKey[dict]()
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_setup(item):
-    """Measure the set-up on its own (a module's first test starts its app and browser)."""
+    """Measure the set-up on its own (a worker's first browser test starts its app and browser)."""
     sample, start = _sample(), time.monotonic()
     yield
     _record_phase(item, "setup", start, sample)
@@ -142,7 +142,7 @@ def pytest_runtest_call(item):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item, nextitem):
-    """Measure the tear-down on its own (a module's last test stops its app and browser)."""
+    """Measure the tear-down on its own (the session's last tear-down stops the browser)."""
     sample, start = _sample(), time.monotonic()
     yield
     _record_phase(item, "teardown", start, sample)

@@ -23,7 +23,8 @@ class MethodNotApplicableError(InvalidInputError):
     column : int
         The first objective (column index) where it fails.
     row : int or None
-        The first row with the failing value (``not_positive``), None for ``zero_ideal``.
+        The first row with the failing value (``not_positive``); for ``zero_ideal``, the
+        reference row (Delta against a row), or None when the ideal is the reference.
     value : float
         The failing value.
     n_rows : int

@@ -15,7 +15,8 @@ from ._kernels import ranks as _kernels
 from .errors import InvalidInputError
 from .validate import check_mask, check_probability, oriented_points
 
-__all__ = ["cdf_transform", "dkw_epsilon", "u_interval", "u_standard_error"]
+__all__ = ["average_ranks", "cdf_transform", "dkw_epsilon", "rank_correlations", "u_interval",
+           "u_standard_error"]
 
 
 def cdf_transform(points, /, directions=None, *, population=None) -> np.ndarray:
@@ -219,3 +220,65 @@ def _population_sizes(n_population) -> np.ndarray:
     if not np.isfinite(n).all() or (n < 1).any() or (n != np.round(n)).any():
         raise InvalidInputError("'n_population' must be a positive whole number")
     return n
+
+
+def average_ranks(values, /) -> np.ndarray:
+    """Ranks 1..N of each column of ``values``, tied values sharing their average rank.
+
+    Parameters
+    ----------
+    values : array_like, shape (N,) or (N, K)
+        Finite numbers (NaN is not ranked: leave such rows out first).
+
+    Returns
+    -------
+    ndarray of float64, the shape of ``values``
+        ``scipy.stats.rankdata(values, axis=0)`` (method "average"), without importing
+        scipy.stats (about 1.5 CPU s), which the app needs nowhere else on a page's first
+        view.
+
+    Examples
+    --------
+    >>> average_ranks([3.0, 1.0, 3.0, 2.0]).tolist()
+    [3.5, 1.0, 3.5, 2.0]
+    """
+    x = np.asarray(values, dtype=np.float64)
+    columns = x.reshape(x.shape[0], -1)
+    ranks = np.empty_like(columns)
+    for k in range(columns.shape[1]):
+        order = np.argsort(columns[:, k], kind="stable")
+        ordered = columns[order, k]
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        ends = np.r_[starts[1:], ordered.size]
+        ranks[order, k] = np.repeat((starts + ends + 1) / 2.0, ends - starts)
+    return ranks.reshape(x.shape)
+
+
+def rank_correlations(matrix, /) -> np.ndarray:
+    """Spearman's rho between every two columns of ``matrix``: Pearson's correlation of their
+    average ranks (:func:`average_ranks`).
+
+    Parameters
+    ----------
+    matrix : array_like, shape (N, K)
+        Finite numbers, N >= 2.
+
+    Returns
+    -------
+    ndarray, shape (K, K)
+        rho in [-1, 1]; NaN in the rows and columns of a constant column (no order to
+        compare).
+
+    Examples
+    --------
+    >>> m = np.array([[1., 4, 1], [2, 3, 0], [3, 2, 1], [4, 1, 0]])
+    >>> np.round(rank_correlations(m), 3).tolist()
+    [[1.0, -1.0, -0.447], [-1.0, 1.0, 0.447], [-0.447, 0.447, 1.0]]
+    """
+    ranks = average_ranks(np.asarray(matrix, dtype=np.float64))
+    ranks -= ranks.mean(axis=0)
+    norms = np.sqrt((ranks ** 2).sum(axis=0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rho = (ranks.T @ ranks) / np.outer(norms, norms)
+    return np.clip(rho, -1.0, 1.0)
+

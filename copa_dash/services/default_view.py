@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..core.ranks import rank_correlations
 from ..data.aggregate_columns import MIN_SHARE_INSIDE, MIN_SIBLINGS, is_aggregate_name, share_inside
 from ..data.front_words import check_front, objective_argument
 from ..data.proposal_extras import fairness_target
@@ -266,17 +267,11 @@ def spearman_matrix(matrix: np.ndarray) -> np.ndarray:
         return np.ones((k, k))
     if len(complete) > SAMPLE_ROWS:
         complete = complete[np.linspace(0, len(complete) - 1, SAMPLE_ROWS).astype(np.int64)]
-    from scipy.stats import rankdata  # here: scipy.stats costs every CLI start otherwise
-
-    ranks = rankdata(complete, axis=0)  # average ranks: Spearman's rho is Pearson's on them
-    ranks -= ranks.mean(axis=0)
-    norms = np.sqrt((ranks ** 2).sum(axis=0))
-    constant = norms == 0
-    norms[constant] = 1.0
-    rho = np.abs((ranks.T @ ranks) / np.outer(norms, norms))
+    rho = np.abs(rank_correlations(complete))
+    constant = np.ptp(complete, axis=0) == 0
     rho[constant, :] = 1.0
     rho[:, constant] = 1.0
-    return np.clip(rho, 0.0, 1.0)
+    return rho
 
 
 def is_aggregate(objective) -> bool:

@@ -48,11 +48,14 @@ def test_help_imports_no_numeric_library_and_select_no_scipy_stats():
 
 
 def test_the_served_app_imports_no_scipy_stats_until_a_statistic_needs_it():
-    """``copa-dash serve`` and every gunicorn worker import the whole app; scipy.stats (about
-    1.5 s of CPU with scipy.spatial and scipy.special) waits for Rankings' first Friedman test
-    or critical difference (core/benchmark_stats._scipy_stats)."""
-    app = _modules_after("from copa_dash.app_factory import create_app")
-    assert "dash" in app and "scipy.stats" not in app
+    """``copa-dash serve`` and every gunicorn worker import the whole app and open first views;
+    scipy.stats (about 1.5 s of CPU with scipy.spatial and scipy.special) waits for Rankings'
+    first Friedman test or critical difference (core/benchmark_stats._scipy_stats)."""
+    app = _modules_after("from copa_dash.app_factory import create_app\n"
+                         "from copa_dash.services.catalog import open_dataset\n"
+                         "from copa_dash.services.first_view import default_view\n"
+                         "default_view(open_dataset('open-llm-leaderboard-v2').table)")
+    assert "dash" in app and "scipy.stats" not in app        # nor a first view of Explore
     used = _modules_after("from copa_dash.app_factory import create_app\n"
                           "from copa_dash.core.benchmark_stats import nemenyi_critical_difference\n"
                           "assert round(nemenyi_critical_difference(6, 50), 4) == 1.0663")

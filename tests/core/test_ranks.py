@@ -12,7 +12,14 @@ from hypothesis.extra.numpy import arrays
 from copa_dash.core._kernels import ranks as kernels
 from copa_dash.core._reference import ranks as reference
 from copa_dash.core.errors import InvalidInputError
-from copa_dash.core.ranks import cdf_transform, dkw_epsilon, u_interval, u_standard_error
+from copa_dash.core.ranks import (
+    average_ranks,
+    cdf_transform,
+    dkw_epsilon,
+    rank_correlations,
+    u_interval,
+    u_standard_error,
+)
 
 
 def integer_table(seed, n=40, k=4, high=5):
@@ -228,3 +235,21 @@ def test_dkw_epsilon():
             dkw_epsilon(10, delta=bad)
     with pytest.raises(InvalidInputError, match="'n_population'"):
         dkw_epsilon(0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(3, 30), st.integers(1, 4)),
+              elements=st.integers(0, 5).map(float)))
+def test_average_ranks_and_rank_correlations_are_scipys(values):
+    """scipy.stats' rankdata and spearmanr are the independent source; ties are the rule
+    here (six values), not the exception."""
+    assert np.array_equal(average_ranks(values), scipy.stats.rankdata(values, axis=0))
+    rho = rank_correlations(values)
+    for i in range(values.shape[1]):
+        for j in range(values.shape[1]):
+            if np.ptp(values[:, i]) == 0 or np.ptp(values[:, j]) == 0:
+                assert math.isnan(rho[i, j])
+            else:
+                expected = scipy.stats.spearmanr(values[:, i], values[:, j]).statistic
+                assert rho[i, j] == pytest.approx(expected, abs=1e-12)
+

@@ -332,6 +332,11 @@ class SharedDuo:
             driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {}})
             driver.execute_cdp_cmd("Page.setDownloadBehavior",
                                    {"behavior": "allow", "downloadPath": self._download_path})
+            # a file downloaded again would be saved as "name (1)" beside the first, and a
+            # later test waiting for "name" would find an earlier test's file
+            for left in Path(self._download_path).iterdir():
+                if left.is_file():
+                    left.unlink()
             driver.set_window_size(self._window["width"], self._window["height"])
             driver.implicitly_wait(2)                   # as dash[testing] sets it
             driver.set_script_timeout(30)               # Selenium's defaults

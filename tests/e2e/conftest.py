@@ -21,7 +21,7 @@ def _worker_duo(request, tmp_path_factory):
 
     Why not one a module: a new Chromium for each of the 50 browser modules cost its start and
     quit, and its empty cache fetched, decompressed and compiled the page's 5 MB of scripts
-    again: about 1.4 CPU s a module (21 small modules: 133 against 103 CPU s in all,
+    again: about 1.4 CPU s a module (22 small modules: 133 against 103 CPU s in all,
     docs/testing.md, session 24). A module whose ``app`` is another app still gets its own
     server (:meth:`ReusedComposite.start_server` restarts it)."""
     duo = SharedDuo(request.config, tmp_path_factory.mktemp("download"))
