@@ -9,7 +9,7 @@ from selenium.common.exceptions import WebDriverException
 
 from copa_dash.services import elicitation as service
 from copa_dash.services.catalog import open_dataset
-from tests.e2e.app_under_test import make_app, screenshot, wait_until
+from tests.e2e.app_under_test import screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "open-llm-leaderboard-v2"
@@ -42,11 +42,6 @@ def _wait_progress(dash_duo, start: str) -> str:
 
 def _choose_param(dash_duo) -> str:
     return parse_qs(urlparse(dash_duo.driver.current_url).query).get("choose", [""])[0]
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def test_five_answers_undo_apply_and_a_shared_link_replays(dash_duo, app):

@@ -8,7 +8,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from copa_dash.ui.features.explore.figures import LOOKS_UID
-from tests.e2e.app_under_test import make_app, wait_until
+from tests.e2e.app_under_test import wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "open-llm-leaderboard-v2"
@@ -41,11 +41,6 @@ Plotly.Fx.hover(gd, [{curveNumber: 1, pointNumber: 0}]);
 const label = gd.querySelector('.hoverlayer');
 return {text: label ? label.textContent : '', id: gd.data[1].customdata[0][0]};
 """
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def test_unticking_an_objective_off_the_axes_restyles_the_front_without_recomputing(dash_duo, app):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.app_under_test import graph_figure, make_app, screenshot, wait_until
+from tests.e2e.app_under_test import graph_figure, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 LLM = "open-llm-leaderboard-v2"
@@ -27,11 +27,6 @@ return {labels: all('g.annotation rect.bg'),
         colorbar: all('.colorbar'),
         plot: box(root.querySelector('.nsewdrag'))};
 """
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _overlap(a, b) -> bool:

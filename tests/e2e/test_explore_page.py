@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from copa_dash.cli import main
-from tests.e2e.app_under_test import count_of, make_app, screenshot, wait_until
+from tests.e2e.app_under_test import count_of, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "open-llm-leaderboard-v2"
@@ -57,11 +57,6 @@ def _open(dash_duo, path: str = f"/explore?dataset={DATASET}", wait_for: str = "
     dash_duo.wait_for_element(wait_for, timeout=30)
     if wait_for == "#pick-id":  # the card's frame is in the page at once; wait for its pick
         wait_until(lambda: _pick(dash_duo) != "", timeout=30)
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def test_default_view_picks_what_the_cli_prints_and_alpha_moves_it(dash_duo, app):

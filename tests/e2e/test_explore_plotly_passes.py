@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.e2e.app_under_test import make_app, open_page, wait_until
+from tests.e2e.app_under_test import open_page, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "open-llm-leaderboard-v2"
@@ -87,11 +87,6 @@ out.emptyLength = empty.length;
 g.remove();
 return out;
 """
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def test_a_draws_style_pass_leaves_the_points_as_drawn_and_a_restyle_restyles(dash_duo, app):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from plotly.offline import get_plotlyjs_version
 
-from tests.e2e.app_under_test import make_app, wait_until
+from tests.e2e.app_under_test import wait_until
 from tests.ui.test_plotly_bundle import bundled_trace_types
 
 pytestmark = pytest.mark.browser
@@ -139,11 +139,6 @@ Promise.all([first, second]).then(([a, b]) => {
 
 SPECS = ["#d62728", "#ABC", "rgb(10, 20, 30)", "rgba(160,160,160,0.35)", "RGBA(90, 110, 140, 0.55)",
          "hsl(120, 50%, 40%)", "hsla(200, 60%, 50%, 0.3)", "steelblue", "white", "transparent"]
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _open_explorer(dash_duo, app, graph: str):

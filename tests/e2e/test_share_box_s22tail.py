@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.e2e.app_under_test import make_app, open_page, screenshot, wait_until
+from tests.e2e.app_under_test import open_page, screenshot, wait_until
 
 pytestmark = pytest.mark.browser
 DATASET = "dmop"
@@ -31,11 +31,6 @@ return {selected: box.value.substring(box.selectionStart, box.selectionEnd),
         tag: box.tagName, height: r.height, width: r.width,
         label: document.querySelector('label[for="' + arguments[0] + '"]').textContent};
 """
-
-
-@pytest.fixture(scope="module")
-def app():
-    return make_app()
 
 
 def _share(dash_duo) -> str:
