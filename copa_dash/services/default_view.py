@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import re
-import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -26,6 +25,7 @@ from ..data.front_words import check_front, objective_argument
 from ..data.proposal_extras import fairness_target
 from ..data.schema import EvalTable
 from ..data.statistic_columns import listed_quantiles, quantiles_it_summarises
+from .recent import PerTable
 from .selection import Preferences
 
 # What a cost is, by the words of a column's name or its unit: time, memory, size, energy,
@@ -369,17 +369,13 @@ def _least_correlated(table, names, x, candidates) -> tuple[int, float]:
     return candidates[j], float(rho[0, j + 1])
 
 
-_KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_KEPT = PerTable()
 
 
 def kept_first_view(table: EvalTable) -> FirstView:
     """:func:`first_view` of ``table``, worked out once per table object (kept while the
     table is): the Explore answer of an upload compares its view with it on every request."""
-    try:
-        return _KEPT[table]
-    except KeyError:
-        view = _KEPT[table] = first_view(table)
-        return view
+    return _KEPT.get(table, None, lambda: first_view(table))
 
 
 def first_view(table: EvalTable) -> FirstView:

@@ -9,8 +9,6 @@ normalisations pick. Slider-independent parts are memoised per dataset in the ca
 from __future__ import annotations
 
 import math
-import threading
-import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -34,7 +32,7 @@ from .default_view import (
 )
 from .objectives import TWO_OBJECTIVES, missing_counts, rows_left_out_note
 from .ranked import RankedRows
-from .recent import RecentValues
+from .recent import PerTable, RecentValues
 from .task_span import TaskSpan, task_span
 
 BASELINES = ("sum", "saw", "ahp", "delta", "norm")
@@ -156,9 +154,8 @@ def explore(opened: OpenedDataset, preferences: selection.Preferences, row_filte
                        task_span=task_span(opened.table, problem.eligible_rows))
 
 
-_LEFT_OUT_NOTES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_LEFT_OUT_LOCK = threading.Lock()
-_LEFT_OUT_VIEWS_KEPT = 32      # unticked sets remembered per table (one per view a user tried)
+#: one unticked set per view a user tried, 32 a table
+_LEFT_OUT_NOTES = PerTable(keys_per_table=32)
 
 
 def _left_out_notes(table, unticked: tuple[str, ...]) -> tuple[str, ...]:
@@ -169,10 +166,10 @@ def _left_out_notes(table, unticked: tuple[str, ...]) -> tuple[str, ...]:
     else, and on a 1,000,000-row upload the average's check (every row against its parts)
     took ~140 ms and the missing counts ~30 ms, on every slider move and tick.
     """
-    with _LEFT_OUT_LOCK:       # gunicorn's gthread workers answer requests in threads
-        kept = _LEFT_OUT_NOTES.setdefault(table, {})
-        if unticked in kept:
-            return kept[unticked]
+    return _LEFT_OUT_NOTES.get(table, unticked, lambda: _work_out_left_out(table, unticked))
+
+
+def _work_out_left_out(table, unticked: tuple[str, ...]) -> tuple[str, ...]:
     notes = []
     missing = mostly_missing(table, unticked)
     note = mostly_missing_note(missing, len(table.frame))
@@ -183,10 +180,6 @@ def _left_out_notes(table, unticked: tuple[str, ...]) -> tuple[str, ...]:
     if derived in unticked:
         notes.append(derived_note(derived, quantiles=quantiles_it_summarises(
             derived, table.objective_names)))
-    with _LEFT_OUT_LOCK:
-        if len(kept) >= _LEFT_OUT_VIEWS_KEPT:
-            kept.pop(next(iter(kept)))          # the oldest first
-        kept[unticked] = tuple(notes)
     return tuple(notes)
 
 

@@ -8,7 +8,9 @@ shared between requests, so whoever puts one in must not change it afterwards.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 
 from ..config import Settings
 
@@ -110,3 +112,53 @@ def set_memory_budget(total_bytes: int) -> dict[str, int]:
     for recent in _SHARED:
         recent.resize(int(recent.share * total_bytes))
     return {recent.name: recent.max_bytes for recent in _SHARED}
+
+
+class PerTable:
+    """Values worked out once per table object and key, kept while the table is.
+
+    An :class:`~copa_dash.data.schema.EvalTable` never changes (its frame is handed out as a
+    copy), so the object itself is the key: no digest to compute on every request, and the
+    values go when the table does (weak keys). For what depends on the table alone (the
+    reader's pairs of a column, an upload's first view) or on the table and a small key (the
+    notes on the objectives a view leaves out).
+
+    Parameters
+    ----------
+    keys_per_table : int, default 1
+        At most this many keys are kept for one table; the oldest goes first.
+
+    Examples
+    --------
+    >>> class Table: pass
+    >>> memo, table, calls = PerTable(keys_per_table=2), Table(), []
+    >>> memo.get(table, "a", lambda: calls.append("a") or 1), memo.get(table, "a", lambda: 2)
+    (1, 1)
+    >>> table in memo, len(memo), calls
+    (True, 1, ['a'])
+    """
+
+    def __init__(self, *, keys_per_table: int = 1):
+        self.keys_per_table = keys_per_table
+        self._kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()    # gunicorn's gthread workers answer in threads
+
+    def get(self, table, key, compute: Callable[[], object]):
+        """The value of ``key`` for ``table``, from ``compute()`` the first time."""
+        with self._lock:
+            kept = self._kept.setdefault(table, OrderedDict())
+            if key in kept:
+                return kept[key]
+        value = compute()                # outside the lock: two threads may both compute
+        with self._lock:
+            if key not in kept and len(kept) >= self.keys_per_table:
+                kept.popitem(last=False)
+            kept[key] = value
+        return value
+
+    def __contains__(self, table) -> bool:
+        return table in self._kept
+
+    def __len__(self) -> int:
+        return len(self._kept)
+

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import threading
-import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -26,6 +24,7 @@ from ..core.ranks import cdf_transform
 from ..data.filters import RowFilter
 from ..data.schema import EvalTable
 from . import selection
+from .recent import PerTable
 
 #: kinds of uncertainty column, and what turns the column into a standard deviation
 UNCERTAINTY_KINDS = {"stderr": 1.0, "std": 1.0, "ci95": 1.0 / 1.959963984540054}
@@ -215,23 +214,15 @@ def paired_uncertainty(table: EvalTable, objectives) -> dict:
 
 # the reader's pairs of each table, read once per table object: the reader goes through every
 # column (5-75 ms on Open LLM's 2,921 rows, by the load), and the explorer's view callback asks
-# for the memo key of the view's robustness on every tick. An EvalTable never changes (its
-# frame is handed out as a copy), so the table object is the key; it goes with the table.
-_PAIRS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_PAIRS_GUARD = threading.Lock()
+# for the memo key of the view's robustness on every tick.
+_PAIRS = PerTable()
 
 
 def _reader_pairs(table: EvalTable) -> dict:
     """``propose(table.frame).uncertainty``, worked out once per table."""
     from ..data.proposal import propose
 
-    with _PAIRS_GUARD:
-        kept = _PAIRS.get(table)
-    if kept is None:
-        kept = dict(propose(table.frame).uncertainty)
-        with _PAIRS_GUARD:
-            _PAIRS[table] = kept
-    return kept
+    return _PAIRS.get(table, None, lambda: dict(propose(table.frame).uncertainty))
 
 
 def _key_of(prefs: selection.Preferences) -> dict:
