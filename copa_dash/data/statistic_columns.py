@@ -78,10 +78,13 @@ def listed_quantiles(quantiles) -> str:
     return ", ".join(map(repr, quantiles))
 
 
-def _follows(a: pd.Series, b: pd.Series) -> tuple[bool, float, float]:
-    """(follows, rank correlation, median factor) of two columns on their positive rows."""
-    x = pd.to_numeric(a, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    y = pd.to_numeric(b, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+def _numbers(column: pd.Series) -> np.ndarray:
+    return pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def _follows(x: np.ndarray, y: np.ndarray) -> tuple[bool, float, float]:
+    """(follows, rank correlation, median factor) of two columns' numbers on their positive
+    rows."""
     both = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
     if both.sum() < 5 or np.ptp(x[both]) == 0 or np.ptp(y[both]) == 0:
         return False, float("nan"), float("nan")
@@ -125,12 +128,16 @@ def direct_statistics(frame: pd.DataFrame, guesses: list) -> list:
              and is_statistic_name(g.name) and g.name in frame.columns]
     frontier = [(g.name, {g.direction}) for g in guesses if g.direction is not None
                 and g.name in frame.columns and pd.api.types.is_numeric_dtype(frame[g.name])]
+    numbers = {}                   # each column read as numbers once, not once per pair
     while frontier:
         name, directions = frontier.pop(0)
         for g in open_:
             if g.name == name:
                 continue
-            follows, rho, factor = _follows(frame[g.name], frame[name])
+            for column in (g.name, name):
+                if column not in numbers:
+                    numbers[column] = _numbers(frame[column])
+            follows, rho, factor = _follows(numbers[g.name], numbers[name])
             if not follows:
                 continue
             if g.name not in reached:
