@@ -15,6 +15,12 @@ format's reader (:func:`apply`):
   (no run takes no time), nor in an amount column (parameters, size, memory, energy: no
   model has none): the cell is made missing.
 
+* a negative placeholder (-1, -99, -999, -9999) repeated in a column whose every other value
+  is positive (the Open ASR Leaderboard writes ``RTFx = -1`` and ``Model size (B) = -1`` for
+  the proprietary models it could not time or size) is not a measurement either: read as a
+  number it is the smallest size there is, or the worst speed, on every such row: the cells
+  are made missing.
+
 * a number column whose other cells say the run failed (``OOM``, ``timeout``, ``error``,
   ``x``: ``12.5, OOM, 14.1``) has those rows left out, before the cells are typed
   (:func:`apply_to_cells`), so the column stays numeric.
@@ -25,7 +31,7 @@ Every rule writes one note naming the rows (data rows counted from 1, with their
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -69,6 +75,7 @@ class FailedRows:
     status: dict  # column -> positions of rows it marks failed
     placeholders: tuple[int, ...]
     zero_times: dict  # column -> positions of cells equal to 0
+    negative_placeholders: dict = field(default_factory=dict)  # column -> (value, positions)
 
     @property
     def rows(self) -> np.ndarray:
@@ -219,7 +226,37 @@ def find(frame: pd.DataFrame, /, *, units: dict | None = None) -> FailedRows:
         zeros = [int(p) for p in np.flatnonzero(values == 0) if int(p) not in left_out]
         if zeros:
             zero_times[column] = tuple(zeros)
-    return FailedRows(status, placeholders, zero_times)
+    negative = {column: found for column in frame.columns
+                if (found := negative_placeholder(frame[column], left_out)) is not None}
+    return FailedRows(status, placeholders, zero_times, negative)
+
+
+#: the negative numbers exports write for "not measured" in a column of positive values
+NEGATIVE_PLACEHOLDERS = (-1.0, -99.0, -999.0, -9999.0)
+
+
+def negative_placeholder(series: pd.Series, left_out=()) -> tuple[float, tuple[int, ...]] | None:
+    """``(value, positions)`` when ``series`` holds one of :data:`NEGATIVE_PLACEHOLDERS` in
+    at least two rows and every other value is positive; else None.
+
+    Examples
+    --------
+    >>> negative_placeholder(pd.Series([280.0, -1, 418.3, -1, 145.4]))
+    (-1.0, (1, 3))
+    >>> negative_placeholder(pd.Series([0.3, -1, 0.5, -1, -0.2])) is None   # a signed score
+    True
+    >>> negative_placeholder(pd.Series([2.0, -1, 3.0])) is None              # once: a value
+    True
+    """
+    if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
+        return None
+    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    for value in NEGATIVE_PLACEHOLDERS:
+        hits = values == value
+        others = values[~hits & ~np.isnan(values)]
+        if hits.sum() >= 2 and others.size >= 2 and (others > 0).all():
+            return value, tuple(int(p) for p in np.flatnonzero(hits) if int(p) not in left_out)
+    return None
 
 
 def _named(frame: pd.DataFrame, positions, skip=()) -> str:
@@ -254,8 +291,9 @@ def apply(frame: pd.DataFrame, log: ReadLog, /, *, keep_zeros: bool = False) -> 
     if keep_zeros and found.zero_times:
         log.add(f"Kept 0 as a value in {', '.join(map(repr, found.zero_times))} (as asked).")
         log.zeros_kept.extend(found.zero_times)
-        found = FailedRows(found.status, found.placeholders, {})
-    if not (found.status or found.placeholders or found.zero_times):
+        found = FailedRows(found.status, found.placeholders, {}, found.negative_placeholders)
+    if not (found.status or found.placeholders or found.zero_times
+            or found.negative_placeholders):
         return frame
     out = frame.copy()
     for column, positions in found.status.items():
@@ -278,6 +316,14 @@ def apply(frame: pd.DataFrame, log: ReadLog, /, *, keep_zeros: bool = False) -> 
                 f"{what}, so a 0 is a placeholder, never the best value.")
         # each front end says how to keep a real 0 in its own words (the Upload page's box
         # under these notes, the command line's --keep-zeros: cli._common.keep_zeros_hint)
+    for column, (value, positions) in found.negative_placeholders.items():
+        if not positions:
+            continue
+        out[column] = out[column].astype(np.float64)
+        out.loc[out.index[list(positions)], column] = np.nan
+        log.add(f"Column {column!r}: {value:g} in {_named(frame, positions)} read as missing; "
+                f"every other value is positive, so {value:g} is a placeholder for 'not "
+                "measured', never the smallest or worst value.")
     drop = found.rows
     if drop.size:
         out = out.drop(index=out.index[drop]).reset_index(drop=True)

@@ -4,9 +4,11 @@ separator, unit suffix or footnote mark reads back as the same numbers (and the 
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+import pandas as pd
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from copa_dash.data.failed_rows import negative_placeholder
 from copa_dash.data.io import read_table_report
 
 SEPARATORS = [(",", "."), (";", ","), (";", "."), ("\t", "."), ("\t", ",")]
@@ -29,6 +31,9 @@ def _write(value: float, decimal: str, group: bool, mark: str) -> str:
        values=st.lists(st.floats(min_value=-9e5, max_value=9e5, allow_nan=False).map(
            lambda v: round(v, 2)), min_size=2, max_size=12))
 def test_formatted_numbers_read_back_the_same(layout, mark, group, title, values):
+    # -1 (or -99, ...) twice among positive values is read as "not measured", on purpose:
+    # tests/data/test_negative_placeholders.py; every other column must read back as written
+    assume(negative_placeholder(pd.Series(values)) is None)
     separator, decimal = layout
     suffix, unit, _ = mark
     if separator == "," and (decimal == "," or group):
